@@ -1,0 +1,145 @@
+/**
+ * Domain errors. Core speaks in these; the HTTP layer maps each class to a status by
+ * `instanceof` (packages/functions/src/middleware/http-errors.ts), so core never knows HTTP.
+ * `code` is the stable, machine-readable string clients branch on.
+ */
+export abstract class HangarError extends Error {
+  abstract readonly code: string;
+  /** Extra fields a client may use (e.g. the bad fields of a request); always safe to expose. */
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.details = details;
+  }
+}
+
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+/** The request is well-formed JSON but breaks the schema. */
+export class ValidationError extends HangarError {
+  readonly code = "invalid_request";
+  constructor(readonly issues: FieldIssue[]) {
+    super(
+      `Invalid request: ${issues.map((i) => `${i.field || "body"}: ${i.message}`).join("; ")}`,
+      { fields: issues },
+    );
+  }
+}
+
+export class InvalidJsonError extends HangarError {
+  readonly code = "invalid_json";
+  constructor(message = "Request body is not valid JSON") {
+    super(message);
+  }
+}
+
+/** A media type the service does not take: of the request body, or of the declared file. */
+export class UnsupportedMediaTypeError extends HangarError {
+  constructor(
+    readonly code: "unsupported_media_type" | "unsupported_file_type",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class PayloadTooLargeError extends HangarError {
+  constructor(
+    readonly code: "body_too_large" | "file_too_large",
+    message: string,
+    details?: Record<string, unknown>,
+  ) {
+    super(message, details);
+  }
+}
+
+export class MissingCredentialsError extends HangarError {
+  readonly code = "missing_credentials";
+  constructor(message = "Send X-Client-ID and Authorization: Bearer <secret>") {
+    super(message);
+  }
+}
+
+/** Same message whether the client id exists or not, so ids cannot be probed. */
+export class InvalidCredentialsError extends HangarError {
+  readonly code = "invalid_credentials";
+  constructor() {
+    super("The client id and secret do not match an active API key");
+  }
+}
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Unix epoch seconds at which the current window ends. */
+  resetAt: number;
+}
+
+export class RateLimitedError extends HangarError {
+  readonly code = "rate_limited";
+  constructor(
+    readonly rateLimit: RateLimitState,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`Rate limit of ${rateLimit.limit} requests per window exceeded; retry after ${retryAfterSeconds}s`);
+  }
+}
+
+export class NotFoundError extends HangarError {
+  constructor(
+    readonly code: "upload_not_found" | "file_not_found" | "route_not_found" | "project_not_found",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class MethodNotAllowedError extends HangarError {
+  readonly code = "method_not_allowed";
+  constructor(
+    readonly allowed: string[],
+    message = `Method not allowed; use ${allowed.join(", ")}`,
+  ) {
+    super(message);
+  }
+}
+
+/** The request is valid but conflicts with the state of the upload or of the stored object. */
+export class ConflictError extends HangarError {
+  constructor(
+    readonly code: "upload_mismatch" | "object_missing" | "size_mismatch" | "already_exists",
+    message: string,
+    details?: Record<string, unknown>,
+  ) {
+    super(message, details);
+  }
+}
+
+/** The uploaded object is not a package we can read. `reason` is the extractor's stable code. */
+export class InvalidPackageError extends HangarError {
+  readonly code = "invalid_package";
+  constructor(
+    readonly reason: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, { reason }, options);
+  }
+}
+
+/** A dependency (DynamoDB, S3) failed in a way the client cannot fix; mapped to 5xx. */
+export class DependencyError extends HangarError {
+  readonly code = "dependency_failure";
+  constructor(
+    readonly dependency: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, undefined, options);
+  }
+}

@@ -1,0 +1,56 @@
+import type { PackageMetadata } from "./package-inspector.port";
+
+export type FileStatus = "pending" | "completed" | "rejected";
+
+export interface FileRecord {
+  fileId: string;
+  /** Object key in the uploads bucket; contains the file id. */
+  key: string;
+  projectId: string;
+  clientId: string;
+  fileName: string;
+  fileType: string;
+  fileSize: number;
+  status: FileStatus;
+  createdAt: string;
+  /** Epoch seconds after which a pending record is dead (DynamoDB TTL also deletes it). */
+  expiresAt?: number;
+  completedAt?: string;
+  userKey?: string;
+  metadata?: PackageMetadata;
+  iconKey?: string;
+  rejection?: { reason: string; message: string };
+}
+
+export interface CompletedFile extends FileRecord {
+  status: "completed";
+  userKey: string;
+  metadata: PackageMetadata;
+  completedAt: string;
+}
+
+/** What a share key resolves to: enough to render the share page and redirect a download. */
+export interface SharedFile {
+  userKey: string;
+  fileId: string;
+  projectId: string;
+  key: string;
+  fileName: string;
+  fileSize: number;
+  metadata: PackageMetadata;
+  iconKey?: string;
+  completedAt: string;
+}
+
+export interface FileRepository {
+  createPending(record: FileRecord): Promise<void>;
+  get(fileId: string): Promise<FileRecord | undefined>;
+  /**
+   * pending → completed and the share key, in one transaction. Returns false (writes nothing)
+   * if the record is no longer pending, e.g. a concurrent complete won.
+   */
+  complete(file: CompletedFile): Promise<boolean>;
+  /** pending → rejected; returns false if the record is no longer pending. */
+  reject(fileId: string, rejection: { reason: string; message: string }, at: string): Promise<boolean>;
+  getShared(userKey: string): Promise<SharedFile | undefined>;
+}

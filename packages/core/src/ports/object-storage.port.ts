@@ -1,0 +1,21 @@
+export interface PresignPutInput {
+  key: string;
+  size: number;
+  contentType: string;
+  expiresInSeconds: number;
+}
+
+export interface PresignGetInput {
+  key: string;
+  /** Sent back as Content-Disposition: attachment; filename=… */
+  downloadName: string;
+  expiresInSeconds: number;
+}
+
+export interface ObjectStorage {
+  presignPut(input: PresignPutInput): Promise<string>;
+  presignGet(input: PresignGetInput): Promise<string>;
+  /** undefined when the object does not exist. */
+  head(key: string): Promise<{ size: number } | undefined>;
+  put(key: string, body: Uint8Array, contentType: string): Promise<void>;
+}
