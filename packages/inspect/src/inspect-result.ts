@@ -1,0 +1,84 @@
+/** What `inspectPackage` answers. The spec's three fields (appName, bundleId, version) are always strings. */
+export interface InspectResult {
+  platform: "android" | "ios";
+  appName: string;
+  bundleId: string;
+  /** versionName (Android) / CFBundleShortVersionString (iOS). */
+  version: string;
+  /** versionCode (Android) / CFBundleVersion (iOS). */
+  buildNumber: string;
+  /** minSdkVersion (Android) / MinimumOSVersion (iOS). */
+  minOs: string;
+  targetSdk?: string;
+  permissions?: string[];
+  /** Localized app names by locale ("" = default, "fr", "zh-CN", ...). */
+  labels?: Record<string, string>;
+  /** Locales the package declares resources or localizations for. */
+  locales?: string[];
+  /** iOS: supported platforms from CFBundleSupportedPlatforms. */
+  supportedPlatforms?: string[];
+  provisioning?: ProvisioningInfo;
+  icon?: IconInfo;
+  /** Things a user should know that did not stop extraction (e.g. appName fell back to a locale). */
+  warnings: string[];
+}
+
+export interface ProvisioningInfo {
+  name: string;
+  teamId?: string;
+  teamName?: string;
+  expiresAt?: string;
+  provisionedDevices: number;
+  kind: "development" | "ad-hoc" | "enterprise" | "app-store";
+}
+
+export interface IconInfo {
+  /** Path of the icon inside the package. */
+  path: string;
+  /** Standard PNG bytes (Apple CgBI already converted). */
+  data: Buffer;
+  width?: number;
+  height?: number;
+}
+
+export type InspectErrorCode =
+  | "not_a_zip"
+  | "zip_corrupt"
+  | "not_an_apk"
+  | "not_an_ipa"
+  | "unsupported_bundle"
+  | "manifest_unreadable"
+  | "plist_unreadable"
+  | "too_large"
+  | "timeout"
+  | "read_failed";
+
+/** Every failure of extraction is one of these, with a stable code a program can branch on. */
+export class InspectError extends Error {
+  constructor(
+    readonly code: InspectErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "InspectError";
+  }
+}
+
+export interface InspectLimits {
+  /** Largest uncompressed size of one entry we will inflate. */
+  maxEntryBytes: number;
+  /** Largest uncompressed/compressed ratio accepted for a deflated entry (zip bombs). */
+  maxCompressionRatio: number;
+  /** Wall-clock budget for one package. */
+  timeBudgetMs: number;
+  /** Bound on reference chains and any recursion. */
+  maxDepth: number;
+}
+
+export const defaultLimits: InspectLimits = {
+  maxEntryBytes: 64 * 1024 * 1024,
+  maxCompressionRatio: 1000,
+  timeBudgetMs: 20_000,
+  maxDepth: 16,
+};

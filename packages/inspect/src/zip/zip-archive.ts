@@ -1,0 +1,21 @@
+/**
+ * What package parsers (apk/, ipa/) see of a ZIP: the central directory and a way to read one
+ * entry. Implemented over a RandomAccessReader so only the bytes asked for are fetched.
+ */
+export interface ZipEntryInfo {
+  name: string;
+  compressedSize: number;
+  uncompressedSize: number;
+  /** 0 = stored, 8 = deflated; anything else is refused on read. */
+  method: number;
+}
+
+export interface ZipArchive {
+  /** Every entry of the central directory by name (the last one wins on duplicates). */
+  readonly entries: ReadonlyMap<string, ZipEntryInfo>;
+  /**
+   * Whole uncompressed bytes of one entry. Throws InspectError("too_large") past
+   * `maxBytes` (default: limits.maxEntryBytes) or past the compression-ratio cap.
+   */
+  read(name: string, options?: { maxBytes?: number }): Promise<Buffer>;
+}

@@ -1,0 +1,30 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * Two projects: `unit` (packages/<pkg>/test, no services) and `integration` (test/, against one
+ * local stack started once per run by test/setup/global-setup.ts). `npm test` runs both.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["packages/*/test/**/*.test.ts"],
+          testTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["test/**/*.test.ts"],
+          globalSetup: ["test/setup/global-setup.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
+    ],
+  },
+});
