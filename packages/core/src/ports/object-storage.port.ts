@@ -10,6 +10,8 @@ export interface PresignGetInput {
   /** Sent back as Content-Disposition: attachment; filename=… */
   downloadName: string;
   expiresInSeconds: number;
+  /** inline instead of attachment (images shown on the share page). */
+  inline?: boolean;
 }
 
 export interface ObjectStorage {

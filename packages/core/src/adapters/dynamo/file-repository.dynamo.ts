@@ -1,0 +1,169 @@
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { CompletedFile, FileRecord, FileRepository, PackageMetadata, SharedFile } from "../../ports";
+import { cancelledConditions, dynamoFailure, isConditionFailure } from "./dynamo-errors";
+import { gsi1, keys } from "./table-keys";
+
+/**
+ * Metadata is stored as a JSON string, not a DynamoDB map: extractor output has keys DynamoDB
+ * maps cannot hold (the default label's locale is ""), and it is only ever read whole.
+ */
+const encodeMetadata = (m: PackageMetadata) => JSON.stringify(m);
+const decodeMetadata = (s: unknown) => (typeof s === "string" ? (JSON.parse(s) as PackageMetadata) : undefined);
+
+function toRecord(item: Record<string, unknown>): FileRecord {
+  const record: FileRecord = {
+    fileId: item.fileId as string,
+    key: item.key as string,
+    projectId: item.projectId as string,
+    clientId: item.clientId as string,
+    fileName: item.fileName as string,
+    fileType: item.fileType as string,
+    fileSize: item.fileSize as number,
+    status: item.status as FileRecord["status"],
+    createdAt: item.createdAt as string,
+  };
+  if (typeof item.ttl === "number") record.expiresAt = item.ttl;
+  if (item.completedAt) record.completedAt = item.completedAt as string;
+  if (item.userKey) record.userKey = item.userKey as string;
+  const metadata = decodeMetadata(item.metadata);
+  if (metadata) record.metadata = metadata;
+  if (item.iconKey) record.iconKey = item.iconKey as string;
+  if (item.rejection) record.rejection = item.rejection as FileRecord["rejection"];
+  return record;
+}
+
+export class DynamoFileRepository implements FileRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async createPending(record: FileRecord): Promise<void> {
+    const { expiresAt, metadata: _unused, ...rest } = record;
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            ...keys.file(record.fileId),
+            type: "file",
+            gsi1pk: gsi1.project(record.projectId),
+            gsi1sk: `FILE#${record.createdAt}#${record.fileId}`,
+            ...rest,
+            ...(expiresAt !== undefined ? { ttl: expiresAt } : {}),
+          },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+      );
+    } catch (error) {
+      throw dynamoFailure("PutItem(file)", error);
+    }
+  }
+
+  async get(fileId: string): Promise<FileRecord | undefined> {
+    try {
+      const { Item } = await this.db.send(
+        // Strongly consistent: complete re-reads right after a concurrent writer won.
+        new GetCommand({ TableName: this.tableName, Key: keys.file(fileId), ConsistentRead: true }),
+      );
+      return Item ? toRecord(Item) : undefined;
+    } catch (error) {
+      throw dynamoFailure("GetItem(file)", error);
+    }
+  }
+
+  async complete(file: CompletedFile): Promise<boolean> {
+    const shared: SharedFile = {
+      userKey: file.userKey,
+      fileId: file.fileId,
+      projectId: file.projectId,
+      key: file.key,
+      fileName: file.fileName,
+      fileSize: file.fileSize,
+      metadata: file.metadata,
+      completedAt: file.completedAt,
+      ...(file.iconKey ? { iconKey: file.iconKey } : {}),
+    };
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: keys.file(file.fileId),
+                // Completed records are kept: removing ttl stops DynamoDB from deleting them.
+                UpdateExpression:
+                  "SET #status = :completed, userKey = :userKey, metadata = :metadata, completedAt = :at" +
+                  (file.iconKey ? ", iconKey = :iconKey" : "") +
+                  " REMOVE #ttl",
+                ConditionExpression: "#status = :pending",
+                ExpressionAttributeNames: { "#status": "status", "#ttl": "ttl" },
+                ExpressionAttributeValues: {
+                  ":completed": "completed",
+                  ":pending": "pending",
+                  ":userKey": file.userKey,
+                  ":metadata": encodeMetadata(file.metadata),
+                  ":at": file.completedAt,
+                  ...(file.iconKey ? { ":iconKey": file.iconKey } : {}),
+                },
+              },
+            },
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: { ...keys.share(file.userKey), type: "share", ...shared, metadata: encodeMetadata(file.metadata) },
+                ConditionExpression: "attribute_not_exists(pk)",
+              },
+            },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      const failed = cancelledConditions(error);
+      if (failed?.[0]) return false;
+      throw dynamoFailure("TransactWriteItems(complete)", error);
+    }
+  }
+
+  async reject(fileId: string, rejection: { reason: string; message: string }, at: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.file(fileId),
+          UpdateExpression: "SET #status = :rejected, rejection = :rejection, rejectedAt = :at REMOVE #ttl",
+          ConditionExpression: "#status = :pending",
+          ExpressionAttributeNames: { "#status": "status", "#ttl": "ttl" },
+          ExpressionAttributeValues: { ":rejected": "rejected", ":pending": "pending", ":rejection": rejection, ":at": at },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw dynamoFailure("UpdateItem(reject)", error);
+    }
+  }
+
+  async getShared(userKey: string): Promise<SharedFile | undefined> {
+    try {
+      const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.share(userKey) }));
+      if (!Item) return undefined;
+      const shared: SharedFile = {
+        userKey: Item.userKey,
+        fileId: Item.fileId,
+        projectId: Item.projectId,
+        key: Item.key,
+        fileName: Item.fileName,
+        fileSize: Item.fileSize,
+        metadata: decodeMetadata(Item.metadata)!,
+        completedAt: Item.completedAt,
+      };
+      if (Item.iconKey) shared.iconKey = Item.iconKey;
+      return shared;
+    } catch (error) {
+      throw dynamoFailure("GetItem(share)", error);
+    }
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Key builders of the single table (see docs/data-model.md). Every item has `pk`, `sk` and a
+ * `type`; items listed per project also carry `gsi1pk`/`gsi1sk`; items that expire carry `ttl`.
+ */
+export const keys = {
+  user: (userId: string) => ({ pk: `USER#${userId}`, sk: "USER" }),
+  email: (email: string) => ({ pk: `EMAIL#${email}`, sk: "EMAIL" }),
+  project: (userId: string, projectId: string) => ({ pk: `USER#${userId}`, sk: `PROJECT#${projectId}` }),
+  projectName: (userId: string, name: string) => ({ pk: `USER#${userId}`, sk: `PROJECTNAME#${name.toLowerCase()}` }),
+  apiKey: (clientId: string) => ({ pk: `APIKEY#${clientId}`, sk: "APIKEY" }),
+  file: (fileId: string) => ({ pk: `FILE#${fileId}`, sk: "FILE" }),
+  share: (userKey: string) => ({ pk: `SHARE#${userKey}`, sk: "SHARE" }),
+  rateWindow: (subject: string, windowStart: number) => ({ pk: `RATE#${subject}`, sk: `WINDOW#${windowStart}` }),
+} as const;
+
+export const gsi1 = {
+  name: "gsi1",
+  project: (projectId: string) => `PROJECT#${projectId}`,
+} as const;
+
+/** Names and types of the table's key attributes; the stack and the local stack create it from this. */
+export const tableDefinition = {
+  partitionKey: "pk",
+  sortKey: "sk",
+  gsi1: { name: "gsi1", partitionKey: "gsi1pk", sortKey: "gsi1sk" },
+  ttlAttribute: "ttl",
+} as const;

@@ -1,0 +1,49 @@
+import type { S3Client } from "@aws-sdk/client-s3";
+import { InspectError, S3RangeReader, inspectPackage, type InspectResult } from "@hangar/inspect";
+import { DependencyError, InvalidPackageError } from "../../errors/domain-errors";
+import type { InspectedPackage, PackageInspector, PackageMetadata, StoredPackage } from "../../ports";
+
+export interface InspectionStats {
+  bytesRead: number;
+  reads: number;
+  durationMs: number;
+}
+
+/** Metadata for clients: everything extraction found except the icon's bytes. */
+export function toMetadata(result: InspectResult): PackageMetadata {
+  const { icon, ...rest } = result;
+  return icon ? { ...rest, icon: { path: icon.path, width: icon.width, height: icon.height } } : rest;
+}
+
+/**
+ * Reads packages in place with ranged GETs (see docs/extraction.md): only the zip's tail, its
+ * central directory and the few entries needed ever leave S3, whatever the package's size.
+ */
+export class S3PackageInspector implements PackageInspector {
+  constructor(
+    private readonly client: S3Client,
+    private readonly bucket: string,
+    private readonly onInspected?: (stats: InspectionStats) => void,
+  ) {}
+
+  async inspect(pkg: StoredPackage): Promise<InspectedPackage> {
+    const reader = new S3RangeReader({ client: this.client, bucket: this.bucket, key: pkg.key, size: pkg.size });
+    const started = Date.now();
+    try {
+      const result = await inspectPackage(reader, { fileName: pkg.fileName });
+      return { metadata: toMetadata(result), ...(result.icon ? { icon: result.icon.data } : {}) };
+    } catch (error) {
+      // A failed S3 read says nothing about the package: keep the upload pending and retryable.
+      if (error instanceof InspectError && error.code === "read_failed") {
+        throw new DependencyError("s3", "Reading the package from storage failed", { cause: error });
+      }
+      if (error instanceof InspectError) {
+        throw new InvalidPackageError(error.code, error.message, { cause: error });
+      }
+      throw error;
+    } finally {
+      this.onInspected?.({ ...reader.stats, durationMs: Date.now() - started });
+      await reader.close();
+    }
+  }
+}

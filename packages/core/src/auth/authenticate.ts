@@ -1,0 +1,56 @@
+import {
+  InvalidCredentialsError,
+  MissingCredentialsError,
+  RateLimitedError,
+  type RateLimitState,
+} from "../errors/domain-errors";
+import { hashSecret, secretMatches } from "../ids/random-ids";
+import type { ApiKey, ApiKeyRepository, Clock, RateLimiter } from "../ports";
+
+export interface AuthenticateDeps {
+  apiKeys: ApiKeyRepository;
+  rateLimiter: RateLimiter;
+  clock: Clock;
+}
+
+export interface Credentials {
+  clientId: string | undefined;
+  authorization: string | undefined;
+}
+
+export interface Authenticated {
+  apiKey: ApiKey;
+  rateLimit: RateLimitState;
+}
+
+// Shapes are checked before any I/O so garbage never costs a DynamoDB call or a counter item.
+const CLIENT_ID = /^[A-Za-z0-9_-]{4,128}$/;
+const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{16,512})$/;
+const DUMMY_HASH = hashSecret("hangar-dummy-secret");
+
+/**
+ * Authenticates an API key and counts the request against its rate limit. The key lookup and the
+ * counter update run together (one storage round trip instead of two); a hit made with a wrong
+ * secret is refunded, so a stranger who knows a client id cannot spend that key's quota.
+ */
+export async function authenticate(deps: AuthenticateDeps, credentials: Credentials): Promise<Authenticated> {
+  const clientId = credentials.clientId?.trim();
+  const match = credentials.authorization ? BEARER.exec(credentials.authorization.trim()) : null;
+  if (!clientId || !CLIENT_ID.test(clientId) || !match) throw new MissingCredentialsError();
+  const secret = match[1]!;
+
+  const now = deps.clock.now();
+  const [apiKey, decision] = await Promise.all([deps.apiKeys.get(clientId), deps.rateLimiter.hit(clientId, now)]);
+
+  // Hash and compare even for unknown ids, so both failures cost the same.
+  const valid = secretMatches(secret, apiKey?.secretHash ?? DUMMY_HASH) && apiKey?.status === "active";
+  if (!apiKey || !valid) {
+    if (decision.allowed) await deps.rateLimiter.refund(clientId, now);
+    throw new InvalidCredentialsError();
+  }
+  if (!decision.allowed) {
+    const retryAfter = Math.max(1, decision.state.resetAt - Math.floor(now.getTime() / 1000));
+    throw new RateLimitedError(decision.state, retryAfter);
+  }
+  return { apiKey, rateLimit: decision.state };
+}

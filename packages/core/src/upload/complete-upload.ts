@@ -1,0 +1,114 @@
+import { ConflictError, InvalidPackageError, NotFoundError } from "../errors/domain-errors";
+import type { IdSource } from "../ids/random-ids";
+import type { ApiKey, Clock, CompletedFile, FileRecord, FileRepository, ObjectStorage, PackageInspector } from "../ports";
+import { iconKeyFor, parseObjectKey } from "./object-key";
+import { assertFileType } from "./presign-upload";
+import type { Complete, CompleteResult } from "./upload.schema";
+import type { LinkBases, UploadSettings } from "./upload-settings";
+
+export interface CompleteDeps {
+  files: FileRepository;
+  storage: ObjectStorage;
+  inspector: PackageInspector;
+  clock: Clock;
+  ids: IdSource;
+  settings: UploadSettings;
+}
+
+const notFound = () =>
+  new NotFoundError("upload_not_found", "No pending upload with this key for this API key's project");
+
+/** The answer to a completed upload, rebuilt from its record so a repeated complete is identical. */
+export function completeResult(file: CompletedFile, links: LinkBases): CompleteResult {
+  return {
+    message: "Upload completed",
+    fileId: file.fileId,
+    userKey: file.userKey,
+    downloadUrl: `${links.publicBaseUrl}/download/${file.userKey}`,
+    shareUrl: `${links.shareBaseUrl}/share/${file.userKey}`,
+    metadata: file.metadata,
+  };
+}
+
+function rejectedError(file: FileRecord): InvalidPackageError {
+  const rejection = file.rejection ?? { reason: "invalid_package", message: "The package could not be read" };
+  return new InvalidPackageError(rejection.reason, rejection.message);
+}
+
+/** Settles a record someone else finalized first: same answer as theirs. */
+function outcomeOf(file: FileRecord | undefined, links: LinkBases): CompleteResult {
+  if (file?.status === "completed") return completeResult(file as CompletedFile, links);
+  if (file?.status === "rejected") throw rejectedError(file);
+  throw notFound();
+}
+
+export async function completeUpload(
+  deps: CompleteDeps,
+  caller: ApiKey,
+  input: Complete,
+  links: LinkBases,
+): Promise<CompleteResult> {
+  const parsed = parseObjectKey(input.key);
+  // Another project's key answers exactly like an unknown key: never reveal it exists.
+  if (!parsed || parsed.projectId !== caller.projectId) throw notFound();
+  const file = await deps.files.get(parsed.fileId);
+  if (!file || file.key !== input.key || file.projectId !== caller.projectId) throw notFound();
+
+  const now = deps.clock.now();
+  if (file.status === "pending" && file.expiresAt !== undefined && file.expiresAt <= now.getTime() / 1000) {
+    // DynamoDB TTL deletes lazily (up to days later); an expired record is already dead to us.
+    throw notFound();
+  }
+
+  assertFileType(input.fileName, input.fileType);
+  const mismatched = (["fileName", "fileType", "fileSize"] as const).filter((f) => file[f] !== input[f]);
+  if (mismatched.length > 0) {
+    throw new ConflictError(
+      "upload_mismatch",
+      `Does not match the presigned upload: ${mismatched.join(", ")}`,
+      { fields: mismatched },
+    );
+  }
+
+  if (file.status !== "pending") return outcomeOf(file, links);
+
+  const head = await deps.storage.head(file.key);
+  if (!head) throw new ConflictError("object_missing", "Nothing was uploaded to this key yet; PUT the file first");
+  if (head.size !== file.fileSize) {
+    throw new ConflictError(
+      "size_mismatch",
+      `Stored object is ${head.size} bytes but ${file.fileSize} were declared`,
+      { storedSize: head.size, declaredSize: file.fileSize },
+    );
+  }
+
+  let inspected;
+  try {
+    inspected = await deps.inspector.inspect({ key: file.key, size: head.size, fileName: file.fileName });
+  } catch (error) {
+    if (!(error instanceof InvalidPackageError)) throw error;
+    const rejection = { reason: error.reason, message: error.message };
+    // The object is kept (the user may want it back); only the record changes state.
+    if (await deps.files.reject(file.fileId, rejection, now.toISOString())) throw error;
+    return outcomeOf(await deps.files.get(file.fileId), links);
+  }
+
+  let iconKey: string | undefined;
+  if (inspected.icon) {
+    iconKey = iconKeyFor(file.key);
+    await deps.storage.put(iconKey, inspected.icon, "image/png");
+  }
+
+  const completed: CompletedFile = {
+    ...file,
+    status: "completed",
+    userKey: deps.ids.userKey(),
+    metadata: inspected.metadata,
+    completedAt: now.toISOString(),
+    ...(iconKey ? { iconKey } : {}),
+  };
+  delete completed.expiresAt;
+  if (await deps.files.complete(completed)) return completeResult(completed, links);
+  // A concurrent complete won the conditional write: answer with its record.
+  return outcomeOf(await deps.files.get(file.fileId), links);
+}

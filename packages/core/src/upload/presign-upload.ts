@@ -1,0 +1,70 @@
+import { PayloadTooLargeError, UnsupportedMediaTypeError } from "../errors/domain-errors";
+import type { IdSource } from "../ids/random-ids";
+import type { ApiKey, Clock, FileRepository, ObjectStorage } from "../ports";
+import { objectKey } from "./object-key";
+import { APK_MEDIA_TYPE, GENERIC_MEDIA_TYPE, type Presign, type PresignResult } from "./upload.schema";
+import type { UploadSettings } from "./upload-settings";
+
+export interface PresignDeps {
+  files: FileRepository;
+  storage: ObjectStorage;
+  clock: Clock;
+  ids: IdSource;
+  settings: UploadSettings;
+}
+
+/** The declared type must fit the name: the APK media type on an .ipa is a client bug. */
+export function assertFileType(fileName: string, fileType: string): void {
+  const isApk = fileName.toLowerCase().endsWith(".apk");
+  if (fileType === GENERIC_MEDIA_TYPE || (fileType === APK_MEDIA_TYPE && isApk)) return;
+  throw new UnsupportedMediaTypeError(
+    "unsupported_file_type",
+    isApk
+      ? `fileType must be ${APK_MEDIA_TYPE} or ${GENERIC_MEDIA_TYPE}`
+      : `fileType must be ${GENERIC_MEDIA_TYPE} for an .ipa`,
+  );
+}
+
+export async function presignUpload(deps: PresignDeps, caller: ApiKey, input: Presign): Promise<PresignResult> {
+  assertFileType(input.fileName, input.fileType);
+  if (input.fileSize > deps.settings.maxFileSize) {
+    throw new PayloadTooLargeError(
+      "file_too_large",
+      `fileSize ${input.fileSize} exceeds the maximum of ${deps.settings.maxFileSize} bytes`,
+      { maxFileSize: deps.settings.maxFileSize },
+    );
+  }
+
+  const now = deps.clock.now();
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  const fileId = deps.ids.fileId();
+  const key = objectKey(caller.projectId, fileId, input.fileName);
+
+  // Record first: a URL handed out without a record could be uploaded to but never completed.
+  await deps.files.createPending({
+    fileId,
+    key,
+    projectId: caller.projectId,
+    clientId: caller.clientId,
+    fileName: input.fileName,
+    fileType: input.fileType,
+    fileSize: input.fileSize,
+    status: "pending",
+    createdAt: now.toISOString(),
+    expiresAt: nowSeconds + deps.settings.pendingTtlSeconds,
+  });
+  const uploadUrl = await deps.storage.presignPut({
+    key,
+    size: input.fileSize,
+    // The spec's PUT always sends application/octet-stream, whatever fileType was declared.
+    contentType: GENERIC_MEDIA_TYPE,
+    expiresInSeconds: deps.settings.presignExpiresSeconds,
+  });
+
+  return {
+    fileId,
+    key,
+    uploadUrl,
+    expireAt: new Date(now.getTime() + deps.settings.presignExpiresSeconds * 1000).toISOString(),
+  };
+}
