@@ -1,0 +1,72 @@
+import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
+import { logger } from "./logger";
+
+const TRUTHY = new Set(["1", "true", "yes", "on", "y"]);
+const FALSY = new Set(["0", "false", "no", "off", "n"]);
+
+/**
+ * EMF lines are only worth printing inside Lambda, where CloudWatch turns them into metrics.
+ * Locally and in tests they would be noise (and Powertools warns about empty flushes), so
+ * they are off unless we run in Lambda; `POWERTOOLS_METRICS_DISABLED` overrides either way
+ * (set it to `false` to see the EMF output on a laptop) and `HANGAR_LOCAL=1` always wins.
+ */
+export function metricsEnabled(env: NodeJS.ProcessEnv): boolean {
+  if (env.HANGAR_LOCAL === "1") return false;
+  const flag = env.POWERTOOLS_METRICS_DISABLED?.trim().toLowerCase();
+  if (flag !== undefined && TRUTHY.has(flag)) return false;
+  if (flag !== undefined && FALSY.has(flag)) return true;
+  if (TRUTHY.has(env.POWERTOOLS_DEV?.trim().toLowerCase() ?? "")) return false;
+  return Boolean(env.AWS_LAMBDA_FUNCTION_NAME);
+}
+
+const enabled = metricsEnabled(process.env);
+
+/**
+ * Buffered per request and flushed by the `observability()` middleware. Warnings Powertools
+ * would print (bad dimension, ...) go through our JSON logger instead of a bare console.
+ */
+export const metrics = new Metrics({ namespace: "Hangar", serviceName: "hangar", logger });
+
+/** True when flushes print EMF; exported for the middleware and tests. */
+export const metricsAreEnabled = (): boolean => enabled;
+
+const isCount = (n: number) => Number.isFinite(n) && n >= 0;
+
+/**
+ * The only metrics the service emits; handlers call these instead of `metrics.addMetric` so
+ * names and units stay in one place (dashboards and alarms depend on them).
+ */
+export const record = {
+  uploadCompleted(): void {
+    if (enabled) metrics.addMetric("UploadsCompleted", MetricUnit.Count, 1);
+  },
+  /**
+   * `reason` goes to EMF metadata, not a dimension: a dimension per reason would multiply the
+   * metric series (each one billed) and a free-form reason could explode cardinality. Logs
+   * Insights can still group rejections by `rejectReason`.
+   */
+  uploadRejected(reason: string): void {
+    if (!enabled) return;
+    metrics.addMetric("UploadsRejected", MetricUnit.Count, 1);
+    metrics.addMetadata("rejectReason", reason.slice(0, 128));
+  },
+  extractionTime(ms: number): void {
+    if (enabled && isCount(ms)) metrics.addMetric("ExtractionTime", MetricUnit.Milliseconds, ms);
+  },
+  bytesRead(n: number): void {
+    if (enabled && isCount(n)) metrics.addMetric("BytesRead", MetricUnit.Bytes, n);
+  },
+  rateLimited(): void {
+    if (enabled) metrics.addMetric("RateLimited", MetricUnit.Count, 1);
+  },
+};
+
+/** Publish what this request recorded; stays silent when nothing was recorded or disabled. */
+export function flushMetrics(): void {
+  if (!enabled) {
+    metrics.clearMetrics();
+    return;
+  }
+  // Powertools warns on every empty flush; most requests (downloads, 404s) record nothing.
+  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+}

@@ -1,0 +1,54 @@
+import type { MiddlewareObj, Request } from "@middy/core";
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from "aws-lambda";
+import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
+import { logger } from "./logger";
+import { flushMetrics } from "./metrics";
+
+type ApiRequest = Request<APIGatewayProxyEventV2, APIGatewayProxyResultV2>;
+
+const MAX_CLIENT_ID_LOG_LENGTH = 128;
+
+/**
+ * Keys appended to every log line of one request. Only the client ID is taken from the
+ * headers; the Authorization header carries the secret and is never read here.
+ */
+export function requestLogKeys(event: Partial<APIGatewayProxyEventV2>): Record<string, string> {
+  const keys: Record<string, string> = {};
+  const requestId = event.requestContext?.requestId;
+  if (typeof requestId === "string" && requestId !== "") keys.requestId = requestId;
+  const headers = event.headers ?? {};
+  // HTTP APIs lower-case header names, the local server may not.
+  const clientIdHeader = Object.keys(headers).find((h) => h.toLowerCase() === "x-client-id");
+  const clientId = clientIdHeader === undefined ? undefined : headers[clientIdHeader];
+  if (typeof clientId === "string" && clientId !== "") {
+    keys.clientId = clientId.slice(0, MAX_CLIENT_ID_LOG_LENGTH);
+  }
+  return keys;
+}
+
+/**
+ * Middy middleware for every API function: Lambda context and request keys on the logger,
+ * cleared after the request (warm containers serve many), and this request's metrics flushed
+ * whether the handler returned or threw.
+ *
+ * Powertools' own `logMetrics` is not used: it flushes unconditionally and warns on every
+ * request that recorded no metric. Its `injectLambdaContext` is used as is.
+ */
+export function observability(): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2> {
+  // logEvent forced off: the event holds the Authorization header, whatever the env says.
+  const context = injectLambdaContext(logger, { resetKeys: true, logEvent: false });
+  return {
+    before: async (request: ApiRequest) => {
+      await context.before?.(request);
+      logger.appendKeys(requestLogKeys(request.event));
+    },
+    after: async (request: ApiRequest) => {
+      flushMetrics();
+      await context.after?.(request);
+    },
+    onError: async (request: ApiRequest) => {
+      flushMetrics();
+      await context.onError?.(request);
+    },
+  };
+}
