@@ -50,3 +50,33 @@ export const routes: readonly RouteDefinition[] = [
  * paths get our JSON 404 and known paths with the wrong method a 405.
  */
 export const fallbackHandler = "packages/functions/src/fallback/fallback.handler.handler";
+
+function pathPattern(path: string): RegExp {
+  const source = path
+    .split("/")
+    .map((segment) => (/^\{\w+\}$/.test(segment) ? `(?<${segment.slice(1, -1)}>[^/]+)` : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("/");
+  return new RegExp(`^${source}$`);
+}
+
+const compiled = routes.map((route) => ({ route, pattern: pathPattern(route.path) }));
+
+export type RouteMatch =
+  | { kind: "route"; route: RouteDefinition; pathParameters: Record<string, string> }
+  | { kind: "method_not_allowed"; allowed: string[] }
+  | { kind: "not_found" };
+
+/** Matches like API Gateway: exact method and path, `{param}` = one non-empty segment. */
+export function matchRoute(method: string, path: string): RouteMatch {
+  const allowed: string[] = [];
+  for (const { route, pattern } of compiled) {
+    const m = pattern.exec(path);
+    if (!m) continue;
+    if (route.method === method.toUpperCase()) {
+      const params = Object.fromEntries(Object.entries(m.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]));
+      return { kind: "route", route, pathParameters: params };
+    }
+    allowed.push(route.method);
+  }
+  return allowed.length > 0 ? { kind: "method_not_allowed", allowed } : { kind: "not_found" };
+}

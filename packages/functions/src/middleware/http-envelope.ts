@@ -1,0 +1,58 @@
+import type { MiddlewareObj } from "@middy/core";
+import { RateLimitedError, type RateLimitState } from "@hangar/core";
+import { randomUUID } from "node:crypto";
+import type { HangarContext, HttpEvent, HttpRequest, HttpResult } from "./http-context";
+import { errorResponse } from "./http-errors";
+
+export interface EnvelopeOptions {
+  /** Called for 5xx with the real error, which never reaches the client. */
+  logInternal?: (error: unknown, requestId: string) => void;
+  /** Every error, mapped or not (for metrics). */
+  onError?: (error: unknown) => void;
+}
+
+function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  return {
+    "X-RateLimit-Limit": String(state.limit),
+    "X-RateLimit-Remaining": String(state.remaining),
+    // Unix epoch seconds at which the window ends (documented in the README).
+    "X-RateLimit-Reset": String(state.resetAt),
+  };
+}
+
+function finish(request: HttpRequest, result: HttpResult): void {
+  const ctx = request.context;
+  const rate = request.error instanceof RateLimitedError ? request.error.rateLimit : ctx.rateLimit;
+  request.response = {
+    ...result,
+    headers: {
+      ...result.headers,
+      "X-Request-Id": ctx.requestId,
+      ...(rate ? rateLimitHeaders(rate) : {}),
+    },
+  };
+}
+
+/**
+ * Outermost middleware (its after/onError run last): gives every response its X-Request-Id and
+ * rate-limit headers, and turns any error into the JSON error body. 4xx messages are the domain
+ * errors' own; 5xx say nothing about internals.
+ */
+export function httpEnvelope(options: EnvelopeOptions = {}): MiddlewareObj<HttpEvent, HttpResult, Error, HangarContext> {
+  return {
+    before: (request) => {
+      request.context.requestId = request.event.requestContext?.requestId || randomUUID();
+    },
+    after: (request) => {
+      finish(request, request.response ?? { statusCode: 204 });
+    },
+    onError: (request) => {
+      const requestId = request.context.requestId || randomUUID();
+      request.context.requestId = requestId;
+      const { result, mapped } = errorResponse(request.error, requestId);
+      if (mapped.internal) options.logInternal?.(request.error, requestId);
+      options.onError?.(request.error);
+      finish(request, result);
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { iconLocation, resolveShare } from "@hangar/core";
+import { getRuntime } from "../composition/root";
+import { linkBases } from "../composition/link-bases";
+import { httpRoute } from "../middleware/http-route";
+import { renderSharePage } from "./share-page";
+
+export const handler = httpRoute({ auth: false, json: false }, async (event) => {
+  const runtime = getRuntime();
+  const shared = await resolveShare(runtime, event.pathParameters?.userKey);
+  const icon = await iconLocation(runtime, shared, 3600);
+  const { publicBaseUrl } = linkBases(event, runtime.settings);
+  const html = renderSharePage(shared, {
+    download: `${publicBaseUrl}/download/${shared.userKey}`,
+    ...(icon ? { icon } : {}),
+  });
+  return {
+    statusCode: 200,
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Content-Security-Policy": "default-src 'none'; img-src * data:; style-src 'unsafe-inline'",
+      "X-Content-Type-Options": "nosniff",
+      "Referrer-Policy": "no-referrer",
+    },
+    body: html,
+  };
+});
