@@ -1,0 +1,268 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { deflateRawSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ZipWriter, zipToBuffer } from "../../fixtures/zip-writer";
+import { createInspectContext } from "../../src/inspect-context";
+import { InspectError } from "../../src/inspect-result";
+import type { InspectLimits } from "../../src/inspect-result";
+import { BufferRangeReader } from "../../src/reader/buffer-range-reader";
+import { FileRangeReader } from "../../src/reader/file-range-reader";
+import { LOCAL_HEADER_SLACK, openZip } from "../../src/zip/open-zip";
+import { TAIL_READ_BYTES } from "../../src/zip/zip-structure";
+
+const text = (s: string) => Buffer.from(s, "utf8");
+
+function open(bytes: Buffer, limits?: Partial<InspectLimits>) {
+  return openZip(new BufferRangeReader(bytes), createInspectContext(limits));
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof InspectError) return error.code;
+    throw error;
+  }
+  return "resolved";
+}
+
+describe("openZip on small archives", () => {
+  it("reads stored and deflated entries", async () => {
+    const big = Buffer.from("hello deflate ".repeat(500));
+    const zip = await open(
+      await zipToBuffer([
+        { name: "a.txt", data: text("stored bytes"), method: "store" },
+        { name: "dir/b.txt", data: big },
+      ]),
+    );
+    expect([...zip.entries.keys()]).toEqual(["a.txt", "dir/b.txt"]);
+    expect(zip.entries.get("dir/b.txt")).toMatchObject({ method: 8, uncompressedSize: big.length });
+    expect((await zip.read("a.txt")).toString()).toBe("stored bytes");
+    expect((await zip.read("dir/b.txt")).equals(big)).toBe(true);
+  });
+
+  it("reads entries written with data descriptors (sizes only in the central directory)", async () => {
+    const data = Buffer.from("x".repeat(3000) + "end");
+    const zip = await open(
+      await zipToBuffer([
+        { name: "d.bin", data, dataDescriptor: true },
+        { name: "s.bin", data: text("stored"), method: "store", dataDescriptor: true },
+      ]),
+    );
+    expect((await zip.read("d.bin")).equals(data)).toBe(true);
+    expect((await zip.read("s.bin")).toString()).toBe("stored");
+  });
+
+  it("ignores the encryption bit, like Android", async () => {
+    const zip = await open(
+      await zipToBuffer([{ name: "flagged.txt", data: text("not really encrypted"), encryptedFlag: true }]),
+    );
+    expect((await zip.read("flagged.txt")).toString()).toBe("not really encrypted");
+  });
+
+  it("reads forced ZIP64 records and per-entry ZIP64 extras", async () => {
+    const zip = await open(
+      await zipToBuffer(
+        [
+          { name: "one", data: text("1"), method: "store" },
+          { name: "two", data: text("2".repeat(100)) },
+        ],
+        { forceZip64: true },
+      ),
+    );
+    expect(zip.endRecord.zip64).toBe(true);
+    expect((await zip.read("two")).toString()).toBe("2".repeat(100));
+  });
+
+  it("finds the end record behind a 65,535-byte comment, even one containing a signature", async () => {
+    const comment = Buffer.alloc(0xffff, 0x41);
+    // A fake EOCD signature early in the comment whose comment length would not fit.
+    comment.writeUInt32LE(0x06054b50, 10);
+    const bytes = await zipToBuffer([{ name: "c.txt", data: text("with comment") }], { comment });
+    const zip = await open(bytes);
+    expect(zip.comment.length).toBe(0xffff);
+    expect((await zip.read("c.txt")).toString()).toBe("with comment");
+  });
+
+  it("reads local headers whose extra field is longer than the central one", async () => {
+    const zip = await open(
+      await zipToBuffer([
+        { name: "short", data: text("s"), localExtra: Buffer.alloc(8) },
+        { name: "long", data: text("long extra"), localExtra: Buffer.alloc(3000), method: "store" },
+      ]),
+    );
+    expect((await zip.read("short")).toString()).toBe("s");
+    expect((await zip.read("long")).toString()).toBe("long extra");
+  });
+
+  it("decodes UTF-8 names without the flag, and CP437 names", async () => {
+    const cp437 = Buffer.from([0x80, 0x81, 0x2e, 0x74]); // "Çü.t" in CP437, invalid UTF-8
+    const bytes = await zipToBuffer([
+      { name: "Ünïcödé/名前.txt", data: text("u"), utf8Flag: false },
+      { name: "placeholder", data: text("p"), utf8Flag: false },
+    ]);
+    // Patch the second name (same length) to raw CP437 bytes in both headers.
+    let at = bytes.indexOf("placeholder");
+    while (at >= 0) {
+      cp437.copy(bytes, at);
+      bytes.write("der", at + 4, "latin1"); // keep length: "Çü.tceholder"
+      at = bytes.indexOf("placeholder", at + 1);
+    }
+    const zip = await open(bytes);
+    expect(zip.entries.has("Ünïcödé/名前.txt")).toBe(true);
+    expect([...zip.entries.keys()][1]).toMatch(/^Çü\.t/);
+  });
+});
+
+describe("openZip refuses what is not a sound ZIP", () => {
+  it("not_a_zip without an end record", async () => {
+    expect(await codeOf(open(Buffer.alloc(5000, 7)))).toBe("not_a_zip");
+    expect(await codeOf(open(Buffer.alloc(3)))).toBe("not_a_zip");
+  });
+
+  it("zip_corrupt or not_a_zip when truncated anywhere", async () => {
+    const bytes = await zipToBuffer([
+      { name: "a", data: Buffer.from("aaaa".repeat(1000)) },
+      { name: "b", data: text("bbb"), method: "store" },
+    ]);
+    for (const cut of [1, 10, 21, 22, 60, 100, bytes.length - 200]) {
+      const truncated = bytes.subarray(0, bytes.length - cut);
+      const code = await codeOf(
+        open(truncated).then(async (zip) => {
+          for (const name of zip.entries.keys()) await zip.read(name);
+        }),
+      );
+      expect(["not_a_zip", "zip_corrupt"]).toContain(code);
+    }
+  });
+
+  it("zip_corrupt on a CRC mismatch", async () => {
+    const bytes = await zipToBuffer([{ name: "a", data: text("payload"), method: "store" }]);
+    bytes[bytes.indexOf("payload")] = 0x50;
+    expect(await codeOf(open(bytes).then((zip) => zip.read("a")))).toBe("zip_corrupt");
+  });
+
+  it("zip_corrupt on an unsupported compression method", async () => {
+    const bytes = await zipToBuffer([{ name: "a", data: text("payload"), method: "store" }]);
+    const cd = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    bytes.writeUInt16LE(12, cd + 10); // bzip2
+    expect(await codeOf(open(bytes).then((zip) => zip.read("a")))).toBe("zip_corrupt");
+  });
+
+  it("zip_corrupt when an entry points into the central directory", async () => {
+    const bytes = await zipToBuffer([{ name: "a", data: text("payload") }]);
+    const cd = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    bytes.writeUInt32LE(cd + 4, cd + 42);
+    expect(await codeOf(open(bytes))).toBe("zip_corrupt");
+  });
+});
+
+describe("caps against zip bombs", () => {
+  const zeros = Buffer.alloc(4 * 1024 * 1024);
+
+  it("refuses an entry whose declared size exceeds maxEntryBytes, before reading it", async () => {
+    const reader = new BufferRangeReader(await zipToBuffer([{ name: "big", data: zeros, method: "store" }]));
+    const zip = await openZip(reader, createInspectContext({ maxEntryBytes: 1024 * 1024 }));
+    const readsBefore = reader.stats.reads;
+    expect(await codeOf(zip.read("big"))).toBe("too_large");
+    expect(reader.stats.reads).toBe(readsBefore);
+  });
+
+  it("honours a per-call maxBytes", async () => {
+    const zip = await open(await zipToBuffer([{ name: "e", data: Buffer.alloc(5000) }]));
+    expect(await codeOf(zip.read("e", { maxBytes: 4999 }))).toBe("too_large");
+    expect((await zip.read("e", { maxBytes: 5000 })).length).toBe(5000);
+  });
+
+  it("refuses a declared compression ratio above the cap", async () => {
+    // 4 MiB of zeros deflates ~1000:1.
+    const zip = await open(await zipToBuffer([{ name: "bomb", data: zeros }]), { maxCompressionRatio: 100 });
+    expect(await codeOf(zip.read("bomb"))).toBe("too_large");
+  });
+
+  it("stops inflating as soon as an entry passes its declared size", async () => {
+    const bytes = await zipToBuffer([{ name: "liar", data: zeros }]);
+    // Make the central directory claim 1000 bytes: inflation must be cut off, not run to 4 MiB.
+    const cd = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    bytes.writeUInt32LE(1000, cd + 24);
+    expect(await codeOf(open(bytes).then((zip) => zip.read("liar")))).toBe("zip_corrupt");
+  });
+
+  it("zip_corrupt when deflate data is garbage", async () => {
+    const garbage = deflateRawSync(Buffer.from("z".repeat(1000)));
+    const bytes = await zipToBuffer([{ name: "g", data: Buffer.from("z".repeat(1000)) }]);
+    const at = bytes.indexOf(garbage);
+    bytes.fill(0xff, at, at + 4);
+    expect(await codeOf(open(bytes).then((zip) => zip.read("g")))).toBe("zip_corrupt");
+  });
+
+  it("times out through the deadline", async () => {
+    const bytes = await zipToBuffer([{ name: "a", data: text("a") }]);
+    const ctx = createInspectContext({ timeBudgetMs: -1 });
+    expect(await codeOf(openZip(new BufferRangeReader(bytes), ctx))).toBe("timeout");
+  });
+});
+
+describe("large archives generated at test time", () => {
+  let dir: string;
+  let manyPath: string;
+  let bigPath: string;
+  const bigAsset = 200 * 1024 * 1024;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "hangar-zip-"));
+    manyPath = join(dir, "many.zip");
+    const many = await ZipWriter.toFile(manyPath);
+    for (let i = 0; i < 70_000; i++) {
+      await many.add({ name: `Payload/Big.app/assets/${i}.txt`, data: Buffer.from(String(i)), method: "store" });
+    }
+    await many.add({ name: "last.txt", data: text("the last one") });
+    await many.finish();
+
+    bigPath = join(dir, "big.zip");
+    const big = await ZipWriter.toFile(bigPath);
+    await big.add({ name: "first.txt", data: text("before the asset") });
+    await big.addRepeated("assets/huge.bin", bigAsset, { sparse: true });
+    await big.add({ name: "after.txt", data: text("after the asset"), dataDescriptor: true });
+    await big.finish();
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("reads a ZIP64 archive of more than 65,535 entries", async () => {
+    const reader = await FileRangeReader.open(manyPath);
+    try {
+      const zip = await openZip(reader, createInspectContext());
+      expect(zip.endRecord.zip64).toBe(true);
+      expect(zip.entries.size).toBe(70_001);
+      expect((await zip.read("Payload/Big.app/assets/69999.txt")).toString()).toBe("69999");
+      expect((await zip.read("last.txt")).toString()).toBe("the last one");
+      // Tail, the one central-directory read, then one read per entry outside those.
+      expect(reader.stats.reads).toBe(4);
+      const cd = zip.endRecord.centralDirectorySize;
+      expect(reader.stats.bytesRead).toBeLessThanOrEqual(TAIL_READ_BYTES + cd + 2 * (100 + LOCAL_HEADER_SLACK));
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it("reads around a 200 MB stored asset without touching it", async () => {
+    const reader = await FileRangeReader.open(bigPath);
+    try {
+      expect(reader.size).toBeGreaterThan(bigAsset);
+      const zip = await openZip(reader, createInspectContext());
+      expect((await zip.read("first.txt")).toString()).toBe("before the asset");
+      expect((await zip.read("after.txt")).toString()).toBe("after the asset");
+      expect(zip.entries.get("assets/huge.bin")?.uncompressedSize).toBe(bigAsset);
+      // One tail read (holding the directory and after.txt) and one for first.txt.
+      expect(reader.stats.reads).toBe(2);
+      expect(reader.stats.bytesRead).toBeLessThanOrEqual(TAIL_READ_BYTES + 200);
+    } finally {
+      await reader.close();
+    }
+  });
+});
