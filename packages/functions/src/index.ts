@@ -1,0 +1,2 @@
+export * from "./routes";
+export { Settings, MAX_SINGLE_PUT_BYTES } from "./composition/settings.schema";

@@ -1,0 +1,47 @@
+import { rmSync } from "node:fs";
+import { JavaMissingError } from "./dynamodb/dynamodb-local";
+import { stackInfoPath, startLocalStack } from "./local-stack";
+
+/**
+ * `npm start`: the whole service on one machine, no AWS account. Settings come from the same
+ * HANGAR_* variables as on Lambda (see README), plus PORT, HOST and HANGAR_DATA_DIR.
+ */
+const env = process.env;
+const dataDir = env.HANGAR_DATA_DIR ?? ".hangar";
+const port = Number(env.PORT ?? 3000);
+const host = env.HOST ?? "127.0.0.1";
+const optionalPort = (v: string | undefined) => (v ? Number(v) : undefined);
+
+try {
+  const s3Port = optionalPort(env.HANGAR_S3_PORT);
+  const dynamoPort = optionalPort(env.HANGAR_DYNAMODB_PORT);
+  const stack = await startLocalStack({
+    dataDir,
+    host,
+    port,
+    ...(s3Port !== undefined ? { s3Port } : {}),
+    ...(dynamoPort !== undefined ? { dynamoPort } : {}),
+  });
+  const { info } = stack;
+  console.log(`Hangar local stack (data in ${dataDir}/)`);
+  console.log(`  object store:   ${info.s3Endpoint}  (bucket ${info.bucketName}, SigV4 enforced)`);
+  console.log(`  DynamoDB Local: ${info.dynamoEndpoint}  (table ${info.tableName})`);
+  console.log(`  mint a key:     npm run key:create -- --project demo --json`);
+  console.log(`Hangar is running at ${info.baseUrl}`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping…`);
+    rmSync(stackInfoPath(dataDir), { force: true });
+    await stack.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+} catch (error) {
+  if (error instanceof JavaMissingError) console.error(`Cannot start: ${error.message}`);
+  else console.error("Cannot start the local stack:", error);
+  process.exit(1);
+}
