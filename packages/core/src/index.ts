@@ -10,11 +10,6 @@ export * from "./upload/complete-upload";
 export * from "./auth/authenticate";
 export * from "./share/resolve-share";
 export * from "./keys/create-api-key";
-export * from "./adapters/dynamo/table-keys";
-export * from "./adapters/dynamo/api-key-repository.dynamo";
-export * from "./adapters/dynamo/project-repository.dynamo";
-export * from "./adapters/dynamo/file-repository.dynamo";
-export * from "./adapters/dynamo/rate-limiter.dynamo";
-export * from "./adapters/s3/object-storage.s3";
-export * from "./adapters/s3/content-disposition";
-export * from "./adapters/s3/package-inspector.s3";
+// Table key names are shared with the stack and the local stack, which create the table.
+export { tableDefinition } from "./adapters/dynamo/table-keys";
+export { contentDisposition } from "./adapters/s3/content-disposition";

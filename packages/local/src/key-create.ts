@@ -1,13 +1,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import {
-  DynamoApiKeyRepository,
-  DynamoProjectRepository,
-  HangarError,
-  createApiKey,
-  randomIds,
-  systemClock,
-} from "@hangar/core";
+import { HangarError, createApiKey, randomIds, systemClock } from "@hangar/core";
+import { DynamoApiKeyRepository, DynamoProjectRepository } from "@hangar/core/dynamo";
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { stackInfoPath, type LocalStackInfo } from "./local-stack";

@@ -12,8 +12,9 @@ export function safeObjectName(fileName: string): string {
   const stem = fileName
     .slice(0, dot)
     .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
     .replace(/[^A-Za-z0-9._-]+/g, "_")
-    .replace(/^[._]+/, "")
+    .replace(/^[._]+|[._]+$/g, "")
     .slice(0, MAX_NAME - ext.length);
   return `${stem || "package"}${ext}`;
 }

@@ -1,18 +1,10 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import {
-  DynamoApiKeyRepository,
-  DynamoFileRepository,
-  DynamoRateLimiter,
-  S3ObjectStorage,
-  S3PackageInspector,
-  defaultUploadSettings,
-  randomIds,
-  systemClock,
-  type InspectionStats,
-  type UploadSettings,
-} from "@hangar/core";
+import { defaultUploadSettings, randomIds, systemClock, type UploadSettings } from "@hangar/core";
+import { DynamoApiKeyRepository, DynamoFileRepository, DynamoRateLimiter } from "@hangar/core/dynamo";
+import { S3ObjectStorage } from "@hangar/core/s3";
+import { S3PackageInspector, type InspectionStats } from "@hangar/core/s3-inspector";
 import { Settings } from "./settings.schema";
 
 /**

@@ -1,0 +1,2 @@
+export * from "./object-storage.s3";
+export * from "./content-disposition";

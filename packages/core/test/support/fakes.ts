@@ -1,0 +1,139 @@
+import {
+  hashSecret,
+  type ApiKey,
+  type ApiKeyRepository,
+  type CompletedFile,
+  type FileRecord,
+  type FileRepository,
+  type IdSource,
+  type InspectedPackage,
+  type ObjectStorage,
+  type PackageInspector,
+  type RateLimitDecision,
+  type RateLimiter,
+  type SharedFile,
+  type StoredPackage,
+} from "../../src";
+
+/** In-memory port implementations with the same contracts as the DynamoDB/S3 adapters. */
+export class MemoryFiles implements FileRepository {
+  readonly records = new Map<string, FileRecord>();
+  readonly shares = new Map<string, SharedFile>();
+  /** Lets a test act as a concurrent writer right before our conditional write lands. */
+  beforeWrite?: () => void;
+
+  async createPending(record: FileRecord) {
+    this.records.set(record.fileId, structuredClone(record));
+  }
+  async get(fileId: string) {
+    const r = this.records.get(fileId);
+    return r ? structuredClone(r) : undefined;
+  }
+  async complete(file: CompletedFile) {
+    this.beforeWrite?.();
+    if (this.records.get(file.fileId)?.status !== "pending") return false;
+    this.records.set(file.fileId, structuredClone(file));
+    const { userKey, fileId, projectId, key, fileName, fileSize, metadata, completedAt, iconKey } = file;
+    this.shares.set(userKey, { userKey, fileId, projectId, key, fileName, fileSize, metadata, completedAt, ...(iconKey ? { iconKey } : {}) });
+    return true;
+  }
+  async reject(fileId: string, rejection: { reason: string; message: string }) {
+    this.beforeWrite?.();
+    const r = this.records.get(fileId);
+    if (r?.status !== "pending") return false;
+    this.records.set(fileId, { ...r, status: "rejected", rejection });
+    return true;
+  }
+  async getShared(userKey: string) {
+    return this.shares.get(userKey);
+  }
+}
+
+export class MemoryStorage implements ObjectStorage {
+  readonly objects = new Map<string, { size: number; contentType: string }>();
+  readonly presigned: unknown[] = [];
+  async presignPut(input: Parameters<ObjectStorage["presignPut"]>[0]) {
+    this.presigned.push(input);
+    return `https://store.test/${input.key}?signed`;
+  }
+  async presignGet(input: Parameters<ObjectStorage["presignGet"]>[0]) {
+    return `https://store.test/${input.key}?get&name=${encodeURIComponent(input.downloadName)}`;
+  }
+  async head(key: string) {
+    const o = this.objects.get(key);
+    return o ? { size: o.size } : undefined;
+  }
+  async put(key: string, body: Uint8Array, contentType: string) {
+    this.objects.set(key, { size: body.length, contentType });
+  }
+}
+
+export class FakeInspector implements PackageInspector {
+  calls: StoredPackage[] = [];
+  constructor(public outcome: InspectedPackage | Error) {}
+  async inspect(pkg: StoredPackage) {
+    this.calls.push(pkg);
+    if (this.outcome instanceof Error) throw this.outcome;
+    return this.outcome;
+  }
+}
+
+export class MemoryApiKeys implements ApiKeyRepository {
+  readonly keys = new Map<string, ApiKey>();
+  async get(clientId: string) {
+    return this.keys.get(clientId);
+  }
+  async create(key: ApiKey) {
+    this.keys.set(key.clientId, key);
+  }
+}
+
+export class CountingRateLimiter implements RateLimiter {
+  readonly counts = new Map<string, number>();
+  refunds = 0;
+  constructor(readonly limit = 3) {}
+  async hit(subject: string, now: Date): Promise<RateLimitDecision> {
+    const resetAt = Math.floor(now.getTime() / 60000) * 60 + 60;
+    const count = this.counts.get(subject) ?? 0;
+    if (count >= this.limit) return { allowed: false, state: { limit: this.limit, remaining: 0, resetAt } };
+    this.counts.set(subject, count + 1);
+    return { allowed: true, state: { limit: this.limit, remaining: this.limit - count - 1, resetAt } };
+  }
+  async refund(subject: string) {
+    this.refunds++;
+    this.counts.set(subject, (this.counts.get(subject) ?? 1) - 1);
+  }
+}
+
+export function fixedClock(iso = "2026-11-21T23:00:00.000Z") {
+  let now = new Date(iso);
+  return { now: () => new Date(now), set: (d: string) => (now = new Date(d)) };
+}
+
+export function sequentialIds(): IdSource {
+  let n = 0;
+  const next = (p: string) => `${p}${String(++n).padStart(4, "0")}`;
+  return {
+    fileId: () => next("fil_"),
+    userKey: () => next("UK"),
+    clientId: () => next("hgr_"),
+    clientSecret: () => next("hgs_secret_secret_"),
+    projectId: () => next("prj_"),
+    userId: () => next("usr_"),
+  };
+}
+
+export const SECRET = "hgs_this-is-a-test-secret-of-enough-length";
+
+export function apiKey(overrides: Partial<ApiKey> = {}): ApiKey {
+  return {
+    clientId: "hgr_client1",
+    secretHash: hashSecret(SECRET),
+    name: "ci",
+    projectId: "prj_A",
+    userId: "usr_1",
+    status: "active",
+    createdAt: "2026-01-01T00:00:00.000Z",
+    ...overrides,
+  };
+}
