@@ -1,0 +1,87 @@
+import { createHash } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { Transform, type Readable } from "node:stream";
+import { finished, pipeline } from "node:stream/promises";
+import { S3Error } from "../s3-error";
+import { AwsChunkedDecoder } from "./aws-chunked-decoder";
+import { createChecksum, type ChecksumAlgorithm } from "./checksums";
+
+export interface ReceiveBodyOptions {
+  source: Readable;
+  /** Content-Length: bytes expected on the wire. */
+  wireLength: number;
+  /** Body is `aws-chunked` (unsigned chunks); the object is the decoded bytes. */
+  chunked: boolean;
+  checksums: readonly ChecksumAlgorithm[];
+  /** New file to create; must not exist. */
+  destination: string;
+}
+
+export interface ReceivedBody {
+  /** Object bytes written (decoded when chunked). */
+  size: number;
+  md5: Buffer;
+  sha256Hex: string;
+  /** Base64 digests of the object bytes, per requested algorithm. */
+  checksums: Map<ChecksumAlgorithm, string>;
+  /** aws-chunked trailer fields, lower-case names. */
+  trailers: Map<string, string>;
+}
+
+/**
+ * Streams a request body to `destination` while hashing it, never holding more than a stream buffer in
+ * memory (packages reach gigabytes). Rejects if the body ends early, the connection drops, or the chunked
+ * framing is broken; the caller owns deleting `destination` then.
+ */
+export async function receiveBody(options: ReceiveBodyOptions): Promise<ReceivedBody> {
+  let wireBytes = 0;
+  let size = 0;
+  const md5 = createHash("md5");
+  const sha256 = createHash("sha256");
+  const sums = options.checksums.map((algorithm) => [algorithm, createChecksum(algorithm)] as const);
+
+  const countWire = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      wireBytes += chunk.length;
+      callback(null, chunk);
+    },
+  });
+  const digest = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      size += chunk.length;
+      md5.update(chunk);
+      sha256.update(chunk);
+      for (const [, sum] of sums) sum.update(chunk);
+      callback(null, chunk);
+    },
+  });
+  const decoder = options.chunked ? new AwsChunkedDecoder() : undefined;
+  const file = createWriteStream(options.destination, { flags: "wx", highWaterMark: 1024 * 1024 });
+
+  // The source is piped in rather than made part of the pipeline: a pipeline error would destroy the
+  // request and with it the socket, and the client would get a reset instead of the S3 error.
+  const sink = pipeline([countWire, ...(decoder ? [decoder] : []), digest, file]);
+  const sourceEnded = finished(options.source);
+  options.source.pipe(countWire);
+  try {
+    await Promise.all([sink, sourceEnded]);
+  } catch (error) {
+    options.source.unpipe(countWire);
+    countWire.destroy(error as Error);
+    // Let the file stream close before the caller deletes the file, or a late open could recreate it.
+    await sink.catch(() => undefined);
+    throw error;
+  }
+
+  // Node's HTTP parser stops at Content-Length and errors on a dropped connection; this guards the invariant.
+  if (wireBytes !== options.wireLength) {
+    throw new S3Error(400, "IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header");
+  }
+  return {
+    size,
+    md5: md5.digest(),
+    sha256Hex: sha256.digest("hex"),
+    checksums: new Map(sums.map(([algorithm, sum]) => [algorithm, sum.digestBase64()])),
+    trailers: decoder?.trailers ?? new Map(),
+  };
+}

@@ -1,0 +1,1 @@
+export { startObjectStore, type ObjectStoreOptions, type RunningObjectStore } from "./start-object-store";

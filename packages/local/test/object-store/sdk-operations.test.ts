@@ -1,0 +1,209 @@
+import { createHash, randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3ServiceException,
+} from "@aws-sdk/client-s3";
+import { startStoreFixture, type StoreFixture } from "./object-store-fixture";
+
+let f: StoreFixture;
+const bucket = "packages";
+
+beforeAll(async () => {
+  f = await startStoreFixture();
+  await f.client.send(new CreateBucketCommand({ Bucket: bucket }));
+});
+afterAll(() => f.dispose());
+
+async function errorOf(promise: Promise<unknown>): Promise<S3ServiceException> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof S3ServiceException) return error;
+    throw error;
+  }
+  throw new Error("expected the request to fail");
+}
+
+describe("buckets", () => {
+  it("creates a bucket idempotently and heads it", async () => {
+    await f.client.send(new CreateBucketCommand({ Bucket: "second-bucket" }));
+    await f.client.send(new CreateBucketCommand({ Bucket: "second-bucket" }));
+    const head = await f.client.send(new HeadBucketCommand({ Bucket: "second-bucket" }));
+    expect(head.$metadata.httpStatusCode).toBe(200);
+  });
+
+  it("answers 404 for a missing bucket", async () => {
+    const headError = await errorOf(f.client.send(new HeadBucketCommand({ Bucket: "no-such-bucket" })));
+    expect(headError.$metadata.httpStatusCode).toBe(404);
+    const putError = await errorOf(f.client.send(new PutObjectCommand({ Bucket: "no-such-bucket", Key: "k", Body: "x" })));
+    expect(putError.name).toBe("NoSuchBucket");
+    expect(putError.$metadata.httpStatusCode).toBe(404);
+  });
+
+  it("refuses an invalid bucket name", async () => {
+    const error = await errorOf(f.client.send(new CreateBucketCommand({ Bucket: "Bad_Name" })));
+    expect(error.name).toBe("InvalidBucketName");
+  });
+});
+
+describe("objects", () => {
+  it("puts, heads, gets and deletes an object", async () => {
+    const body = Buffer.from("hello hangar");
+    const put = await f.client.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: "builds/app.apk",
+        Body: body,
+        ContentType: "application/vnd.android.package-archive",
+        Metadata: { build: "42" },
+        ContentDisposition: 'attachment; filename="app.apk"',
+      }),
+    );
+    const md5 = createHash("md5").update(body).digest("hex");
+    expect(put.ETag).toBe(`"${md5}"`);
+
+    const head = await f.client.send(new HeadObjectCommand({ Bucket: bucket, Key: "builds/app.apk" }));
+    expect(head.ContentLength).toBe(body.length);
+    expect(head.ContentType).toBe("application/vnd.android.package-archive");
+    expect(head.ETag).toBe(`"${md5}"`);
+    expect(head.Metadata).toEqual({ build: "42" });
+    expect(head.ContentDisposition).toBe('attachment; filename="app.apk"');
+    expect(head.AcceptRanges).toBe("bytes");
+    expect(head.LastModified).toBeInstanceOf(Date);
+
+    const get = await f.client.send(new GetObjectCommand({ Bucket: bucket, Key: "builds/app.apk" }));
+    expect(Buffer.from(await get.Body!.transformToByteArray())).toEqual(body);
+    expect(get.$metadata.httpStatusCode).toBe(200);
+
+    await f.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: "builds/app.apk" }));
+    const missing = await errorOf(f.client.send(new GetObjectCommand({ Bucket: bucket, Key: "builds/app.apk" })));
+    expect(missing.name).toBe("NoSuchKey");
+    expect(missing.$metadata.httpStatusCode).toBe(404);
+    const missingHead = await errorOf(f.client.send(new HeadObjectCommand({ Bucket: bucket, Key: "builds/app.apk" })));
+    expect(missingHead.$metadata.httpStatusCode).toBe(404);
+  });
+
+  it("overwrites an object and serves the new bytes", async () => {
+    await f.client.send(new PutObjectCommand({ Bucket: bucket, Key: "overwrite", Body: "first version" }));
+    await f.client.send(new PutObjectCommand({ Bucket: bucket, Key: "overwrite", Body: "second" }));
+    const get = await f.client.send(new GetObjectCommand({ Bucket: bucket, Key: "overwrite" }));
+    expect(await get.Body!.transformToString()).toBe("second");
+  });
+
+  it.each([
+    ["a key with spaces.apk"],
+    ["unicode/ünïcødé 应用 🚀.ipa"],
+    ["../../escape"],
+    ["dir/../../../etc/passwd"],
+    ["./dot/./segments/"],
+    ["double//slash"],
+    ["symbols !'()*&$@=;:+,?#[]%~"],
+  ])("stores key %j inside the data dir and reads it back", async (key) => {
+    const body = `content of ${key}`;
+    await f.client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+    const get = await f.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    expect(await get.Body!.transformToString()).toBe(body);
+    const list = await f.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: key }));
+    expect(list.Contents?.map((o) => o.Key)).toContain(key);
+  });
+});
+
+describe("range reads", () => {
+  const size = 3 * 1024 * 1024 + 17;
+  const data = randomBytes(size);
+  const key = "ranges/big.bin";
+
+  beforeAll(async () => {
+    await f.client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: data }));
+  });
+
+  it.each([
+    ["bytes=0-9", 0, 9],
+    ["bytes=1048576-2097151", 1048576, 2097151],
+    [`bytes=${size - 5}-`, size - 5, size - 1],
+    ["bytes=-100", size - 100, size - 1],
+    [`bytes=100-${size + 1000}`, 100, size - 1],
+    [`bytes=-${size * 2}`, 0, size - 1],
+  ])("%s → 206 with the right bytes", async (range, start, end) => {
+    const get = await f.client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: range }));
+    expect(get.$metadata.httpStatusCode).toBe(206);
+    expect(get.ContentRange).toBe(`bytes ${start}-${end}/${size}`);
+    expect(get.ContentLength).toBe(end - start + 1);
+    const bytes = Buffer.from(await get.Body!.transformToByteArray());
+    expect(bytes.equals(data.subarray(start, end + 1))).toBe(true);
+  });
+
+  it("serves the whole multi-MB object without a range", async () => {
+    const get = await f.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    const bytes = Buffer.from(await get.Body!.transformToByteArray());
+    expect(createHash("sha256").update(bytes).digest("hex")).toBe(createHash("sha256").update(data).digest("hex"));
+  });
+
+  it("answers 416 for a range past the end", async () => {
+    const error = await errorOf(f.client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${size}-` })));
+    expect(error.$metadata.httpStatusCode).toBe(416);
+    expect(error.name).toBe("InvalidRange");
+  });
+});
+
+describe("ListObjectsV2", () => {
+  const keys = ["list/a.apk", "list/b.apk", "list/c/d.apk", "list/c/e.apk", "list/f.ipa", "other/x"];
+
+  beforeAll(async () => {
+    for (const key of keys) await f.client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: key }));
+  });
+
+  it("lists by prefix in key order with sizes and ETags", async () => {
+    const list = await f.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: "list/" }));
+    expect(list.Contents?.map((o) => o.Key)).toEqual(keys.slice(0, 5));
+    expect(list.KeyCount).toBe(5);
+    expect(list.IsTruncated).toBe(false);
+    const first = list.Contents![0]!;
+    expect(first.Size).toBe("list/a.apk".length);
+    expect(first.ETag).toBe(`"${createHash("md5").update("list/a.apk").digest("hex")}"`);
+  });
+
+  it("pages with max-keys and continuation tokens", async () => {
+    const seen: string[] = [];
+    let token: string | undefined;
+    let pages = 0;
+    do {
+      const page = await f.client.send(
+        new ListObjectsV2Command({ Bucket: bucket, Prefix: "list/", MaxKeys: 2, ContinuationToken: token }),
+      );
+      pages++;
+      seen.push(...(page.Contents ?? []).map((o) => o.Key!));
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token && pages < 10);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(keys.slice(0, 5));
+  });
+
+  it("groups common prefixes with a delimiter", async () => {
+    const list = await f.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: "list/", Delimiter: "/" }));
+    expect(list.Contents?.map((o) => o.Key)).toEqual(["list/a.apk", "list/b.apk", "list/f.ipa"]);
+    expect(list.CommonPrefixes?.map((p) => p.Prefix)).toEqual(["list/c/"]);
+  });
+
+  it("refuses a continuation token it did not issue", async () => {
+    const error = await errorOf(f.client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: "garbage" })));
+    expect(error.$metadata.httpStatusCode).toBe(400);
+  });
+});
+
+describe("persistence", () => {
+  it("keeps buckets and objects across a restart on the same data dir", async () => {
+    await f.client.send(new PutObjectCommand({ Bucket: bucket, Key: "persist/me.apk", Body: "still here", ContentType: "text/plain" }));
+    await f.restart();
+    const get = await f.client.send(new GetObjectCommand({ Bucket: bucket, Key: "persist/me.apk" }));
+    expect(await get.Body!.transformToString()).toBe("still here");
+    expect(get.ContentType).toBe("text/plain");
+  });
+});
