@@ -4,7 +4,6 @@ export const APK_MEDIA_TYPE = "application/vnd.android.package-archive";
 export const GENERIC_MEDIA_TYPE = "application/octet-stream";
 
 // C0, DEL and C1 controls: they break headers, logs and terminals when a name is echoed back.
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 
 export const FileName = z

@@ -1,0 +1,23 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+import type { LocalStackInfo } from "../../packages/local/src/local-stack";
+import { startStackProcess } from "../support/local-stack-process";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    stack: LocalStackInfo;
+  }
+}
+
+/** One local stack (one DynamoDB Local, one object store) for the whole integration run. */
+export default async function setup(project: TestProject) {
+  const dataDir = mkdtempSync(join(tmpdir(), "hangar-it-"));
+  const stack = await startStackProcess(dataDir);
+  project.provide("stack", stack.info);
+  return async () => {
+    await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

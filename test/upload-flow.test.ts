@@ -1,0 +1,121 @@
+import { GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { basename } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, complete, db, newKey, put, presign, readFixture, stack, upload, type Key } from "./support/api";
+import { fixtures, inspectFile } from "./support/fixtures";
+
+let key: Key;
+beforeAll(async () => {
+  key = await newKey();
+});
+
+const item = async (pk: string, sk: string) =>
+  (await db().send(new GetCommand({ TableName: stack().tableName, Key: { pk, sk } }))).Item;
+
+describe.each([
+  ["APK", fixtures("apk")],
+  ["IPA", fixtures("ipa")],
+])("%s upload, end to end", (_kind, files) => {
+  it("has committed fixtures to upload", () => {
+    expect(files.length).toBeGreaterThan(0);
+  });
+
+  it.each(files.slice(0, 3).map((f) => [basename(f), f]))("answers %s's real metadata at complete", async (name, path) => {
+    const bytes = readFixture(path);
+    const { presigned, completed } = await upload(key, name, bytes);
+    expect(completed.status, completed.text).toBe(200);
+    const truth = await inspectFile(path);
+    const { icon, ...fields } = truth;
+    expect(completed.json).toEqual({
+      message: expect.any(String),
+      fileId: presigned.json.fileId,
+      userKey: expect.stringMatching(/^[0-9A-Za-z]{12}$/),
+      downloadUrl: `${stack().baseUrl}/download/${completed.json.userKey}`,
+      shareUrl: `${stack().baseUrl}/share/${completed.json.userKey}`,
+      metadata: { ...fields, ...(icon ? { icon: { path: icon.path, width: icon.width, height: icon.height } } : {}) },
+    });
+    for (const field of ["appName", "bundleId", "version"]) expect(typeof completed.json.metadata[field]).toBe("string");
+  });
+});
+
+describe("after complete", () => {
+  let path: string;
+  let bytes: Uint8Array;
+  let result: Awaited<ReturnType<typeof upload>>;
+  beforeAll(async () => {
+    path = fixtures("apk")[0]!;
+    bytes = readFixture(path);
+    result = await upload(key, "Ünïcödé build \"1\".apk", bytes);
+    expect(result.completed.status, result.completed.text).toBe(200);
+  });
+
+  it("answers the same to a repeated complete", async () => {
+    const again = await complete(key, { ...result.declared, key: result.presigned.json.key });
+    expect(again.status).toBe(200);
+    expect(again.json).toEqual(result.completed.json);
+  });
+
+  it("keeps the completed record without TTL and a share item", async () => {
+    const file = await item(`FILE#${result.presigned.json.fileId}`, "FILE");
+    expect(file).toMatchObject({ status: "completed", userKey: result.completed.json.userKey });
+    expect(file).not.toHaveProperty("ttl");
+    expect(await item(`SHARE#${result.completed.json.userKey}`, "SHARE")).toMatchObject({ fileId: result.presigned.json.fileId });
+  });
+
+  it("redirects the download link to a short-lived GET that saves under the original name", async () => {
+    const reply = await call(new URL(result.completed.json.downloadUrl).pathname);
+    expect(reply.status).toBe(302);
+    const location = reply.headers.get("location")!;
+    expect(new URL(location).searchParams.get("X-Amz-Expires")).toBe("300");
+    const download = await fetch(location);
+    expect(download.status).toBe(200);
+    expect(download.headers.get("content-disposition")).toBe(
+      `attachment; filename="Unicode build _1_.apk"; filename*=UTF-8''%C3%9Cn%C3%AFc%C3%B6d%C3%A9%20build%20%221%22.apk`,
+    );
+    expect(new Uint8Array(await download.arrayBuffer())).toEqual(bytes);
+  });
+
+  it("serves a share page with name, version, bundle id, size and the download link", async () => {
+    const reply = await call(new URL(result.completed.json.shareUrl).pathname);
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get("content-type")).toMatch(/^text\/html/);
+    const m = result.completed.json.metadata;
+    const escaped = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+    for (const text of [m.appName, m.version, m.bundleId, result.completed.json.downloadUrl]) {
+      expect(reply.text).toContain(escaped(text));
+    }
+  });
+});
+
+describe("concurrent completes", () => {
+  it("produce one record and one share key, and every caller gets the same answer", async () => {
+    const path = fixtures("ipa")[0]!;
+    const bytes = readFixture(path);
+    const declared = { fileName: "race.ipa", fileSize: bytes.length, fileType: "application/octet-stream" };
+    const p = await presign(key, declared);
+    expect((await put(p.json.uploadUrl, bytes)).status).toBe(200);
+    const replies = await Promise.all(Array.from({ length: 8 }, () => complete(key, { ...declared, key: p.json.key })));
+    expect(replies.map((r) => r.status)).toEqual(Array(8).fill(200));
+    expect(new Set(replies.map((r) => r.json.userKey)).size).toBe(1);
+    // Every winner would have written its own share item: there must be exactly one.
+    const shares = await db().send(
+      new ScanCommand({
+        TableName: stack().tableName,
+        FilterExpression: "#type = :share AND fileId = :f",
+        ExpressionAttributeNames: { "#type": "type" },
+        ExpressionAttributeValues: { ":share": "share", ":f": p.json.fileId },
+      }),
+    );
+    expect(shares.Items).toHaveLength(1);
+    expect(shares.Items![0]!.userKey).toBe(replies[0]!.json.userKey);
+  });
+});
+
+describe("pending uploads", () => {
+  it("are recorded with a TTL and the declared fields", async () => {
+    const p = await presign(key, { fileName: "later.ipa", fileSize: 10, fileType: "application/octet-stream" });
+    const file = await item(`FILE#${p.json.fileId}`, "FILE");
+    expect(file).toMatchObject({ status: "pending", fileName: "later.ipa", fileSize: 10, projectId: key.projectId, clientId: key.clientId });
+    expect(file!.ttl).toBeGreaterThan(Date.now() / 1000 + 23 * 3600);
+  });
+});
