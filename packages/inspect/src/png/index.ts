@@ -1,0 +1,1 @@
+export { PngError, cgbiToPng, decodePng, encodePng, isCgbi, pngSize } from "./png";
