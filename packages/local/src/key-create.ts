@@ -6,6 +6,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { stackInfoPath, type LocalStackInfo } from "./local-stack";
 
+// The pinned SDK supports Node 20.19+; its notice about future releases is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 const USAGE = `Usage: npm run key:create -- --project <name> [--name <key name>] [--email <owner>] [--json]
 
 Creates the project if needed and mints an API key for it. The secret is printed once.

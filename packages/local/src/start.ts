@@ -6,6 +6,8 @@ import { stackInfoPath, startLocalStack } from "./local-stack";
  * `npm start`: the whole service on one machine, no AWS account. Settings come from the same
  * HANGAR_* variables as on Lambda (see README), plus PORT, HOST and HANGAR_DATA_DIR.
  */
+// The pinned SDK supports Node 20.19+; its notice about future releases is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 const env = process.env;
 const dataDir = env.HANGAR_DATA_DIR ?? ".hangar";
 const port = Number(env.PORT ?? 3000);
