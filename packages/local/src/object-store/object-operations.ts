@@ -38,11 +38,6 @@ export async function putObject(x: AuthorizedExchange, bucket: string, key: stri
   checkKey(key);
   if (header(x, "x-amz-copy-source") !== undefined) throw notImplemented("CopyObject is not supported by the local object store.");
 
-  const contentLength = parseLength(header(x, "content-length"), "Content-Length");
-  if (contentLength === undefined) {
-    throw new S3Error(411, "MissingContentLength", "You must provide the Content-Length HTTP header.");
-  }
-
   const declaredHash = x.auth.payloadHash;
   const chunked = declaredHash === STREAMING_UNSIGNED_TRAILER;
   if (declaredHash.startsWith("STREAMING-") && !chunked) {
@@ -52,13 +47,21 @@ export async function putObject(x: AuthorizedExchange, bucket: string, key: stri
     );
   }
   const expectedSha256 = /^[0-9a-f]{64}$/i.test(declaredHash) ? declaredHash.toLowerCase() : undefined;
-  let objectSize = contentLength;
-  if (chunked) {
-    const decoded = parseLength(header(x, "x-amz-decoded-content-length"), "x-amz-decoded-content-length");
-    if (decoded === undefined) {
-      throw new S3Error(411, "MissingContentLength", "You must provide the x-amz-decoded-content-length header with aws-chunked bodies.");
-    }
-    objectSize = decoded;
+
+  // An aws-chunked body states the object size in x-amz-decoded-content-length and may itself travel with
+  // Transfer-Encoding: chunked (the SDK does that for streams); any other body needs Content-Length.
+  const contentLength = parseLength(header(x, "content-length"), "Content-Length");
+  const objectSize = chunked
+    ? parseLength(header(x, "x-amz-decoded-content-length"), "x-amz-decoded-content-length")
+    : contentLength;
+  if (objectSize === undefined) {
+    throw new S3Error(
+      411,
+      "MissingContentLength",
+      chunked
+        ? "You must provide the x-amz-decoded-content-length header with an aws-chunked body."
+        : "You must provide the Content-Length HTTP header.",
+    );
   }
 
   const expectedMd5 = parseContentMd5(header(x, "content-md5"));

@@ -8,8 +8,8 @@ import { createChecksum, type ChecksumAlgorithm } from "./checksums";
 
 export interface ReceiveBodyOptions {
   source: Readable;
-  /** Content-Length: bytes expected on the wire. */
-  wireLength: number;
+  /** Content-Length: bytes expected on the wire; undefined for a Transfer-Encoding: chunked aws-chunked body. */
+  wireLength: number | undefined;
   /** Body is `aws-chunked` (unsigned chunks); the object is the decoded bytes. */
   chunked: boolean;
   checksums: readonly ChecksumAlgorithm[];
@@ -70,11 +70,15 @@ export async function receiveBody(options: ReceiveBodyOptions): Promise<Received
     countWire.destroy(error as Error);
     // Let the file stream close before the caller deletes the file, or a late open could recreate it.
     await sink.catch(() => undefined);
+    if (options.source.readableAborted && !(error instanceof S3Error)) {
+      // The client dropped the connection: a normal event for uploads, not a store failure.
+      throw new S3Error(400, "IncompleteBody", "The connection closed before the request body was complete.");
+    }
     throw error;
   }
 
   // Node's HTTP parser stops at Content-Length and errors on a dropped connection; this guards the invariant.
-  if (wireBytes !== options.wireLength) {
+  if (options.wireLength !== undefined && wireBytes !== options.wireLength) {
     throw new S3Error(400, "IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header");
   }
   return {
