@@ -1,0 +1,119 @@
+/**
+ * npm run bench:api — presign and complete on the local stack under 1, 8 and 32 concurrent
+ * clients (p50/p99 latency, requests/s), beside the p50 of a bare DynamoDB Local GetItem
+ * measured in the same run. Presign's hot path is two sequential storage round trips
+ * ((key lookup ‖ counter update) → pending record), so its target is p50 ≤ 2.5× that GetItem.
+ */
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
+import { createApiKey, randomIds, systemClock } from "@hangar/core";
+import { DynamoApiKeyRepository, DynamoProjectRepository } from "@hangar/core/dynamo";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { REPO_ROOT, startStackProcess } from "../../test/support/local-stack-process";
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+const PER_LEVEL = Number(process.env.BENCH_REQUESTS ?? 400);
+const LEVELS = [1, 8, 32];
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+async function measure(concurrency: number, total: number, op: (i: number) => Promise<void>) {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const i = next++;
+        const t = performance.now();
+        await op(i);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), rps: total / seconds };
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), "hangar-bench-api-"));
+const stack = await startStackProcess(dataDir, { HANGAR_RATE_LIMIT: "1000000" });
+try {
+  const { info } = stack;
+  const client = new DynamoDBClient({ endpoint: info.dynamoEndpoint, region: info.region, credentials: info.credentials });
+  const db = DynamoDBDocumentClient.from(client);
+  const key = await createApiKey(
+    {
+      apiKeys: new DynamoApiKeyRepository(db, info.tableName),
+      projects: new DynamoProjectRepository(db, info.tableName),
+      clock: systemClock,
+      ids: randomIds,
+    },
+    { email: "bench@hangar.test", projectName: "bench" },
+  );
+  const headers = { "X-Client-ID": key.clientId, Authorization: `Bearer ${key.clientSecret}`, "Content-Type": "application/json" };
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${info.baseUrl}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+    const json = (await res.json()) as any;
+    if (res.status !== 200) throw new Error(`${path} ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+
+  const ipaDir = join(REPO_ROOT, "packages/inspect/fixtures/ipa");
+  const ipaName = readdirSync(ipaDir).filter((f) => f.endsWith(".ipa")).sort()[0]!;
+  const ipa = new Uint8Array(readFileSync(join(ipaDir, ipaName)));
+  const declared = { fileName: ipaName, fileSize: ipa.length, fileType: "application/octet-stream" };
+
+  // Warm up: JIT, handler imports, SDK connections.
+  for (let i = 0; i < 30; i++) {
+    await db.send(new GetCommand({ TableName: info.tableName, Key: { pk: `APIKEY#${key.clientId}`, sk: "APIKEY" } }));
+    await post("/api/upload/api-key/presign", declared);
+  }
+
+  const rows: string[][] = [];
+  const baseline = await measure(1, PER_LEVEL, async () => {
+    await db.send(new GetCommand({ TableName: info.tableName, Key: { pk: `APIKEY#${key.clientId}`, sk: "APIKEY" } }));
+  });
+  rows.push(["DynamoDB Local GetItem (baseline)", "1", baseline.p50.toFixed(2), baseline.p99.toFixed(2), baseline.rps.toFixed(0), "1.00×"]);
+
+  for (const c of LEVELS) {
+    const r = await measure(c, PER_LEVEL, async () => {
+      await post("/api/upload/api-key/presign", declared);
+    });
+    rows.push(["presign", String(c), r.p50.toFixed(2), r.p99.toFixed(2), r.rps.toFixed(0), `${(r.p50 / baseline.p50).toFixed(2)}×`]);
+  }
+
+  for (const c of LEVELS) {
+    const n = Math.max(50, Math.floor(PER_LEVEL / 4));
+    const ready: { key: string }[] = [];
+    for (let i = 0; i < n; i++) {
+      const p = await post("/api/upload/api-key/presign", declared);
+      const put = await fetch(p.uploadUrl, { method: "PUT", body: ipa, headers: { "Content-Type": "application/octet-stream" } });
+      if (put.status !== 200) throw new Error(`PUT ${put.status}`);
+      ready.push({ key: p.key });
+    }
+    const r = await measure(c, n, async (i) => {
+      await post("/api/upload/api-key/complete", { ...declared, key: ready[i]!.key });
+    });
+    rows.push([`complete (${ipaName}, ${ipa.length} B)`, String(c), r.p50.toFixed(2), r.p99.toFixed(2), r.rps.toFixed(0), `${(r.p50 / baseline.p50).toFixed(2)}×`]);
+  }
+
+  const head = ["operation", "clients", "p50 ms", "p99 ms", "req/s", "p50 / GetItem p50"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ");
+  console.log(line(head));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const r of rows) console.log(line(r));
+  const presign1 = Number(rows[1]![2]);
+  console.log(
+    `\npresign p50 at 1 client = ${(presign1 / baseline.p50).toFixed(2)}× the GetItem round trip (target ≤ 2.5×): ${
+      presign1 <= 2.5 * baseline.p50 ? "met" : "NOT met"
+    }`,
+  );
+  client.destroy();
+} finally {
+  await stack.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
