@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
+import { readdir } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CreateBucketCommand,
@@ -112,6 +114,18 @@ describe("objects", () => {
     expect(await get.Body!.transformToString()).toBe(body);
     const list = await f.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: key }));
     expect(list.Contents?.map((o) => o.Key)).toContain(key);
+  });
+
+  it("keeps every file under hashed names inside the bucket folders", async () => {
+    const files = (await readdir(f.dataDir, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(f.dataDir, join(entry.parentPath, entry.name)));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      expect(file).toMatch(/^(\.tmp\/[0-9a-f-]{36}|[a-z0-9.-]+\/(\.bucket\.json|[0-9a-f]{2}\/[0-9a-f]{64}(\.json|\.[0-9a-f-]{36}\.bin)))$/);
+    }
+    // The `../` keys above did not create anything next to the data dir either.
+    expect((await readdir(dirname(f.dataDir))).filter((name) => name === "escape" || name === "etc")).toEqual([]);
   });
 });
 

@@ -273,7 +273,8 @@ function parsePresignedQuery(request: SignedRequest): ParsedAuth {
   const headerHash = signedHeaderList.includes("x-amz-content-sha256")
     ? single(request.headers.get("x-amz-content-sha256"))
     : undefined;
-  const payloadHash = headerHash ?? param("X-Amz-Content-Sha256") ?? UNSIGNED_PAYLOAD;
+  const queryHash = request.query.find((p) => p.name.toLowerCase() === "x-amz-content-sha256")?.value;
+  const payloadHash = headerHash ?? queryHash ?? UNSIGNED_PAYLOAD;
   if (!isValidPayloadHash(payloadHash)) {
     throw invalidArgument("X-Amz-Content-Sha256 must be UNSIGNED-PAYLOAD or a valid sha256 value.");
   }
