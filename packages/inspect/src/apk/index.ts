@@ -32,7 +32,13 @@ const DEFAULT_MIN_SDK = "1";
 export async function inspectApk(zip: ZipArchive, ctx: InspectContext): Promise<InspectResult> {
   rejectOtherShapes(zip);
   const manifestBytes = await zip.read(MANIFEST, { maxBytes: ctx.limits.maxEntryBytes });
-  const manifest = readManifest(parseManifest(manifestBytes, ctx));
+  const doc = parseManifest(manifestBytes, ctx);
+  if (doc.damage !== undefined) {
+    ctx.warnings.push(
+      `AndroidManifest.xml is damaged (${doc.damage}); Android would refuse it; values come from its readable part`,
+    );
+  }
+  const manifest = readManifest(doc);
 
   if (manifest.rootName !== "manifest") {
     throw new InspectError("manifest_unreadable", `AndroidManifest.xml's root element is <${manifest.rootName}>, not <manifest>`);

@@ -39,6 +39,11 @@ export interface AxmlDocument {
   elements: AxmlElement[];
   /** Tolerated defects (trailing bytes, clamped sizes, skipped chunks) for diagnostics. */
   anomalies: string[];
+  /**
+   * Set when part of the document may be missing: sizes overran the data or a chunk header was
+   * impossible before the root element closed. Android would refuse such a file.
+   */
+  damage: string | undefined;
 }
 
 export interface AxmlParseOptions {
@@ -57,6 +62,7 @@ export interface AxmlParseOptions {
  */
 export function parseAxml(buf: Buffer, options: AxmlParseOptions = {}): AxmlDocument {
   const anomalies: string[] = [];
+  let damage: string | undefined;
   if (buf.length < CHUNK_HEADER_SIZE) throw new BinaryFormatError("binary XML is shorter than a chunk header");
 
   const headerType = buf.readUInt16LE(0);
@@ -68,7 +74,8 @@ export function parseAxml(buf: Buffer, options: AxmlParseOptions = {}): AxmlDocu
     headerSize = CHUNK_HEADER_SIZE;
   }
   if (declaredSize > buf.length || declaredSize < headerSize) {
-    anomalies.push(`XML declares ${declaredSize} bytes but ${buf.length} exist; using ${buf.length}`);
+    damage = `it declares ${declaredSize} bytes but has ${buf.length}`;
+    anomalies.push(damage);
     declaredSize = buf.length;
   } else if (declaredSize < buf.length) {
     anomalies.push(`${buf.length - declaredSize} trailing bytes after the XML document`);
@@ -81,9 +88,13 @@ export function parseAxml(buf: Buffer, options: AxmlParseOptions = {}): AxmlDocu
   let steps = 0;
   let rootClosed = false;
 
-  for (const chunk of walkChunks(buf, headerSize, declaredSize, (issue) =>
-    anomalies.push(`at ${issue.offset}: ${issue.reason}`),
-  )) {
+  const onIssue = (issue: { offset: number; reason: string }): void => {
+    const text = `at ${issue.offset}: ${issue.reason}`;
+    anomalies.push(text);
+    // Issues past the root's end tag cost nothing: Android stops reading there too.
+    if (!rootClosed) damage ??= text;
+  };
+  for (const chunk of walkChunks(buf, headerSize, declaredSize, onIssue)) {
     if (++steps % 256 === 0) options.checkDeadline?.();
     switch (chunk.type) {
       case ChunkType.STRING_POOL:
@@ -126,7 +137,8 @@ export function parseAxml(buf: Buffer, options: AxmlParseOptions = {}): AxmlDocu
 
   if (strings === undefined) throw new BinaryFormatError("binary XML has no string pool");
   if (elements.length === 0) throw new BinaryFormatError("binary XML has no element");
-  return { strings, elements, anomalies };
+  if (elements.length > 0 && !rootClosed) damage ??= "the root element is never closed";
+  return { strings, elements, anomalies, damage };
 }
 
 function readResourceMap(buf: Buffer, chunk: Chunk): Uint32Array {
