@@ -4,10 +4,12 @@ import { dirname, join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CreateBucketCommand,
+  DeleteBucketCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListBucketsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3ServiceException,
@@ -47,6 +49,20 @@ describe("buckets", () => {
     const putError = await errorOf(f.client.send(new PutObjectCommand({ Bucket: "no-such-bucket", Key: "k", Body: "x" })));
     expect(putError.name).toBe("NoSuchBucket");
     expect(putError.$metadata.httpStatusCode).toBe(404);
+  });
+
+  it("lists buckets and deletes only empty ones", async () => {
+    await f.client.send(new CreateBucketCommand({ Bucket: "to-delete" }));
+    await f.client.send(new PutObjectCommand({ Bucket: "to-delete", Key: "k", Body: "x" }));
+    const names = (await f.client.send(new ListBucketsCommand({}))).Buckets?.map((b) => b.Name);
+    expect(names).toEqual(expect.arrayContaining([bucket, "to-delete"]));
+
+    const notEmpty = await errorOf(f.client.send(new DeleteBucketCommand({ Bucket: "to-delete" })));
+    expect(notEmpty.name).toBe("BucketNotEmpty");
+    await f.client.send(new DeleteObjectCommand({ Bucket: "to-delete", Key: "k" }));
+    await f.client.send(new DeleteBucketCommand({ Bucket: "to-delete" }));
+    const gone = await errorOf(f.client.send(new HeadBucketCommand({ Bucket: "to-delete" })));
+    expect(gone.$metadata.httpStatusCode).toBe(404);
   });
 
   it("refuses an invalid bucket name", async () => {
@@ -97,6 +113,16 @@ describe("objects", () => {
     await f.client.send(new PutObjectCommand({ Bucket: bucket, Key: "overwrite", Body: "second" }));
     const get = await f.client.send(new GetObjectCommand({ Bucket: bucket, Key: "overwrite" }));
     expect(await get.Body!.transformToString()).toBe("second");
+  });
+
+  it("honours conditional GETs", async () => {
+    const put = await f.client.send(new PutObjectCommand({ Bucket: bucket, Key: "conditional", Body: "v1" }));
+    const notModified = await errorOf(f.client.send(new GetObjectCommand({ Bucket: bucket, Key: "conditional", IfNoneMatch: put.ETag })));
+    expect(notModified.$metadata.httpStatusCode).toBe(304);
+    const failed = await errorOf(f.client.send(new GetObjectCommand({ Bucket: bucket, Key: "conditional", IfMatch: '"0000"' })));
+    expect(failed.$metadata.httpStatusCode).toBe(412);
+    const matched = await f.client.send(new GetObjectCommand({ Bucket: bucket, Key: "conditional", IfMatch: put.ETag }));
+    expect(await matched.Body!.transformToString()).toBe("v1");
   });
 
   it.each([
