@@ -1,0 +1,192 @@
+/**
+ * `npm run bench:coldstart [-- --runs 9] [-- --top 8]`
+ *
+ * Bundles every function of the stacks exactly as SST does at deploy (SST's own esbuild, its
+ * default options plus ours from stacks/bundling.ts), beside a baseline bundle that imports
+ * the S3 and DynamoDB clients whole, then reports each bundle's size and the median time to
+ * import it in fresh `node` processes. Handlers must do no I/O at import: they are imported
+ * with dummy settings and no AWS credentials.
+ *
+ * Targets (printed, not enforced unless --strict): presign ≤ 400 KB, complete ≤ 600 KB,
+ * import ≤ 150 ms.
+ */
+import { execFile } from "node:child_process";
+import { mkdir, rm, stat, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
+import { readFile } from "node:fs/promises";
+import type * as Esbuild from "esbuild";
+import { fallbackHandler, routes } from "@hangar/functions";
+import { lambdaNodejs } from "../../stacks/bundling";
+import { REAPER_HANDLER } from "../../stacks/storage-stack";
+
+const run = promisify(execFile);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const OUT = path.join(ROOT, ".sst", "bench", "coldstart");
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  const value = i >= 0 ? Number(args[i + 1]) : NaN;
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+};
+const RUNS = flag("runs", 9);
+const TOP = flag("top", 0);
+const STRICT = args.includes("--strict");
+
+const KB = 1000;
+const TARGETS: Record<string, number> = { presign: 400 * KB, complete: 600 * KB };
+const IMPORT_TARGET_MS = 150;
+
+// The esbuild SST bundles with (its own pinned copy), so sizes match the deployed zips.
+const sstRequire = createRequire(createRequire(import.meta.url).resolve("sst/package.json"));
+const esbuild = sstRequire("esbuild") as typeof Esbuild;
+
+/** SST 2.x's ESM options (sst/runtime/handlers/node.js), then ours on top, as SST merges them. */
+function sstOptions(entry: string, outfile: string): Esbuild.BuildOptions {
+  const { esbuild: overrides, ...nodejs } = lambdaNodejs;
+  return {
+    entryPoints: [entry],
+    outfile,
+    platform: "node",
+    bundle: true,
+    keepNames: true,
+    metafile: true,
+    logLevel: "silent",
+    format: nodejs.format,
+    mainFields: ["module", "main"],
+    banner: {
+      js: [
+        `import { createRequire as topLevelCreateRequire } from 'module';`,
+        `const require = topLevelCreateRequire(import.meta.url);`,
+        `import { fileURLToPath as topLevelFileUrlToPath, URL as topLevelURL } from "url"`,
+        `const __dirname = topLevelFileUrlToPath(new topLevelURL(".", import.meta.url))`,
+        "",
+      ].join("\n"),
+    },
+    sourcemap: nodejs.sourcemap,
+    minify: nodejs.minify,
+    external: ["sharp", "pg-native"],
+    // SST's own ESM target, replaced by ours below.
+    target: overrides.target ?? "esnext",
+    plugins: [...overrides.plugins] as unknown as Esbuild.Plugin[],
+  };
+}
+
+/** `dir/file.handler.handler` → `dir/file.handler.ts` (SST's resolution). */
+function entryOf(handler: string): string {
+  const parsed = path.parse(handler);
+  return path.join(ROOT, parsed.dir, `${parsed.name}.ts`);
+}
+
+/**
+ * The naive bundle: every export of the clients is reachable (`Object.keys` of the
+ * namespaces), so nothing can be tree-shaken: what "import the whole client" costs.
+ */
+const BASELINE_SOURCE = `
+import * as s3 from "@aws-sdk/client-s3";
+import * as dynamodb from "@aws-sdk/client-dynamodb";
+import * as lib from "@aws-sdk/lib-dynamodb";
+import * as presigner from "@aws-sdk/s3-request-presigner";
+const all = [s3, dynamodb, lib, presigner];
+export const handler = async () => ({ statusCode: 200, body: String(all.reduce((n, m) => n + Object.keys(m).length, 0)) });
+`;
+
+interface Bundle {
+  name: string;
+  file: string;
+  bytes: number;
+  gzipBytes: number;
+  metafile: Esbuild.Metafile;
+}
+
+async function bundle(name: string, entry: string): Promise<Bundle> {
+  const file = path.join(OUT, `${name}.mjs`);
+  const result = await esbuild.build(sstOptions(entry, file));
+  const bytes = (await stat(file)).size;
+  const gzipBytes = gzipSync(await readFile(file)).length;
+  return { name, file, bytes, gzipBytes, metafile: result.metafile! };
+}
+
+const DUMMY_ENV = {
+  HANGAR_TABLE_NAME: "bench-table",
+  HANGAR_BUCKET_NAME: "bench-bucket",
+  AWS_REGION: "us-east-1",
+  POWERTOOLS_LOG_LEVEL: "SILENT",
+};
+
+/** One fresh process per sample: module cache and JIT as cold as a new Lambda sandbox's. */
+async function importMs(file: string): Promise<number> {
+  const script =
+    `const t = performance.now(); const m = await import(${JSON.stringify(pathToFileURL(file).href)}); ` +
+    `if (typeof m.handler !== "function") throw new Error("no handler export"); ` +
+    `console.log(performance.now() - t);`;
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...DUMMY_ENV };
+  const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { env, cwd: OUT });
+  return Number(stdout.trim().split("\n").at(-1));
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+/** Largest inputs of a bundle, grouped by package, to see what a size is made of. */
+function topPackages(metafile: Esbuild.Metafile, n: number): string[] {
+  const output = Object.values(metafile.outputs)[0];
+  const byPackage = new Map<string, number>();
+  for (const [input, { bytesInOutput }] of Object.entries(output?.inputs ?? {})) {
+    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+    const key = m ? m[1]! : input.replace(/\/[^/]+$/, "/");
+    byPackage.set(key, (byPackage.get(key) ?? 0) + bytesInOutput);
+  }
+  return [...byPackage.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([pkg, bytes]) => `    ${(bytes / KB).toFixed(1).padStart(8)} KB  ${pkg}`);
+}
+
+await rm(OUT, { recursive: true, force: true });
+await mkdir(OUT, { recursive: true });
+const baselineEntry = path.join(OUT, "baseline-entry.mjs");
+await writeFile(baselineEntry, BASELINE_SOURCE);
+
+const entries: [string, string][] = [
+  ...routes.map((r): [string, string] => [r.name, entryOf(r.handler)]),
+  ["fallback", entryOf(fallbackHandler)],
+  ["reaper", entryOf(REAPER_HANDLER)],
+  ["baseline (whole S3 + DynamoDB clients)", baselineEntry],
+];
+
+console.log(`Bundling ${entries.length} entries with SST's esbuild ${esbuild.version}; ${RUNS} fresh node ${process.version} imports each.\n`);
+const rows: string[] = [];
+let failed = false;
+for (const [name, entry] of entries) {
+  const b = await bundle(name.split(" ")[0]!, entry);
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) samples.push(await importMs(b.file));
+  const ms = median(samples);
+  const sizeTarget = TARGETS[name];
+  const sizeOk = sizeTarget === undefined || b.bytes <= sizeTarget;
+  const timeOk = name.startsWith("baseline") || ms <= IMPORT_TARGET_MS;
+  if (!sizeOk || !timeOk) failed = true;
+  rows.push(
+    [
+      name.padEnd(40),
+      `${(b.bytes / KB).toFixed(1).padStart(8)} KB`,
+      `${(b.gzipBytes / KB).toFixed(1).padStart(7)} KB gz`,
+      `${ms.toFixed(1).padStart(7)} ms`,
+      sizeTarget ? `size ≤ ${sizeTarget / KB} KB ${sizeOk ? "ok" : "MISSED"}` : "",
+      name.startsWith("baseline") ? "" : `import ≤ ${IMPORT_TARGET_MS} ms ${timeOk ? "ok" : "MISSED"}`,
+    ].join("  "),
+  );
+  if (TOP) rows.push(...topPackages(b.metafile, TOP));
+}
+console.log(["function".padEnd(40), "   minified", "     gzip", "   import (median)"].join("  "));
+for (const row of rows) console.log(row);
+console.log(`\nBundles in ${OUT}`);
+if (STRICT && failed) process.exitCode = 1;

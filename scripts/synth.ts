@@ -1,0 +1,16 @@
+// sst loads aws-sdk v2 (its maintenance notice is noise here); set before it is imported.
+process.env.AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE = "1";
+const { synthesize } = await import("../stacks/synthesize");
+
+/**
+ * `npm run synth [-- <stage>]`: CloudFormation templates of a stage, offline (no AWS
+ * credentials). Prints the templates' folder on its last line, for scripts to pick up.
+ */
+const stage = process.argv[2] ?? process.env.SST_STAGE ?? "dev";
+const { assembly, outdir } = await synthesize({ stage });
+for (const stack of assembly.stacks) {
+  const resources = Object.keys((stack.template as { Resources?: object }).Resources ?? {}).length;
+  console.log(`${stack.stackName}: ${resources} resources (${stack.templateFile})`);
+}
+console.log(outdir);
+export {};

@@ -1,0 +1,58 @@
+import { Effect, PolicyStatement } from "aws-cdk-lib/aws-iam";
+import type { RouteDefinition } from "@hangar/functions";
+
+/**
+ * Exact IAM actions per function. SST's `bind` is not used for the table and bucket because it
+ * grants `dynamodb:*` / `s3:*`; every action here is one a use case performs, on the table ARN
+ * or the `uploads/*` objects only. No function queries the GSI, so `<table>/index/*` is absent.
+ *
+ * Authorization notes: HeadObject is authorized by s3:GetObject; TransactWriteItems is
+ * authorized per contained action (Update/Put/ConditionCheck), not by an action of its own.
+ */
+export const tableActions = {
+  presign: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"],
+  complete: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"],
+  download: ["dynamodb:GetItem"],
+  share: ["dynamodb:GetItem"],
+} as const satisfies Record<RouteDefinition["name"], readonly string[]>;
+
+export const uploadActions = {
+  // The presigned PUT is executed with the presign function's credentials.
+  presign: ["s3:PutObject"],
+  // Reads the package (ranged GETs, HEAD) and stores the extracted icon beside it.
+  complete: ["s3:GetObject", "s3:PutObject"],
+  // Presigned GETs run with these functions' credentials.
+  download: ["s3:GetObject"],
+  share: ["s3:GetObject"],
+} as const satisfies Record<RouteDefinition["name"], readonly string[]>;
+
+/** Deletes the object of an upload whose pending record expired (see storage-stack.ts). */
+export const reaperActions = {
+  uploads: ["s3:DeleteObject"],
+  // Scoped to the table's streams, as in the DynamoDB guide's policy for stream consumers.
+  stream: ["dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator", "dynamodb:ListStreams"],
+} as const;
+
+export interface AccessArns {
+  tableArn: string;
+  /** `arn:...:s3:::<bucket>/uploads/*` */
+  uploadsArn: string;
+}
+
+export function routeStatements(name: RouteDefinition["name"], arns: AccessArns): PolicyStatement[] {
+  return [
+    new PolicyStatement({ effect: Effect.ALLOW, actions: [...tableActions[name]], resources: [arns.tableArn] }),
+    new PolicyStatement({ effect: Effect.ALLOW, actions: [...uploadActions[name]], resources: [arns.uploadsArn] }),
+  ];
+}
+
+export function reaperStatements(arns: AccessArns): PolicyStatement[] {
+  return [
+    new PolicyStatement({ effect: Effect.ALLOW, actions: [...reaperActions.uploads], resources: [arns.uploadsArn] }),
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: [...reaperActions.stream],
+      resources: [`${arns.tableArn}/stream/*`],
+    }),
+  ];
+}

@@ -1,0 +1,47 @@
+import type { NodeJSProps } from "sst/constructs";
+
+/** esbuild's Plugin type as SST's own (pinned) esbuild declares it. */
+type Plugin = NonNullable<NonNullable<NodeJSProps["esbuild"]>["plugins"]>[number];
+
+/**
+ * In Lambda the execution role's credentials are always in the environment
+ * (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN), which is the first
+ * provider the SDK's default chain tries and the one it ends up using there. The rest of the
+ * chain (SSO, INI files, web identity, STS, IMDS...) is dead code in a function, yet every
+ * client pulls it in statically: ~120 KB minified per bundle, loaded on every cold start.
+ * This swaps the chain for its env provider in Lambda bundles only; local runs keep the SDK's
+ * full chain.
+ */
+export const envCredentialsOnly: Plugin = {
+  name: "hangar-env-credentials-only",
+  setup(build) {
+    build.onResolve({ filter: /^@aws-sdk\/credential-provider-node$/ }, (args) => ({
+      path: args.path,
+      namespace: "hangar-env-credentials",
+      pluginData: { resolveDir: args.resolveDir },
+    }));
+    build.onLoad({ filter: /.*/, namespace: "hangar-env-credentials" }, (args) => ({
+      contents: `export { fromEnv as defaultProvider } from "@aws-sdk/credential-provider-env";`,
+      resolveDir: (args.pluginData as { resolveDir: string }).resolveDir,
+      loader: "js",
+    }));
+  },
+};
+
+/**
+ * How every function is bundled: SST's esbuild step with these options on top of its own
+ * defaults (bundle, keepNames, ESM `module` main fields, createRequire banner). The cold-start
+ * benchmark bundles with the same object, so its sizes are the deployed sizes.
+ *
+ * The AWS SDK v3 is bundled, not left to the copy in the Lambda runtime: bundling tree-shakes
+ * it to the commands a function uses and pins the version we tested instead of whatever the
+ * runtime ships that week (the runtime's copy is also loaded from disk on every cold start).
+ */
+export const lambdaNodejs = {
+  format: "esm",
+  minify: true,
+  // No source maps: SST would upload them through its bootstrap bucket (an AWS lookup at
+  // synth); keepNames (SST's default) keeps function names readable in stack traces.
+  sourcemap: false,
+  esbuild: { target: "node22", plugins: [envCredentialsOnly] },
+} as const satisfies NodeJSProps;

@@ -1,0 +1,58 @@
+import { DeleteObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
+import { logger } from "../../packages/functions/src/observability/logger";
+
+/**
+ * Infrastructure housekeeping, not a use case: when DynamoDB's TTL deletes a file record that
+ * was never completed, delete the object its presigned URL may have created (and an icon, if
+ * one was written). It lives beside the stacks because it only translates one AWS event into
+ * another; the event source filter in storage-stack.ts already restricts it to TTL deletions
+ * of pending records, and the checks below repeat that so a misconfigured trigger cannot
+ * delete completed packages.
+ */
+
+/**
+ * Keys this service issues: `uploads/<projectId>/<fileId>/<name>` (packages/core object-key.ts).
+ * Checked here without importing core, which would triple this function's bundle; the IAM
+ * policy limits deletes to `uploads/*` regardless.
+ */
+const UPLOAD_KEY = /^uploads\/[A-Za-z0-9_]{1,64}\/[A-Za-z0-9_]{1,64}\/[A-Za-z0-9._-]{1,128}$/;
+
+let s3: S3Client | undefined;
+const client = () => (s3 ??= new S3Client({}));
+
+/** Object keys to delete for one stream record; empty when the record is not an expired upload. */
+export function expiredObjectKeys(record: DynamoDBRecord): string[] {
+  if (record.eventName !== "REMOVE") return [];
+  const identity = record.userIdentity as { type?: string; principalId?: string } | undefined;
+  if (identity?.type !== "Service" || identity.principalId !== "dynamodb.amazonaws.com") return [];
+  const image = record.dynamodb?.OldImage;
+  if (image?.type?.S !== "file") return [];
+  const status = image.status?.S;
+  if (status !== "pending" && status !== "rejected") return [];
+  return [image.key?.S, image.iconKey?.S].filter(
+    (key): key is string => typeof key === "string" && UPLOAD_KEY.test(key),
+  );
+}
+
+export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+  const bucket = process.env.HANGAR_BUCKET_NAME;
+  if (!bucket) throw new Error("HANGAR_BUCKET_NAME is not set");
+  const batchItemFailures: DynamoDBBatchResponse["batchItemFailures"] = [];
+  let deleted = 0;
+  for (const record of event.Records) {
+    try {
+      for (const key of expiredObjectKeys(record)) {
+        // Deleting a key that was never uploaded succeeds too: nothing to special-case.
+        await client().send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+        deleted += 1;
+      }
+    } catch (error) {
+      logger.error("could not delete the object of an expired upload", { error, eventID: record.eventID });
+      const sequence = record.dynamodb?.SequenceNumber;
+      if (sequence) batchItemFailures.push({ itemIdentifier: sequence });
+    }
+  }
+  logger.info("expired uploads reaped", { records: event.Records.length, deleted, failed: batchItemFailures.length });
+  return { batchItemFailures };
+}

@@ -1,0 +1,185 @@
+import { RetentionDays } from "aws-cdk-lib/aws-logs";
+import { MAX_SINGLE_PUT_BYTES } from "@hangar/functions";
+
+/**
+ * Everything that differs between stages. Values come from the environment of `sst deploy`,
+ * which SST fills from `.env`, `.env.<stage>` and `.env.<stage>.local` before the stacks run,
+ * so a team configures its stages with files, not code edits. Read once per stage.
+ */
+export interface StageSettings {
+  stage: string;
+  /** Production stages keep their data: RETAIN, deletion protection, alarms on by default. */
+  production: boolean;
+  /** HANGAR_PUBLIC_URL for the handlers; unset → derived from the request's host. */
+  publicUrl?: string;
+  /** HANGAR_SHARE_BASE_URL for the handlers; unset → same as the public URL. */
+  shareBaseUrl?: string;
+  maxFileSize?: number;
+  rateLimit?: number;
+  rateWindowSeconds?: number;
+  pendingTtlSeconds?: number;
+  /** Optional custom domain of the API; see docs/deploy.md for the two modes. */
+  customDomain?: CustomDomainSettings;
+  /** Retention of function logs and API access logs. */
+  logRetention: LogRetention;
+  logLevel: LogLevel;
+  /** Browser origins allowed to PUT/GET the bucket and call the API (dashboard uploads). */
+  corsOrigins: string[];
+  alarms: boolean;
+  /** Where alarms notify; without it they only change state in the console. */
+  alarmEmail?: string;
+  /** API Gateway stage-wide limits: a backstop for floods on the unauthenticated routes. */
+  throttle: { rate: number; burst: number };
+}
+
+export interface CustomDomainSettings {
+  domainName: string;
+  /** Set: domain managed outside Route 53 (you add the CNAME); no lookup at synth. */
+  certificateArn?: string;
+  /** Route 53 zone; SST creates the certificate and records (looked up at deploy). */
+  hostedZone?: string;
+}
+
+export type LogRetention = Lowercase<keyof typeof RetentionDays>;
+export const LOG_LEVELS = ["DEBUG", "INFO", "WARN", "ERROR"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const PRODUCTION_STAGES = new Set(["prod", "production"]);
+
+export class StageSettingsError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid deploy setting ${variable}: ${problem}`);
+    this.name = "StageSettingsError";
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const value = text(env, name)?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (["1", "true", "yes", "on"].includes(value)) return true;
+  if (["0", "false", "no", "off"].includes(value)) return false;
+  throw new StageSettingsError(name, `expected true or false, got "${value}"`);
+}
+
+function int(env: Env, name: string, min: number, max: number): number | undefined {
+  const value = text(env, name);
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new StageSettingsError(name, `expected an integer in [${min}, ${max}], got "${value}"`);
+  }
+  return n;
+}
+
+function url(env: Env, name: string): string | undefined {
+  const value = text(env, name);
+  if (value === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new StageSettingsError(name, `not a URL: "${value}"`);
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
+    throw new StageSettingsError(name, `expected an http(s) URL, got "${value}"`);
+  }
+  return value.replace(/\/+$/, "");
+}
+
+function retention(env: Env, name: string, fallback: LogRetention): LogRetention {
+  const value = text(env, name)?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (!(value.toUpperCase() in RetentionDays) || value === "infinite") {
+    // Infinite retention would make "cost at rest" grow forever; refuse it explicitly.
+    throw new StageSettingsError(name, `expected a finite CloudWatch retention such as one_month, got "${value}"`);
+  }
+  return value as LogRetention;
+}
+
+/** Pure: the settings of `stage` given a deploy environment. */
+export function resolveStageSettings(stage: string, env: Env): StageSettings {
+  const production = bool(env, "HANGAR_PRODUCTION", PRODUCTION_STAGES.has(stage));
+  const logLevel = (text(env, "HANGAR_LOG_LEVEL")?.toUpperCase() ?? "INFO") as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new StageSettingsError("HANGAR_LOG_LEVEL", `expected one of ${LOG_LEVELS.join(", ")}`);
+  }
+  const domainName = text(env, "HANGAR_DOMAIN_NAME");
+  const certificateArn = text(env, "HANGAR_DOMAIN_CERTIFICATE_ARN");
+  const hostedZone = text(env, "HANGAR_DOMAIN_HOSTED_ZONE");
+  if (!domainName && (certificateArn || hostedZone)) {
+    throw new StageSettingsError("HANGAR_DOMAIN_NAME", "required when a certificate or hosted zone is given");
+  }
+  const origins = (text(env, "HANGAR_CORS_ORIGINS") ?? "*")
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean);
+
+  const settings: StageSettings = {
+    stage,
+    production,
+    logRetention: retention(env, "HANGAR_LOG_RETENTION", production ? "three_months" : "one_week"),
+    logLevel,
+    corsOrigins: origins.length > 0 ? origins : ["*"],
+    alarms: bool(env, "HANGAR_ALARMS", production),
+    throttle: {
+      rate: int(env, "HANGAR_API_THROTTLE_RATE", 1, 10_000) ?? 50,
+      burst: int(env, "HANGAR_API_THROTTLE_BURST", 1, 5_000) ?? 100,
+    },
+  };
+  const optional = {
+    publicUrl: url(env, "HANGAR_PUBLIC_URL"),
+    shareBaseUrl: url(env, "HANGAR_SHARE_BASE_URL"),
+    maxFileSize: int(env, "HANGAR_MAX_FILE_SIZE", 1, MAX_SINGLE_PUT_BYTES),
+    rateLimit: int(env, "HANGAR_RATE_LIMIT", 1, 1_000_000),
+    rateWindowSeconds: int(env, "HANGAR_RATE_WINDOW_SECONDS", 1, 3600),
+    pendingTtlSeconds: int(env, "HANGAR_PENDING_TTL_SECONDS", 900, 30 * 24 * 3600),
+    alarmEmail: text(env, "HANGAR_ALARM_EMAIL"),
+    customDomain: domainName
+      ? { domainName, ...(certificateArn ? { certificateArn } : {}), ...(hostedZone ? { hostedZone } : {}) }
+      : undefined,
+  };
+  for (const [key, value] of Object.entries(optional)) {
+    if (value !== undefined) Object.assign(settings, { [key]: value });
+  }
+  return settings;
+}
+
+/**
+ * Environment of every API function, named exactly as the handlers' settings schema
+ * (packages/functions/src/composition/settings.schema.ts). Unset settings are left out so the
+ * schema's defaults apply; there is a single source of defaults.
+ */
+export function functionEnvironment(
+  settings: StageSettings,
+  resources: { tableName: string; bucketName: string },
+): Record<string, string> {
+  const env: Record<string, string> = {
+    HANGAR_TABLE_NAME: resources.tableName,
+    HANGAR_BUCKET_NAME: resources.bucketName,
+    POWERTOOLS_LOG_LEVEL: settings.logLevel,
+  };
+  const optional: Record<string, string | number | undefined> = {
+    HANGAR_PUBLIC_URL: settings.publicUrl,
+    HANGAR_SHARE_BASE_URL: settings.shareBaseUrl,
+    HANGAR_MAX_FILE_SIZE: settings.maxFileSize,
+    HANGAR_RATE_LIMIT: settings.rateLimit,
+    HANGAR_RATE_WINDOW_SECONDS: settings.rateWindowSeconds,
+    HANGAR_PENDING_TTL_SECONDS: settings.pendingTtlSeconds,
+  };
+  for (const [key, value] of Object.entries(optional)) {
+    if (value !== undefined) env[key] = String(value);
+  }
+  return env;
+}
+
+/** The stacks' accessor: settings of the app's stage from the deploy environment. */
+export function stageSettings(stage: string): StageSettings {
+  return resolveStageSettings(stage, process.env);
+}

@@ -1,0 +1,64 @@
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { CloudAssembly } from "aws-cdk-lib/cx-api";
+import { App } from "sst/constructs";
+import { initProject, useProject } from "sst/project.js";
+import config from "../sst.config";
+
+export interface SynthesizeOptions {
+  stage: string;
+  /** Where the cloud assembly (templates + bundled functions) is written. */
+  outdir?: string;
+  region?: string;
+  /** Any 12 digits: nothing is looked up, the account only ends up inside ARNs. */
+  account?: string;
+}
+
+export interface Synthesized {
+  app: App;
+  assembly: CloudAssembly;
+  outdir: string;
+}
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const FAKE_ACCOUNT = "123456789012";
+
+/**
+ * What `sst build` does, minus the AWS calls: load sst.config.ts, run its stacks on an App in
+ * deploy mode, let SST bundle every function with esbuild (local, no Docker), synthesize.
+ *
+ * SST's `sst build` asks STS for the account and, outside tests, looks up its bootstrap
+ * stack when finishing the app. NODE_ENV=test is SST's own switch to skip that lookup (it only
+ * serves the upload of source maps, which this app does not produce), so it is forced here.
+ */
+export async function synthesize(options: SynthesizeOptions): Promise<Synthesized> {
+  process.env.NODE_ENV = "test";
+  const cwd = process.cwd();
+  // SST resolves handler paths and writes .sst/ relative to the working directory.
+  process.chdir(REPO_ROOT);
+  try {
+    await initProject({ stage: options.stage, root: REPO_ROOT, ...(options.region ? { region: options.region } : {}) });
+    const project = useProject();
+    const outdir = options.outdir ?? path.join(REPO_ROOT, ".sst", "synth", options.stage);
+    // Stale assets of a previous synth would otherwise pile up beside the new ones.
+    await rm(outdir, { recursive: true, force: true });
+    const app = new App(
+      {
+        mode: "deploy",
+        stage: project.config.stage,
+        name: project.config.name,
+        region: project.config.region ?? "us-east-1",
+        account: options.account ?? FAKE_ACCOUNT,
+      },
+      { outdir },
+    );
+    // initProject loads sst.config.ts shallowly (without `stacks`), so run ours directly.
+    await config.stacks(app);
+    await app.finish();
+    const assembly = app.synth();
+    return { app, assembly, outdir };
+  } finally {
+    process.chdir(cwd);
+  }
+}
