@@ -1,0 +1,136 @@
+import { writeFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { parseArgs } from "node:util";
+import { FileRangeReader, InspectError, inspectPackage } from "@hangar/inspect";
+import type { InspectResult } from "@hangar/inspect";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../command";
+import type { Command, CommandIo } from "../command";
+
+const HELP = `Usage: hangar inspect <file.apk|file.ipa> [options]
+
+Reads an APK or IPA the way the service does (only the bytes it needs) and prints its metadata.
+
+Options:
+  --json               Print JSON: the metadata, the icon as {path,width,height,bytes},
+                       bytesRead and reads. An unreadable package prints {"error":{code,message}}.
+  --save-icon <path>   Write the app icon (standard PNG) to <path>.
+  --time-budget <ms>   Give up after this many milliseconds (default 20000).
+  -h, --help           Show this help.
+
+Exit codes: 0 read, 1 unreadable package, 2 usage error.
+`;
+
+interface InspectArgs {
+  file: string;
+  json: boolean;
+  saveIcon?: string;
+  timeBudgetMs?: number;
+}
+
+function parse(args: string[]): InspectArgs | "help" {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: "boolean", default: false },
+        "save-icon": { type: "string" },
+        "time-budget": { type: "string" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return "help";
+  if (positionals.length !== 1) {
+    throw new UsageError(positionals.length === 0 ? "missing the package file" : "give exactly one package file");
+  }
+  const result: InspectArgs = { file: positionals[0]!, json: values.json === true };
+  if (values["save-icon"] !== undefined) result.saveIcon = values["save-icon"];
+  if (values["time-budget"] !== undefined) {
+    const ms = Number(values["time-budget"]);
+    if (!Number.isInteger(ms) || ms <= 0) throw new UsageError("--time-budget takes a positive whole number of milliseconds");
+    result.timeBudgetMs = ms;
+  }
+  return result;
+}
+
+/** The result as printed: the icon's bytes replaced by their count, plus what the read cost. */
+export function printable(result: InspectResult, stats: { bytesRead: number; reads: number }) {
+  const { icon, ...rest } = result;
+  return {
+    ...rest,
+    ...(icon ? { icon: { path: icon.path, width: icon.width, height: icon.height, bytes: icon.data.length } } : {}),
+    bytesRead: stats.bytesRead,
+    reads: stats.reads,
+  };
+}
+
+function summary(file: string, size: number, out: ReturnType<typeof printable>): string {
+  const lines = [`${out.appName} (${out.bundleId})`];
+  const row = (label: string, value: string | undefined) => {
+    if (value !== undefined && value !== "") lines.push(`  ${label.padEnd(12)}${value}`);
+  };
+  row("platform", out.platform === "ios" ? "iOS" : "Android");
+  row("version", out.buildNumber ? `${out.version} (${out.buildNumber})` : out.version);
+  row(out.platform === "ios" ? "minimum iOS" : "min SDK", out.minOs);
+  row("target SDK", out.targetSdk);
+  row("platforms", out.supportedPlatforms?.join(", "));
+  if (out.provisioning) {
+    const p = out.provisioning;
+    row("profile", `${p.kind}: ${p.name}${p.teamId ? ` (team ${p.teamId})` : ""}${p.expiresAt ? `, expires ${p.expiresAt}` : ""}`);
+  }
+  const labels = Object.entries(out.labels ?? {}).filter(([locale]) => locale !== "");
+  if (labels.length > 0) row("names", labels.map(([locale, name]) => `${locale}: ${name}`).join(", "));
+  if (out.locales?.length) row("locales", out.locales.join(", "));
+  if (out.permissions?.length) row("permissions", String(out.permissions.length));
+  if (out.icon) row("icon", `${out.icon.path} ${out.icon.width ?? "?"}×${out.icon.height ?? "?"}, ${out.icon.bytes} bytes`);
+  row("read", `${out.bytesRead.toLocaleString("en")} of ${size.toLocaleString("en")} bytes of ${basename(file)} in ${out.reads} reads`);
+  for (const warning of out.warnings) lines.push(`  warning: ${warning}`);
+  return `${lines.join("\n")}\n`;
+}
+
+async function run(args: string[], io: CommandIo): Promise<number> {
+  let options: InspectArgs | "help";
+  try {
+    options = parse(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`hangar inspect: ${error.message}\n\n${HELP}`);
+    return EXIT_USAGE;
+  }
+  if (options === "help") {
+    io.stdout(HELP);
+    return EXIT_OK;
+  }
+  let reader: FileRangeReader | undefined;
+  try {
+    reader = await FileRangeReader.open(options.file);
+    const result = await inspectPackage(reader, {
+      fileName: options.file,
+      ...(options.timeBudgetMs ? { limits: { timeBudgetMs: options.timeBudgetMs } } : {}),
+    });
+    if (options.saveIcon && result.icon) await writeFile(options.saveIcon, result.icon.data);
+    const out = printable(result, reader.stats);
+    io.stdout(options.json ? `${JSON.stringify(out, null, 2)}\n` : summary(options.file, reader.size, out));
+    return EXIT_OK;
+  } catch (error) {
+    const code = error instanceof InspectError ? error.code : "internal_error";
+    const message = error instanceof Error ? error.message : String(error);
+    if (options.json) io.stdout(`${JSON.stringify({ error: { code, message } })}\n`);
+    else io.stderr(`hangar inspect: ${options.file}: ${message} (${code})\n`);
+    return EXIT_FAILURE;
+  } finally {
+    await reader?.close();
+  }
+}
+
+export const inspectCommand: Command = {
+  name: "inspect",
+  summary: "Print the metadata of an APK or IPA (name, bundle id, version, icon, ...)",
+  run,
+};

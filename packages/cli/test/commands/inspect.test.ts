@@ -1,0 +1,105 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../src/main";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bin = join(here, "../../bin/hangar.js");
+const ipaDir = join(here, "../../../inspect/fixtures/ipa");
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real bin in a child process, as CI scripts would. */
+async function hangar(...args: string[]): Promise<Run> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], { timeout: 30_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === "number" ? e.code : -1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}
+
+/** Runs main() in-process with captured output (cheap checks of parsing and help). */
+async function inProcess(...args: string[]): Promise<Run> {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+describe("hangar inspect (spawned)", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "hangar-cli-"));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("--json prints the metadata, the icon without its bytes, and the read cost", async () => {
+    const run = await hangar("inspect", join(ipaDir, "binary-plist.ipa"), "--json");
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout);
+    expect(out).toMatchObject({
+      platform: "ios",
+      appName: "Binary Plist App",
+      bundleId: "com.example.binary",
+      version: "3.0",
+      icon: { path: "Payload/Binary.app/AppIcon60x60@2x.png", width: 120, height: 120 },
+      reads: 1,
+    });
+    expect(out.icon.bytes).toBeGreaterThan(0);
+    expect(out.icon.data).toBeUndefined();
+    expect(out.bytesRead).toBeGreaterThan(0);
+  });
+
+  it("unreadable package: error JSON on stdout, exit 1", async () => {
+    const notZip = join(dir, "not-a-zip.apk");
+    await writeFile(notZip, "definitely not a zip");
+    const run = await hangar("inspect", notZip, "--json");
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toEqual({
+      error: { code: "not_a_zip", message: expect.any(String) },
+    });
+    const missing = await hangar("inspect", join(dir, "missing.ipa"), "--json");
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stdout).error.code).toBe("read_failed");
+  });
+
+  it("human summary and --save-icon", async () => {
+    const iconPath = join(dir, "icon.png");
+    const run = await hangar("inspect", join(ipaDir, "xml-plist.ipa"), "--save-icon", iconPath);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Demo App (com.example.demo)");
+    expect(run.stdout).toContain("1.4.2 (142)");
+    const icon = await readFile(iconPath);
+    expect(icon.subarray(1, 4).toString()).toBe("PNG");
+  });
+});
+
+describe("hangar argument handling (in process)", () => {
+  it("usage errors exit 2", async () => {
+    expect((await inProcess()).code).toBe(2);
+    expect((await inProcess("frobnicate")).code).toBe(2);
+    expect((await inProcess("inspect")).code).toBe(2);
+    expect((await inProcess("inspect", "a.ipa", "b.ipa")).code).toBe(2);
+    expect((await inProcess("inspect", "--nope", "a.ipa")).code).toBe(2);
+    expect((await inProcess("inspect", "a.ipa", "--time-budget", "soon")).code).toBe(2);
+  });
+
+  it("help exits 0 and lists the commands", async () => {
+    const top = await inProcess("--help");
+    expect(top.code).toBe(0);
+    expect(top.stdout).toMatch(/inspect\s+Print the metadata/);
+    const sub = await inProcess("inspect", "--help");
+    expect(sub.code).toBe(0);
+    expect(sub.stdout).toContain("--json");
+  });
+});
