@@ -1,0 +1,68 @@
+/**
+ * Wire shapes of the upload API (docs: /work/shared/spec/upload-service.md, service schema in
+ * packages/core/src/upload/upload.schema.ts). Declared here, not imported, so the CLI stays free
+ * of the service's dependencies.
+ */
+
+export const APK_MEDIA_TYPE = "application/vnd.android.package-archive";
+export const GENERIC_MEDIA_TYPE = "application/octet-stream";
+
+export interface PresignRequest {
+  fileName: string;
+  fileSize: number;
+  fileType: string;
+}
+
+export interface PresignResponse {
+  fileId: string;
+  key: string;
+  uploadUrl: string;
+  /** ISO 8601 UTC. */
+  expireAt: string;
+}
+
+export interface CompleteRequest extends PresignRequest {
+  key: string;
+}
+
+export interface PackageMetadata {
+  appName: string;
+  bundleId: string;
+  version: string;
+  [extra: string]: unknown;
+}
+
+export interface CompleteResponse {
+  message: string;
+  fileId: string;
+  userKey: string;
+  downloadUrl: string;
+  shareUrl: string;
+  metadata: PackageMetadata;
+  [extra: string]: unknown;
+}
+
+/** Wall time of each step, retries and waits included (a re-presign for an expired address counts as presign). */
+export interface UploadTimings {
+  presignMs: number;
+  putMs: number;
+  completeMs: number;
+  totalMs: number;
+}
+
+export interface UploadResult extends CompleteResponse {
+  timings: UploadTimings;
+}
+
+/** The service's error body, `{"error":{"code","message","requestId",...}}`. */
+export interface ErrorBody {
+  error: { code: string; message: string; requestId?: string; [detail: string]: unknown };
+}
+
+/** The media type we declare for a file name; undefined for anything but .apk / .ipa. */
+export function mediaTypeFor(fileName: string): string | undefined {
+  const lower = fileName.toLowerCase();
+  if (lower.endsWith(".apk")) return APK_MEDIA_TYPE;
+  if (lower.endsWith(".ipa")) return GENERIC_MEDIA_TYPE;
+  return undefined;
+}

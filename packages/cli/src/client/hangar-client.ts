@@ -1,0 +1,395 @@
+import { stat } from "node:fs/promises";
+import { basename } from "node:path";
+import {
+  mediaTypeFor,
+  type CompleteRequest,
+  type CompleteResponse,
+  type PackageMetadata,
+  type PresignRequest,
+  type PresignResponse,
+  type UploadResult,
+} from "./api-types";
+import {
+  HangarAbortError,
+  HangarApiError,
+  HangarAuthError,
+  HangarClientError,
+  HangarFileError,
+  HangarNetworkError,
+  HangarRateLimitError,
+  HangarRejectedError,
+  HangarRequestError,
+  HangarTimeoutError,
+  describeNetworkFailure,
+  type ApiErrorInit,
+  type UploadStep,
+} from "./client-errors";
+import { putFile } from "./put-file";
+import {
+  defaultRetryOptions,
+  parseRetryAfter,
+  retryDelayMs,
+  serverWaitMs,
+  systemRetryClock,
+  type RetryClock,
+  type RetryOptions,
+} from "./retry-policy";
+
+export const CLIENT_VERSION = "0.1.0";
+
+const PRESIGN_PATH = "/api/upload/api-key/presign";
+const COMPLETE_PATH = "/api/upload/api-key/complete";
+/** Storage checks expiry when a PUT starts; this keeps clock skew and slow connects on our side. */
+const ADDRESS_EXPIRY_MARGIN_MS = 30_000;
+/** The spec's validity, for a presign answer whose expireAt we cannot read. */
+const PRESIGN_VALIDITY_MS = 15 * 60_000;
+
+export interface HangarClientOptions {
+  /** Base address of the service, e.g. https://abc.execute-api.eu-west-1.amazonaws.com */
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  /** For presign and complete (the PUT streams through node:http). Default: global fetch. */
+  fetch?: typeof fetch;
+  retry?: Partial<RetryOptions>;
+  /** Time and randomness of retries; tests inject one that does not wait. */
+  clock?: RetryClock;
+  userAgent?: string;
+}
+
+export interface UploadProgress {
+  sentBytes: number;
+  totalBytes: number;
+  /** 1 for the first PUT; a retried PUT starts again from byte 0 with the next number. */
+  attempt: number;
+}
+
+export interface RetryNotice {
+  step: UploadStep;
+  /** 1-based number of the retry about to happen. */
+  retry: number;
+  maxRetries: number;
+  delayMs: number;
+  error: HangarClientError;
+}
+
+export interface UploadOptions {
+  /** Name announced to the service (default: the file's base name); must end in .apk or .ipa. */
+  fileName?: string;
+  signal?: AbortSignal;
+  onProgress?: (progress: UploadProgress) => void;
+  onRetry?: (notice: RetryNotice) => void;
+  /** Called as each step starts (a re-presign for a refused address calls it again). */
+  onStep?: (step: UploadStep) => void;
+}
+
+/** One upload's cancellation and time budget. */
+interface Run {
+  signal: AbortSignal;
+  userSignal: AbortSignal | undefined;
+  budget: AbortSignal;
+  deadline: number;
+  options: UploadOptions;
+}
+
+/**
+ * Client of the Hangar upload API: presign → PUT the file to storage → complete, with bounded
+ * retries. Never reads the file into memory; the secret only ever travels in the Authorization
+ * header of presign and complete (never to storage, never into messages).
+ */
+export class HangarClient {
+  readonly baseUrl: string;
+  readonly retry: RetryOptions;
+  private readonly clientId: string;
+  private readonly clientSecret: string;
+  private readonly fetchImpl: typeof fetch;
+  private readonly clock: RetryClock;
+  private readonly userAgent: string;
+  /** Errors a retry loop already gave up on: an enclosing loop (PUT around a re-presign) must not retry them again. */
+  private readonly givenUp = new WeakSet<object>();
+
+  constructor(options: HangarClientOptions) {
+    let base: URL;
+    try {
+      base = new URL(options.url);
+    } catch {
+      throw new TypeError("url must be an absolute http(s) address");
+    }
+    if (base.protocol !== "http:" && base.protocol !== "https:") throw new TypeError("url must be an absolute http(s) address");
+    if (!options.clientId) throw new TypeError("clientId is required");
+    if (!options.clientSecret) throw new TypeError("clientSecret is required");
+    base.search = "";
+    base.hash = "";
+    this.baseUrl = base.toString().replace(/\/+$/, "");
+    this.clientId = options.clientId;
+    this.clientSecret = options.clientSecret;
+    this.fetchImpl = options.fetch ?? globalThis.fetch;
+    this.retry = { ...defaultRetryOptions, ...options.retry };
+    this.clock = options.clock ?? systemRetryClock;
+    this.userAgent = options.userAgent ?? `hangar-cli/${CLIENT_VERSION} node/${process.versions.node}`;
+  }
+
+  async upload(path: string, options: UploadOptions = {}): Promise<UploadResult> {
+    const fileName = options.fileName ?? basename(path);
+    const fileType = mediaTypeFor(fileName);
+    if (!fileType) throw new HangarFileError(path, `${fileName}: only .apk and .ipa files can be uploaded`);
+    const fileSize = await regularFileSize(path);
+    const declared: PresignRequest = { fileName, fileSize, fileType };
+
+    const budgetController = new AbortController();
+    const budgetTimer = setTimeout(() => budgetController.abort(new Error("time budget exhausted")), this.retry.timeoutMs);
+    const run: Run = {
+      signal: options.signal ? AbortSignal.any([options.signal, budgetController.signal]) : budgetController.signal,
+      userSignal: options.signal,
+      budget: budgetController.signal,
+      deadline: this.clock.now() + this.retry.timeoutMs,
+      options,
+    };
+    const started = this.clock.now();
+    const timings = { presignMs: 0, putMs: 0, completeMs: 0, totalMs: 0 };
+    const timed = async <T>(field: "presignMs" | "completeMs", work: () => Promise<T>): Promise<T> => {
+      const from = this.clock.now();
+      try {
+        return await work();
+      } finally {
+        timings[field] += this.clock.now() - from;
+      }
+    };
+
+    try {
+      this.throwIfStopped("presign", run);
+      let address = await timed("presignMs", () => this.presign(declared, run));
+      let freshAddressNeeded = false;
+      let attempt = 0;
+      const putStarted = this.clock.now();
+      const presignBeforePut = timings.presignMs;
+      await this.withRetries("put", run, async () => {
+        if (freshAddressNeeded || this.clock.now() >= expiryOf(address, this.clock.now()) - ADDRESS_EXPIRY_MARGIN_MS) {
+          address = await timed("presignMs", () => this.presign(declared, run));
+          freshAddressNeeded = false;
+        }
+        attempt += 1;
+        options.onStep?.("put");
+        try {
+          await this.put(path, fileSize, address, run, attempt);
+        } catch (error) {
+          if (error instanceof HangarApiError && error.status === 403) freshAddressNeeded = true;
+          throw error;
+        }
+      });
+      // A re-presign inside the PUT loop is presign time, not PUT time.
+      timings.putMs = this.clock.now() - putStarted - (timings.presignMs - presignBeforePut);
+      const completed = await timed("completeMs", () => this.complete({ ...declared, key: address.key }, run));
+      timings.totalMs = this.clock.now() - started;
+      return { ...completed, timings };
+    } finally {
+      clearTimeout(budgetTimer);
+    }
+  }
+
+  private presign(body: PresignRequest, run: Run): Promise<PresignResponse> {
+    return this.withRetries("presign", run, async () => {
+      run.options.onStep?.("presign");
+      return readPresign(await this.post("presign", PRESIGN_PATH, body, run));
+    });
+  }
+
+  private complete(body: CompleteRequest, run: Run): Promise<CompleteResponse> {
+    // Safe to repeat: the service answers a repeated complete exactly like the first.
+    return this.withRetries("complete", run, async () => {
+      run.options.onStep?.("complete");
+      return readComplete(await this.post("complete", COMPLETE_PATH, body, run));
+    });
+  }
+
+  private async put(path: string, size: number, address: PresignResponse, run: Run, attempt: number): Promise<void> {
+    const onProgress = run.options.onProgress;
+    onProgress?.({ sentBytes: 0, totalBytes: size, attempt });
+    const answer = await putFile({
+      url: address.uploadUrl,
+      path,
+      size,
+      signal: run.signal,
+      stallTimeoutMs: this.retry.stallTimeoutMs,
+      ...(onProgress ? { onProgress: (sentBytes: number) => onProgress({ sentBytes, totalBytes: size, attempt }) } : {}),
+    });
+    if (answer.status === 200) return;
+    const header = (name: string) => {
+      const value = answer.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    const xml = (tag: string) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(answer.body)?.[1];
+    throw new HangarApiError({
+      step: "put",
+      status: answer.status,
+      code: xml("Code") ?? `http_${answer.status}`,
+      message: xml("Message") ?? (answer.body.trim().slice(0, 200) || "object storage refused the upload"),
+      requestId: xml("RequestId") ?? header("x-amz-request-id"),
+      retryAfterMs: parseRetryAfter(header("retry-after"), this.clock.now()),
+    });
+  }
+
+  /** POST a JSON body to the service; the parsed 200 answer, or a typed error. */
+  private async post(step: UploadStep, path: string, body: unknown, run: Run): Promise<unknown> {
+    const timeout = AbortSignal.timeout(this.retry.requestTimeoutMs);
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.fetchImpl(`${this.baseUrl}${path}`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json",
+          "X-Client-ID": this.clientId,
+          Authorization: `Bearer ${this.clientSecret}`,
+          "User-Agent": this.userAgent,
+        },
+        body: JSON.stringify(body),
+        // A redirect would re-send (or silently drop) the credentials elsewhere; report it instead.
+        redirect: "manual",
+        signal: AbortSignal.any([run.signal, timeout]),
+      });
+      text = await response.text();
+    } catch (error) {
+      if (run.signal.aborted) throw error;
+      const reason = timeout.aborted
+        ? `no answer within ${Math.round(this.retry.requestTimeoutMs / 1000)} s`
+        : describeNetworkFailure(error);
+      throw new HangarNetworkError(step, reason, { cause: error });
+    }
+    if (response.status !== 200) throw apiError(step, response, text, this.clock.now());
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw invalidAnswer(step, "the answer is not JSON", response);
+    }
+  }
+
+  /** Runs `attempt` until it succeeds, fails for good, or the retry count or time budget is spent. */
+  private async withRetries<T>(step: UploadStep, run: Run, attempt: () => Promise<T>): Promise<T> {
+    for (let retry = 0; ; retry++) {
+      this.throwIfStopped(step, run);
+      let error: unknown;
+      try {
+        return await attempt();
+      } catch (caught) {
+        error = caught;
+      }
+      this.throwIfStopped(step, run, error);
+      if (!(error instanceof HangarClientError) || this.givenUp.has(error)) throw error;
+      const delayMs = retry < this.retry.maxRetries ? retryDelayMs(error, retry, this.retry, this.clock.random) : undefined;
+      if (delayMs === undefined || this.clock.now() + delayMs >= run.deadline) {
+        this.givenUp.add(error);
+        throw error;
+      }
+      run.options.onRetry?.({ step, retry: retry + 1, maxRetries: this.retry.maxRetries, delayMs, error });
+      if (delayMs > 0) {
+        try {
+          await this.clock.sleep(delayMs, run.signal);
+        } catch (interrupted) {
+          this.throwIfStopped(step, run, interrupted);
+          throw interrupted;
+        }
+      }
+    }
+  }
+
+  /** After the caller aborted or the budget ran out, every failure is reported as that. */
+  private throwIfStopped(step: UploadStep, run: Run, cause?: unknown): void {
+    if (run.userSignal?.aborted) throw new HangarAbortError();
+    if (run.budget.aborted) throw new HangarTimeoutError(step, this.retry.timeoutMs, { cause });
+  }
+}
+
+async function regularFileSize(path: string): Promise<number> {
+  let info;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (error as Error).message;
+    throw new HangarFileError(path, `cannot read ${path}: ${why}`, { cause: error });
+  }
+  if (!info.isFile()) throw new HangarFileError(path, `${path} is not a regular file`);
+  if (info.size === 0) throw new HangarFileError(path, `${path} is empty`);
+  return info.size;
+}
+
+function expiryOf(address: PresignResponse, now: number): number {
+  const at = Date.parse(address.expireAt);
+  return Number.isNaN(at) ? now + PRESIGN_VALIDITY_MS : at;
+}
+
+function apiError(step: UploadStep, response: Response, text: string, now: number): HangarApiError {
+  const status = response.status;
+  let body: Record<string, unknown> | undefined;
+  try {
+    const parsed = JSON.parse(text) as { error?: unknown };
+    if (parsed && typeof parsed.error === "object" && parsed.error !== null) body = parsed.error as Record<string, unknown>;
+  } catch {
+    // Not our JSON (a gateway's or proxy's page): fall back to the status.
+  }
+  const { code, message, requestId, ...details } = body ?? {};
+  const location = response.headers.get("location");
+  const init: ApiErrorInit = {
+    step,
+    status,
+    code: typeof code === "string" ? code : `http_${status}`,
+    message:
+      typeof message === "string"
+        ? message
+        : status >= 300 && status < 400
+          ? `the service redirected to ${location ?? "another address"}; point the URL there`
+          : text.trim().slice(0, 200) || response.statusText || "no details",
+    requestId: typeof requestId === "string" ? requestId : (response.headers.get("apigw-requestid") ?? undefined),
+    details,
+    // X-RateLimit-Reset is on every answer; it only means "wait" on a 429.
+    retryAfterMs: status === 429 ? serverWaitMs(response.headers, now) : parseRetryAfter(response.headers.get("retry-after"), now),
+  };
+  if (status === 401 || status === 403) return new HangarAuthError(init);
+  if (status === 429) return new HangarRateLimitError(init);
+  if (status === 422 || (status === 409 && (init.code === "upload_mismatch" || init.code === "size_mismatch"))) {
+    return new HangarRejectedError(init);
+  }
+  if (status === 400 || status === 413 || status === 415 || (status >= 300 && status < 400)) return new HangarRequestError(init);
+  return new HangarApiError(init);
+}
+
+function invalidAnswer(step: UploadStep, message: string, response?: Response): HangarApiError {
+  return new HangarApiError({
+    step,
+    status: response?.status ?? 200,
+    code: "invalid_response",
+    message,
+    requestId: response?.headers.get("apigw-requestid") ?? undefined,
+  });
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function readPresign(json: unknown): PresignResponse {
+  if (!isRecord(json)) throw invalidAnswer("presign", "the answer is not a JSON object");
+  const { fileId, key, uploadUrl, expireAt } = json;
+  if (typeof fileId !== "string" || typeof key !== "string" || typeof uploadUrl !== "string" || typeof expireAt !== "string") {
+    throw invalidAnswer("presign", "the answer lacks fileId, key, uploadUrl or expireAt");
+  }
+  if (!/^https?:\/\//i.test(uploadUrl)) throw invalidAnswer("presign", "uploadUrl is not an http(s) address");
+  return { fileId, key, uploadUrl, expireAt };
+}
+
+function readComplete(json: unknown): CompleteResponse {
+  if (!isRecord(json)) throw invalidAnswer("complete", "the answer is not a JSON object");
+  const { fileId, userKey, downloadUrl, shareUrl, message, metadata } = json;
+  if (typeof fileId !== "string" || typeof userKey !== "string" || typeof downloadUrl !== "string" || typeof shareUrl !== "string") {
+    throw invalidAnswer("complete", "the answer lacks fileId, userKey, downloadUrl or shareUrl");
+  }
+  const meta = isRecord(metadata) ? metadata : {};
+  const text = (v: unknown) => (typeof v === "string" ? v : v === undefined || v === null ? "" : String(v));
+  const packageMetadata: PackageMetadata = {
+    ...meta,
+    appName: text(meta["appName"]),
+    bundleId: text(meta["bundleId"]),
+    version: text(meta["version"]),
+  };
+  return { ...json, message: text(message), fileId, userKey, downloadUrl, shareUrl, metadata: packageMetadata };
+}

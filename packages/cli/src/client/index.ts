@@ -1,0 +1,11 @@
+export * from "./api-types";
+export * from "./client-errors";
+export { HangarClient, CLIENT_VERSION } from "./hangar-client";
+export type { HangarClientOptions, RetryNotice, UploadOptions, UploadProgress } from "./hangar-client";
+export * from "./retry-policy";
+export { appendGithubOutput, formatGithubOutput } from "./github-output";
+export { ProgressReporter, formatBytes, formatDuration } from "./progress-reporter";
+export type { ProgressReporterOptions, ProgressStream } from "./progress-reporter";
+export { createRedactor } from "./redact";
+export { putFile } from "./put-file";
+export type { PutFileAnswer, PutFileOptions } from "./put-file";

@@ -1,0 +1,375 @@
+import { basename } from "node:path";
+import { parseArgs } from "node:util";
+import { EXIT_OK, EXIT_USAGE, UsageError } from "../command";
+import type { Command, CommandIo } from "../command";
+import {
+  HangarAbortError,
+  HangarApiError,
+  HangarAuthError,
+  HangarClient,
+  HangarFileError,
+  HangarNetworkError,
+  HangarRateLimitError,
+  HangarRejectedError,
+  HangarRequestError,
+  HangarTimeoutError,
+  ProgressReporter,
+  appendGithubOutput,
+  createRedactor,
+  defaultRetryOptions,
+  formatBytes,
+  type RetryOptions,
+  type UploadResult,
+  type UploadStep,
+} from "../client";
+
+/** Exit codes of `hangar upload` (documented in HELP and docs/ci-recipes.md). */
+export const UPLOAD_EXIT = {
+  ok: EXIT_OK,
+  /** A bug or an unexpected failure: not one of the cases below. */
+  internal: 1,
+  usage: EXIT_USAGE,
+  auth: 3,
+  rateLimited: 4,
+  server: 5,
+  rejected: 6,
+  /** 128 + SIGINT, as shells report a Ctrl-C. */
+  interrupted: 130,
+} as const;
+
+const HELP = `Usage: hangar upload <file.apk|file.ipa> [options]
+
+Uploads a build to Hangar (presign, PUT to storage, complete) and prints its share and
+download links, app name, bundle id and version. The file is streamed, never loaded in memory.
+
+Credentials (flags override the environment):
+  --url <address>          HANGAR_URL            base address of the service
+  --client-id <id>         HANGAR_CLIENT_ID
+  --client-secret <secret> HANGAR_CLIENT_SECRET  prefer the variable: arguments are visible
+                                                 to other processes on the machine
+
+Options:
+  --name <file name>       Name announced to the service (default: the file's name).
+  --json                   Print the service's answer plus "timings" (ms) as JSON on stdout,
+                           and nothing else there. A failure prints {"error":{...}}.
+  --github-output          Append share_url, download_url, file_id, user_key, version,
+                           app_name, bundle_id to $GITHUB_OUTPUT (automatic when it is set).
+  -q, --quiet              No progress and no retry notices (errors are still printed).
+  -v, --verbose            Log each step and its timings to stderr (secrets redacted).
+  --max-retries <n>        Retries per step on 5xx, network errors and 429 (default ${defaultRetryOptions.maxRetries}).
+  --timeout <seconds>      Time budget of the whole upload, retries included (default ${defaultRetryOptions.timeoutMs / 1000}).
+  -h, --help               Show this help.
+
+Exit codes:
+  0    uploaded
+  1    unexpected internal error (a bug: please report it)
+  2    usage: bad arguments or credentials setup, unreadable file, not .apk/.ipa, or a request
+       the service refuses as such (400, 413 file too large, 415 file type)
+  3    authentication: the service answered 401/403 (wrong or revoked key)
+  4    rate limited: still 429 after the retries or the time budget
+  5    server or network: 5xx or no answer after the retries, time budget spent, storage
+       refusing the PUT, or any other unexpected answer
+  6    package rejected: 422 invalid_package, 409 upload_mismatch/size_mismatch (final; retrying
+       the same file will not help)
+  130  interrupted (Ctrl-C); nothing is completed on the client side
+`;
+
+export interface UploadArgs {
+  file: string;
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  fileName?: string;
+  json: boolean;
+  githubOutput?: string;
+  quiet: boolean;
+  verbose: boolean;
+  retry: Partial<RetryOptions>;
+}
+
+/** What the command needs from its process; the defaults are the real one's. */
+export interface UploadIo extends CommandIo {
+  env?: NodeJS.ProcessEnv;
+  /** Progress draws a bar on a terminal and prints plain lines otherwise. */
+  stderrIsTTY?: boolean;
+  stderrColumns?: number;
+  /** Aborts the upload as Ctrl-C would; the command also listens for SIGINT itself unless given one. */
+  signal?: AbortSignal;
+}
+
+export function parseUploadArgs(args: string[], env: NodeJS.ProcessEnv): UploadArgs | "help" {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        url: { type: "string" },
+        "client-id": { type: "string" },
+        "client-secret": { type: "string" },
+        name: { type: "string" },
+        json: { type: "boolean", default: false },
+        "github-output": { type: "boolean", default: false },
+        quiet: { type: "boolean", short: "q", default: false },
+        verbose: { type: "boolean", short: "v", default: false },
+        "max-retries": { type: "string" },
+        timeout: { type: "string" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return "help";
+  if (positionals.length !== 1) {
+    throw new UsageError(positionals.length === 0 ? "missing the file to upload" : "give exactly one file to upload");
+  }
+  const file = positionals[0]!;
+  const fileName = values.name ?? basename(file);
+  if (!/\.(apk|ipa)$/i.test(fileName)) throw new UsageError(`${fileName}: only .apk and .ipa files can be uploaded`);
+
+  const url = values.url ?? env.HANGAR_URL;
+  const clientId = values["client-id"] ?? env.HANGAR_CLIENT_ID;
+  const clientSecret = values["client-secret"] ?? env.HANGAR_CLIENT_SECRET;
+  const missing = [
+    !url && "HANGAR_URL (or --url)",
+    !clientId && "HANGAR_CLIENT_ID (or --client-id)",
+    !clientSecret && "HANGAR_CLIENT_SECRET (or --client-secret)",
+  ].filter(Boolean);
+  if (missing.length > 0) throw new UsageError(`missing ${missing.join(", ")}`);
+  if (!/^https?:\/\/[^/]/i.test(url!) || !URL.canParse(url!)) throw new UsageError(`the service URL must be an http(s) address, got "${url}"`);
+
+  const retry: Partial<RetryOptions> = {};
+  if (values["max-retries"] !== undefined) {
+    const n = Number(values["max-retries"]);
+    if (!/^\d+$/.test(values["max-retries"]) || n > 100) throw new UsageError("--max-retries takes a whole number from 0 to 100");
+    retry.maxRetries = n;
+  }
+  if (values.timeout !== undefined) {
+    const seconds = Number(values.timeout);
+    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 7 * 24 * 3600) {
+      throw new UsageError("--timeout takes a positive number of seconds (at most a week)");
+    }
+    retry.timeoutMs = Math.round(seconds * 1000);
+  }
+
+  const githubOutput = env.GITHUB_OUTPUT || undefined;
+  if (values["github-output"] && !githubOutput) throw new UsageError("--github-output needs the GITHUB_OUTPUT variable (set by GitHub Actions)");
+
+  return {
+    file,
+    url: url!,
+    clientId: clientId!,
+    clientSecret: clientSecret!,
+    ...(values.name !== undefined ? { fileName: values.name } : {}),
+    json: values.json === true,
+    ...(githubOutput ? { githubOutput } : {}),
+    quiet: values.quiet === true,
+    verbose: values.verbose === true,
+    retry,
+  };
+}
+
+/** The exit code for a failed upload. */
+export function uploadExitCode(error: unknown): number {
+  if (error instanceof HangarAbortError) return UPLOAD_EXIT.interrupted;
+  if (error instanceof UsageError || error instanceof HangarFileError || error instanceof HangarRequestError) return UPLOAD_EXIT.usage;
+  if (error instanceof HangarAuthError) return UPLOAD_EXIT.auth;
+  if (error instanceof HangarRateLimitError) return UPLOAD_EXIT.rateLimited;
+  if (error instanceof HangarRejectedError) return UPLOAD_EXIT.rejected;
+  if (error instanceof HangarApiError || error instanceof HangarNetworkError || error instanceof HangarTimeoutError) {
+    return UPLOAD_EXIT.server;
+  }
+  return UPLOAD_EXIT.internal;
+}
+
+/** What to do about it, for a person reading a CI log. */
+function hint(error: unknown): string | undefined {
+  if (error instanceof HangarAuthError) return "check HANGAR_CLIENT_ID and HANGAR_CLIENT_SECRET (the key may have been regenerated)";
+  if (error instanceof HangarRateLimitError) return "the key's request budget is used up; space out uploads or use another key";
+  if (error instanceof HangarRejectedError) return "the service cannot read this file as an APK/IPA; check the build artifact";
+  if (error instanceof HangarApiError && error.step === "put" && error.status === 403) {
+    return "object storage refused every upload address; check the machine's clock";
+  }
+  if (error instanceof HangarNetworkError) return "check HANGAR_URL and the network; rerunning may help";
+  if (error instanceof HangarTimeoutError) return "raise --timeout for slow links or large files";
+  return undefined;
+}
+
+function errorJson(error: unknown, exitCode: number): Record<string, unknown> {
+  const base = { message: error instanceof Error ? error.message : String(error), exitCode };
+  if (error instanceof HangarApiError) {
+    return { code: error.code, status: error.status, step: error.step, requestId: error.requestId, ...error.details, ...base };
+  }
+  const code =
+    error instanceof UsageError
+      ? "usage"
+      : error instanceof HangarFileError
+        ? "file_error"
+        : error instanceof HangarTimeoutError
+          ? "timeout"
+          : error instanceof HangarNetworkError
+            ? "network_error"
+            : error instanceof HangarAbortError
+              ? "interrupted"
+              : "internal_error";
+  const step = error instanceof HangarNetworkError || error instanceof HangarTimeoutError ? { step: error.step } : {};
+  return { code, ...step, ...base };
+}
+
+export function githubOutputs(result: UploadResult): Record<string, string> {
+  return {
+    share_url: result.shareUrl,
+    download_url: result.downloadUrl,
+    file_id: result.fileId,
+    user_key: result.userKey,
+    version: result.metadata.version,
+    app_name: result.metadata.appName,
+    bundle_id: result.metadata.bundleId,
+  };
+}
+
+function summary(result: UploadResult, fileName: string, size: number): string {
+  const m = result.metadata;
+  const build = typeof m["buildNumber"] === "string" && m["buildNumber"] !== "" ? ` (${m["buildNumber"]})` : "";
+  return [
+    `Uploaded ${fileName} (${formatBytes(size)}) in ${(result.timings.totalMs / 1000).toFixed(1)} s`,
+    `  Name:      ${m.appName}`,
+    `  Bundle ID: ${m.bundleId}`,
+    `  Version:   ${m.version}${build}`,
+    `  Share:     ${result.shareUrl}`,
+    `  Download:  ${result.downloadUrl}`,
+    "",
+  ].join("\n");
+}
+
+const STEP_LABEL: Record<UploadStep, string> = {
+  presign: "requesting an upload address",
+  put: "sending the file to storage",
+  complete: "completing (the service reads the package)",
+};
+
+async function run(args: string[], io: UploadIo): Promise<number> {
+  const env = io.env ?? process.env;
+  // Known before parsing, so even a usage error cannot echo the secret back.
+  const redact = createRedactor([env.HANGAR_CLIENT_SECRET, ...secretArguments(args)]);
+  const out = (text: string) => io.stdout(redact(text));
+  const err = (text: string) => io.stderr(redact(text));
+
+  let options: UploadArgs | "help";
+  try {
+    options = parseUploadArgs(args, env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    err(`hangar upload: ${error.message}\n\n${HELP}`);
+    if (args.includes("--json")) out(`${JSON.stringify({ error: errorJson(error, UPLOAD_EXIT.usage) })}\n`);
+    return UPLOAD_EXIT.usage;
+  }
+  if (options === "help") {
+    out(HELP);
+    return UPLOAD_EXIT.ok;
+  }
+  const opts = options;
+  const fileName = opts.fileName ?? basename(opts.file);
+
+  const interrupt = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts += 1;
+    // A second Ctrl-C means "now": do not wait for sockets to wind down.
+    if (interrupts > 1) process.exit(UPLOAD_EXIT.interrupted);
+    interrupt.abort(new HangarAbortError());
+  };
+  if (!io.signal) process.on("SIGINT", onSigint);
+  const signal = io.signal ? AbortSignal.any([io.signal, interrupt.signal]) : interrupt.signal;
+
+  const progress = opts.quiet
+    ? undefined
+    : new ProgressReporter({
+        stream: { write: (text: string) => err(text), isTTY: io.stderrIsTTY ?? process.stderr.isTTY === true, columns: io.stderrColumns ?? process.stderr.columns },
+        label: fileName,
+      });
+  // Written by callbacks: an object, so TypeScript does not narrow it to its first value.
+  const current: { step: UploadStep } = { step: "presign" };
+  let size = 0;
+
+  try {
+    const client = new HangarClient({ url: opts.url, clientId: opts.clientId, clientSecret: opts.clientSecret, retry: opts.retry });
+    const result = await client.upload(opts.file, {
+      ...(opts.fileName !== undefined ? { fileName: opts.fileName } : {}),
+      signal,
+      onStep: (s) => {
+        current.step = s;
+        if (opts.verbose) progress ? progress.note(`hangar: ${STEP_LABEL[s]}`) : err(`hangar: ${STEP_LABEL[s]}\n`);
+      },
+      onProgress: (p) => {
+        size = p.totalBytes;
+        progress?.update(p);
+      },
+      onRetry: (notice) => {
+        if (opts.quiet) return;
+        const wait = notice.delayMs >= 1000 ? `in ${(notice.delayMs / 1000).toFixed(1)} s` : notice.delayMs > 0 ? `in ${notice.delayMs} ms` : "now";
+        const what =
+          notice.error instanceof HangarRateLimitError
+            ? "rate limited"
+            : notice.error instanceof HangarApiError && notice.step === "put" && notice.error.status === 403
+              ? "upload address refused, getting a new one"
+              : notice.error.message;
+        progress!.note(`hangar: ${notice.step} ${what}; retry ${notice.retry}/${notice.maxRetries} ${wait}`);
+      },
+    });
+    progress?.endBar();
+    if (opts.verbose) {
+      const t = result.timings;
+      err(`hangar: presign ${t.presignMs} ms, put ${t.putMs} ms, complete ${t.completeMs} ms, total ${t.totalMs} ms\n`);
+    }
+    if (opts.githubOutput) {
+      try {
+        appendGithubOutput(opts.githubOutput, githubOutputs(result));
+      } catch (error) {
+        throw new UsageError(`uploaded, but could not write GITHUB_OUTPUT (${opts.githubOutput}): ${(error as Error).message}`);
+      }
+    }
+    out(opts.json ? `${JSON.stringify(result, null, 2)}\n` : summary(result, fileName, size));
+    return UPLOAD_EXIT.ok;
+  } catch (error) {
+    progress?.endBar();
+    const code = uploadExitCode(error);
+    if (code === UPLOAD_EXIT.interrupted) {
+      err(
+        current.step === "complete"
+          ? "hangar upload: interrupted while the service was completing the upload; it may still finish\n"
+          : `hangar upload: interrupted while ${STEP_LABEL[current.step]}; the upload was not completed\n`,
+      );
+    } else {
+      const message = error instanceof Error ? error.message : String(error);
+      const advice = hint(error);
+      err(`hangar upload: ${message}\n${advice ? `  ${advice}\n` : ""}`);
+      if (code === UPLOAD_EXIT.internal && error instanceof Error && error.stack && opts.verbose) err(`${error.stack}\n`);
+    }
+    if (opts.json) out(`${JSON.stringify({ error: errorJson(error, code) })}\n`);
+    return code;
+  } finally {
+    if (!io.signal) process.off("SIGINT", onSigint);
+  }
+}
+
+/** Values given to --client-secret (both `--client-secret x` and `--client-secret=x`). */
+function secretArguments(args: string[]): string[] {
+  const found: string[] = [];
+  args.forEach((arg, i) => {
+    if (arg === "--client-secret" && args[i + 1] !== undefined) found.push(args[i + 1]!);
+    else if (arg.startsWith("--client-secret=")) found.push(arg.slice("--client-secret=".length));
+  });
+  return found;
+}
+
+export const uploadCommand: Command = {
+  name: "upload",
+  summary: "Upload an APK or IPA to Hangar and print its share and download links",
+  run: (args, io) => run(args, io),
+};
+
+export { run as runUpload, HELP as UPLOAD_HELP };
