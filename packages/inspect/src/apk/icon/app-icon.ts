@@ -10,7 +10,7 @@ import { BinaryFormatError } from "../binary/bytes";
 import { ValueType, isReference } from "../binary/res-value";
 import type { ResValue } from "../binary/res-value";
 import { AndroidAttr } from "../manifest/manifest";
-import { pngDimensions } from "./png-dimensions";
+import { pngSize } from "../../png";
 
 /** An icon is a few KB; a cap well under the entry limit keeps a hostile "icon" from costing much. */
 const MAX_ICON_BYTES = 8 * 1024 * 1024;
@@ -170,7 +170,7 @@ async function readBest(candidates: Candidate[], zip: ZipArchive, ctx: InspectCo
     tried.add(c.path);
     const data = await readOptional(zip, c.path, MAX_ICON_BYTES, ctx);
     if (data === undefined) continue;
-    const size = pngDimensions(data);
+    const size = pngSize(data);
     if (size === undefined) {
       ctx.warnings.push(`Icon candidate ${c.path} is not a PNG; skipped`);
       continue;
