@@ -1,7 +1,7 @@
 import { Duration, RemovalPolicy } from "aws-cdk-lib";
 import { FilterCriteria, StartingPosition } from "aws-cdk-lib/aws-lambda";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
-import { BlockPublicAccess, BucketEncryption } from "aws-cdk-lib/aws-s3";
+import { BlockPublicAccess, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
 import { Bucket, Function, Table, type StackContext } from "sst/constructs";
 import { tableDefinition as keys } from "@hangar/core";
 import { reaperStatements } from "./access";
@@ -59,6 +59,8 @@ export function StorageStack({ stack, app }: StackContext) {
     cdk: {
       bucket: {
         blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+        // ACLs off: access is decided by IAM and the bucket policy only.
+        objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
         encryption: BucketEncryption.S3_MANAGED,
         enforceSSL: true,
         lifecycleRules: [

@@ -13,6 +13,11 @@ export interface SynthesizeOptions {
   region?: string;
   /** Any 12 digits: nothing is looked up, the account only ends up inside ARNs. */
   account?: string;
+  /**
+   * Deploy settings to use instead of the process environment (undefined unsets). Applied
+   * after SST has loaded the .env files, so a developer's .env cannot leak into tests.
+   */
+  env?: Record<string, string | undefined>;
 }
 
 export interface Synthesized {
@@ -35,10 +40,15 @@ export const FAKE_ACCOUNT = "123456789012";
 export async function synthesize(options: SynthesizeOptions): Promise<Synthesized> {
   process.env.NODE_ENV = "test";
   const cwd = process.cwd();
+  const saved = Object.fromEntries(Object.keys(options.env ?? {}).map((k) => [k, process.env[k]]));
   // SST resolves handler paths and writes .sst/ relative to the working directory.
   process.chdir(REPO_ROOT);
   try {
     await initProject({ stage: options.stage, root: REPO_ROOT, ...(options.region ? { region: options.region } : {}) });
+    for (const [key, value] of Object.entries(options.env ?? {})) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
     const project = useProject();
     const outdir = options.outdir ?? path.join(REPO_ROOT, ".sst", "synth", options.stage);
     // Stale assets of a previous synth would otherwise pile up beside the new ones.
@@ -60,5 +70,9 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
     return { app, assembly, outdir };
   } finally {
     process.chdir(cwd);
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
   }
 }

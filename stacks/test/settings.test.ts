@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { functionEnvironment, resolveStageSettings, StageSettingsError } from "../settings";
+
+describe("resolveStageSettings", () => {
+  it("treats prod and production as production stages, anything else as disposable", () => {
+    expect(resolveStageSettings("prod", {}).production).toBe(true);
+    expect(resolveStageSettings("production", {}).production).toBe(true);
+    expect(resolveStageSettings("dev", {}).production).toBe(false);
+    expect(resolveStageSettings("pr-42", {}).production).toBe(false);
+    expect(resolveStageSettings("live", { HANGAR_PRODUCTION: "true" }).production).toBe(true);
+    expect(resolveStageSettings("prod", { HANGAR_PRODUCTION: "false" }).production).toBe(false);
+  });
+
+  it("defaults: short log retention and no alarms on dev, longer retention and alarms on prod", () => {
+    expect(resolveStageSettings("dev", {})).toEqual({
+      stage: "dev",
+      production: false,
+      logRetention: "one_week",
+      logLevel: "INFO",
+      corsOrigins: ["*"],
+      alarms: false,
+      throttle: { rate: 50, burst: 100 },
+    });
+    expect(resolveStageSettings("prod", {})).toMatchObject({ logRetention: "three_months", alarms: true });
+  });
+
+  it("reads every setting from the deploy environment", () => {
+    const s = resolveStageSettings("dev", {
+      HANGAR_PUBLIC_URL: "https://dl.example.com/",
+      HANGAR_SHARE_BASE_URL: "https://apps.example.com//",
+      HANGAR_MAX_FILE_SIZE: "1000",
+      HANGAR_RATE_LIMIT: "10",
+      HANGAR_RATE_WINDOW_SECONDS: "30",
+      HANGAR_PENDING_TTL_SECONDS: "3600",
+      HANGAR_DOMAIN_NAME: "hangar.example.com",
+      HANGAR_DOMAIN_HOSTED_ZONE: "example.com",
+      HANGAR_LOG_RETENTION: "ONE_MONTH",
+      HANGAR_LOG_LEVEL: "debug",
+      HANGAR_CORS_ORIGINS: "https://a.example.com,,https://b.example.com ",
+      HANGAR_ALARMS: "yes",
+      HANGAR_ALARM_EMAIL: "ops@example.com",
+      HANGAR_API_THROTTLE_RATE: "5",
+      HANGAR_API_THROTTLE_BURST: "7",
+    });
+    expect(s).toEqual({
+      stage: "dev",
+      production: false,
+      publicUrl: "https://dl.example.com",
+      shareBaseUrl: "https://apps.example.com",
+      maxFileSize: 1000,
+      rateLimit: 10,
+      rateWindowSeconds: 30,
+      pendingTtlSeconds: 3600,
+      customDomain: { domainName: "hangar.example.com", hostedZone: "example.com" },
+      logRetention: "one_month",
+      logLevel: "DEBUG",
+      corsOrigins: ["https://a.example.com", "https://b.example.com"],
+      alarms: true,
+      alarmEmail: "ops@example.com",
+      throttle: { rate: 5, burst: 7 },
+    });
+  });
+
+  it("treats empty values as unset", () => {
+    expect(resolveStageSettings("dev", { HANGAR_SHARE_BASE_URL: " ", HANGAR_CORS_ORIGINS: "" })).not.toHaveProperty("shareBaseUrl");
+  });
+
+  it.each([
+    ["HANGAR_MAX_FILE_SIZE", "0"],
+    ["HANGAR_MAX_FILE_SIZE", String(5 * 1024 ** 3 + 1)],
+    ["HANGAR_MAX_FILE_SIZE", "1.5"],
+    ["HANGAR_PENDING_TTL_SECONDS", "60"],
+    ["HANGAR_SHARE_BASE_URL", "apps.example.com"],
+    ["HANGAR_PUBLIC_URL", "ftp://example.com"],
+    ["HANGAR_LOG_RETENTION", "forever"],
+    ["HANGAR_LOG_RETENTION", "infinite"],
+    ["HANGAR_LOG_LEVEL", "TRACE"],
+    ["HANGAR_ALARMS", "maybe"],
+    ["HANGAR_DOMAIN_CERTIFICATE_ARN", "arn:aws:acm:eu-west-1:1:certificate/x"],
+  ])("refuses %s=%s", (key, value) => {
+    expect(() => resolveStageSettings("dev", { [key]: value })).toThrow(StageSettingsError);
+  });
+});
+
+describe("functionEnvironment", () => {
+  const resources = { tableName: "t", bucketName: "b" };
+
+  it("sets only the resources and the log level when nothing else is configured", () => {
+    expect(functionEnvironment(resolveStageSettings("dev", {}), resources)).toEqual({
+      HANGAR_TABLE_NAME: "t",
+      HANGAR_BUCKET_NAME: "b",
+      POWERTOOLS_LOG_LEVEL: "INFO",
+    });
+  });
+
+  it("passes configured settings under the handlers' variable names", () => {
+    const settings = resolveStageSettings("dev", {
+      HANGAR_PUBLIC_URL: "https://dl.example.com",
+      HANGAR_SHARE_BASE_URL: "https://apps.example.com",
+      HANGAR_MAX_FILE_SIZE: "42",
+      HANGAR_RATE_LIMIT: "7",
+      HANGAR_RATE_WINDOW_SECONDS: "9",
+      HANGAR_PENDING_TTL_SECONDS: "1800",
+    });
+    expect(functionEnvironment(settings, resources)).toEqual({
+      HANGAR_TABLE_NAME: "t",
+      HANGAR_BUCKET_NAME: "b",
+      POWERTOOLS_LOG_LEVEL: "INFO",
+      HANGAR_PUBLIC_URL: "https://dl.example.com",
+      HANGAR_SHARE_BASE_URL: "https://apps.example.com",
+      HANGAR_MAX_FILE_SIZE: "42",
+      HANGAR_RATE_LIMIT: "7",
+      HANGAR_RATE_WINDOW_SECONDS: "9",
+      HANGAR_PENDING_TTL_SECONDS: "1800",
+    });
+  });
+});
