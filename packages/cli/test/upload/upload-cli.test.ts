@@ -1,0 +1,156 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { FAKE_CLIENT_ID, FAKE_SECRET, startFakeHangar, type FakeHangar } from "./support/fake-hangar";
+import { parseGithubOutput, runCli } from "./support/run-cli";
+
+/** `hangar upload` as CI runs it (the real bin, in its own process) against the scriptable fake. */
+
+let dir: string;
+let apk: string;
+let fake: FakeHangar;
+const env = () => ({ HANGAR_URL: fake.url, HANGAR_CLIENT_ID: FAKE_CLIENT_ID, HANGAR_CLIENT_SECRET: FAKE_SECRET });
+const count = (method: string, suffix: string) => fake.requests.filter((r) => r.method === method && r.path.includes(suffix)).length;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "hangar-cli-"));
+  apk = join(dir, "app-release.apk");
+  writeFileSync(apk, randomBytes(3 * 1024 * 1024));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeEach(async () => {
+  fake = await startFakeHangar();
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+describe("hangar upload (bin)", () => {
+  it("prints links, name, bundle id and version; progress goes to stderr as plain lines without a TTY", async () => {
+    const run = await runCli(["upload", apk], { env: env() });
+    expect(run.stderr).not.toContain("\r");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Share:     ${fake.url}/share/ukfile1`);
+    expect(run.stdout).toContain(`Download:  ${fake.url}/download/ukfile1`);
+    expect(run.stdout).toContain("Name:      Fake App");
+    expect(run.stdout).toContain("Bundle ID: com.example.fake");
+    expect(run.stdout).toContain("Version:   1.2.3 (45)");
+    expect(run.stderr).toMatch(/uploading app-release\.apk: 100% \(3\.1 MB of 3\.1 MB/);
+  });
+
+  it("--json prints only the parsed answer plus timings on stdout; --quiet leaves stderr empty", async () => {
+    const run = await runCli(["upload", apk, "--json", "--quiet"], { env: env() });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("");
+    const result = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(result).toMatchObject({
+      fileId: "file1",
+      userKey: "ukfile1",
+      shareUrl: `${fake.url}/share/ukfile1`,
+      downloadUrl: `${fake.url}/download/ukfile1`,
+      metadata: { appName: "Fake App", bundleId: "com.example.fake", version: "1.2.3" },
+    });
+    const timings = result.timings as Record<string, number>;
+    for (const key of ["presignMs", "putMs", "completeMs", "totalMs"]) expect(typeof timings[key]).toBe("number");
+  });
+
+  it("appends the step outputs to $GITHUB_OUTPUT in heredoc form", async () => {
+    const outputFile = join(dir, "github-output");
+    writeFileSync(outputFile, "earlier=kept\n");
+    const run = await runCli(["upload", apk, "--github-output", "-q"], { env: { ...env(), GITHUB_OUTPUT: outputFile } });
+    expect(run.code).toBe(0);
+    const text = readFileSync(outputFile, "utf8");
+    expect(text.startsWith("earlier=kept\n")).toBe(true);
+    expect(parseGithubOutput(text)).toEqual({
+      share_url: `${fake.url}/share/ukfile1`,
+      download_url: `${fake.url}/download/ukfile1`,
+      file_id: "file1",
+      user_key: "ukfile1",
+      version: "1.2.3",
+      app_name: "Fake App",
+      bundle_id: "com.example.fake",
+    });
+  });
+
+  it("retries a PUT whose connection dropped, from the start, and succeeds", async () => {
+    fake.script.put.push({ drop: true, afterBytes: 1024 * 1024 });
+    const run = await runCli(["upload", apk], { env: env() });
+    expect(run.code).toBe(0);
+    expect(count("PUT", "/storage/")).toBe(2);
+    expect(run.stderr).toMatch(/hangar: put .*retry 1\/5/);
+    expect(fake.lastStored()!.size).toBe(3 * 1024 * 1024);
+  });
+
+  it("exits 2 on usage errors, before any request", async () => {
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [["upload"], env(), /missing the file to upload/],
+      [["upload", apk, apk], env(), /exactly one file/],
+      [["upload", join(dir, "notes.zip")], env(), /only \.apk and \.ipa/],
+      [["upload", apk], { HANGAR_URL: fake.url }, /missing HANGAR_CLIENT_ID \(or --client-id\), HANGAR_CLIENT_SECRET/],
+      [["upload", apk, "--max-retries", "many"], env(), /--max-retries/],
+      [["upload", apk, "--bogus"], env(), /Unknown option '--bogus'/],
+      [["upload", apk, "--url", "ftp://x"], env(), /must be an http\(s\) address/],
+      [["upload", apk, "--github-output"], env(), /needs the GITHUB_OUTPUT variable/],
+      [["upload", join(dir, "missing.apk")], env(), /no such file/],
+    ];
+    const runs = await Promise.all(cases.map(([args, e]) => runCli(args, { env: e })));
+    runs.forEach((run, i) => {
+      expect(run.code, cases[i]![0].join(" ")).toBe(2);
+      expect(run.stderr).toMatch(cases[i]![2]);
+    });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("exits 3 on a wrong secret and never prints the secret, from the environment or the flag", async () => {
+    const secret = "sk_super_secret_do_not_print";
+    // A careless server echoing the credential: the CLI must still not print it.
+    fake.script.presign.push({ status: 401, body: { error: { code: "invalid_credentials", message: `rejected ${secret}`, requestId: "r1" } } });
+    const viaEnv = await runCli(["upload", apk, "--json", "--verbose"], { env: { ...env(), HANGAR_CLIENT_SECRET: secret } });
+    expect(viaEnv.code).toBe(3);
+    expect(viaEnv.stderr).toMatch(/401 invalid_credentials: rejected \*\*\*/);
+    expect(JSON.parse(viaEnv.stdout)).toMatchObject({ error: { code: "invalid_credentials", status: 401, exitCode: 3, requestId: "r1" } });
+
+    fake.script.presign.push({ status: 401, body: { error: { code: "invalid_credentials", message: `rejected ${secret}`, requestId: "r2" } } });
+    const viaFlag = await runCli(["upload", apk, `--client-secret=${secret}`], { env: { ...env(), HANGAR_CLIENT_SECRET: undefined } });
+    expect(viaFlag.code).toBe(3);
+    for (const run of [viaEnv, viaFlag]) expect(run.stdout + run.stderr).not.toContain(secret);
+  });
+
+  it("exits 4 when still rate limited after the retries", async () => {
+    fake.script.presign.push({ status: 429, headers: { "Retry-After": "0" } }, { status: 429, headers: { "Retry-After": "0" } });
+    const run = await runCli(["upload", apk, "--max-retries", "1"], { env: env() });
+    expect(run.code).toBe(4);
+    expect(run.stderr).toMatch(/presign rate limited; retry 1\/1/);
+    expect(count("POST", "/presign")).toBe(2);
+  });
+
+  it("exits 5 on server errors after the retries, and 6 on a rejected package", async () => {
+    fake.script.complete.push({ status: 500 });
+    const server = await runCli(["upload", apk, "--max-retries", "0", "-q"], { env: env() });
+    expect(server.code).toBe(5);
+
+    fake.script.complete.push({ status: 422, body: { error: { code: "invalid_package", message: "not an APK", requestId: "r", reason: "not_zip" } } });
+    const rejected = await runCli(["upload", apk, "-q", "--json"], { env: env() });
+    expect(rejected.code).toBe(6);
+    expect(JSON.parse(rejected.stdout)).toMatchObject({ error: { code: "invalid_package", reason: "not_zip", exitCode: 6 } });
+  });
+
+  it("stops on Ctrl-C (SIGINT) during the PUT: exit 130, a short line, no complete", async () => {
+    fake.script.put.push({ hang: true });
+    let sent = false;
+    const run = await runCli(["upload", apk, "--verbose"], {
+      env: env(),
+      onStderr: (soFar, child) => {
+        if (!sent && soFar.includes("sending the file to storage")) {
+          sent = true;
+          setTimeout(() => child.kill("SIGINT"), 100);
+        }
+      },
+    });
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain("interrupted while sending the file to storage; the upload was not completed");
+    expect(count("POST", "/complete")).toBe(0);
+  });
+});
