@@ -14,6 +14,7 @@ import { openZip } from "../../src/zip/open-zip";
 import { parseBadging, toBcp47 } from "./helpers/badging";
 import type { Badging } from "./helpers/badging";
 import { writeZip } from "./helpers/zip-writer";
+import type { ZipItem } from "./helpers/zip-writer";
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "../../fixtures/apk");
 
@@ -217,7 +218,7 @@ describe("large stored entries", () => {
     const source = await FileRangeReader.open(join(FIXTURES, "aapt1-stored-asset.apk"));
     const ctx = createInspectContext();
     const zip = await openZip(source, ctx);
-    const items = [{ name: "assets/huge.bin", data: Buffer.alloc(48 * 1024 * 1024, 0x42), stored: true }];
+    const items: ZipItem[] = [{ name: "assets/huge.bin", data: Buffer.alloc(48 * 1024 * 1024, 0x42), stored: true }];
     for (const name of zip.entries.keys()) items.push({ name, data: await zip.read(name), stored: true });
     await source.close();
     const path = join(dir, "huge.apk");

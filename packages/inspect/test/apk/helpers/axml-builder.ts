@@ -132,12 +132,15 @@ export function buildAxml(root: ElementSpec, options: AxmlOptions = {}): Buffer 
   return chunk(options.headerType ?? 0x0003, Buffer.alloc(0), body);
 }
 
+/** A value for an android attribute; its name, namespace and id are filled in. */
+export type AttrValue = Partial<AttrSpec>;
+
 export interface ManifestSpec {
   package?: string;
-  versionCode?: AttrSpec | number;
-  versionName?: AttrSpec | string;
-  label?: AttrSpec | string;
-  icon?: AttrSpec;
+  versionCode?: AttrValue | number;
+  versionName?: AttrValue | string;
+  label?: AttrValue | string;
+  icon?: AttrValue;
   minSdk?: number | string;
   targetSdk?: number | string;
   permissions?: string[];
@@ -146,7 +149,7 @@ export interface ManifestSpec {
   attributeName?: (real: string) => string;
 }
 
-function androidAttr(name: keyof typeof Attr, value: AttrSpec | string | number, rename?: (s: string) => string): AttrSpec {
+function androidAttr(name: keyof typeof Attr, value: AttrValue | string | number, rename?: (s: string) => string): AttrSpec {
   const base: AttrSpec = { ns: ANDROID_NS, name: rename ? rename(name) : name, resId: Attr[name] };
   if (typeof value === "string") return { ...base, string: value };
   if (typeof value === "number") return { ...base, type: T.INT_DEC, data: value };
