@@ -1,0 +1,140 @@
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { createApiKey, randomIds, systemClock, type CreatedApiKey } from "@hangar/core";
+import { DynamoApiKeyRepository, DynamoProjectRepository } from "@hangar/core/dynamo";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStackProcess, type StackProcess } from "../../../../test/support/local-stack-process";
+import { REPO_ROOT, parseGithubOutput, runCli } from "./support/run-cli";
+
+/**
+ * `hangar upload` end to end against the real service: one local stack (its own process, JVM
+ * included) for the whole file. The stack's rate limit is 2 requests per 2 s per key, so a fresh
+ * key per test has exactly the budget of one upload (presign + complete) and the 429 test can use
+ * it up on purpose.
+ */
+
+const APK = join(REPO_ROOT, "packages/inspect/fixtures/apk/aapt2-literal.apk");
+const IPA = join(REPO_ROOT, "packages/inspect/fixtures/ipa/xml-plist.ipa");
+
+let dataDir: string;
+let work: string;
+let stack: StackProcess;
+let dynamo: DynamoDBClient;
+
+async function newKey(): Promise<CreatedApiKey> {
+  const db = DynamoDBDocumentClient.from(dynamo);
+  const tableName = stack.info.tableName;
+  return createApiKey(
+    { apiKeys: new DynamoApiKeyRepository(db, tableName), projects: new DynamoProjectRepository(db, tableName), clock: systemClock, ids: randomIds },
+    { email: "cli-test@hangar.test", projectName: `cli-${randomIds.userKey()}` },
+  );
+}
+
+const envFor = (key: CreatedApiKey, extra: Record<string, string> = {}) => ({
+  HANGAR_URL: stack.info.baseUrl,
+  HANGAR_CLIENT_ID: key.clientId,
+  HANGAR_CLIENT_SECRET: key.clientSecret,
+  ...extra,
+});
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "hangar-cli-stack-"));
+  work = mkdtempSync(join(tmpdir(), "hangar-cli-files-"));
+  stack = await startStackProcess(dataDir, { HANGAR_RATE_LIMIT: "2", HANGAR_RATE_WINDOW_SECONDS: "2" });
+  dynamo = new DynamoDBClient({ endpoint: stack.info.dynamoEndpoint, region: stack.info.region, credentials: stack.info.credentials });
+}, 180_000);
+
+afterAll(async () => {
+  dynamo?.destroy();
+  await stack?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+}, 30_000);
+
+describe("hangar upload against the local stack", () => {
+  it("uploads an APK, prints its metadata and links, and the download link serves the same bytes", async () => {
+    const run = await runCli(["upload", APK], { env: envFor(await newKey()) });
+    expect(run.stderr).not.toContain("hangar upload:");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Name:      Literal App — ünïcödé");
+    expect(run.stdout).toContain("Bundle ID: com.hangar.literal");
+    expect(run.stdout).toContain("Version:   1.0.4 [BETA]");
+    const share = /Share:\s+(\S+)/.exec(run.stdout)![1]!;
+    const download = /Download:\s+(\S+)/.exec(run.stdout)![1]!;
+    expect(share).toMatch(new RegExp(`^${stack.info.baseUrl}/share/[^/]+$`));
+
+    const file = await fetch(download);
+    expect(file.status).toBe(200);
+    expect(Buffer.from(await file.arrayBuffer()).equals(readFileSync(APK))).toBe(true);
+    expect((await fetch(share)).status).toBe(200);
+  });
+
+  it("uploads an IPA with --json (stdout is only the answer) and writes GITHUB_OUTPUT", async () => {
+    const outputFile = join(work, "github-output");
+    const run = await runCli(["upload", IPA, "--json"], { env: envFor(await newKey(), { GITHUB_OUTPUT: outputFile }) });
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as {
+      fileId: string;
+      userKey: string;
+      shareUrl: string;
+      downloadUrl: string;
+      metadata: Record<string, string>;
+      timings: Record<string, number>;
+    };
+    expect(result.metadata).toMatchObject({ appName: "Demo App", bundleId: "com.example.demo", version: "1.4.2" });
+    expect(result.shareUrl).toBe(`${stack.info.baseUrl}/share/${result.userKey}`);
+    expect(result.timings.totalMs).toBeGreaterThan(0);
+    expect(parseGithubOutput(readFileSync(outputFile, "utf8"))).toEqual({
+      share_url: result.shareUrl,
+      download_url: result.downloadUrl,
+      file_id: result.fileId,
+      user_key: result.userKey,
+      version: "1.4.2",
+      app_name: "Demo App",
+      bundle_id: "com.example.demo",
+    });
+  });
+
+  it("exits 3 on a wrong secret", async () => {
+    const key = await newKey();
+    const run = await runCli(["upload", APK], { env: envFor(key, { HANGAR_CLIENT_SECRET: `${key.clientSecret}x` }) });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/401 invalid_credentials/);
+    expect(run.stderr + run.stdout).not.toContain(key.clientSecret);
+  });
+
+  it("waits out a 429 and then succeeds", async () => {
+    const key = await newKey();
+    // Spend the key's whole window (2 requests) so the CLI's presign is refused.
+    for (let i = 0; i < 2; i++) {
+      await fetch(`${stack.info.baseUrl}/api/upload/api-key/presign`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Client-ID": key.clientId, Authorization: `Bearer ${key.clientSecret}` },
+        body: JSON.stringify({ fileName: "burn.apk", fileSize: 10, fileType: "application/vnd.android.package-archive" }),
+      });
+    }
+    const run = await runCli(["upload", APK], { env: envFor(key) });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/hangar: (presign|complete) rate limited; retry 1\/5 in \d/);
+    expect(run.stdout).toContain("Bundle ID: com.hangar.literal");
+  });
+
+  it("exits 6 when the service rejects the package (random bytes named x.apk)", async () => {
+    const junk = join(work, "x.apk");
+    writeFileSync(junk, randomBytes(64 * 1024));
+    const run = await runCli(["upload", junk, "--json"], { env: envFor(await newKey()) });
+    expect(run.code).toBe(6);
+    expect(JSON.parse(run.stdout)).toMatchObject({ error: { code: "invalid_package", status: 422, step: "complete", exitCode: 6 } });
+    expect(run.stderr).toMatch(/422 invalid_package/);
+  });
+
+  it("exits 2 when presign refuses the request itself (400 on a 300-character file name)", async () => {
+    const run = await runCli(["upload", APK, "--name", `${"a".repeat(300)}.apk`], { env: envFor(await newKey()) });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/presign: 400 invalid_request: .*fileName/);
+  });
+});
