@@ -5,10 +5,8 @@ import { BlockPublicAccess, BucketEncryption, ObjectOwnership } from "aws-cdk-li
 import { Bucket, Function, Table, type StackContext } from "sst/constructs";
 import { tableDefinition as keys } from "@hangar/core";
 import { reaperStatements } from "./access";
+import { REAPER_HANDLER } from "./handlers";
 import { stageSettings } from "./settings";
-
-/** SST handler string of the function that deletes objects of expired uploads. */
-export const REAPER_HANDLER = "stacks/handlers/reap-expired-uploads.handler.handler";
 
 /** Where packages and their icons live; every function's S3 grant is limited to it. */
 export const UPLOADS_PREFIX = "uploads/";
@@ -23,6 +21,8 @@ export const expiredUploadFilter = {
   userIdentity: { type: ["Service"], principalId: ["dynamodb.amazonaws.com"] },
   dynamodb: { OldImage: { type: { S: ["file"] }, status: { S: ["pending", "rejected"] } } },
 };
+
+export { REAPER_HANDLER };
 
 export function StorageStack({ stack, app }: StackContext) {
   const settings = stageSettings(app.stage);

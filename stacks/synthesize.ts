@@ -2,9 +2,10 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CloudAssembly } from "aws-cdk-lib/cx-api";
+import type { SSTConfig } from "sst";
 import { App } from "sst/constructs";
 import { initProject, useProject } from "sst/project.js";
-import config from "../sst.config";
+import { load } from "sst/stacks/build.js";
 
 export interface SynthesizeOptions {
   stage: string;
@@ -30,8 +31,9 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const FAKE_ACCOUNT = "123456789012";
 
 /**
- * What `sst build` does, minus the AWS calls: load sst.config.ts, run its stacks on an App in
- * deploy mode, let SST bundle every function with esbuild (local, no Docker), synthesize.
+ * What `sst build` does, minus the AWS calls: load sst.config.ts through SST's own loader, run
+ * its stacks on an App in deploy mode, let SST bundle every function with esbuild (local, no
+ * Docker), synthesize.
  *
  * SST's `sst build` asks STS for the account and, outside tests, looks up its bootstrap
  * stack when finishing the app. NODE_ENV=test is SST's own switch to skip that lookup (it only
@@ -63,7 +65,9 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
       },
       { outdir },
     );
-    // initProject loads sst.config.ts shallowly (without `stacks`), so run ours directly.
+    // initProject loads sst.config.ts shallowly (without `stacks`); `sst build` and
+    // `sst deploy` then bundle and load it in full like this, and run its stacks.
+    const [, config] = (await load(project.paths.config)) as readonly [unknown, SSTConfig];
     await config.stacks(app);
     await app.finish();
     const assembly = app.synth();

@@ -21,7 +21,7 @@ import { readFile } from "node:fs/promises";
 import type * as Esbuild from "esbuild";
 import { fallbackHandler, routes } from "@hangar/functions";
 import { lambdaNodejs } from "../../stacks/bundling";
-import { REAPER_HANDLER } from "../../stacks/storage-stack";
+import { REAPER_HANDLER } from "../../stacks/handlers";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
