@@ -14,10 +14,17 @@ export interface PresignGetInput {
   inline?: boolean;
 }
 
-export interface ObjectStorage {
+/** Hands out presigned addresses: pure computation, no storage round trip. */
+export interface UrlSigner {
   presignPut(input: PresignPutInput): Promise<string>;
   presignGet(input: PresignGetInput): Promise<string>;
+}
+
+/** Talks to the bucket itself; only complete needs it. */
+export interface ObjectStore {
   /** undefined when the object does not exist. */
   head(key: string): Promise<{ size: number } | undefined>;
   put(key: string, body: Uint8Array, contentType: string): Promise<void>;
 }
+
+export type ObjectStorage = UrlSigner & ObjectStore;

@@ -1,9 +1,9 @@
 import { NotFoundError } from "../errors/domain-errors";
-import type { FileRepository, ObjectStorage, SharedFile } from "../ports";
+import type { FileRepository, SharedFile, UrlSigner } from "../ports";
 
 export interface ShareDeps {
   files: FileRepository;
-  storage: ObjectStorage;
+  storage: UrlSigner;
 }
 
 // Share keys are 12 base62 characters; anything else is unknown without a lookup.

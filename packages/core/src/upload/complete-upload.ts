@@ -1,6 +1,6 @@
 import { ConflictError, InvalidPackageError, NotFoundError } from "../errors/domain-errors";
 import type { IdSource } from "../ids/random-ids";
-import type { ApiKey, Clock, CompletedFile, FileRecord, FileRepository, ObjectStorage, PackageInspector } from "../ports";
+import type { ApiKey, Clock, CompletedFile, FileRecord, FileRepository, ObjectStore, PackageInspector } from "../ports";
 import { iconKeyFor, parseObjectKey } from "./object-key";
 import { assertFileType } from "./presign-upload";
 import type { Complete, CompleteResult } from "./upload.schema";
@@ -8,7 +8,7 @@ import type { LinkBases, UploadSettings } from "./upload-settings";
 
 export interface CompleteDeps {
   files: FileRepository;
-  storage: ObjectStorage;
+  storage: ObjectStore;
   inspector: PackageInspector;
   clock: Clock;
   ids: IdSource;

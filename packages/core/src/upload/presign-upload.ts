@@ -1,13 +1,13 @@
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from "../errors/domain-errors";
 import type { IdSource } from "../ids/random-ids";
-import type { ApiKey, Clock, FileRepository, ObjectStorage } from "../ports";
+import type { ApiKey, Clock, FileRepository, UrlSigner } from "../ports";
 import { objectKey } from "./object-key";
 import { APK_MEDIA_TYPE, GENERIC_MEDIA_TYPE, type Presign, type PresignResult } from "./upload.schema";
 import type { UploadSettings } from "./upload-settings";
 
 export interface PresignDeps {
   files: FileRepository;
-  storage: ObjectStorage;
+  storage: UrlSigner;
   clock: Clock;
   ids: IdSource;
   settings: UploadSettings;

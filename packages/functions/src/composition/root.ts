@@ -1,10 +1,8 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { defaultUploadSettings, randomIds, systemClock, type UploadSettings } from "@hangar/core";
 import { DynamoApiKeyRepository, DynamoFileRepository, DynamoRateLimiter } from "@hangar/core/dynamo";
-import { S3ObjectStorage } from "@hangar/core/s3";
-import { S3PackageInspector, type InspectionStats } from "@hangar/core/s3-inspector";
+import { S3UrlSigner } from "@hangar/core/s3";
 import { Settings } from "./settings.schema";
 
 /**
@@ -18,19 +16,13 @@ export interface Runtime {
   apiKeys: DynamoApiKeyRepository;
   rateLimiter: DynamoRateLimiter;
   files: DynamoFileRepository;
-  storage: S3ObjectStorage;
-  inspector: S3PackageInspector;
+  /** Presigns S3 URLs without an S3 client (see S3UrlSigner). */
+  signer: S3UrlSigner;
   clock: typeof systemClock;
   ids: typeof randomIds;
 }
 
 let runtime: Runtime | undefined;
-let inspectionListener: ((stats: InspectionStats) => void) | undefined;
-
-/** Lets observability record extraction figures without core knowing about metrics. */
-export function onInspection(listener: (stats: InspectionStats) => void): void {
-  inspectionListener = listener;
-}
 
 export function getRuntime(): Runtime {
   if (runtime) return runtime;
@@ -43,14 +35,6 @@ export function getRuntime(): Runtime {
     ...(settings.HANGAR_DYNAMODB_ENDPOINT ? { endpoint: settings.HANGAR_DYNAMODB_ENDPOINT } : {}),
   });
   const db = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
-  const s3 = new S3Client({
-    region,
-    // Without this, SDK v3 signs a checksum of an empty body into presigned PUTs.
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-    ...(settings.HANGAR_S3_ENDPOINT ? { endpoint: settings.HANGAR_S3_ENDPOINT, forcePathStyle: true } : {}),
-  });
-
   const table = settings.HANGAR_TABLE_NAME;
   runtime = {
     settings,
@@ -61,8 +45,11 @@ export function getRuntime(): Runtime {
       windowSeconds: settings.HANGAR_RATE_WINDOW_SECONDS,
     }),
     files: new DynamoFileRepository(db, table),
-    storage: new S3ObjectStorage(s3, settings.HANGAR_BUCKET_NAME),
-    inspector: new S3PackageInspector(s3, settings.HANGAR_BUCKET_NAME, (stats) => inspectionListener?.(stats)),
+    signer: new S3UrlSigner({
+      bucket: settings.HANGAR_BUCKET_NAME,
+      region,
+      ...(settings.HANGAR_S3_ENDPOINT ? { endpoint: settings.HANGAR_S3_ENDPOINT } : {}),
+    }),
     clock: systemClock,
     ids: randomIds,
   };

@@ -8,6 +8,6 @@ import { httpRoute } from "../middleware/http-route";
  */
 export const handler = httpRoute({ auth: false, json: false }, async (event) => {
   const runtime = getRuntime();
-  const location = await downloadLocation(runtime, event.pathParameters?.userKey, runtime.upload.downloadExpiresSeconds);
+  const location = await downloadLocation({ files: runtime.files, storage: runtime.signer }, event.pathParameters?.userKey, runtime.upload.downloadExpiresSeconds);
   return { statusCode: 302, headers: { Location: location, "Cache-Control": "no-store" }, body: "" };
 });

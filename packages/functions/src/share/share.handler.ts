@@ -7,7 +7,7 @@ import { renderSharePage } from "./share-page";
 export const handler = httpRoute({ auth: false, json: false }, async (event) => {
   const runtime = getRuntime();
   const shared = await resolveShare(runtime, event.pathParameters?.userKey);
-  const icon = await iconLocation(runtime, shared, 3600);
+  const icon = await iconLocation({ files: runtime.files, storage: runtime.signer }, shared, 3600);
   const { publicBaseUrl } = linkBases(event, runtime.settings);
   const html = renderSharePage(shared, {
     download: `${publicBaseUrl}/download/${shared.userKey}`,

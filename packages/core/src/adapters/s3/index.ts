@@ -1,2 +1,3 @@
-export * from "./object-storage.s3";
+export * from "./object-store.s3";
+export * from "./url-signer.s3";
 export * from "./content-disposition";

@@ -1,0 +1,39 @@
+import { HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { DependencyError } from "../../errors/domain-errors";
+import type { ObjectStore } from "../../ports";
+
+function s3Failure(operation: string, error: unknown): DependencyError {
+  const name = error instanceof Error ? error.name : "UnknownError";
+  return new DependencyError("s3", `S3 ${operation} failed (${name})`, { cause: error });
+}
+
+function isNotFound(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === "NotFound" || e?.name === "NoSuchKey" || e?.$metadata?.httpStatusCode === 404;
+}
+
+/** HEAD and PUT through the S3 client; presigning lives in S3UrlSigner (no client needed). */
+export class S3ObjectStore implements ObjectStore {
+  constructor(
+    private readonly client: S3Client,
+    private readonly bucket: string,
+  ) {}
+
+  async head(key: string): Promise<{ size: number } | undefined> {
+    try {
+      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return { size: out.ContentLength ?? 0 };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw s3Failure("HeadObject", error);
+    }
+  }
+
+  async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
+    try {
+      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
+    } catch (error) {
+      throw s3Failure("PutObject", error);
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import { S3Client } from "@aws-sdk/client-s3";
+import { S3ObjectStore } from "@hangar/core/s3";
+import { S3PackageInspector, type InspectionStats } from "@hangar/core/s3-inspector";
+import { getRuntime } from "./root";
+
+let parts: { store: S3ObjectStore; inspector: S3PackageInspector } | undefined;
+
+/**
+ * What only complete needs: an S3 client (HEAD, ranged GETs, the icon PUT) and the extractor.
+ * Kept out of the shared root so the other functions' bundles carry neither.
+ */
+export function getPackageAccess(onInspected: (stats: InspectionStats) => void) {
+  if (parts) return parts;
+  const { settings } = getRuntime();
+  const s3 = new S3Client({
+    region: settings.AWS_REGION,
+    // Without this, SDK v3 adds CRC32 checksums the local store and presigned flows don't need.
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+    ...(settings.HANGAR_S3_ENDPOINT ? { endpoint: settings.HANGAR_S3_ENDPOINT, forcePathStyle: true } : {}),
+  });
+  parts = {
+    store: new S3ObjectStore(s3, settings.HANGAR_BUCKET_NAME),
+    inspector: new S3PackageInspector(s3, settings.HANGAR_BUCKET_NAME, onInspected),
+  };
+  return parts;
+}
