@@ -160,6 +160,7 @@ function resolveLabels(
   const base = asText(resolver.resolve(label, manifest.strings));
   if (base.text !== undefined && base.text !== "") labels[""] = base.text;
   for (const [name, config] of table?.localeConfigs() ?? []) {
+    ctx.checkDeadline();
     const localized = resolver.resolve(label, manifest.strings, config);
     if (localized.kind === "unresolved" || !localized.localized) continue;
     const text = asText(localized).text;

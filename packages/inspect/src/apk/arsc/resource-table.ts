@@ -57,6 +57,8 @@ export interface ResourceTableOptions {
  * when looked up, so a 30 MB table of a large app costs a walk, not a full decode.
  */
 export class ResourceTable {
+  private work = 0;
+
   private constructor(
     private readonly buf: Buffer,
     /** The global value string pool. */
@@ -64,7 +66,16 @@ export class ResourceTable {
     private readonly packages: Map<number, TablePackage>,
     /** Tolerated defects, for diagnostics. */
     readonly anomalies: string[],
+    private readonly checkDeadline: (() => void) | undefined,
   ) {}
+
+  /**
+   * Lookups scan every type chunk of a type; a hostile table can hold millions, so lookups, not
+   * only parsing, watch the deadline (synchronous work would also starve any timer).
+   */
+  private step(): void {
+    if (++this.work % 4096 === 0) this.checkDeadline?.();
+  }
 
   static parse(buf: Buffer, options: ResourceTableOptions = {}): ResourceTable {
     const anomalies: string[] = [];
@@ -108,7 +119,7 @@ export class ResourceTable {
       }
     }
     if (strings === undefined) throw new BinaryFormatError("resources.arsc has no value string pool");
-    return new ResourceTable(buf, strings, packages, anomalies);
+    return new ResourceTable(buf, strings, packages, anomalies, options.checkDeadline);
   }
 
   /** Package ids present, in table order. */
@@ -127,6 +138,7 @@ export class ResourceTable {
     for (const pkg of this.packages.values()) {
       for (const chunks of pkg.types.values()) {
         for (const chunk of chunks) {
+          this.step();
           if (chunk.config.locale !== "" && !found.has(chunk.config.locale)) found.set(chunk.config.locale, chunk.config);
         }
       }
@@ -142,6 +154,7 @@ export class ResourceTable {
     const entryIndex = resId & 0xffff;
     const out: TableEntry[] = [];
     for (const chunk of pkg.types.get(typeId) ?? []) {
+      this.step();
       const entry = this.readEntry(chunk, entryIndex);
       if (entry !== undefined) out.push(entry);
     }

@@ -74,16 +74,18 @@ export function configBytes(spec: ConfigSpec = {}): Buffer {
 export function buildArsc(spec: TableSpec): Buffer {
   const values: string[] = [];
   const keys: string[] = [];
-  const valueIndex = (s: string): number => {
-    let i = values.indexOf(s);
-    if (i < 0) i = values.push(s) - 1;
+  const valueIds = new Map<string, number>();
+  const keyIds = new Map<string, number>();
+  const intern = (list: string[], ids: Map<string, number>, s: string): number => {
+    let i = ids.get(s);
+    if (i === undefined) {
+      i = list.push(s) - 1;
+      ids.set(s, i);
+    }
     return i;
   };
-  const keyIndex = (s: string): number => {
-    let i = keys.indexOf(s);
-    if (i < 0) i = keys.push(s) - 1;
-    return i;
-  };
+  const valueIndex = (s: string): number => intern(values, valueIds, s);
+  const keyIndex = (s: string): number => intern(keys, keyIds, s);
 
   const typeChunks = spec.types.map((t) => {
     const encoding = t.encoding ?? "dense";
