@@ -14,7 +14,9 @@ declare module "vitest" {
 /** One local stack (one DynamoDB Local, one object store) for the whole integration run. */
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), "hangar-it-"));
-  const stack = await startStackProcess(dataDir);
+  // In-memory DynamoDB Local: same semantics, no SQLite fsync per write (test/local-stack.test.ts
+  // covers the persistent mode and restarts).
+  const stack = await startStackProcess(dataDir, { HANGAR_DYNAMODB_IN_MEMORY: "1" });
   project.provide("stack", stack.info);
   return async () => {
     await stack.stop();

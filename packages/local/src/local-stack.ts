@@ -25,6 +25,8 @@ export interface LocalStackOptions {
   dynamoPort?: number;
   tableName?: string;
   bucketName?: string;
+  /** Keep DynamoDB Local's data in memory (faster writes, nothing survives a restart). */
+  dynamoInMemory?: boolean;
   /** Extra settings for the handlers (HANGAR_* variables). */
   env?: Record<string, string | undefined>;
 }
@@ -74,7 +76,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   try {
     const [dynamo, store] = await Promise.all([
       pick(options.dynamoPort, 2).then((port) =>
-        startDynamoDbLocal({ dataDir: join(dataDir, "dynamodb"), port, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
+        startDynamoDbLocal({
+          ...(options.dynamoInMemory ? {} : { dataDir: join(dataDir, "dynamodb") }),
+          port,
+          region: LOCAL_REGION,
+          credentials: LOCAL_CREDENTIALS,
+        }),
       ),
       pick(options.s3Port, 1).then((port) =>
         startObjectStore({ dataDir: join(dataDir, "s3"), host: options.host, port, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),

@@ -21,6 +21,8 @@ try {
     dataDir,
     host,
     port,
+    // Tests and benchmarks: writes skip SQLite on disk; nothing survives a restart.
+    dynamoInMemory: env.HANGAR_DYNAMODB_IN_MEMORY === "1",
     ...(s3Port !== undefined ? { s3Port } : {}),
     ...(dynamoPort !== undefined ? { dynamoPort } : {}),
   });
