@@ -24,6 +24,7 @@ import {
   type ApiErrorInit,
   type UploadStep,
 } from "./client-errors";
+import { fetchJsonPost, nodeJsonPost, type HttpAnswer, type JsonPost } from "./json-transport";
 import { putFile } from "./put-file";
 import {
   defaultRetryOptions,
@@ -49,7 +50,10 @@ export interface HangarClientOptions {
   url: string;
   clientId: string;
   clientSecret: string;
-  /** For presign and complete (the PUT streams through node:http). Default: global fetch. */
+  /**
+   * For presign and complete (the PUT always streams through node:http). Default: node:http(s),
+   * which keeps undici and its WebAssembly parser out of the process (see json-transport.ts).
+   */
   fetch?: typeof fetch;
   retry?: Partial<RetryOptions>;
   /** Time and randomness of retries; tests inject one that does not wait. */
@@ -102,7 +106,7 @@ export class HangarClient {
   readonly retry: RetryOptions;
   private readonly clientId: string;
   private readonly clientSecret: string;
-  private readonly fetchImpl: typeof fetch;
+  private readonly transport: JsonPost;
   private readonly clock: RetryClock;
   private readonly userAgent: string;
   /** Errors a retry loop already gave up on: an enclosing loop (PUT around a re-presign) must not retry them again. */
@@ -123,7 +127,7 @@ export class HangarClient {
     this.baseUrl = base.toString().replace(/\/+$/, "");
     this.clientId = options.clientId;
     this.clientSecret = options.clientSecret;
-    this.fetchImpl = options.fetch ?? globalThis.fetch;
+    this.transport = options.fetch ? fetchJsonPost(options.fetch) : nodeJsonPost;
     this.retry = { ...defaultRetryOptions, ...options.retry };
     this.clock = options.clock ?? systemRetryClock;
     this.userAgent = options.userAgent ?? `hangar-cli/${CLIENT_VERSION} node/${process.versions.node}`;
@@ -232,24 +236,20 @@ export class HangarClient {
   /** POST a JSON body to the service; the parsed 200 answer, or a typed error. */
   private async post(step: UploadStep, path: string, body: unknown, run: Run): Promise<unknown> {
     const timeout = AbortSignal.timeout(this.retry.requestTimeoutMs);
-    let response: Response;
-    let text: string;
+    let response: HttpAnswer;
     try {
-      response = await this.fetchImpl(`${this.baseUrl}${path}`, {
-        method: "POST",
-        headers: {
+      response = await this.transport(
+        `${this.baseUrl}${path}`,
+        {
           "Content-Type": "application/json",
           Accept: "application/json",
           "X-Client-ID": this.clientId,
           Authorization: `Bearer ${this.clientSecret}`,
           "User-Agent": this.userAgent,
         },
-        body: JSON.stringify(body),
-        // A redirect would re-send (or silently drop) the credentials elsewhere; report it instead.
-        redirect: "manual",
-        signal: AbortSignal.any([run.signal, timeout]),
-      });
-      text = await response.text();
+        JSON.stringify(body),
+        AbortSignal.any([run.signal, timeout]),
+      );
     } catch (error) {
       if (run.signal.aborted) throw error;
       const reason = timeout.aborted
@@ -257,6 +257,7 @@ export class HangarClient {
         : describeNetworkFailure(error);
       throw new HangarNetworkError(step, reason, { cause: error });
     }
+    const text = response.text;
     if (response.status !== 200) throw apiError(step, response, text, this.clock.now());
     try {
       return JSON.parse(text) as unknown;
@@ -320,7 +321,7 @@ function expiryOf(address: PresignResponse, now: number): number {
   return Number.isNaN(at) ? now + PRESIGN_VALIDITY_MS : at;
 }
 
-function apiError(step: UploadStep, response: Response, text: string, now: number): HangarApiError {
+function apiError(step: UploadStep, response: HttpAnswer, text: string, now: number): HangarApiError {
   const status = response.status;
   let body: Record<string, unknown> | undefined;
   try {
@@ -355,7 +356,7 @@ function apiError(step: UploadStep, response: Response, text: string, now: numbe
   return new HangarApiError(init);
 }
 
-function invalidAnswer(step: UploadStep, message: string, response?: Response): HangarApiError {
+function invalidAnswer(step: UploadStep, message: string, response?: HttpAnswer): HangarApiError {
   return new HangarApiError({
     step,
     status: response?.status ?? 200,

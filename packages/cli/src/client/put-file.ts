@@ -1,13 +1,15 @@
-import { createReadStream } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
 import http, { type IncomingHttpHeaders } from "node:http";
 import https from "node:https";
 import { HangarFileError, HangarNetworkError, describeNetworkFailure } from "./client-errors";
 
 /**
- * Big reads mean fewer syscalls and socket writes; memory stays a few MiB whatever the file size
- * because `pipe` stops reading while the socket is backed up.
+ * The body is read into two fixed buffers and each is reused only once the socket has taken its
+ * bytes, so memory is 2 MiB whatever the file size. (A ReadStream allocates a fresh buffer per
+ * read and leaves them to the GC, which lets tens of MB of garbage pile up before V8 reacts.)
  */
-const READ_CHUNK_BYTES = 1 << 20;
+const CHUNK_BYTES = 1 << 20;
+const BUFFERS = 2;
 /** Error bodies of object storage are small XML; anything past this is not worth keeping. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 /** What curl waits for a `100 Continue` before sending the body anyway. */
@@ -22,7 +24,7 @@ export interface PutFileOptions {
   /** No bytes moving on the socket (either way) for this long fails the attempt. */
   stallTimeoutMs: number;
   continueTimeoutMs?: number;
-  /** Bytes handed to the socket so far (at most one read chunk ahead of the wire). */
+  /** Bytes the socket has taken so far (in kernel buffers or on the wire). */
   onProgress?: (sentBytes: number) => void;
 }
 
@@ -37,9 +39,9 @@ export interface PutFileAnswer {
 
 /**
  * One PUT of a file to a presigned address, streamed from disk. node:http rather than fetch: it
- * takes a plain Content-Length with a stream body, applies backpressure through `pipe`, lets us
- * count bytes as they go, and supports `Expect: 100-continue`, so an expired or refused address is
- * answered before we push a gigabyte at it.
+ * takes a plain Content-Length with a streamed body, tells us when the socket has taken each chunk
+ * (our backpressure and progress), and supports `Expect: 100-continue`, so an expired or refused
+ * address is answered before we push a gigabyte at it.
  *
  * Resolves with any HTTP answer (the caller judges the status); rejects with HangarNetworkError
  * (no answer), HangarFileError (the file can't be read or changed size), or the signal's reason.
@@ -53,12 +55,13 @@ export function putFile(options: PutFileOptions): Promise<PutFileAnswer> {
     let settled = false;
     let bodyStarted = false;
     let bodySent = false;
-    let sent = 0;
     let response: http.IncomingMessage | undefined;
     const answerChunks: Buffer[] = [];
     let answerBytes = 0;
+    const file: Promise<FileHandle> = open(options.path, "r");
+    // Reported through `failFile` when it matters; this only keeps an early rejection from being unhandled.
+    file.catch(() => undefined);
 
-    const file = createReadStream(options.path, { highWaterMark: READ_CHUNK_BYTES });
     const request = send(target, {
       method: "PUT",
       headers: {
@@ -73,7 +76,7 @@ export function putFile(options: PutFileOptions): Promise<PutFileAnswer> {
       if (settled) return;
       settled = true;
       clearTimeout(continueTimer);
-      file.destroy();
+      void file.then((handle) => handle.close()).catch(() => undefined);
       // A socket with half a body on it must not go back to the keep-alive pool.
       if (!bodySent) request.destroy();
       outcome();
@@ -89,41 +92,74 @@ export function putFile(options: PutFileOptions): Promise<PutFileAnswer> {
         }),
       );
     };
-    const fileChanged = (detail: string) => {
-      const error = new HangarFileError(options.path, `${options.path} changed while it was being uploaded (${detail})`);
-      settle(() => reject(error));
+    const failFile = (error: unknown) => {
+      if (settled) return;
+      const failure =
+        error instanceof HangarFileError
+          ? error
+          : new HangarFileError(options.path, `cannot read ${options.path}: ${(error as Error).message}`, { cause: error });
+      settle(() => reject(failure));
+    };
+    const changed = (detail: string) =>
+      new HangarFileError(options.path, `${options.path} changed while it was being uploaded (${detail})`);
+
+    /** Resolves once the socket has taken the chunk, so its buffer may be refilled. */
+    const write = (chunk: Buffer) =>
+      new Promise<void>((taken, failed) => request.write(chunk, (error) => (error ? failed(error) : taken())));
+
+    const pump = async () => {
+      const handle = await file;
+      const buffers = Array.from({ length: BUFFERS }, () => Buffer.allocUnsafeSlow(CHUNK_BYTES));
+      const inFlight: (Promise<void> | undefined)[] = new Array(BUFFERS).fill(undefined);
+      let position = 0;
+      let sent = 0;
+      for (let slot = 0; position < options.size; slot = (slot + 1) % BUFFERS) {
+        await inFlight[slot];
+        if (settled || response) return;
+        const buffer = buffers[slot]!;
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK_BYTES, options.size - position), position);
+        if (bytesRead === 0) throw changed(`it ended after ${position} of the ${options.size} bytes announced`);
+        if (settled || response) return;
+        position += bytesRead;
+        const taken = write(buffer.subarray(0, bytesRead)).then(() => {
+          sent += bytesRead;
+          options.onProgress?.(sent);
+        });
+        // A dead socket fails every queued write; the one awaited reports it, the rest must not
+        // surface as unhandled rejections (fatal in a CLI).
+        taken.catch(() => undefined);
+        inFlight[slot] = taken;
+      }
+      // Sending more than Content-Length is impossible; a file that grew is still not the one announced.
+      if ((await handle.read(Buffer.alloc(1), 0, 1, options.size)).bytesRead > 0) {
+        throw changed(`it holds more than the ${options.size} bytes announced`);
+      }
+      await Promise.all(inFlight);
+      if (settled || response) return;
+      bodySent = true;
+      request.end();
     };
 
     const startBody = () => {
       if (bodyStarted || settled) return;
       bodyStarted = true;
       clearTimeout(continueTimer);
-      // Registered before pipe's own listener, so an oversized file is caught before its excess is written.
-      file.on("data", (chunk: string | Buffer) => {
-        sent += chunk.length;
-        if (sent > options.size) return fileChanged(`more than the ${options.size} bytes announced`);
-        options.onProgress?.(sent);
+      pump().catch((error: unknown) => {
+        if (settled || response) return;
+        // A write failed because the request died: its 'error' event reports that.
+        if (error instanceof HangarFileError || !request.destroyed) failFile(error);
       });
-      file.on("end", () => {
-        if (sent !== options.size) return fileChanged(`${sent} bytes read, ${options.size} announced`);
-        bodySent = true;
-      });
-      file.pipe(request);
     };
     const continueTimer = setTimeout(startBody, options.continueTimeoutMs ?? DEFAULT_CONTINUE_TIMEOUT_MS);
     request.on("continue", startBody);
+    file.catch(failFile);
 
-    file.on("error", (error) => {
-      const failure = new HangarFileError(options.path, `cannot read ${options.path}: ${error.message}`, { cause: error });
-      settle(() => reject(failure));
-    });
     request.setTimeout(options.stallTimeoutMs, () => {
       request.destroy(new Error(`no data moved for ${Math.round(options.stallTimeoutMs / 1000)} s`));
     });
     request.on("response", (res) => {
+      // An answer before the body is done ends the upload: the pump stops at its next step.
       response = res;
-      // An answer before the body is done ends the upload: stop reading the file.
-      if (!bodySent) file.unpipe(request);
       res.on("data", (chunk: Buffer) => {
         if (answerBytes < MAX_ANSWER_BYTES) {
           answerChunks.push(chunk);

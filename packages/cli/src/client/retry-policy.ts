@@ -85,7 +85,7 @@ export function parseRateLimitReset(value: string | null | undefined, nowMs: num
 }
 
 /** How long the server asked us to wait: Retry-After wins, else the end of the rate-limit window. */
-export function serverWaitMs(headers: Headers, nowMs: number): number | undefined {
+export function serverWaitMs(headers: { get(name: string): string | null }, nowMs: number): number | undefined {
   return parseRetryAfter(headers.get("retry-after"), nowMs) ?? parseRateLimitReset(headers.get("x-ratelimit-reset"), nowMs);
 }
 

@@ -282,6 +282,24 @@ describe("HangarClient.upload", () => {
     expect(error).toBeInstanceOf(HangarTimeoutError);
   });
 
+  it("uses an injected fetch for presign and complete (never for the PUT)", async () => {
+    const seen: string[] = [];
+    const viaFetch = new HangarClient({
+      url: `${fake.url}/`,
+      clientId: FAKE_CLIENT_ID,
+      clientSecret: FAKE_SECRET,
+      clock: instantClock(),
+      fetch: (input, init) => {
+        seen.push(`${init?.method} ${String(input)}`);
+        return globalThis.fetch(input, init);
+      },
+    });
+    const result = await viaFetch.upload(ipa);
+    expect(result.fileId).toBe("file1");
+    expect(seen).toEqual([`POST ${fake.url}/api/upload/api-key/presign`, `POST ${fake.url}/api/upload/api-key/complete`]);
+    expect(count("PUT", "/storage/")).toBe(1);
+  });
+
   it("rejects files it must not send before any request", async () => {
     writeFileSync(join(dir, "notes.txt"), "x");
     writeFileSync(join(dir, "empty.apk"), "");

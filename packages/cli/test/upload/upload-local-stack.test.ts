@@ -109,17 +109,30 @@ describe("hangar upload against the local stack", () => {
 
   it("waits out a 429 and then succeeds", async () => {
     const key = await newKey();
-    // Spend the key's whole window (2 requests) so the CLI's presign is refused.
-    for (let i = 0; i < 2; i++) {
-      await fetch(`${stack.info.baseUrl}/api/upload/api-key/presign`, {
+    const presign = () =>
+      fetch(`${stack.info.baseUrl}/api/upload/api-key/presign`, {
         method: "POST",
         headers: { "Content-Type": "application/json", "X-Client-ID": key.clientId, Authorization: `Bearer ${key.clientSecret}` },
         body: JSON.stringify({ fileName: "burn.apk", fileSize: 10, fileType: "application/vnd.android.package-archive" }),
-      });
-    }
-    const run = await runCli(["upload", APK], { env: envFor(key) });
+      }).then((r) => r.status);
+    // Keep the key's 2-request window spent until the CLI reports a 429: a one-off burn could
+    // fall into a window that ends before the CLI's first request, and prove nothing.
+    let burning = true;
+    const burner = (async () => {
+      while (burning) {
+        await Promise.all([presign(), presign()]);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    const run = await runCli(["upload", APK], {
+      env: envFor(key),
+      onStderr: (soFar) => {
+        if (/rate limited; retry/.test(soFar)) burning = false;
+      },
+    }).finally(() => (burning = false));
+    await burner;
+    expect(run.stderr).toMatch(/hangar: (presign|complete) rate limited; retry \d\/5 in \d/);
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/hangar: (presign|complete) rate limited; retry 1\/5 in \d/);
     expect(run.stdout).toContain("Bundle ID: com.hangar.literal");
   });
 
