@@ -49,6 +49,11 @@ export async function inspectApk(zip: ZipArchive, ctx: InspectContext): Promise<
       `This is a split APK (split="${manifest.split}"), one piece of an app; upload the base APK or a universal APK`,
     );
   }
+  if (manifest.splitRequired) {
+    ctx.warnings.push(
+      "The APK declares android:isSplitRequired: Android installs it only together with its split APKs (a Play base APK)",
+    );
+  }
   const bundleId = manifest.packageName ?? "";
   if (bundleId === "") {
     throw new InspectError("manifest_unreadable", "AndroidManifest.xml has no package name");

@@ -6,7 +6,7 @@ import { InspectError } from "../../src/inspect-result";
 import type { InspectErrorCode } from "../../src/inspect-result";
 import { TYPE, buildArsc, resId } from "./helpers/arsc-builder";
 import type { TypeSpec } from "./helpers/arsc-builder";
-import { ANDROID_NS, Attr, buildAxml, buildManifest } from "./helpers/axml-builder";
+import { ANDROID_NS, Attr, buildAxml, buildManifest, manifestTree } from "./helpers/axml-builder";
 import type { ManifestSpec } from "./helpers/axml-builder";
 import { T } from "./helpers/encode";
 import { memoryZip, testContext } from "./helpers/memory-zip";
@@ -236,6 +236,15 @@ describe("inspectApk", () => {
       /root element is <application>/,
     );
     await expectCode({ "AndroidManifest.xml": buildManifest({ ...base, package: undefined }) }, "manifest_unreadable", /no package name/);
+  });
+
+  it("warns when the APK is a base that needs its splits to install", async () => {
+    const tree = manifestTree(base);
+    const application = tree.children?.find((c) => c.name === "application");
+    application?.attrs?.push({ ns: ANDROID_NS, name: "isSplitRequired", resId: 0x01010591, type: T.BOOLEAN, data: 0xffffffff });
+    const result = await inspect({ "AndroidManifest.xml": buildAxml(tree) });
+    expect(result.appName).toBe("My App");
+    expect(result.warnings.join()).toMatch(/isSplitRequired/);
   });
 
   it("warns about a damaged manifest but still reads it", async () => {

@@ -199,5 +199,21 @@ describe("ResourceTable hostile input", () => {
     zero.writeUInt32LE(0, pkgAt + 4);
     expect(ResourceTable.parse(zero).entries(resId(S, 0))).toEqual([]);
   });
-});
 
+  it("checks the deadline while looking up entries across many type chunks", () => {
+    const types = Array.from({ length: 5000 }, (_, i) => ({
+      typeId: S,
+      config: { density: i + 1 },
+      entries: [{ index: 0, key: "k", string: `v${i}` }],
+    }));
+    let armed = false;
+    const table = ResourceTable.parse(buildArsc({ types }), {
+      checkDeadline: () => {
+        if (armed) throw new Error("deadline passed");
+      },
+    });
+    expect(table.entries(resId(S, 0))).toHaveLength(5000);
+    armed = true;
+    expect(() => table.entries(resId(S, 0))).toThrow("deadline passed");
+  });
+});

@@ -16,6 +16,7 @@ export const AndroidAttr = {
   versionName: 0x0101021c,
   targetSdkVersion: 0x01010270,
   drawable: 0x01010199,
+  isSplitRequired: 0x01010591,
 } as const;
 
 const PERMISSION_TAGS = new Set(["uses-permission", "uses-permission-sdk-23", "uses-permission-sdk-m"]);
@@ -33,6 +34,8 @@ export interface ManifestInfo {
   targetSdkVersion: ResValue | undefined;
   label: ResValue | undefined;
   icon: ResValue | undefined;
+  /** <application android:isSplitRequired="true">: installs only together with its split APKs. */
+  splitRequired: boolean;
   /** Declared permission names, deduplicated, in document order. */
   permissions: string[];
   /** Pool the values' STRING indexes refer to. */
@@ -72,9 +75,14 @@ export function readManifest(doc: AxmlDocument): ManifestInfo {
     targetSdkVersion: byId(usesSdk, AndroidAttr.targetSdkVersion),
     label: byId(application, AndroidAttr.label),
     icon: byId(application, AndroidAttr.icon),
+    splitRequired: isTrue(byId(application, AndroidAttr.isSplitRequired)),
     permissions,
     strings: doc.strings,
   };
+}
+
+function isTrue(value: ResValue | undefined): boolean {
+  return value !== undefined && value.type === ValueType.INT_BOOLEAN && value.data !== 0;
 }
 
 /**
