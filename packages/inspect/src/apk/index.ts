@@ -8,7 +8,7 @@ import type { Resolution } from "./arsc/resolver";
 import { parseAxml } from "./axml/axml";
 import type { AxmlDocument } from "./axml/axml";
 import { BinaryFormatError } from "./binary/bytes";
-import { ValueType, coerceToString, isIntType } from "./binary/res-value";
+import { coerceToString, isIntType } from "./binary/res-value";
 import type { ResValue } from "./binary/res-value";
 import { resolveAppIcon } from "./icon/app-icon";
 import { readManifest } from "./manifest/manifest";
@@ -258,7 +258,8 @@ function sdkVersion(value: ResValue | undefined, manifest: ManifestInfo, resolve
   const resolved = resolver.resolve(value, manifest.strings);
   if (resolved.kind === "string") return resolved.value;
   if (resolved.kind === "value") {
-    return resolved.value.type === ValueType.STRING ? undefined : String(resolved.value.data | 0);
+    // Android reads TypedValue.data for anything that is not a string.
+    return isIntType(resolved.value.type) ? String(resolved.value.data | 0) : coerceToString(resolved.value);
   }
   return undefined;
 }
