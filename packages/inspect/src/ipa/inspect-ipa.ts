@@ -28,6 +28,13 @@ export async function inspectIpa(zip: ZipArchive, ctx: InspectContext): Promise<
     ctx.warnings.push(`Payload holds ${plists.length} apps; read ${infoPath}`);
   }
   const prefix = bundlePrefix(infoPath);
+  // Localizations and the profile do not depend on Info.plist: start their reads now, so from
+  // S3 they share a round trip with it (only the icons must wait for the plist).
+  const localizedRead = readLocalizations(zip, ctx, prefix);
+  const provisioningRead = readProvisioning(zip, ctx, prefix);
+  // If Info.plist fails first, these must not surface later as unhandled rejections.
+  localizedRead.catch(() => undefined);
+  provisioningRead.catch(() => undefined);
   const info = await readInfoPlist(zip, ctx, infoPath);
   ctx.checkDeadline();
 
@@ -64,8 +71,8 @@ export async function inspectIpa(zip: ZipArchive, ctx: InspectContext): Promise<
   if (platforms.length > 0) result.supportedPlatforms = platforms;
 
   const [localized, provisioning, icon] = await Promise.all([
-    readLocalizations(zip, ctx, prefix),
-    readProvisioning(zip, ctx, prefix),
+    localizedRead,
+    provisioningRead,
     findIpaIcon(zip, ctx, info, prefix),
   ]);
   if (localized.locales.length > 0) result.locales = localized.locales;

@@ -1,0 +1,87 @@
+/** Builds (once, then reuses) the large packages the benchmark runs on, under .tmp/bench/. */
+import { mkdir, readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { writeBigAssetApk, writeBigAssetIpa, writeManyEntryIpa } from "../fixtures/large-fixtures";
+import { runTool } from "./competitors";
+
+export interface BenchFile {
+  label: string;
+  path: string;
+  /** Part of a size series whose peak memory should stay flat. */
+  series?: "ipa" | "apk";
+}
+
+const MB = 1024 * 1024;
+
+/** Incompressible filler, so the files behave like real media on disk and in the page cache. */
+function noiseBlock(): Buffer {
+  const block = Buffer.alloc(MB);
+  let x = 0x9e3779b9;
+  for (let i = 0; i < block.length; i += 4) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    block.writeUInt32LE(x >>> 0, i);
+  }
+  return block;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+export async function committedFixtures(root: string): Promise<BenchFile[]> {
+  const files: BenchFile[] = [];
+  for (const sub of ["ipa", "apk"]) {
+    const names = await readdir(join(root, sub)).catch(() => [] as string[]);
+    for (const name of names.sort()) {
+      if (/\.(ipa|apk)$/.test(name)) files.push({ label: `${sub}/${name}`, path: join(root, sub, name) });
+    }
+  }
+  return files;
+}
+
+/**
+ * An ordinary APK to pad into large APKs. The APK fixtures include hostile ones, some of which
+ * send app-info-parser into an endless loop, so only plain aapt-built ones qualify.
+ */
+async function baseApk(fixtures: BenchFile[]): Promise<string | undefined> {
+  const candidates = fixtures.filter((f) => /\/aapt\d?-[^/]*\.apk$/.test(f.label) && !f.label.includes("split"));
+  candidates.sort((a, b) => Number(b.label.includes("adaptive-icon")) - Number(a.label.includes("adaptive-icon")));
+  for (const file of candidates) {
+    if (!(await runTool("hangar", { path: file.path })).error) return file.path;
+  }
+  return undefined;
+}
+
+export async function generatedFiles(dir: string, fixtures: BenchFile[], large: boolean): Promise<{ files: BenchFile[]; notes: string[] }> {
+  await mkdir(dir, { recursive: true });
+  const notes: string[] = [];
+  const block = noiseBlock();
+  const sizes = [1, 30, 300, ...(large ? [1024] : [])];
+  const files: BenchFile[] = [];
+  for (const size of sizes) {
+    const path = join(dir, `app-${size}mb.ipa`);
+    if (!(await exists(path))) await writeBigAssetIpa(path, size * MB, { block });
+    files.push({ label: `generated ${size} MB IPA`, path, series: "ipa" });
+  }
+  const manyPath = join(dir, "zip64-70000-entries.ipa");
+  if (!(await exists(manyPath))) await writeManyEntryIpa(manyPath, 70_000);
+  files.push({ label: "generated ZIP64 70,000-entry IPA", path: manyPath });
+
+  const base = await baseApk(fixtures);
+  if (base === undefined) {
+    notes.push("No committed APK that both tools read: APK rows skipped.");
+  } else {
+    for (const size of sizes) {
+      const path = join(dir, `app-${size}mb.apk`);
+      if (!(await exists(path))) await writeBigAssetApk(path, base, size * MB, { block });
+      files.push({ label: `generated ${size} MB APK`, path, series: "apk" });
+    }
+    notes.push(`Large APKs are ${base.split("/").pop()} plus one stored asset.`);
+  }
+  return { files, notes };
+}
