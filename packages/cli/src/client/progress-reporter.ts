@@ -80,7 +80,8 @@ export class ProgressReporter {
         `${this.options.label} [${bar}] ${String(percent).padStart(3)}% ` +
         `${formatBytes(progress.sentBytes)}/${formatBytes(progress.totalBytes)} ` +
         `${formatBytes(rate)}/s ETA ${done ? "0s" : formatDuration(eta)}`;
-      const width = this.options.stream.columns ?? 100;
+      // A pty without a size reports 0 columns.
+      const width = this.options.stream.columns || 100;
       this.options.stream.write(`\r\x1b[2K${line.slice(0, Math.max(20, width - 1))}`);
       this.barShown = true;
       if (done) this.endBar();

@@ -35,6 +35,8 @@ export const UPLOAD_EXIT = {
   rejected: 6,
   /** 128 + SIGINT, as shells report a Ctrl-C. */
   interrupted: 130,
+  /** 128 + SIGTERM: a cancelled CI job (GitLab, Docker stop, a runner's timeout). */
+  terminated: 143,
 } as const;
 
 const HELP = `Usage: hangar upload <file.apk|file.ipa> [options]
@@ -71,7 +73,8 @@ Exit codes:
        refusing the PUT, or any other unexpected answer
   6    package rejected: 422 invalid_package, 409 upload_mismatch/size_mismatch (final; retrying
        the same file will not help)
-  130  interrupted (Ctrl-C); nothing is completed on the client side
+  130  interrupted (Ctrl-C / SIGINT); 143 on SIGTERM (a cancelled CI job). In-flight requests
+       are aborted; nothing is left half-done on the client side
 `;
 
 export interface UploadArgs {
@@ -93,7 +96,7 @@ export interface UploadIo extends CommandIo {
   /** Progress draws a bar on a terminal and prints plain lines otherwise. */
   stderrIsTTY?: boolean;
   stderrColumns?: number;
-  /** Aborts the upload as Ctrl-C would; the command also listens for SIGINT itself unless given one. */
+  /** Aborts the upload as Ctrl-C would; without one the command listens for SIGINT and SIGTERM itself. */
   signal?: AbortSignal;
 }
 
@@ -276,13 +279,18 @@ async function run(args: string[], io: UploadIo): Promise<number> {
 
   const interrupt = new AbortController();
   let interrupts = 0;
-  const onSigint = () => {
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSignal = (name: NodeJS.Signals) => {
     interrupts += 1;
-    // A second Ctrl-C means "now": do not wait for sockets to wind down.
-    if (interrupts > 1) process.exit(UPLOAD_EXIT.interrupted);
+    stoppedBy ??= name;
+    // A second signal means "now": do not wait for sockets to wind down.
+    if (interrupts > 1) process.exit(name === "SIGTERM" ? UPLOAD_EXIT.terminated : UPLOAD_EXIT.interrupted);
     interrupt.abort(new HangarAbortError());
   };
-  if (!io.signal) process.on("SIGINT", onSigint);
+  if (!io.signal) {
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  }
   const signal = io.signal ? AbortSignal.any([io.signal, interrupt.signal]) : interrupt.signal;
 
   const progress = opts.quiet
@@ -349,10 +357,14 @@ async function run(args: string[], io: UploadIo): Promise<number> {
       err(`hangar upload: ${message}\n${advice ? `  ${advice}\n` : ""}`);
       if (code === UPLOAD_EXIT.internal && error instanceof Error && error.stack && opts.verbose) err(`${error.stack}\n`);
     }
-    if (opts.json) out(`${JSON.stringify({ error: errorJson(error, code) })}\n`);
-    return code;
+    const exitCode = code === UPLOAD_EXIT.interrupted && stoppedBy === "SIGTERM" ? UPLOAD_EXIT.terminated : code;
+    if (opts.json) out(`${JSON.stringify({ error: errorJson(error, exitCode) })}\n`);
+    return exitCode;
   } finally {
-    if (!io.signal) process.off("SIGINT", onSigint);
+    if (!io.signal) {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    }
   }
 }
 

@@ -154,3 +154,23 @@ describe("hangar upload (bin)", () => {
     expect(count("POST", "/complete")).toBe(0);
   });
 });
+
+describe("hangar upload (bin) on SIGTERM", () => {
+  it("exits 143 when a CI runner terminates it mid-request, reporting the step", async () => {
+    fake.script.presign.push({ hang: true });
+    let sent = false;
+    const run = await runCli(["upload", apk, "--verbose", "--json"], {
+      env: env(),
+      onStderr: (soFar, child) => {
+        if (!sent && soFar.includes("requesting an upload address")) {
+          sent = true;
+          setTimeout(() => child.kill("SIGTERM"), 100);
+        }
+      },
+    });
+    expect(run.code).toBe(143);
+    expect(run.stderr).toContain("interrupted while requesting an upload address");
+    expect(JSON.parse(run.stdout)).toEqual({ error: { code: "interrupted", message: "Upload aborted", exitCode: 143 } });
+    expect(count("PUT", "/storage/")).toBe(0);
+  });
+});
