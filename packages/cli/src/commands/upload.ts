@@ -310,7 +310,9 @@ async function run(args: string[], io: UploadIo): Promise<number> {
       signal,
       onStep: (s) => {
         current.step = s;
-        if (opts.verbose) progress ? progress.note(`hangar: ${STEP_LABEL[s]}`) : err(`hangar: ${STEP_LABEL[s]}\n`);
+        if (!opts.verbose) return;
+        if (progress) progress.note(`hangar: ${STEP_LABEL[s]}`);
+        else err(`hangar: ${STEP_LABEL[s]}\n`);
       },
       onProgress: (p) => {
         size = p.totalBytes;
