@@ -6,7 +6,7 @@
  * Per file: bytes Hangar read (and the share of the file), its read calls, median time of a few
  * runs for each tool, peak RSS growth of each tool measured in a fresh child process, and
  * whether both tools agree on name / bundle id / version. Local disk hides S3's per-request
- * latency: multiply "reads" by ~20–50 ms for a cold Lambda reading from S3.
+ * latency; BENCH_S3_LATENCY_MS / BENCH_S3_MBPS shape the S3 path like a real network (default off).
  */
 import { execFile } from "node:child_process";
 import { dirname, join } from "node:path";
@@ -148,7 +148,8 @@ async function main(): Promise<void> {
   process.stderr.write(`Generating large packages in .tmp/bench/ (reused next time)...\n`);
   const { files: generated, notes } = await generatedFiles(join(repoRoot, ".tmp/bench"), fixtures, large);
   const files: (BenchFile & { viaS3?: boolean })[] = [...fixtures, ...generated.map((f) => ({ ...f, viaS3: true }))];
-  const server = await startRangeServer();
+  const shape = { latencyMs: Number(process.env.BENCH_S3_LATENCY_MS ?? 0), mbps: Number(process.env.BENCH_S3_MBPS ?? 0) };
+  const server = await startRangeServer(shape);
 
   const headers = [
     "file", "size", "read", "share", "reads", "≤ bound",
@@ -230,7 +231,8 @@ read / share / reads: what Hangar fetched. aip = npm app-info-parser. Times are 
 disk: both tools on the local file (app-info-parser's yauzl also reads only the entries it needs there).
 S3: the service's path against a local S3-shaped range server: Hangar through the AWS SDK and S3RangeReader,
 app-info-parser after a GetObject download to a temp file (it cannot read in place). Localhost has no network
-latency and ~GB/s bandwidth, so real S3 widens the gap for large files and narrows it for tiny ones.
+latency and ~GB/s bandwidth, so real S3 widens the gap for large files and narrows it for tiny ones
+(model it with BENCH_S3_LATENCY_MS=25 BENCH_S3_MBPS=100; this run: ${shape.latencyMs} ms, ${shape.mbps || "unlimited"} MB/s).
 Peaks: RSS growth during one run in a fresh process (disk path). same result: appName, bundleId, version agree.`);
   for (const note of notes) console.log(note);
   console.log(`\nTargets:\n${checks.map((c) => `  ${c}`).join("\n")}`);

@@ -6,6 +6,26 @@
 import { createReadStream } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Transform } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
+
+/**
+ * Optional S3-like conditions (off by default: the default run measures, it does not model):
+ * first-byte latency per request and bandwidth per connection.
+ */
+export interface NetworkShape {
+  latencyMs: number;
+  /** Megabytes per second per response; 0 = unlimited. */
+  mbps: number;
+}
+
+function paced(mbps: number): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      setTimeout(() => done(null, chunk), (chunk.length / (mbps * 1e6)) * 1000);
+    },
+  });
+}
 
 export interface RangeServer {
   endpoint: string;
@@ -14,9 +34,10 @@ export interface RangeServer {
   close(): Promise<void>;
 }
 
-export async function startRangeServer(): Promise<RangeServer> {
+export async function startRangeServer(shape: NetworkShape = { latencyMs: 0, mbps: 0 }): Promise<RangeServer> {
   const files = new Map<string, { path: string; size: number }>();
-  const server = createServer((req, res) => {
+  const server = createServer(async (req, res) => {
+    if (shape.latencyMs > 0) await sleep(shape.latencyMs);
     const url = new URL(req.url ?? "/", "http://localhost");
     const key = decodeURIComponent(url.pathname.split("/").slice(2).join("/"));
     const file = files.get(key);
@@ -43,7 +64,9 @@ export async function startRangeServer(): Promise<RangeServer> {
       res.end();
       return;
     }
-    createReadStream(file.path, { start, end }).pipe(res);
+    const body = createReadStream(file.path, { start, end, highWaterMark: 256 * 1024 });
+    if (shape.mbps > 0) body.pipe(paced(shape.mbps)).pipe(res);
+    else body.pipe(res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

@@ -64,6 +64,8 @@ async function dispatch(
   if (kind === "apk") {
     if (hint === "ipa") ctx.warnings.push("The file is named .ipa but is an Android APK");
     stage.current = "apk";
+    // The APK reader needs both, one after the other; fetched together they cost one round trip.
+    zip.prefetch?.(["AndroidManifest.xml", "resources.arsc"]);
     return inspectApk(zip, ctx);
   }
   if (kind === "ipa") {

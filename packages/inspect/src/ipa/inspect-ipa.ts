@@ -3,7 +3,7 @@ import { InspectError } from "../inspect-result";
 import type { InspectResult } from "../inspect-result";
 import type { ZipArchive } from "../zip/zip-archive";
 import { bundlePrefix, findAppInfoPlists, lprojFolders, lprojLocale } from "./ipa-bundle";
-import { findIpaIcon } from "./ipa-icon";
+import { findIpaIcon, likelyIconFiles } from "./ipa-icon";
 import { mapLimit } from "./map-limit";
 import { parseMobileProvision } from "./mobileprovision";
 import { optional } from "./optional";
@@ -28,6 +28,7 @@ export async function inspectIpa(zip: ZipArchive, ctx: InspectContext): Promise<
     ctx.warnings.push(`Payload holds ${plists.length} apps; read ${infoPath}`);
   }
   const prefix = bundlePrefix(infoPath);
+  zip.prefetch?.([infoPath, ...likelyIconFiles(zip, prefix)]);
   // Localizations and the profile do not depend on Info.plist: start their reads now, so from
   // S3 they share a round trip with it (only the icons must wait for the plist).
   const localizedRead = readLocalizations(zip, ctx, prefix);
@@ -112,7 +113,15 @@ async function readLocalizations(
   if (files.length > MAX_LOCALIZATIONS) {
     ctx.warnings.push(`Read the first ${MAX_LOCALIZATIONS} of ${files.length} InfoPlist.strings files`);
   }
-  const names = await mapLimit(files.slice(0, MAX_LOCALIZATIONS), 4, ({ folder, path }) =>
+  const chosen = files.slice(0, MAX_LOCALIZATIONS);
+  // All at once rather than four at a time; bounded so held bytes stay small (64 × 256 KiB).
+  zip.prefetch?.(
+    chosen
+      .map(({ path }) => path)
+      .filter((path) => (zip.entries.get(path)?.uncompressedSize ?? 0) <= MAX_STRINGS_BYTES)
+      .slice(0, 64),
+  );
+  const names = await mapLimit(chosen, 4, ({ folder, path }) =>
     optional(ctx, path, async () => {
       if ((zip.entries.get(path)?.uncompressedSize ?? 0) > MAX_STRINGS_BYTES) {
         throw new Error(`larger than ${MAX_STRINGS_BYTES} bytes`);

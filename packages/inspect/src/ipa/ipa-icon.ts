@@ -42,6 +42,17 @@ export function iconCandidates(declared: string[], rootFiles: string[], prefix: 
   });
 }
 
+/**
+ * Icons worth fetching before Info.plist says which they are: Xcode names every built icon
+ * AppIcon*.png and declares them all, so reading these alongside the plist saves a round trip.
+ */
+export function likelyIconFiles(zip: ZipArchive, prefix: string): string[] {
+  return bundleRootFiles(zip.entries.keys(), prefix)
+    .filter((path) => /^AppIcon[^/]*\.png$/i.test(path.slice(prefix.length)))
+    .filter((path) => (zip.entries.get(path)?.uncompressedSize ?? Infinity) <= MAX_ICON_BYTES)
+    .slice(0, MAX_CANDIDATES);
+}
+
 /** The largest icon by its actual PNG size, CgBI converted to a standard PNG. */
 export async function findIpaIcon(
   zip: ZipArchive,

@@ -57,7 +57,7 @@ export function parseOldStyleStrings(source: string): Map<string, string> {
   const readString = (): string => {
     if (source[p] === '"') return readQuoted();
     const start = p;
-    while (p < n && /[A-Za-z0-9_$+/:.\-]/.test(source[p]!)) p++;
+    while (p < n && /[A-Za-z0-9_$+/:.-]/.test(source[p]!)) p++;
     if (p === start) throw new StringsFileError(`Expected a string at ${p}`);
     return source.slice(start, p);
   };

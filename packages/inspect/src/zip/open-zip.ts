@@ -45,6 +45,8 @@ interface Region {
 
 export class RangeZipArchive implements ZipArchive {
   readonly entries: ReadonlyMap<string, ZipEntryInfo>;
+  /** Raw (still compressed) bytes of prefetched entries, by name, until read. */
+  private readonly inFlight = new Map<string, Promise<Buffer>>();
 
   constructor(
     private readonly reader: RandomAccessReader,
@@ -59,6 +61,20 @@ export class RangeZipArchive implements ZipArchive {
 
   get comment(): Buffer {
     return this.endRecord.comment;
+  }
+
+  prefetch(names: Iterable<string>): void {
+    const { maxEntryBytes } = this.ctx.limits;
+    for (const name of names) {
+      const entry = this.central.get(name);
+      if (!entry || this.inFlight.has(name)) continue;
+      // Never fetch what read() would refuse anyway.
+      if (entry.compressedSize > maxEntryBytes || entry.uncompressedSize > maxEntryBytes) continue;
+      const raw = this.readEntryData(entry);
+      // A prefetch nobody reads must not become an unhandled rejection; read() still sees the error.
+      raw.catch(() => undefined);
+      this.inFlight.set(name, raw);
+    }
   }
 
   async read(name: string, options?: { maxBytes?: number }): Promise<Buffer> {
@@ -88,7 +104,9 @@ export class RangeZipArchive implements ZipArchive {
       throw corrupt(`Entry ${name} uses compression method ${entry.method}; only stored and deflate are supported`);
     }
 
-    const raw = await this.readEntryData(entry);
+    const prefetched = this.inFlight.get(name);
+    this.inFlight.delete(name);
+    const raw = await (prefetched ?? this.readEntryData(entry));
     this.ctx.checkDeadline();
     const data =
       entry.method === STORED ? raw : await inflateBounded(raw, entry.uncompressedSize, name);

@@ -18,4 +18,10 @@ export interface ZipArchive {
    * `maxBytes` (default: limits.maxEntryBytes) or past the compression-ratio cap.
    */
   read(name: string, options?: { maxBytes?: number }): Promise<Buffer>;
+  /**
+   * Optional hint: start fetching these entries now, in parallel, so later `read` calls find
+   * them in flight. From S3 this turns one round trip per entry into one for all of them.
+   * Unknown names are ignored; limits are still enforced by `read`.
+   */
+  prefetch?(names: Iterable<string>): void;
 }

@@ -116,6 +116,37 @@ describe("openZip on small archives", () => {
   });
 });
 
+describe("prefetch", () => {
+  it("fetches entries once, up front, and read() uses those bytes", async () => {
+    const bytes = await zipToBuffer([
+      { name: "a", data: text("first") },
+      { name: "pad", data: Buffer.alloc(200_000, 1), method: "store" },
+      { name: "b", data: text("second"), method: "store" },
+      { name: "pad2", data: Buffer.alloc(200_000, 2), method: "store" },
+    ]);
+    const reader = new BufferRangeReader(bytes);
+    const zip = await openZip(reader, createInspectContext());
+    const afterOpen = reader.stats.reads;
+    zip.prefetch(["a", "b", "missing"]);
+    expect(reader.stats.reads).toBe(afterOpen + 2);
+    expect((await zip.read("a")).toString()).toBe("first");
+    expect((await zip.read("b")).toString()).toBe("second");
+    expect(reader.stats.reads).toBe(afterOpen + 2);
+    // Consumed: a second read fetches again.
+    await zip.read("a");
+    expect(reader.stats.reads).toBe(afterOpen + 3);
+  });
+
+  it("a failed prefetch surfaces on read, not as an unhandled rejection", async () => {
+    const bytes = await zipToBuffer([{ name: "a", data: text("payload"), method: "store" }]);
+    bytes.writeUInt32LE(0, 0); // break the local header signature
+    const zip = await open(bytes);
+    zip.prefetch(["a"]);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await codeOf(zip.read("a"))).toBe("zip_corrupt");
+  });
+});
+
 describe("openZip refuses what is not a sound ZIP", () => {
   it("not_a_zip without an end record", async () => {
     expect(await codeOf(open(Buffer.alloc(5000, 7)))).toBe("not_a_zip");
