@@ -1,5 +1,8 @@
 import { defineConfig } from "vitest/config";
 
+// The pinned AWS SDK supports Node 20.19+; its notice about future releases is noise in test logs.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
 /**
  * Two projects: `unit` (packages/<pkg>/test, no services) and `integration` (test/, against one
  * local stack started once per run by test/setup/global-setup.ts). `npm test` runs both.

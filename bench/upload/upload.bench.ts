@@ -20,6 +20,8 @@ import { join } from "node:path";
 import { writeBigAssetApk } from "../../packages/inspect/fixtures/large-fixtures";
 import { REPO_ROOT, startStackProcess } from "../../test/support/local-stack-process";
 
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
 const MB = 1024 * 1024;
 const BENCH_DIR = join(REPO_ROOT, ".tmp/bench");
 const BASE_APK = join(REPO_ROOT, "packages/inspect/fixtures/apk/aapt2-literal.apk");
