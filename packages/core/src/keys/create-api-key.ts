@@ -1,14 +1,19 @@
-// Namespace import: `import { z }` defeats tree-shaking and adds ~370 KB to every bundle.
-import * as z from "zod";
+import * as z from "zod/mini";
 import { hashSecret, type IdSource } from "../ids/random-ids";
+import { parseInput } from "../validation/parse-input";
 import type { ApiKeyRepository, Clock, Project, ProjectRepository } from "../ports";
 
+const trimmedName = z.pipe(
+  z.string(),
+  z.transform((s) => s.trim()),
+).check(z.refine((s) => s.length >= 1 && s.length <= 100, "must be 1 to 100 characters"));
+
 export const CreateApiKey = z.object({
-  email: z.string().email(),
-  projectName: z.string().trim().min(1).max(100),
-  keyName: z.string().trim().min(1).max(100).default("default"),
-  projectDescription: z.string().max(1000).default(""),
-  projectColor: z.string().max(32).default("blue"),
+  email: z.email(),
+  projectName: trimmedName,
+  keyName: z._default(trimmedName, "default"),
+  projectDescription: z._default(z.string().check(z.maxLength(1000)), ""),
+  projectColor: z._default(z.string().check(z.maxLength(32)), "blue"),
 });
 export type CreateApiKey = z.input<typeof CreateApiKey>;
 
@@ -31,7 +36,7 @@ export interface CreateApiKeyDeps {
  * Used by `npm run key:create` (local and deployed stages) until the dashboard exists.
  */
 export async function createApiKey(deps: CreateApiKeyDeps, raw: CreateApiKey): Promise<CreatedApiKey> {
-  const input = CreateApiKey.parse(raw);
+  const input = parseInput(CreateApiKey, raw);
   const now = deps.clock.now().toISOString();
   const email = input.email.toLowerCase();
 

@@ -1,26 +1,27 @@
-// Namespace import: `import { z }` defeats tree-shaking and adds ~370 KB to every bundle.
-import * as z from "zod";
+// zod/mini, as in core: a fifth of zod's bundle weight in every function's cold start.
+import * as z from "zod/mini";
 
 const GiB = 1024 ** 3;
 /** One S3 PUT takes at most 5 GiB; a presigned single PUT cannot go beyond. */
 export const MAX_SINGLE_PUT_BYTES = 5 * GiB;
 
-const optionalUrl = z
-  .string()
-  .url()
-  .transform((u) => u.replace(/\/+$/, ""))
-  .optional();
+const optionalUrl = z.optional(
+  z.pipe(
+    z.url(),
+    z.transform((u) => u.replace(/\/+$/, "")),
+  ),
+);
 
 const intFromEnv = (def: number, min: number, max: number) =>
-  z.coerce.number().int().min(min).max(max).default(def);
+  z._default(z.coerce.number().check(z.int(), z.minimum(min), z.maximum(max)), def);
 
 /**
  * Every setting the handlers read, by environment variable. Parsed once per runtime in the
  * composition root; nothing else reads process.env. The README's settings table mirrors this.
  */
 export const Settings = z.object({
-  HANGAR_TABLE_NAME: z.string().min(1),
-  HANGAR_BUCKET_NAME: z.string().min(1),
+  HANGAR_TABLE_NAME: z.string().check(z.minLength(1)),
+  HANGAR_BUCKET_NAME: z.string().check(z.minLength(1)),
   /** Base of download links; when unset, taken from the request's host (API Gateway domain). */
   HANGAR_PUBLIC_URL: optionalUrl,
   /** Base of share links: `{share_base_url}/share/<userKey>`; defaults to HANGAR_PUBLIC_URL. */
@@ -32,6 +33,6 @@ export const Settings = z.object({
   /** Local stack only: DynamoDB Local and the local object store. Unset on AWS. */
   HANGAR_DYNAMODB_ENDPOINT: optionalUrl,
   HANGAR_S3_ENDPOINT: optionalUrl,
-  AWS_REGION: z.string().min(1).default("us-east-1"),
+  AWS_REGION: z._default(z.string().check(z.minLength(1)), "us-east-1"),
 });
 export type Settings = z.infer<typeof Settings>;
