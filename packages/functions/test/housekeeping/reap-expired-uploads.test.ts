@@ -1,8 +1,8 @@
 import { DeleteObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { logger } from "../../packages/functions/src/observability/logger";
-import { expiredObjectKeys, handler } from "../handlers/reap-expired-uploads.handler";
+import { logger } from "../../src/observability/logger";
+import { expiredObjectKeys, handler } from "../../src/housekeeping/reap-expired-uploads.handler";
 
 // The logger reads its level at import; these tests assert behaviour, not log lines.
 beforeAll(() => logger.setLogLevel("SILENT"));

@@ -1,22 +1,16 @@
 import { DeleteObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
-import { logger } from "../../packages/functions/src/observability/logger";
+import { parseObjectKey } from "@hangar/core";
+import { logger } from "../observability/logger";
 
 /**
- * Infrastructure housekeeping, not a use case: when DynamoDB's TTL deletes a file record that
- * was never completed, delete the object its presigned URL may have created (and an icon, if
- * one was written). It lives beside the stacks because it only translates one AWS event into
- * another; the event source filter in storage-stack.ts already restricts it to TTL deletions
- * of pending records, and the checks below repeat that so a misconfigured trigger cannot
- * delete completed packages.
+ * Housekeeping triggered by the table's stream, not an HTTP route: when DynamoDB's TTL deletes a
+ * file record that was never completed, delete the object its presigned URL may have created
+ * (and an icon, if one was written). The event source filter in stacks/storage-stack.ts already
+ * restricts it to TTL deletions of pending records; the checks below repeat that, so a
+ * misconfigured trigger cannot delete completed packages, and only keys this service issues
+ * (core's parseObjectKey) are ever deleted. The IAM policy limits deletes to `uploads/*` too.
  */
-
-/**
- * Keys this service issues: `uploads/<projectId>/<fileId>/<name>` (packages/core object-key.ts).
- * Checked here without importing core, which would triple this function's bundle; the IAM
- * policy limits deletes to `uploads/*` regardless.
- */
-const UPLOAD_KEY = /^uploads\/[A-Za-z0-9_]{1,64}\/[A-Za-z0-9_]{1,64}\/[A-Za-z0-9._-]{1,128}$/;
 
 let s3: S3Client | undefined;
 const client = () => (s3 ??= new S3Client({}));
@@ -31,7 +25,7 @@ export function expiredObjectKeys(record: DynamoDBRecord): string[] {
   const status = image.status?.S;
   if (status !== "pending" && status !== "rejected") return [];
   return [image.key?.S, image.iconKey?.S].filter(
-    (key): key is string => typeof key === "string" && UPLOAD_KEY.test(key),
+    (key): key is string => typeof key === "string" && parseObjectKey(key) !== undefined,
   );
 }
 
