@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { fallbackHandler, matchRoute, routes } from "@hangar/functions/routes";
-import { toApiGatewayEvent } from "./api-gateway-event";
+import { newRequestId, toApiGatewayEvent } from "./api-gateway-event";
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -86,8 +86,10 @@ export async function startLocalApiServer(options: { host: string; port: number 
     try {
       const body = await readBody(req);
       if (body === undefined) {
-        res.writeHead(413, { "content-type": "application/json" });
-        res.end(JSON.stringify({ error: { code: "body_too_large", message: "Request exceeds 10 MB", requestId: "" } }));
+        // API Gateway refuses these before any function runs; answer in our error shape anyway.
+        const requestId = newRequestId();
+        res.writeHead(413, { "content-type": "application/json", "x-request-id": requestId });
+        res.end(JSON.stringify({ error: { code: "body_too_large", message: "Request exceeds 10 MB", requestId } }));
         return;
       }
       const path = new URL(req.url ?? "/", "http://localhost").pathname;
@@ -103,9 +105,10 @@ export async function startLocalApiServer(options: { host: string; port: number 
       writeResult(res, await handler(event, lambdaContext(route?.name ?? "fallback")));
     } catch (error) {
       // Handlers map their own errors; reaching here means the local server itself broke.
-      console.error("local server error", error);
-      if (!res.headersSent) res.writeHead(502, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: { code: "internal_error", message: "Internal server error", requestId: "" } }));
+      const requestId = newRequestId();
+      console.error(`local server error (request ${requestId})`, error);
+      if (!res.headersSent) res.writeHead(502, { "content-type": "application/json", "x-request-id": requestId });
+      res.end(JSON.stringify({ error: { code: "internal_error", message: "Internal server error", requestId } }));
     }
   });
   server.keepAliveTimeout = 5_000;
