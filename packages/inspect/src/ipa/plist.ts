@@ -1,13 +1,14 @@
-import plist from "plist";
+/**
+ * Property lists in either form. The XML form goes to our own reader (xml-plist.ts), not the npm
+ * `plist` package: that one bundles @xmldom/xmldom and xmlbuilder (~150 KB of the `complete`
+ * Lambda) and xmldom prints every complaint about malformed XML to the console, which a hostile
+ * upload turns into log noise.
+ */
 import { BinaryPlistError, isBinaryPlist, parseBinaryPlist } from "./binary-plist";
 import type { PlistValue } from "./plist-value";
+import { PlistParseError, parseXmlPlist } from "./xml-plist";
 
-export class PlistParseError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "PlistParseError";
-  }
-}
+export { PlistParseError };
 
 /** Either form of property list. Throws PlistParseError for anything unparseable. */
 export function parsePlist(buf: Buffer, options: { maxDepth?: number } = {}): PlistValue {
@@ -19,12 +20,7 @@ export function parsePlist(buf: Buffer, options: { maxDepth?: number } = {}): Pl
       throw error;
     }
   }
-  try {
-    // xmldom refuses __proto__ keys, expands no custom entities, and throws on malformed XML.
-    return plist.parse(decodeText(buf)) as PlistValue;
-  } catch (error) {
-    throw new PlistParseError(`Not a valid XML property list: ${(error as Error).message}`, { cause: error });
-  }
+  return parseXmlPlist(decodeText(buf), options);
 }
 
 /** Text of a plist or .strings file: UTF-8 unless a BOM (or NUL pattern) says UTF-16. */
