@@ -1,3 +1,4 @@
+import { DescribeTimeToLiveCommand } from "@aws-sdk/client-dynamodb";
 import { GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { InspectError } from "@hangar/inspect";
 import { basename } from "node:path";
@@ -125,5 +126,10 @@ describe("pending uploads", () => {
     const file = await item(`FILE#${p.json.fileId}`, "FILE");
     expect(file).toMatchObject({ status: "pending", fileName: "later.ipa", fileSize: 10, projectId: key.projectId, clientId: key.clientId });
     expect(file!.ttl).toBeGreaterThan(Date.now() / 1000 + 23 * 3600);
+  });
+
+  it("expire through the table's TTL attribute", async () => {
+    const { TimeToLiveDescription } = await db().send(new DescribeTimeToLiveCommand({ TableName: stack().tableName }));
+    expect(TimeToLiveDescription).toMatchObject({ TimeToLiveStatus: "ENABLED", AttributeName: "ttl" });
   });
 });
