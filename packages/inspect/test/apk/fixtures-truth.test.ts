@@ -13,8 +13,8 @@ import { FileRangeReader } from "../../src/reader/file-range-reader";
 import { openZip } from "../../src/zip/open-zip";
 import { parseBadging, toBcp47 } from "./helpers/badging";
 import type { Badging } from "./helpers/badging";
-import { writeZip } from "./helpers/zip-writer";
-import type { ZipItem } from "./helpers/zip-writer";
+import { zipToBuffer } from "../../fixtures/zip-writer";
+import type { ZipWriterEntry } from "../../fixtures/zip-writer";
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "../../fixtures/apk");
 
@@ -218,11 +218,11 @@ describe("large stored entries", () => {
     const source = await FileRangeReader.open(join(FIXTURES, "aapt1-stored-asset.apk"));
     const ctx = createInspectContext();
     const zip = await openZip(source, ctx);
-    const items: ZipItem[] = [{ name: "assets/huge.bin", data: Buffer.alloc(48 * 1024 * 1024, 0x42), stored: true }];
-    for (const name of zip.entries.keys()) items.push({ name, data: await zip.read(name), stored: true });
+    const items: ZipWriterEntry[] = [{ name: "assets/huge.bin", data: Buffer.alloc(48 * 1024 * 1024, 0x42), method: "store" }];
+    for (const name of zip.entries.keys()) items.push({ name, data: await zip.read(name), method: "store" });
     await source.close();
     const path = join(dir, "huge.apk");
-    await writeFile(path, writeZip(items));
+    await writeFile(path, await zipToBuffer(items));
 
     const { result, bytesRead } = await inspectFile(path);
     expect(result).toMatchObject({ bundleId: "com.hangar.stored", appName: "Stored Asset", version: "1.5", buildNumber: "150" });
