@@ -1,3 +1,6 @@
+import { parseArgs } from "node:util";
+import type { ParseArgsConfig } from "node:util";
+
 /** One `hangar <name>` subcommand. Returns the process exit code. */
 export interface Command {
   name: string;
@@ -22,4 +25,39 @@ export class UsageError extends Error {
     super(message);
     this.name = "UsageError";
   }
+}
+
+type CommandOptions = NonNullable<ParseArgsConfig["options"]>;
+
+const HELP_OPTION = { help: { type: "boolean", short: "h", default: false } } as const;
+
+/** The typed `values` parseArgs gives for these options (strict, so no unknown keys). */
+export type CommandValues<O extends CommandOptions> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: true }>
+>["values"];
+
+/**
+ * The argument shape every command shares: `hangar <command> <file> [options]`, with -h/--help.
+ * Bad flags and anything but exactly one file are UsageErrors, so each command answers them
+ * the same way (message, help text, EXIT_USAGE).
+ */
+export function parseCommandArgs<O extends CommandOptions>(
+  args: string[],
+  options: O,
+  messages: { missing: string; tooMany: string },
+): "help" | { values: CommandValues<O>; file: string } {
+  let parsed;
+  try {
+    // Widened on purpose: parseArgs cannot type a generic O; the result is typed on return.
+    const all: CommandOptions = { ...options, ...HELP_OPTION };
+    parsed = parseArgs({ args, options: all, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return "help";
+  const [file, ...extra] = positionals;
+  if (file === undefined) throw new UsageError(messages.missing);
+  if (extra.length > 0) throw new UsageError(messages.tooMany);
+  return { values: values as CommandValues<O>, file };
 }

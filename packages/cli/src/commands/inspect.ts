@@ -1,9 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import { basename } from "node:path";
-import { parseArgs } from "node:util";
 import { FileRangeReader, InspectError, inspectPackage } from "@hangar/inspect";
 import type { InspectResult } from "@hangar/inspect";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../command";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, parseCommandArgs } from "../command";
 import type { Command, CommandIo } from "../command";
 
 const HELP = `Usage: hangar inspect <file.apk|file.ipa> [options]
@@ -28,28 +27,18 @@ interface InspectArgs {
 }
 
 function parse(args: string[]): InspectArgs | "help" {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        json: { type: "boolean", default: false },
-        "save-icon": { type: "string" },
-        "time-budget": { type: "string" },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return "help";
-  if (positionals.length !== 1) {
-    throw new UsageError(positionals.length === 0 ? "missing the package file" : "give exactly one package file");
-  }
-  const result: InspectArgs = { file: positionals[0]!, json: values.json === true };
+  const parsed = parseCommandArgs(
+    args,
+    {
+      json: { type: "boolean", default: false },
+      "save-icon": { type: "string" },
+      "time-budget": { type: "string" },
+    },
+    { missing: "missing the package file", tooMany: "give exactly one package file" },
+  );
+  if (parsed === "help") return "help";
+  const { values, file } = parsed;
+  const result: InspectArgs = { file, json: values.json === true };
   if (values["save-icon"] !== undefined) result.saveIcon = values["save-icon"];
   if (values["time-budget"] !== undefined) {
     const ms = Number(values["time-budget"]);

@@ -1,6 +1,5 @@
 import { basename } from "node:path";
-import { parseArgs } from "node:util";
-import { EXIT_OK, EXIT_USAGE, UsageError } from "../command";
+import { EXIT_OK, EXIT_USAGE, UsageError, parseCommandArgs } from "../command";
 import type { Command, CommandIo } from "../command";
 import {
   HangarAbortError,
@@ -101,35 +100,24 @@ export interface UploadIo extends CommandIo {
 }
 
 export function parseUploadArgs(args: string[], env: NodeJS.ProcessEnv): UploadArgs | "help" {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        url: { type: "string" },
-        "client-id": { type: "string" },
-        "client-secret": { type: "string" },
-        name: { type: "string" },
-        json: { type: "boolean", default: false },
-        "github-output": { type: "boolean", default: false },
-        quiet: { type: "boolean", short: "q", default: false },
-        verbose: { type: "boolean", short: "v", default: false },
-        "max-retries": { type: "string" },
-        timeout: { type: "string" },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return "help";
-  if (positionals.length !== 1) {
-    throw new UsageError(positionals.length === 0 ? "missing the file to upload" : "give exactly one file to upload");
-  }
-  const file = positionals[0]!;
+  const parsed = parseCommandArgs(
+    args,
+    {
+      url: { type: "string" },
+      "client-id": { type: "string" },
+      "client-secret": { type: "string" },
+      name: { type: "string" },
+      json: { type: "boolean", default: false },
+      "github-output": { type: "boolean", default: false },
+      quiet: { type: "boolean", short: "q", default: false },
+      verbose: { type: "boolean", short: "v", default: false },
+      "max-retries": { type: "string" },
+      timeout: { type: "string" },
+    },
+    { missing: "missing the file to upload", tooMany: "give exactly one file to upload" },
+  );
+  if (parsed === "help") return "help";
+  const { values, file } = parsed;
   const fileName = values.name ?? basename(file);
   if (!/\.(apk|ipa)$/i.test(fileName)) throw new UsageError(`${fileName}: only .apk and .ipa files can be uploaded`);
 
