@@ -213,7 +213,7 @@ describe("SDK-made requests", () => {
   });
 
   it("refuses an unknown access key", async () => {
-    const stranger = s3Client(f.store.url, { accessKeyId: "AKIASTRANGER00000000", secretAccessKey: "whatever" });
+    const stranger = s3Client(f.store.url, { accessKeyId: "STRANGERKEY000000000", secretAccessKey: "whatever" });
     const error = await errorOf(stranger.send(new GetObjectCommand({ Bucket: bucket, Key: "ok/file" })));
     expect(error.name).toBe("InvalidAccessKeyId");
     stranger.destroy();

@@ -5,7 +5,7 @@ import { S3Client } from "@aws-sdk/client-s3";
 import { startObjectStore, type RunningObjectStore } from "../../src/object-store";
 
 export const REGION = "eu-west-1";
-export const CREDENTIALS = { accessKeyId: "AKIALOCALTEST0000001", secretAccessKey: "local-test-secret-key/0123456789abcdef" };
+export const CREDENTIALS = { accessKeyId: "LOCALTESTKEY00000001", secretAccessKey: "local-test-secret-key/0123456789abcdef" };
 
 /** An S3 client configured the way Hangar's service configures its client for the local store. */
 export function s3Client(url: string, credentials = CREDENTIALS): S3Client {

@@ -168,7 +168,7 @@ describe("presigned PUT as the service issues it", () => {
   });
 
   it("refuses an unknown access key", async () => {
-    const stranger = s3Client(f.store.url, { accessKeyId: "AKIAUNKNOWN000000000", secretAccessKey: CREDENTIALS.secretAccessKey });
+    const stranger = s3Client(f.store.url, { accessKeyId: "UNKNOWNKEY0000000000", secretAccessKey: CREDENTIALS.secretAccessKey });
     const url = await presignUpload("unknown-key/app.apk", 4, { client: stranger });
     const res = await putWithFetch(url, Buffer.from("abcd"));
     expect(res.status).toBe(403);
