@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { ConflictError } from "../errors/domain-errors";
 import { hashSecret, type IdSource } from "../ids/random-ids";
 import { parseInput } from "../validation/parse-input";
 import type { ApiKeyRepository, Clock, Project, ProjectRepository } from "../ports";
@@ -32,6 +33,22 @@ export interface CreateApiKeyDeps {
 }
 
 /**
+ * Two concurrent callers may both miss and both create: the uniqueness items make one of them
+ * fail with ConflictError, and that one takes the winner's record.
+ */
+async function findOrCreate<T>(find: () => Promise<T | undefined>, create: () => Promise<T>): Promise<T> {
+  const existing = await find();
+  if (existing) return existing;
+  try {
+    return await create();
+  } catch (error) {
+    const winner = error instanceof ConflictError ? await find() : undefined;
+    if (winner) return winner;
+    throw error;
+  }
+}
+
+/**
  * Mints a key for a project, creating the user and the project when they do not exist yet.
  * Used by `npm run key:create` (local and deployed stages) until the dashboard exists.
  */
@@ -40,23 +57,29 @@ export async function createApiKey(deps: CreateApiKeyDeps, raw: CreateApiKey): P
   const now = deps.clock.now().toISOString();
   const email = input.email.toLowerCase();
 
-  let user = await deps.projects.getUserByEmail(email);
-  if (!user) {
-    user = { userId: deps.ids.userId(), email, createdAt: now };
-    await deps.projects.createUser(user);
-  }
-  let project: Project | undefined = await deps.projects.findProjectByName(user.userId, input.projectName);
-  if (!project) {
-    project = {
-      projectId: deps.ids.projectId(),
-      userId: user.userId,
-      name: input.projectName,
-      description: input.projectDescription,
-      color: input.projectColor,
-      createdAt: now,
-    };
-    await deps.projects.createProject(project);
-  }
+  const user = await findOrCreate(
+    () => deps.projects.getUserByEmail(email),
+    async () => {
+      const created = { userId: deps.ids.userId(), email, createdAt: now };
+      await deps.projects.createUser(created);
+      return created;
+    },
+  );
+  const project = await findOrCreate(
+    () => deps.projects.findProjectByName(user.userId, input.projectName),
+    async () => {
+      const created: Project = {
+        projectId: deps.ids.projectId(),
+        userId: user.userId,
+        name: input.projectName,
+        description: input.projectDescription,
+        color: input.projectColor,
+        createdAt: now,
+      };
+      await deps.projects.createProject(created);
+      return created;
+    },
+  );
 
   const clientId = deps.ids.clientId();
   const clientSecret = deps.ids.clientSecret();
