@@ -1,5 +1,5 @@
 import { RetentionDays } from "aws-cdk-lib/aws-logs";
-import { MAX_SINGLE_PUT_BYTES } from "@hangar/functions";
+import { Settings } from "@hangar/functions";
 
 /**
  * Everything that differs between stages. Values come from the environment of `sst deploy`,
@@ -78,21 +78,6 @@ function int(env: Env, name: string, min: number, max: number): number | undefin
   return n;
 }
 
-function url(env: Env, name: string): string | undefined {
-  const value = text(env, name);
-  if (value === undefined) return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    throw new StageSettingsError(name, `not a URL: "${value}"`);
-  }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
-    throw new StageSettingsError(name, `expected an http(s) URL, got "${value}"`);
-  }
-  return value.replace(/\/+$/, "");
-}
-
 function retention(env: Env, name: string, fallback: LogRetention): LogRetention {
   const value = text(env, name)?.toLowerCase();
   if (value === undefined) return fallback;
@@ -101,6 +86,39 @@ function retention(env: Env, name: string, fallback: LogRetention): LogRetention
     throw new StageSettingsError(name, `expected a finite CloudWatch retention such as one_month, got "${value}"`);
   }
   return value as LogRetention;
+}
+
+/** Stage settings the functions read, by the handlers' variable names. */
+const HANDLER_SETTINGS = {
+  publicUrl: "HANGAR_PUBLIC_URL",
+  shareBaseUrl: "HANGAR_SHARE_BASE_URL",
+  maxFileSize: "HANGAR_MAX_FILE_SIZE",
+  rateLimit: "HANGAR_RATE_LIMIT",
+  rateWindowSeconds: "HANGAR_RATE_WINDOW_SECONDS",
+  pendingTtlSeconds: "HANGAR_PENDING_TTL_SECONDS",
+} as const;
+
+/**
+ * Validated by the handlers' own schema, so the deploy refuses exactly what a function would
+ * refuse at its first request, with bounds defined once (settings.schema.ts).
+ */
+function handlerSettings(env: Env): Partial<Pick<StageSettings, keyof typeof HANDLER_SETTINGS>> {
+  const given: Record<string, string> = {};
+  for (const name of Object.values(HANDLER_SETTINGS)) {
+    const value = text(env, name);
+    if (value !== undefined) given[name] = value;
+  }
+  const parsed = Settings.safeParse({ HANGAR_TABLE_NAME: "-", HANGAR_BUCKET_NAME: "-", ...given });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0]);
+    throw new StageSettingsError(name, `"${given[name]}" is not valid (${issue.message})`);
+  }
+  const settings: Record<string, unknown> = {};
+  for (const [key, name] of Object.entries(HANDLER_SETTINGS)) {
+    if (name in given) settings[key] = parsed.data[name];
+  }
+  return settings;
 }
 
 /** Pure: the settings of `stage` given a deploy environment. */
@@ -134,12 +152,7 @@ export function resolveStageSettings(stage: string, env: Env): StageSettings {
     },
   };
   const optional = {
-    publicUrl: url(env, "HANGAR_PUBLIC_URL"),
-    shareBaseUrl: url(env, "HANGAR_SHARE_BASE_URL"),
-    maxFileSize: int(env, "HANGAR_MAX_FILE_SIZE", 1, MAX_SINGLE_PUT_BYTES),
-    rateLimit: int(env, "HANGAR_RATE_LIMIT", 1, 1_000_000),
-    rateWindowSeconds: int(env, "HANGAR_RATE_WINDOW_SECONDS", 1, 3600),
-    pendingTtlSeconds: int(env, "HANGAR_PENDING_TTL_SECONDS", 900, 30 * 24 * 3600),
+    ...handlerSettings(env),
     alarmEmail: text(env, "HANGAR_ALARM_EMAIL"),
     customDomain: domainName
       ? { domainName, ...(certificateArn ? { certificateArn } : {}), ...(hostedZone ? { hostedZone } : {}) }

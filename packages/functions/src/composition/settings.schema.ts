@@ -7,13 +7,17 @@ export const MAX_SINGLE_PUT_BYTES = 5 * GiB;
 
 const optionalUrl = z.optional(
   z.pipe(
-    z.url(),
+    // Links are opened by browsers and CI logs: http(s) only.
+    z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
     z.transform((u) => u.replace(/\/+$/, "")),
   ),
 );
 
 const intFromEnv = (def: number, min: number, max: number) =>
-  z._default(z.coerce.number().check(z.int(), z.minimum(min), z.maximum(max)), def);
+  z._default(
+    z.coerce.number().check(z.int(`must be an integer from ${min} to ${max}`), z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`)),
+    def,
+  );
 
 /**
  * Every setting the handlers read, by environment variable. Parsed once per runtime in the
