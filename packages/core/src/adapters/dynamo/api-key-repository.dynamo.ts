@@ -1,7 +1,7 @@
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { PutCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors/domain-errors";
 import type { ApiKey, ApiKeyRepository } from "../../ports";
-import { dynamoFailure, isConditionFailure } from "./dynamo-errors";
+import { dynamoFailure, getItem, isConditionFailure } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
 
 export class DynamoApiKeyRepository implements ApiKeyRepository {
@@ -11,21 +11,10 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
   ) {}
 
   async get(clientId: string): Promise<ApiKey | undefined> {
-    try {
-      const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.apiKey(clientId) }));
-      if (!Item) return undefined;
-      return {
-        clientId: Item.clientId,
-        secretHash: Item.secretHash,
-        name: Item.name,
-        projectId: Item.projectId,
-        userId: Item.userId,
-        status: Item.status,
-        createdAt: Item.createdAt,
-      };
-    } catch (error) {
-      throw dynamoFailure("GetItem(api key)", error);
-    }
+    const item = await getItem(this.db, this.tableName, keys.apiKey(clientId), "api key");
+    if (!item) return undefined;
+    const { secretHash, name, projectId, userId, status, createdAt } = item;
+    return { clientId, secretHash, name, projectId, userId, status, createdAt };
   }
 
   async create(key: ApiKey): Promise<void> {

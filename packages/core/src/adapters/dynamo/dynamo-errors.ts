@@ -1,3 +1,4 @@
+import { GetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { DependencyError } from "../../errors/domain-errors";
 
 /**
@@ -20,11 +21,20 @@ export function dynamoFailure(operation: string, error: unknown): DependencyErro
   return new DependencyError("dynamodb", `DynamoDB ${operation} failed (${name})`, { cause: error });
 }
 
-/** Runs one SDK call and rethrows anything unexpected as a DependencyError. */
-export async function dynamoCall<T>(operation: string, call: () => Promise<T>): Promise<T> {
+/** One GetItem, SDK failures translated: every repository reads single items through this. */
+export async function getItem(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  key: Record<string, string>,
+  what: string,
+  options: { consistent?: boolean } = {},
+): Promise<Record<string, any> | undefined> {
   try {
-    return await call();
+    const { Item } = await db.send(
+      new GetCommand({ TableName: tableName, Key: key, ...(options.consistent ? { ConsistentRead: true } : {}) }),
+    );
+    return Item;
   } catch (error) {
-    throw dynamoFailure(operation, error);
+    throw dynamoFailure(`GetItem(${what})`, error);
   }
 }

@@ -1,6 +1,6 @@
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { CompletedFile, FileRecord, FileRepository, PackageMetadata, SharedFile } from "../../ports";
-import { cancelledConditions, dynamoFailure, isConditionFailure } from "./dynamo-errors";
+import { cancelledConditions, dynamoFailure, getItem, isConditionFailure } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
 
 /**
@@ -61,15 +61,9 @@ export class DynamoFileRepository implements FileRepository {
   }
 
   async get(fileId: string): Promise<FileRecord | undefined> {
-    try {
-      const { Item } = await this.db.send(
-        // Strongly consistent: complete re-reads right after a concurrent writer won.
-        new GetCommand({ TableName: this.tableName, Key: keys.file(fileId), ConsistentRead: true }),
-      );
-      return Item ? toRecord(Item) : undefined;
-    } catch (error) {
-      throw dynamoFailure("GetItem(file)", error);
-    }
+    // Strongly consistent: complete re-reads right after a concurrent writer won.
+    const item = await getItem(this.db, this.tableName, keys.file(fileId), "file", { consistent: true });
+    return item ? toRecord(item) : undefined;
   }
 
   async complete(file: CompletedFile): Promise<boolean> {
@@ -147,23 +141,11 @@ export class DynamoFileRepository implements FileRepository {
   }
 
   async getShared(userKey: string): Promise<SharedFile | undefined> {
-    try {
-      const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.share(userKey) }));
-      if (!Item) return undefined;
-      const shared: SharedFile = {
-        userKey: Item.userKey,
-        fileId: Item.fileId,
-        projectId: Item.projectId,
-        key: Item.key,
-        fileName: Item.fileName,
-        fileSize: Item.fileSize,
-        metadata: decodeMetadata(Item.metadata)!,
-        completedAt: Item.completedAt,
-      };
-      if (Item.iconKey) shared.iconKey = Item.iconKey;
-      return shared;
-    } catch (error) {
-      throw dynamoFailure("GetItem(share)", error);
-    }
+    const item = await getItem(this.db, this.tableName, keys.share(userKey), "share");
+    if (!item) return undefined;
+    const { fileId, projectId, key, fileName, fileSize, completedAt, iconKey } = item;
+    const shared: SharedFile = { userKey, fileId, projectId, key, fileName, fileSize, metadata: decodeMetadata(item.metadata)!, completedAt };
+    if (iconKey) shared.iconKey = iconKey;
+    return shared;
   }
 }

@@ -1,7 +1,7 @@
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { TransactWriteCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors/domain-errors";
 import type { Project, ProjectRepository, User } from "../../ports";
-import { cancelledConditions, dynamoFailure } from "./dynamo-errors";
+import { cancelledConditions, dynamoFailure, getItem } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
 
 export class DynamoProjectRepository implements ProjectRepository {
@@ -11,14 +11,10 @@ export class DynamoProjectRepository implements ProjectRepository {
   ) {}
 
   async getUserByEmail(email: string): Promise<User | undefined> {
-    try {
-      const { Item: link } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.email(email) }));
-      if (!link) return undefined;
-      const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.user(link.userId) }));
-      return Item ? { userId: Item.userId, email: Item.email, createdAt: Item.createdAt } : undefined;
-    } catch (error) {
-      throw dynamoFailure("GetItem(user)", error);
-    }
+    const link = await getItem(this.db, this.tableName, keys.email(email), "e-mail");
+    if (!link) return undefined;
+    const user = await getItem(this.db, this.tableName, keys.user(link.userId), "user");
+    return user ? { userId: user.userId, email: user.email, createdAt: user.createdAt } : undefined;
   }
 
   async createUser(user: User & { passwordHash?: string }): Promise<void> {
@@ -29,20 +25,12 @@ export class DynamoProjectRepository implements ProjectRepository {
   }
 
   async findProjectByName(userId: string, name: string): Promise<Project | undefined> {
-    try {
-      const { Item: link } = await this.db.send(
-        new GetCommand({ TableName: this.tableName, Key: keys.projectName(userId, name) }),
-      );
-      if (!link) return undefined;
-      const { Item } = await this.db.send(
-        new GetCommand({ TableName: this.tableName, Key: keys.project(userId, link.projectId) }),
-      );
-      if (!Item) return undefined;
-      const { projectId, description, color, createdAt } = Item;
-      return { projectId, userId, name: Item.name, description, color, createdAt };
-    } catch (error) {
-      throw dynamoFailure("GetItem(project)", error);
-    }
+    const link = await getItem(this.db, this.tableName, keys.projectName(userId, name), "project name");
+    if (!link) return undefined;
+    const project = await getItem(this.db, this.tableName, keys.project(userId, link.projectId), "project");
+    if (!project) return undefined;
+    const { projectId, description, color, createdAt } = project;
+    return { projectId, userId, name: project.name, description, color, createdAt };
   }
 
   async createProject(project: Project): Promise<void> {
