@@ -3,10 +3,10 @@ import { Readable } from "node:stream";
 import { crc32 } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Sha256 } from "@aws-crypto/sha256-js";
-import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
+import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { HttpRequest } from "@smithy/protocol-http";
 import { SignatureV4 } from "@smithy/signature-v4";
-import { CREDENTIALS, REGION, s3Client, startStoreFixture, type StoreFixture } from "./object-store-fixture";
+import { CREDENTIALS, REGION, objectExists, s3Client, s3ErrorOf, startStoreFixture, type StoreFixture } from "./object-store-fixture";
 import { errorCode, rawRequest } from "./raw-http";
 
 let f: StoreFixture;
@@ -45,25 +45,7 @@ async function signedRequest(options: {
   return { url: `${f.store.url}${path}`, headers: signed.headers };
 }
 
-async function exists(key: string): Promise<boolean> {
-  try {
-    await f.client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-    return true;
-  } catch (error) {
-    if ((error as S3ServiceException).$metadata?.httpStatusCode === 404) return false;
-    throw error;
-  }
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<S3ServiceException> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof S3ServiceException) return error;
-    throw error;
-  }
-  throw new Error("expected the request to fail");
-}
+const exists = (key: string) => objectExists(f.client, bucket, key);
 
 describe("Authorization header", () => {
   it("accepts a correctly signed PUT with a SHA-256 payload hash and defaults the content type like S3", async () => {
@@ -197,7 +179,7 @@ describe("SDK-made requests", () => {
     const good = createHash("md5").update(body).digest("base64");
     const bad = createHash("md5").update("something else").digest("base64");
     await f.client.send(new PutObjectCommand({ Bucket: bucket, Key: "md5/good", Body: body, ContentMD5: good }));
-    const error = await errorOf(f.client.send(new PutObjectCommand({ Bucket: bucket, Key: "md5/bad", Body: body, ContentMD5: bad })));
+    const error = await s3ErrorOf(f.client.send(new PutObjectCommand({ Bucket: bucket, Key: "md5/bad", Body: body, ContentMD5: bad })));
     expect(error.name).toBe("BadDigest");
     expect(error.$metadata.httpStatusCode).toBe(400);
     expect(await exists("md5/bad")).toBe(false);
@@ -205,7 +187,7 @@ describe("SDK-made requests", () => {
 
   it("refuses a client with the wrong secret", async () => {
     const wrong = s3Client(f.store.url, { accessKeyId: CREDENTIALS.accessKeyId, secretAccessKey: "wrong-secret" });
-    const error = await errorOf(wrong.send(new PutObjectCommand({ Bucket: bucket, Key: "wrong", Body: "x" })));
+    const error = await s3ErrorOf(wrong.send(new PutObjectCommand({ Bucket: bucket, Key: "wrong", Body: "x" })));
     expect(error.name).toBe("SignatureDoesNotMatch");
     expect(error.$metadata.httpStatusCode).toBe(403);
     wrong.destroy();
@@ -214,7 +196,7 @@ describe("SDK-made requests", () => {
 
   it("refuses an unknown access key", async () => {
     const stranger = s3Client(f.store.url, { accessKeyId: "STRANGERKEY000000000", secretAccessKey: "whatever" });
-    const error = await errorOf(stranger.send(new GetObjectCommand({ Bucket: bucket, Key: "ok/file" })));
+    const error = await s3ErrorOf(stranger.send(new GetObjectCommand({ Bucket: bucket, Key: "ok/file" })));
     expect(error.name).toBe("InvalidAccessKeyId");
     stranger.destroy();
   });

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { S3Client } from "@aws-sdk/client-s3";
+import { HeadObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
 import { startObjectStore, type RunningObjectStore } from "../../src/object-store";
 
 export const REGION = "eu-west-1";
@@ -49,4 +49,26 @@ export async function startStoreFixture(): Promise<StoreFixture> {
   };
   fixture.client = s3Client(fixture.store.url);
   return fixture;
+}
+
+/** The S3 error a request fails with; a request that succeeds fails the test. */
+export async function s3ErrorOf(promise: Promise<unknown>): Promise<S3ServiceException> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof S3ServiceException) return error;
+    throw error;
+  }
+  throw new Error("expected the request to fail");
+}
+
+/** Whether a refused upload really left nothing behind: HEAD's 404 is false, any other failure is thrown. */
+export async function objectExists(client: S3Client, bucket: string, key: string): Promise<boolean> {
+  try {
+    await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+    return true;
+  } catch (error) {
+    if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return false;
+    throw error;
+  }
 }

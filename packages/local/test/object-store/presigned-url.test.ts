@@ -2,9 +2,9 @@ import { createHash, randomBytes } from "node:crypto";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
-import { CREDENTIALS, REGION, s3Client, startStoreFixture, type StoreFixture } from "./object-store-fixture";
+import { CREDENTIALS, REGION, objectExists, s3Client, startStoreFixture, type StoreFixture } from "./object-store-fixture";
 import { abortedUpload, errorCode, errorMessage, rawRequest } from "./raw-http";
 
 let f: StoreFixture;
@@ -30,15 +30,7 @@ function presignUpload(key: string, size: number, options: { client?: S3Client; 
   );
 }
 
-async function exists(key: string): Promise<boolean> {
-  try {
-    await f.client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-    return true;
-  } catch (error) {
-    if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
-    throw error;
-  }
-}
+const exists = (key: string) => objectExists(f.client, bucket, key);
 
 async function putWithFetch(url: string, body: Buffer, contentType = OCTET) {
   const res = await fetch(url, { method: "PUT", body, headers: { "content-type": contentType } });

@@ -12,9 +12,8 @@ import {
   ListBucketsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
-  S3ServiceException,
 } from "@aws-sdk/client-s3";
-import { startStoreFixture, type StoreFixture } from "./object-store-fixture";
+import { s3ErrorOf, startStoreFixture, type StoreFixture } from "./object-store-fixture";
 
 let f: StoreFixture;
 const bucket = "packages";
@@ -25,16 +24,6 @@ beforeAll(async () => {
 });
 afterAll(() => f.dispose());
 
-async function errorOf(promise: Promise<unknown>): Promise<S3ServiceException> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof S3ServiceException) return error;
-    throw error;
-  }
-  throw new Error("expected the request to fail");
-}
-
 describe("buckets", () => {
   it("creates a bucket idempotently and heads it", async () => {
     await f.client.send(new CreateBucketCommand({ Bucket: "second-bucket" }));
@@ -44,9 +33,9 @@ describe("buckets", () => {
   });
 
   it("answers 404 for a missing bucket", async () => {
-    const headError = await errorOf(f.client.send(new HeadBucketCommand({ Bucket: "no-such-bucket" })));
+    const headError = await s3ErrorOf(f.client.send(new HeadBucketCommand({ Bucket: "no-such-bucket" })));
     expect(headError.$metadata.httpStatusCode).toBe(404);
-    const putError = await errorOf(f.client.send(new PutObjectCommand({ Bucket: "no-such-bucket", Key: "k", Body: "x" })));
+    const putError = await s3ErrorOf(f.client.send(new PutObjectCommand({ Bucket: "no-such-bucket", Key: "k", Body: "x" })));
     expect(putError.name).toBe("NoSuchBucket");
     expect(putError.$metadata.httpStatusCode).toBe(404);
   });
@@ -57,16 +46,16 @@ describe("buckets", () => {
     const names = (await f.client.send(new ListBucketsCommand({}))).Buckets?.map((b) => b.Name);
     expect(names).toEqual(expect.arrayContaining([bucket, "to-delete"]));
 
-    const notEmpty = await errorOf(f.client.send(new DeleteBucketCommand({ Bucket: "to-delete" })));
+    const notEmpty = await s3ErrorOf(f.client.send(new DeleteBucketCommand({ Bucket: "to-delete" })));
     expect(notEmpty.name).toBe("BucketNotEmpty");
     await f.client.send(new DeleteObjectCommand({ Bucket: "to-delete", Key: "k" }));
     await f.client.send(new DeleteBucketCommand({ Bucket: "to-delete" }));
-    const gone = await errorOf(f.client.send(new HeadBucketCommand({ Bucket: "to-delete" })));
+    const gone = await s3ErrorOf(f.client.send(new HeadBucketCommand({ Bucket: "to-delete" })));
     expect(gone.$metadata.httpStatusCode).toBe(404);
   });
 
   it("refuses an invalid bucket name", async () => {
-    const error = await errorOf(f.client.send(new CreateBucketCommand({ Bucket: "Bad_Name" })));
+    const error = await s3ErrorOf(f.client.send(new CreateBucketCommand({ Bucket: "Bad_Name" })));
     expect(error.name).toBe("InvalidBucketName");
   });
 });
@@ -101,10 +90,10 @@ describe("objects", () => {
     expect(get.$metadata.httpStatusCode).toBe(200);
 
     await f.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: "builds/app.apk" }));
-    const missing = await errorOf(f.client.send(new GetObjectCommand({ Bucket: bucket, Key: "builds/app.apk" })));
+    const missing = await s3ErrorOf(f.client.send(new GetObjectCommand({ Bucket: bucket, Key: "builds/app.apk" })));
     expect(missing.name).toBe("NoSuchKey");
     expect(missing.$metadata.httpStatusCode).toBe(404);
-    const missingHead = await errorOf(f.client.send(new HeadObjectCommand({ Bucket: bucket, Key: "builds/app.apk" })));
+    const missingHead = await s3ErrorOf(f.client.send(new HeadObjectCommand({ Bucket: bucket, Key: "builds/app.apk" })));
     expect(missingHead.$metadata.httpStatusCode).toBe(404);
   });
 
@@ -117,9 +106,9 @@ describe("objects", () => {
 
   it("honours conditional GETs", async () => {
     const put = await f.client.send(new PutObjectCommand({ Bucket: bucket, Key: "conditional", Body: "v1" }));
-    const notModified = await errorOf(f.client.send(new GetObjectCommand({ Bucket: bucket, Key: "conditional", IfNoneMatch: put.ETag })));
+    const notModified = await s3ErrorOf(f.client.send(new GetObjectCommand({ Bucket: bucket, Key: "conditional", IfNoneMatch: put.ETag })));
     expect(notModified.$metadata.httpStatusCode).toBe(304);
-    const failed = await errorOf(f.client.send(new GetObjectCommand({ Bucket: bucket, Key: "conditional", IfMatch: '"0000"' })));
+    const failed = await s3ErrorOf(f.client.send(new GetObjectCommand({ Bucket: bucket, Key: "conditional", IfMatch: '"0000"' })));
     expect(failed.$metadata.httpStatusCode).toBe(412);
     const matched = await f.client.send(new GetObjectCommand({ Bucket: bucket, Key: "conditional", IfMatch: put.ETag }));
     expect(await matched.Body!.transformToString()).toBe("v1");
@@ -187,7 +176,7 @@ describe("range reads", () => {
   });
 
   it("answers 416 for a range past the end", async () => {
-    const error = await errorOf(f.client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${size}-` })));
+    const error = await s3ErrorOf(f.client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${size}-` })));
     expect(error.$metadata.httpStatusCode).toBe(416);
     expect(error.name).toBe("InvalidRange");
   });
@@ -233,7 +222,7 @@ describe("ListObjectsV2", () => {
   });
 
   it("refuses a continuation token it did not issue", async () => {
-    const error = await errorOf(f.client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: "garbage" })));
+    const error = await s3ErrorOf(f.client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: "garbage" })));
     expect(error.$metadata.httpStatusCode).toBe(400);
   });
 });
