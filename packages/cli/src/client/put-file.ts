@@ -119,8 +119,13 @@ export function putFile(options: PutFileOptions): Promise<PutFileAnswer> {
         const buffer = buffers[slot]!;
         const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK_BYTES, options.size - position), position);
         if (bytesRead === 0) throw changed(`it ended after ${position} of the ${options.size} bytes announced`);
-        if (settled || response) return;
         position += bytesRead;
+        // Checked before the last chunk goes out: once storage has the whole body it answers 200, and a
+        // file that grew would be stored cut short.
+        if (position === options.size && (await handle.read(Buffer.alloc(1), 0, 1, options.size)).bytesRead > 0) {
+          throw changed(`it holds more than the ${options.size} bytes announced`);
+        }
+        if (settled || response) return;
         const taken = write(buffer.subarray(0, bytesRead)).then(() => {
           sent += bytesRead;
           options.onProgress?.(sent);
@@ -129,10 +134,6 @@ export function putFile(options: PutFileOptions): Promise<PutFileAnswer> {
         // surface as unhandled rejections (fatal in a CLI).
         taken.catch(() => undefined);
         inFlight[slot] = taken;
-      }
-      // Sending more than Content-Length is impossible; a file that grew is still not the one announced.
-      if ((await handle.read(Buffer.alloc(1), 0, 1, options.size)).bytesRead > 0) {
-        throw changed(`it holds more than the ${options.size} bytes announced`);
       }
       await Promise.all(inFlight);
       if (settled || response) return;
