@@ -7,6 +7,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { prng } from "../fixtures/prng";
 import { zipToBuffer } from "../fixtures/zip-writer";
 import { BufferRangeReader, InspectError, createInspectContext, inspectPackage, openZip } from "../src";
 
@@ -26,18 +27,6 @@ async function findFixtures(): Promise<string[]> {
     for (const name of names) if (/\.(ipa|apk)$/i.test(name)) found.push(join(fixturesRoot, sub, name));
   }
   return found.sort();
-}
-
-/** mulberry32: small, fast, good enough to spread mutations. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function hash(text: string): number {

@@ -10,6 +10,7 @@ import { extractProvisioningPlist } from "../../src/ipa/mobileprovision";
 import { decodeText, parsePlist, PlistParseError as PlistModuleError } from "../../src/ipa/plist";
 import type { PlistValue } from "../../src/ipa/plist-value";
 import { parseXmlPlist, PlistParseError } from "../../src/ipa/xml-plist";
+import { prng } from "../../fixtures/prng";
 
 const fixturesDir = join(dirname(fileURLToPath(import.meta.url)), "../../fixtures/ipa");
 
@@ -18,17 +19,6 @@ const HEAD =
   '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n';
 const doc = (body: string) => `${HEAD}<plist version="1.0">${body}</plist>`;
 const parse = (body: string) => parseXmlPlist(doc(body));
-
-/** mulberry32: small, seeded, good enough to vary test documents reproducibly. */
-function prng(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Text xmlbuilder accepts and xmldom reads back unchanged: no C0 controls but tab/LF/CR (XML 1.0
 // forbids them), and no U+0085/U+2028/U+2029, which xmldom rewrites to "\n" (tested below).
