@@ -4,7 +4,7 @@ import { evaluatePreflight, setCorsResponseHeaders } from "./cors";
 import { headersFromRaw, queryParam, type AuthorizedExchange, type Exchange } from "./exchange";
 import { listObjectsV2Xml } from "./list-objects";
 import { deleteObject, getObject, putObject } from "./object-operations";
-import { S3Error, notImplemented } from "./s3-error";
+import { S3Error, noSuchBucket, notImplemented } from "./s3-error";
 import { parseQuery } from "./sigv4/canonical";
 import { verifySigV4 } from "./sigv4/verify-sigv4";
 import type { FileObjectStorage } from "./storage/file-object-storage";
@@ -150,8 +150,12 @@ async function createBucket(x: AuthorizedExchange, bucket: string): Promise<void
   x.res.end();
 }
 
+async function requireBucket(x: AuthorizedExchange, bucket: string): Promise<void> {
+  if (!(await x.storage.bucketExists(bucket))) throw noSuchBucket(bucket);
+}
+
 async function headBucket(x: AuthorizedExchange, bucket: string, region: string): Promise<void> {
-  if (!(await x.storage.bucketExists(bucket))) throw new S3Error(404, "NoSuchBucket", "The specified bucket does not exist");
+  await requireBucket(x, bucket);
   x.res.statusCode = 200;
   x.res.setHeader("x-amz-bucket-region", region);
   x.res.end();
@@ -159,7 +163,7 @@ async function headBucket(x: AuthorizedExchange, bucket: string, region: string)
 
 async function getBucket(x: AuthorizedExchange, bucket: string, region: string): Promise<void> {
   if (x.query.some((p) => p.name === "location")) {
-    if (!(await x.storage.bucketExists(bucket))) throw new S3Error(404, "NoSuchBucket", "The specified bucket does not exist");
+    await requireBucket(x, bucket);
     // S3 reports us-east-1 as an empty LocationConstraint.
     const constraint = region === "us-east-1" ? "" : region;
     return sendXml(x, `${XML_DECLARATION}<LocationConstraint xmlns="${S3_XML_NAMESPACE}">${constraint}</LocationConstraint>`);

@@ -3,7 +3,7 @@ import { KNOWN_CHECKSUMS, isSupportedChecksum, type ChecksumAlgorithm } from "./
 import { receiveBody } from "./body/receive-body";
 import { parseByteRange } from "./byte-range";
 import { header, queryParam, type AuthorizedExchange } from "./exchange";
-import { S3Error, invalidArgument, noSuchKey, notImplemented } from "./s3-error";
+import { S3Error, invalidArgument, noSuchBucket, noSuchKey, notImplemented } from "./s3-error";
 import { unlinkIfPresent } from "./storage/file-object-storage";
 import type { ObjectRecord } from "./storage/object-record";
 
@@ -69,9 +69,7 @@ export async function putObject(x: AuthorizedExchange, bucket: string, key: stri
   const trailerChecksums = trailerAlgorithms(x, chunked);
   const algorithms = [...new Set<ChecksumAlgorithm>([...expectedChecksums.keys(), ...trailerChecksums])];
 
-  if (!(await x.storage.bucketExists(bucket))) {
-    throw new S3Error(404, "NoSuchBucket", "The specified bucket does not exist", { BucketName: bucket });
-  }
+  if (!(await x.storage.bucketExists(bucket))) throw noSuchBucket(bucket);
 
   if (x.expectContinue) x.res.writeContinue();
   const temp = x.storage.tempFile();
