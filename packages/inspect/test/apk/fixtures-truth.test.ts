@@ -15,28 +15,17 @@ import { parseBadging, toBcp47 } from "./helpers/badging";
 import type { Badging } from "./helpers/badging";
 import { zipToBuffer } from "../../fixtures/zip-writer";
 import type { ZipWriterEntry } from "../../fixtures/zip-writer";
+import type { ApkFixtureEntry } from "../../fixtures/apk-fixture-entry";
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "../../fixtures/apk");
 
-interface FixtureEntry {
-  name: string;
-  file: string;
-  built: string;
-  badging?: string;
-  aapt2Badging?: string;
-  truthFrom?: string;
-  expectError?: string;
-  expectIcon?: { path: string; width: number; height: number };
-  expectWarning?: string;
-}
-
-const fixtures = JSON.parse(readFileSync(join(FIXTURES, "fixtures.json"), "utf8")) as FixtureEntry[];
+const fixtures = JSON.parse(readFileSync(join(FIXTURES, "fixtures.json"), "utf8")) as ApkFixtureEntry[];
 const valid = fixtures.filter((f) => f.expectError === undefined);
 const invalid = fixtures.filter((f) => f.expectError !== undefined);
 const byName = new Map(fixtures.map((f) => [f.name, f]));
 
-function badgings(entry: FixtureEntry): Badging[] {
-  const source = entry.truthFrom === undefined ? entry : (byName.get(entry.truthFrom) as FixtureEntry);
+function badgings(entry: ApkFixtureEntry): Badging[] {
+  const source = entry.truthFrom === undefined ? entry : (byName.get(entry.truthFrom) as ApkFixtureEntry);
   return [source.badging, source.aapt2Badging]
     .filter((f): f is string => f !== undefined)
     .map((f) => parseBadging(readFileSync(join(FIXTURES, f), "utf8")));
@@ -51,7 +40,7 @@ function agreed<V>(all: Badging[], pick: (b: Badging) => V | undefined, what: st
 }
 
 /** What inspection must answer, derived only from the badging output (plus fixtures.json for icons). */
-function expectedFrom(entry: FixtureEntry) {
+function expectedFrom(entry: ApkFixtureEntry) {
   const all = badgings(entry);
   expect(all.length).toBeGreaterThan(0);
   const localized = new Map<string, string>();
