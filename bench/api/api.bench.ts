@@ -6,8 +6,7 @@
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { createApiKey, randomIds, systemClock } from "@hangar/core";
-import { DynamoApiKeyRepository, DynamoProjectRepository } from "@hangar/core/dynamo";
+import { mintApiKey } from "@hangar/local";
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -51,15 +50,7 @@ try {
   const { info } = stack;
   const client = new DynamoDBClient({ endpoint: info.dynamoEndpoint, region: info.region, credentials: info.credentials });
   const db = DynamoDBDocumentClient.from(client);
-  const key = await createApiKey(
-    {
-      apiKeys: new DynamoApiKeyRepository(db, info.tableName),
-      projects: new DynamoProjectRepository(db, info.tableName),
-      clock: systemClock,
-      ids: randomIds,
-    },
-    { email: "bench@hangar.test", projectName: "bench" },
-  );
+  const key = await mintApiKey(db, info.tableName, { email: "bench@hangar.test", projectName: "bench" });
   const headers = { "X-Client-ID": key.clientId, Authorization: `Bearer ${key.clientSecret}`, "Content-Type": "application/json" };
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${info.baseUrl}${path}`, { method: "POST", headers, body: JSON.stringify(body) });

@@ -1,8 +1,8 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { createApiKey, randomIds, systemClock, type CreatedApiKey } from "@hangar/core";
-import { DynamoApiKeyRepository, DynamoProjectRepository } from "@hangar/core/dynamo";
+import { randomIds, type CreatedApiKey } from "@hangar/core";
+import { mintApiKey } from "@hangar/local";
 import { readFileSync } from "node:fs";
 import { inject } from "vitest";
 
@@ -36,15 +36,7 @@ export function storeClient(): S3Client {
 export type Key = CreatedApiKey;
 
 export async function newKey(projectName = `project-${randomIds.userKey()}`): Promise<Key> {
-  return createApiKey(
-    {
-      apiKeys: new DynamoApiKeyRepository(db(), stack().tableName),
-      projects: new DynamoProjectRepository(db(), stack().tableName),
-      clock: systemClock,
-      ids: randomIds,
-    },
-    { email: `it-${projectName.toLowerCase()}@hangar.test`, projectName },
-  );
+  return mintApiKey(db(), stack().tableName, { email: `it-${projectName.toLowerCase()}@hangar.test`, projectName });
 }
 
 export interface CallOptions {

@@ -1,9 +1,9 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { HangarError, createApiKey, randomIds, systemClock } from "@hangar/core";
-import { DynamoApiKeyRepository, DynamoProjectRepository } from "@hangar/core/dynamo";
+import { HangarError } from "@hangar/core";
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { mintApiKey } from "./keys/mint-api-key";
 import { stackInfoPath, type LocalStackInfo } from "./local-stack";
 
 // The pinned SDK supports Node 20.19+; its notice about future releases is noise here.
@@ -67,21 +67,13 @@ function target(): { client: DynamoDBClient; tableName: string } {
 const { client, tableName } = target();
 const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 try {
-  const created = await createApiKey(
-    {
-      apiKeys: new DynamoApiKeyRepository(db, tableName),
-      projects: new DynamoProjectRepository(db, tableName),
-      clock: systemClock,
-      ids: randomIds,
-    },
-    {
-      email: values.email!,
-      projectName: values.project!,
-      keyName: values.name!,
-      projectDescription: values.description!,
-      projectColor: values.color!,
-    },
-  );
+  const created = await mintApiKey(db, tableName, {
+    email: values.email!,
+    projectName: values.project!,
+    keyName: values.name!,
+    projectDescription: values.description!,
+    projectColor: values.color!,
+  });
   if (values.json) {
     console.log(JSON.stringify(created));
   } else {
