@@ -26,5 +26,3 @@ export interface ObjectStore {
   head(key: string): Promise<{ size: number } | undefined>;
   put(key: string, body: Uint8Array, contentType: string): Promise<void>;
 }
-
-export type ObjectStorage = UrlSigner & ObjectStore;

@@ -7,12 +7,15 @@ import {
   type FileRepository,
   type IdSource,
   type InspectedPackage,
-  type ObjectStorage,
+  type ObjectStore,
+  type PresignGetInput,
+  type PresignPutInput,
   type PackageInspector,
   type RateLimitDecision,
   type RateLimiter,
   type SharedFile,
   type StoredPackage,
+  type UrlSigner,
 } from "../../src";
 
 /** In-memory port implementations with the same contracts as the DynamoDB/S3 adapters. */
@@ -49,14 +52,15 @@ export class MemoryFiles implements FileRepository {
   }
 }
 
-export class MemoryStorage implements ObjectStorage {
+/** Both sides of storage in one fake: a signer and the bucket it signs for. */
+export class MemoryStorage implements UrlSigner, ObjectStore {
   readonly objects = new Map<string, { size: number; contentType: string }>();
   readonly presigned: unknown[] = [];
-  async presignPut(input: Parameters<ObjectStorage["presignPut"]>[0]) {
+  async presignPut(input: PresignPutInput) {
     this.presigned.push(input);
     return `https://store.test/${input.key}?signed`;
   }
-  async presignGet(input: Parameters<ObjectStorage["presignGet"]>[0]) {
+  async presignGet(input: PresignGetInput) {
     return `https://store.test/${input.key}?get&name=${encodeURIComponent(input.downloadName)}`;
   }
   async head(key: string) {
