@@ -23,7 +23,7 @@ const RESPONSE_OVERRIDES: Record<string, string> = {
 };
 const STREAMING_UNSIGNED_TRAILER = "STREAMING-UNSIGNED-PAYLOAD-TRAILER";
 
-export function checkKey(key: string): void {
+function checkKey(key: string): void {
   if (Buffer.byteLength(key, "utf8") > MAX_KEY_BYTES) {
     throw new S3Error(400, "KeyTooLongError", "Your key is too long", { MaxSizeAllowed: String(MAX_KEY_BYTES) });
   }

@@ -108,11 +108,6 @@ export class FileObjectStorage {
     });
   }
 
-  async headObject(bucket: string, key: string): Promise<ObjectRecord | undefined> {
-    await this.requireBucket(bucket);
-    return this.readRecord(this.locate(bucket, key).sidecar);
-  }
-
   async openObject(bucket: string, key: string): Promise<OpenedObject | undefined> {
     await this.requireBucket(bucket);
     const { dir, sidecar } = this.locate(bucket, key);
