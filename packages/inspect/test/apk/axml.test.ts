@@ -3,16 +3,12 @@ import { parseAxml } from "../../src/apk/axml/axml";
 import type { AxmlDocument } from "../../src/apk/axml/axml";
 import { BinaryFormatError } from "../../src/apk/binary/bytes";
 import { readManifest } from "../../src/apk/manifest/manifest";
-import { ANDROID_NS, Attr, buildAxml, buildManifest } from "./helpers/axml-builder";
+import { ANDROID_NS, Attr, buildAxml, buildManifest, sampleManifest } from "./helpers/axml-builder";
+import type { ManifestSpec } from "./helpers/axml-builder";
 import { T, chunk } from "./helpers/encode";
 
-const spec = {
-  package: "com.example.app",
-  versionCode: 42,
-  versionName: "1.0.4 [BETA]",
-  label: "My App",
-  minSdk: 21,
-  targetSdk: 34,
+const spec: ManifestSpec = {
+  ...sampleManifest,
   permissions: ["android.permission.INTERNET", "android.permission.CAMERA"],
 };
 

@@ -6,8 +6,7 @@ import { InspectError } from "../../src/inspect-result";
 import type { InspectErrorCode } from "../../src/inspect-result";
 import { TYPE, buildArsc, resId } from "./helpers/arsc-builder";
 import type { TypeSpec } from "./helpers/arsc-builder";
-import { ANDROID_NS, Attr, buildAxml, buildManifest, manifestTree } from "./helpers/axml-builder";
-import type { ManifestSpec } from "./helpers/axml-builder";
+import { ANDROID_NS, Attr, buildAxml, buildManifest, manifestTree, sampleManifest as base } from "./helpers/axml-builder";
 import { T } from "./helpers/encode";
 import { memoryZip, testContext } from "./helpers/memory-zip";
 
@@ -25,15 +24,6 @@ function png(width: number, height: number): Buffer {
   ihdr[17] = 2;
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr, deflateSync(Buffer.alloc(8))]);
 }
-
-const base: ManifestSpec = {
-  package: "com.example.app",
-  versionCode: 42,
-  versionName: "1.0.4 [BETA]",
-  label: "My App",
-  minSdk: 21,
-  targetSdk: 34,
-};
 
 async function inspect(files: Record<string, Buffer | string>, ctx = testContext()) {
   return inspectApk(memoryZip(files), ctx);

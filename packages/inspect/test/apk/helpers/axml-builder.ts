@@ -149,6 +149,16 @@ export interface ManifestSpec {
   attributeName?: (real: string) => string;
 }
 
+/** The manifest most tests start from, overriding only what they are about. */
+export const sampleManifest: ManifestSpec = {
+  package: "com.example.app",
+  versionCode: 42,
+  versionName: "1.0.4 [BETA]",
+  label: "My App",
+  minSdk: 21,
+  targetSdk: 34,
+};
+
 function androidAttr(name: keyof typeof Attr, value: AttrValue | string | number, rename?: (s: string) => string): AttrSpec {
   const base: AttrSpec = { ns: ANDROID_NS, name: rename ? rename(name) : name, resId: Attr[name] };
   if (typeof value === "string") return { ...base, string: value };
