@@ -53,6 +53,14 @@ export class HangarApiError extends HangarClientError {
   }
 }
 
+/**
+ * Object storage refused the presigned address (expired, or its signature no longer matches): the
+ * client retries the PUT at once with a fresh address.
+ */
+export function isRefusedUploadAddress(error: unknown): error is HangarApiError {
+  return error instanceof HangarApiError && error.step === "put" && error.status === 403;
+}
+
 /** 401/403 from the service: missing, unknown or revoked key. Retrying will not help. */
 export class HangarAuthError extends HangarApiError {}
 

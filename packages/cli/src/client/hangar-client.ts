@@ -21,6 +21,7 @@ import {
   HangarRequestError,
   HangarTimeoutError,
   describeNetworkFailure,
+  isRefusedUploadAddress,
   type ApiErrorInit,
   type UploadStep,
 } from "./client-errors";
@@ -177,7 +178,7 @@ export class HangarClient {
         try {
           await this.put(path, fileSize, address, run, attempt);
         } catch (error) {
-          if (error instanceof HangarApiError && error.status === 403) freshAddressNeeded = true;
+          if (isRefusedUploadAddress(error)) freshAddressNeeded = true;
           throw error;
         }
       });

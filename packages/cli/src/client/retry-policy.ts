@@ -2,6 +2,7 @@ import {
   HangarApiError,
   HangarNetworkError,
   HangarRateLimitError,
+  isRefusedUploadAddress,
   type HangarClientError,
 } from "./client-errors";
 
@@ -113,6 +114,6 @@ export function retryDelayMs(error: HangarClientError, retry: number, options: R
   }
   // A refused PUT address (expired, or storage rejecting the signature): the next attempt gets a
   // fresh address, so there is nothing to wait for.
-  if (error instanceof HangarApiError && error.step === "put" && error.status === 403) return 0;
+  if (isRefusedUploadAddress(error)) return 0;
   return undefined;
 }

@@ -17,6 +17,7 @@ import {
   createRedactor,
   defaultRetryOptions,
   formatBytes,
+  isRefusedUploadAddress,
   type RetryOptions,
   type UploadResult,
   type UploadStep,
@@ -181,9 +182,7 @@ function hint(error: unknown): string | undefined {
   if (error instanceof HangarAuthError) return "check HANGAR_CLIENT_ID and HANGAR_CLIENT_SECRET (the key may have been regenerated)";
   if (error instanceof HangarRateLimitError) return "the key's request budget is used up; space out uploads or use another key";
   if (error instanceof HangarRejectedError) return "the service cannot read this file as an APK/IPA; check the build artifact";
-  if (error instanceof HangarApiError && error.step === "put" && error.status === 403) {
-    return "object storage refused every upload address; check the machine's clock";
-  }
+  if (isRefusedUploadAddress(error)) return "object storage refused every upload address; check the machine's clock";
   if (error instanceof HangarNetworkError) return "check HANGAR_URL and the network; rerunning may help";
   if (error instanceof HangarTimeoutError) return "raise --timeout for slow links or large files";
   return undefined;
@@ -312,7 +311,7 @@ async function run(args: string[], io: UploadIo): Promise<number> {
         const what =
           notice.error instanceof HangarRateLimitError
             ? "rate limited"
-            : notice.error instanceof HangarApiError && notice.step === "put" && notice.error.status === 403
+            : isRefusedUploadAddress(notice.error)
               ? "upload address refused, getting a new one"
               : notice.error.message;
         progress!.note(`hangar: ${notice.step} ${what}; retry ${notice.retry}/${notice.maxRetries} ${wait}`);
