@@ -74,20 +74,32 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     for (const c of closers.reverse()) await c().catch(() => undefined);
   };
   try {
-    const [dynamo, store] = await Promise.all([
-      pick(options.dynamoPort, 2).then((port) =>
-        startDynamoDbLocal({
-          ...(options.dynamoInMemory ? {} : { dataDir: join(dataDir, "dynamodb") }),
-          port,
-          region: LOCAL_REGION,
-          credentials: LOCAL_CREDENTIALS,
-        }),
+    // Wait for both to settle and register each one that came up: if the other fails, the one
+    // that started is stopped too (no orphaned DynamoDB Local JVM).
+    const started = <T extends { close(): Promise<void> }>(service: T): T => {
+      closers.push(() => service.close());
+      return service;
+    };
+    const [dynamoResult, storeResult] = await Promise.allSettled([
+      pick(options.dynamoPort, 2).then(async (port) =>
+        started(
+          await startDynamoDbLocal({
+            ...(options.dynamoInMemory ? {} : { dataDir: join(dataDir, "dynamodb") }),
+            port,
+            region: LOCAL_REGION,
+            credentials: LOCAL_CREDENTIALS,
+          }),
+        ),
       ),
-      pick(options.s3Port, 1).then((port) =>
-        startObjectStore({ dataDir: join(dataDir, "s3"), host: options.host, port, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
+      pick(options.s3Port, 1).then(async (port) =>
+        started(
+          await startObjectStore({ dataDir: join(dataDir, "s3"), host: options.host, port, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
+        ),
       ),
     ]);
-    closers.push(() => dynamo.close(), () => store.close());
+    if (dynamoResult.status === "rejected") throw dynamoResult.reason;
+    if (storeResult.status === "rejected") throw storeResult.reason;
+    const [dynamo, store] = [dynamoResult.value, storeResult.value];
 
     const dynamoClient = new DynamoDBClient({ endpoint: dynamo.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
     await ensureTable(dynamoClient, tableName);

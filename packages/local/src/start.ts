@@ -45,7 +45,14 @@ try {
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
 } catch (error) {
+  const inUse = (error as NodeJS.ErrnoException).code === "EADDRINUSE";
   if (error instanceof JavaMissingError) console.error(`Cannot start: ${error.message}`);
-  else console.error("Cannot start the local stack:", error);
+  else if (inUse) {
+    const { port: busy } = error as NodeJS.ErrnoException & { port?: number };
+    console.error(
+      `Cannot start: port ${busy ?? port} is in use (the API takes PORT, the store PORT+1, DynamoDB Local PORT+2). ` +
+        "Stop the other process or choose another, e.g. PORT=3100 npm start (PORT=0 picks free ports).",
+    );
+  } else console.error("Cannot start the local stack:", error);
   process.exit(1);
 }
