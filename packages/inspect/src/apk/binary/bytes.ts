@@ -32,11 +32,6 @@ export function u32(buf: Buffer, pos: number, end: number = buf.length): number 
   return buf.readUInt32LE(pos);
 }
 
-export function i32(buf: Buffer, pos: number, end: number = buf.length): number {
-  check(buf, pos, 4, end);
-  return buf.readInt32LE(pos);
-}
-
 /** True when `width` bytes at `pos` lie inside both `end` and the buffer. */
 export function fits(buf: Buffer, pos: number, width: number, end: number = buf.length): boolean {
   return Number.isInteger(pos) && pos >= 0 && width >= 0 && pos + width <= Math.min(end, buf.length);
