@@ -18,6 +18,7 @@ import {
   defaultRetryOptions,
   formatBytes,
   isRefusedUploadAddress,
+  mediaTypeFor,
   type RetryOptions,
   type UploadResult,
   type UploadStep,
@@ -120,7 +121,7 @@ export function parseUploadArgs(args: string[], env: NodeJS.ProcessEnv): UploadA
   if (parsed === "help") return "help";
   const { values, file } = parsed;
   const fileName = values.name ?? basename(file);
-  if (!/\.(apk|ipa)$/i.test(fileName)) throw new UsageError(`${fileName}: only .apk and .ipa files can be uploaded`);
+  if (!mediaTypeFor(fileName)) throw new UsageError(`${fileName}: only .apk and .ipa files can be uploaded`);
 
   const url = values.url ?? env.HANGAR_URL;
   const clientId = values["client-id"] ?? env.HANGAR_CLIENT_ID;
