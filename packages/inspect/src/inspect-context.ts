@@ -26,14 +26,14 @@ export function createInspectContext(
     deadline,
     warnings: [],
     checkDeadline() {
-      if (now() > deadline) {
-        throw new InspectError(
-          "timeout",
-          `Package inspection exceeded its time budget of ${merged.timeBudgetMs} ms`,
-        );
-      }
+      if (now() > deadline) throw timeoutError(merged);
     },
   };
+}
+
+/** The one timeout error, whether a parser loop or the outer timer notices first. */
+export function timeoutError(limits: InspectLimits): InspectError {
+  return new InspectError("timeout", `Package inspection exceeded its time budget of ${limits.timeBudgetMs} ms`);
 }
 
 function stripUndefined(limits: Partial<InspectLimits>): Partial<InspectLimits> {

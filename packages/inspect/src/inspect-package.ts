@@ -1,5 +1,5 @@
 import { inspectApk } from "./apk";
-import { createInspectContext } from "./inspect-context";
+import { createInspectContext, timeoutError } from "./inspect-context";
 import type { InspectContext } from "./inspect-context";
 import { InspectError } from "./inspect-result";
 import type { InspectErrorCode, InspectLimits, InspectResult } from "./inspect-result";
@@ -39,7 +39,7 @@ export async function inspectPackage(
   // Loops call ctx.checkDeadline(); this catches what they cannot, such as a stalled S3 read.
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new InspectError("timeout", `Package inspection exceeded its time budget of ${ctx.limits.timeBudgetMs} ms`)),
+      () => reject(timeoutError(ctx.limits)),
       Math.max(0, ctx.deadline - Date.now()),
     );
   });
