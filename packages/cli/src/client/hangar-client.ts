@@ -258,10 +258,9 @@ export class HangarClient {
         : describeNetworkFailure(error);
       throw new HangarNetworkError(step, reason, { cause: error });
     }
-    const text = response.text;
-    if (response.status !== 200) throw apiError(step, response, text, this.clock.now());
+    if (response.status !== 200) throw apiError(step, response, this.clock.now());
     try {
-      return JSON.parse(text) as unknown;
+      return JSON.parse(response.text) as unknown;
     } catch {
       throw invalidAnswer(step, "the answer is not JSON", response);
     }
@@ -322,8 +321,8 @@ function expiryOf(address: PresignResponse, now: number): number {
   return Number.isNaN(at) ? now + PRESIGN_VALIDITY_MS : at;
 }
 
-function apiError(step: UploadStep, response: HttpAnswer, text: string, now: number): HangarApiError {
-  const status = response.status;
+function apiError(step: UploadStep, response: HttpAnswer, now: number): HangarApiError {
+  const { status, text } = response;
   let body: Record<string, unknown> | undefined;
   try {
     const parsed = JSON.parse(text) as { error?: unknown };
