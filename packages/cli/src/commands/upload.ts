@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { EXIT_OK, EXIT_USAGE, UsageError, parseCommandArgs } from "../command";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, parseCommandArgs } from "../command";
 import type { Command, CommandIo } from "../command";
 import {
   HangarAbortError,
@@ -28,7 +28,7 @@ import {
 export const UPLOAD_EXIT = {
   ok: EXIT_OK,
   /** A bug or an unexpected failure: not one of the cases below. */
-  internal: 1,
+  internal: EXIT_FAILURE,
   usage: EXIT_USAGE,
   auth: 3,
   rateLimited: 4,
