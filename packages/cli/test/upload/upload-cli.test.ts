@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FAKE_CLIENT_ID, FAKE_SECRET, startFakeHangar, type FakeHangar } from "./support/fake-hangar";
-import { parseGithubOutput, runCli } from "./support/run-cli";
+import { parseGithubOutput, runCli, signalWhenStderrShows } from "./support/run-cli";
 
 /** `hangar upload` as CI runs it (the real bin, in its own process) against the scriptable fake. */
 
@@ -139,15 +139,9 @@ describe("hangar upload (bin)", () => {
 
   it("stops on Ctrl-C (SIGINT) during the PUT: exit 130, a short line, no complete", async () => {
     fake.script.put.push({ hang: true });
-    let sent = false;
     const run = await runCli(["upload", apk, "--verbose"], {
       env: env(),
-      onStderr: (soFar, child) => {
-        if (!sent && soFar.includes("sending the file to storage")) {
-          sent = true;
-          setTimeout(() => child.kill("SIGINT"), 100);
-        }
-      },
+      onStderr: signalWhenStderrShows("sending the file to storage", "SIGINT"),
     });
     expect(run.code).toBe(130);
     expect(run.stderr).toContain("interrupted while sending the file to storage; the upload was not completed");
@@ -158,15 +152,9 @@ describe("hangar upload (bin)", () => {
 describe("hangar upload (bin) on SIGTERM", () => {
   it("exits 143 when a CI runner terminates it mid-request, reporting the step", async () => {
     fake.script.presign.push({ hang: true });
-    let sent = false;
     const run = await runCli(["upload", apk, "--verbose", "--json"], {
       env: env(),
-      onStderr: (soFar, child) => {
-        if (!sent && soFar.includes("requesting an upload address")) {
-          sent = true;
-          setTimeout(() => child.kill("SIGTERM"), 100);
-        }
-      },
+      onStderr: signalWhenStderrShows("requesting an upload address", "SIGTERM"),
     });
     expect(run.code).toBe(143);
     expect(run.stderr).toContain("interrupted while requesting an upload address");

@@ -47,6 +47,19 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun
   });
 }
 
+/**
+ * An `onStderr` that sends `signal` once, shortly after stderr first shows `text` (with --verbose,
+ * a step's label: the CLI is then inside that step).
+ */
+export function signalWhenStderrShows(text: string, signal: NodeJS.Signals): NonNullable<CliOptions["onStderr"]> {
+  let sent = false;
+  return (soFar, child) => {
+    if (sent || !soFar.includes(text)) return;
+    sent = true;
+    setTimeout(() => child.kill(signal), 100);
+  };
+}
+
 /** Parses the heredoc form GitHub's runner reads (`name<<DELIM\nvalue\nDELIM`). */
 export function parseGithubOutput(text: string): Record<string, string> {
   const out: Record<string, string> = {};
