@@ -9,10 +9,8 @@
  *
  * Targets: hangar's PUT throughput ≥ 0.8× curl's; hangar's peak RSS ≤ 100 MB.
  */
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { createApiKey, randomIds, systemClock } from "@hangar/core";
-import { DynamoApiKeyRepository, DynamoProjectRepository } from "@hangar/core/dynamo";
+import { randomIds } from "@hangar/core";
+import { mintLocalApiKey } from "@hangar/local";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -93,14 +91,9 @@ async function main(): Promise<void> {
   const dataDir = join(BENCH_DIR, `stack-${process.pid}`);
   console.log(`Starting a local stack in ${dataDir} …`);
   const stack = await startStackProcess(dataDir);
-  const dynamo = new DynamoDBClient({ endpoint: stack.info.dynamoEndpoint, region: stack.info.region, credentials: stack.info.credentials });
   const files: string[] = [];
   try {
-    const db = DynamoDBDocumentClient.from(dynamo);
-    const key = await createApiKey(
-      { apiKeys: new DynamoApiKeyRepository(db, stack.info.tableName), projects: new DynamoProjectRepository(db, stack.info.tableName), clock: systemClock, ids: randomIds },
-      { email: "bench@hangar.localhost", projectName: `bench-${randomIds.userKey()}` },
-    );
+    const key = await mintLocalApiKey(stack.info, { email: "bench@hangar.localhost", projectName: `bench-${randomIds.userKey()}` });
     const env = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -188,7 +181,6 @@ async function main(): Promise<void> {
     console.log(`Baseline: \`hangar --help\` alone peaks at ${idle.peakRssMb.toFixed(1)} MB RSS (runtime, tsx, command imports).`);
     for (const v of verdicts) console.log(v);
   } finally {
-    dynamo.destroy();
     await stack.stop();
     if (!process.env.BENCH_KEEP) {
       rmSync(dataDir, { recursive: true, force: true });

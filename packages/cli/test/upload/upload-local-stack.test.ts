@@ -1,7 +1,5 @@
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { createApiKey, randomIds, systemClock, type CreatedApiKey } from "@hangar/core";
-import { DynamoApiKeyRepository, DynamoProjectRepository } from "@hangar/core/dynamo";
+import { randomIds, type CreatedApiKey } from "@hangar/core";
+import { mintLocalApiKey } from "@hangar/local";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,16 +21,9 @@ const IPA = join(REPO_ROOT, "packages/inspect/fixtures/ipa/xml-plist.ipa");
 let dataDir: string;
 let work: string;
 let stack: StackProcess;
-let dynamo: DynamoDBClient;
 
-async function newKey(): Promise<CreatedApiKey> {
-  const db = DynamoDBDocumentClient.from(dynamo);
-  const tableName = stack.info.tableName;
-  return createApiKey(
-    { apiKeys: new DynamoApiKeyRepository(db, tableName), projects: new DynamoProjectRepository(db, tableName), clock: systemClock, ids: randomIds },
-    { email: "cli-test@hangar.test", projectName: `cli-${randomIds.userKey()}` },
-  );
-}
+const newKey = () =>
+  mintLocalApiKey(stack.info, { email: "cli-test@hangar.test", projectName: `cli-${randomIds.userKey()}` });
 
 const envFor = (key: CreatedApiKey, extra: Record<string, string> = {}) => ({
   HANGAR_URL: stack.info.baseUrl,
@@ -45,11 +36,9 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "hangar-cli-stack-"));
   work = mkdtempSync(join(tmpdir(), "hangar-cli-files-"));
   stack = await startStackProcess(dataDir, { HANGAR_RATE_LIMIT: "2", HANGAR_RATE_WINDOW_SECONDS: "2" });
-  dynamo = new DynamoDBClient({ endpoint: stack.info.dynamoEndpoint, region: stack.info.region, credentials: stack.info.credentials });
 }, 180_000);
 
 afterAll(async () => {
-  dynamo?.destroy();
   await stack?.stop();
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
