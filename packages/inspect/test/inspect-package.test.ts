@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { zipToBuffer } from "../fixtures/zip-writer";
 import { BufferRangeReader, InspectError, inspectPackage } from "../src";
 import type { RandomAccessReader } from "../src";
-import { errorCode } from "./helpers/logging-reader";
+import { errorCode } from "./helpers/error-code";
 
 const file = (name: string, data = "x") => ({ name, data: Buffer.from(data) });
 

@@ -18,15 +18,3 @@ export class LoggingReader implements RandomAccessReader {
     return this.inner.close();
   }
 }
-
-export async function errorCode(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    return error instanceof Error && error.name === "InspectError" && typeof code === "string"
-      ? code
-      : `not an InspectError: ${String(error)}`;
-  }
-  return "resolved";
-}

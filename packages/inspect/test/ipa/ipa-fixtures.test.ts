@@ -15,7 +15,8 @@ import { isCgbi } from "../../src/png/png";
 import { createInspectContext } from "../../src/inspect-context";
 import { LOCAL_HEADER_SLACK, openZip } from "../../src/zip/open-zip";
 import { TAIL_READ_BYTES } from "../../src/zip/zip-structure";
-import { LoggingReader, errorCode } from "../helpers/logging-reader";
+import { errorCode } from "../helpers/error-code";
+import { LoggingReader } from "../helpers/logging-reader";
 
 const fixturesDir = join(dirname(fileURLToPath(import.meta.url)), "../../fixtures/ipa");
 const expected = JSON.parse(await readFile(join(fixturesDir, "expected.json"), "utf8")) as Record<

@@ -4,21 +4,12 @@ import { join } from "node:path";
 import { GetObjectCommand } from "@aws-sdk/client-s3";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InspectError } from "../../src/inspect-result";
 import { BufferRangeReader } from "../../src/reader/buffer-range-reader";
 import { FileRangeReader } from "../../src/reader/file-range-reader";
 import { S3RangeReader } from "../../src/reader/s3-range-reader.s3";
+import { errorCode } from "../helpers/error-code";
 
 const content = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
-
-async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-  } catch (error) {
-    return error instanceof InspectError ? error.code : "other";
-  }
-  return undefined;
-}
 
 describe("FileRangeReader", () => {
   let dir: string;
@@ -41,16 +32,16 @@ describe("FileRangeReader", () => {
 
   it("refuses ranges outside the file with read_failed", async () => {
     const reader = await FileRangeReader.open(path);
-    expect(await codeOf(reader.read(995, 10))).toBe("read_failed");
-    expect(await codeOf(reader.read(-1, 1))).toBe("read_failed");
-    expect(await codeOf(reader.read(0.5, 1))).toBe("read_failed");
+    expect(await errorCode(reader.read(995, 10))).toBe("read_failed");
+    expect(await errorCode(reader.read(-1, 1))).toBe("read_failed");
+    expect(await errorCode(reader.read(0.5, 1))).toBe("read_failed");
     expect(reader.stats.reads).toBe(0);
     await reader.close();
   });
 
   it("read_failed for a missing file or a directory", async () => {
-    expect(await codeOf(FileRangeReader.open(join(dir, "nope")))).toBe("read_failed");
-    expect(await codeOf(FileRangeReader.open(dir))).toBe("read_failed");
+    expect(await errorCode(FileRangeReader.open(join(dir, "nope")))).toBe("read_failed");
+    expect(await errorCode(FileRangeReader.open(dir))).toBe("read_failed");
   });
 });
 
@@ -95,16 +86,16 @@ describe("S3RangeReader", () => {
 
   it("read_failed on short bodies, SDK errors and out-of-range requests", async () => {
     const short = new S3RangeReader({ client: fakeClient(() => Buffer.alloc(3)).client, bucket: "b", key: "k", size: 1000 });
-    expect(await codeOf(short.read(0, 10))).toBe("read_failed");
+    expect(await errorCode(short.read(0, 10))).toBe("read_failed");
     const failing = new S3RangeReader({
       client: fakeClient(() => new Error("AccessDenied")).client,
       bucket: "b",
       key: "k",
       size: 1000,
     });
-    expect(await codeOf(failing.read(0, 10))).toBe("read_failed");
+    expect(await errorCode(failing.read(0, 10))).toBe("read_failed");
     const { client, calls } = fakeClient(served);
-    expect(await codeOf(new S3RangeReader({ client, bucket: "b", key: "k", size: 1000 }).read(999, 2))).toBe(
+    expect(await errorCode(new S3RangeReader({ client, bucket: "b", key: "k", size: 1000 }).read(999, 2))).toBe(
       "read_failed",
     );
     expect(calls).toHaveLength(0);

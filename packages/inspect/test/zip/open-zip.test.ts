@@ -5,27 +5,17 @@ import { deflateRawSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZipWriter, zipToBuffer } from "../../fixtures/zip-writer";
 import { createInspectContext } from "../../src/inspect-context";
-import { InspectError } from "../../src/inspect-result";
 import type { InspectLimits } from "../../src/inspect-result";
 import { BufferRangeReader } from "../../src/reader/buffer-range-reader";
 import { FileRangeReader } from "../../src/reader/file-range-reader";
 import { LOCAL_HEADER_SLACK, openZip } from "../../src/zip/open-zip";
 import { TAIL_READ_BYTES } from "../../src/zip/zip-structure";
+import { errorCode } from "../helpers/error-code";
 
 const text = (s: string) => Buffer.from(s, "utf8");
 
 function open(bytes: Buffer, limits?: Partial<InspectLimits>) {
   return openZip(new BufferRangeReader(bytes), createInspectContext(limits));
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof InspectError) return error.code;
-    throw error;
-  }
-  return "resolved";
 }
 
 describe("openZip on small archives", () => {
@@ -143,14 +133,14 @@ describe("prefetch", () => {
     const zip = await open(bytes);
     zip.prefetch(["a"]);
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(await codeOf(zip.read("a"))).toBe("zip_corrupt");
+    expect(await errorCode(zip.read("a"))).toBe("zip_corrupt");
   });
 });
 
 describe("openZip refuses what is not a sound ZIP", () => {
   it("not_a_zip without an end record", async () => {
-    expect(await codeOf(open(Buffer.alloc(5000, 7)))).toBe("not_a_zip");
-    expect(await codeOf(open(Buffer.alloc(3)))).toBe("not_a_zip");
+    expect(await errorCode(open(Buffer.alloc(5000, 7)))).toBe("not_a_zip");
+    expect(await errorCode(open(Buffer.alloc(3)))).toBe("not_a_zip");
   });
 
   it("zip_corrupt or not_a_zip when truncated anywhere", async () => {
@@ -160,7 +150,7 @@ describe("openZip refuses what is not a sound ZIP", () => {
     ]);
     for (const cut of [1, 10, 21, 22, 60, 100, bytes.length - 200]) {
       const truncated = bytes.subarray(0, bytes.length - cut);
-      const code = await codeOf(
+      const code = await errorCode(
         open(truncated).then(async (zip) => {
           for (const name of zip.entries.keys()) await zip.read(name);
         }),
@@ -172,21 +162,21 @@ describe("openZip refuses what is not a sound ZIP", () => {
   it("zip_corrupt on a CRC mismatch", async () => {
     const bytes = await zipToBuffer([{ name: "a", data: text("payload"), method: "store" }]);
     bytes[bytes.indexOf("payload")] = 0x50;
-    expect(await codeOf(open(bytes).then((zip) => zip.read("a")))).toBe("zip_corrupt");
+    expect(await errorCode(open(bytes).then((zip) => zip.read("a")))).toBe("zip_corrupt");
   });
 
   it("zip_corrupt on an unsupported compression method", async () => {
     const bytes = await zipToBuffer([{ name: "a", data: text("payload"), method: "store" }]);
     const cd = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
     bytes.writeUInt16LE(12, cd + 10); // bzip2
-    expect(await codeOf(open(bytes).then((zip) => zip.read("a")))).toBe("zip_corrupt");
+    expect(await errorCode(open(bytes).then((zip) => zip.read("a")))).toBe("zip_corrupt");
   });
 
   it("zip_corrupt when an entry points into the central directory", async () => {
     const bytes = await zipToBuffer([{ name: "a", data: text("payload") }]);
     const cd = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
     bytes.writeUInt32LE(cd + 4, cd + 42);
-    expect(await codeOf(open(bytes))).toBe("zip_corrupt");
+    expect(await errorCode(open(bytes))).toBe("zip_corrupt");
   });
 });
 
@@ -197,20 +187,20 @@ describe("caps against zip bombs", () => {
     const reader = new BufferRangeReader(await zipToBuffer([{ name: "big", data: zeros, method: "store" }]));
     const zip = await openZip(reader, createInspectContext({ maxEntryBytes: 1024 * 1024 }));
     const readsBefore = reader.stats.reads;
-    expect(await codeOf(zip.read("big"))).toBe("too_large");
+    expect(await errorCode(zip.read("big"))).toBe("too_large");
     expect(reader.stats.reads).toBe(readsBefore);
   });
 
   it("honours a per-call maxBytes", async () => {
     const zip = await open(await zipToBuffer([{ name: "e", data: Buffer.alloc(5000) }]));
-    expect(await codeOf(zip.read("e", { maxBytes: 4999 }))).toBe("too_large");
+    expect(await errorCode(zip.read("e", { maxBytes: 4999 }))).toBe("too_large");
     expect((await zip.read("e", { maxBytes: 5000 })).length).toBe(5000);
   });
 
   it("refuses a declared compression ratio above the cap", async () => {
     // 4 MiB of zeros deflates ~1000:1.
     const zip = await open(await zipToBuffer([{ name: "bomb", data: zeros }]), { maxCompressionRatio: 100 });
-    expect(await codeOf(zip.read("bomb"))).toBe("too_large");
+    expect(await errorCode(zip.read("bomb"))).toBe("too_large");
   });
 
   it("stops inflating as soon as an entry passes its declared size", async () => {
@@ -218,7 +208,7 @@ describe("caps against zip bombs", () => {
     // Make the central directory claim 1000 bytes: inflation must be cut off, not run to 4 MiB.
     const cd = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
     bytes.writeUInt32LE(1000, cd + 24);
-    expect(await codeOf(open(bytes).then((zip) => zip.read("liar")))).toBe("zip_corrupt");
+    expect(await errorCode(open(bytes).then((zip) => zip.read("liar")))).toBe("zip_corrupt");
   });
 
   it("zip_corrupt when deflate data is garbage", async () => {
@@ -226,13 +216,13 @@ describe("caps against zip bombs", () => {
     const bytes = await zipToBuffer([{ name: "g", data: Buffer.from("z".repeat(1000)) }]);
     const at = bytes.indexOf(garbage);
     bytes.fill(0xff, at, at + 4);
-    expect(await codeOf(open(bytes).then((zip) => zip.read("g")))).toBe("zip_corrupt");
+    expect(await errorCode(open(bytes).then((zip) => zip.read("g")))).toBe("zip_corrupt");
   });
 
   it("times out through the deadline", async () => {
     const bytes = await zipToBuffer([{ name: "a", data: text("a") }]);
     const ctx = createInspectContext({ timeBudgetMs: -1 });
-    expect(await codeOf(openZip(new BufferRangeReader(bytes), ctx))).toBe("timeout");
+    expect(await errorCode(openZip(new BufferRangeReader(bytes), ctx))).toBe("timeout");
   });
 });
 
