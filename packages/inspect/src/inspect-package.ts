@@ -1,7 +1,7 @@
 import { inspectApk } from "./apk";
 import { createInspectContext, timeoutError } from "./inspect-context";
 import type { InspectContext } from "./inspect-context";
-import { InspectError } from "./inspect-result";
+import { InspectError, messageOf } from "./inspect-result";
 import type { InspectErrorCode, InspectLimits, InspectResult } from "./inspect-result";
 import { findAppInfoPlists, inspectIpa } from "./ipa";
 import type { RandomAccessReader } from "./reader/random-access-reader";
@@ -124,6 +124,5 @@ function extensionOf(fileName: string | undefined): "apk" | "ipa" | undefined {
 
 function toInspectError(error: unknown, code: InspectErrorCode): InspectError {
   if (error instanceof InspectError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new InspectError(code, `Unreadable package: ${message}`, { cause: error });
+  return new InspectError(code, `Unreadable package: ${messageOf(error)}`, { cause: error });
 }

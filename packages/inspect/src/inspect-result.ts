@@ -65,6 +65,11 @@ export class InspectError extends Error {
   }
 }
 
+/** The text of whatever was thrown, for wrapping it into an InspectError or a warning. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export interface InspectLimits {
   /** Largest uncompressed size of one entry we will inflate. */
   maxEntryBytes: number;

@@ -1,5 +1,5 @@
 import type { InspectContext } from "../inspect-context";
-import { InspectError } from "../inspect-result";
+import { InspectError, messageOf } from "../inspect-result";
 
 /**
  * Runs a step whose failure should not fail the package (a broken icon or localization still
@@ -15,7 +15,7 @@ export async function optional<T>(
     return await step();
   } catch (error) {
     if (error instanceof InspectError && (error.code === "timeout" || error.code === "read_failed")) throw error;
-    ctx.warnings.push(`Skipped ${what}: ${error instanceof Error ? error.message : String(error)}`);
+    ctx.warnings.push(`Skipped ${what}: ${messageOf(error)}`);
     return undefined;
   }
 }

@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
-import { InspectError } from "../inspect-result";
+import { InspectError, messageOf } from "../inspect-result";
 import { checkRange } from "./check-range";
 import type { RandomAccessReader, ReadStats } from "./random-access-reader";
 
@@ -59,8 +59,4 @@ export class FileRangeReader implements RandomAccessReader {
   async close(): Promise<void> {
     await this.handle.close();
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,6 @@
 import { GetObjectCommand } from "@aws-sdk/client-s3";
 import type { S3Client } from "@aws-sdk/client-s3";
-import { InspectError } from "../inspect-result";
+import { InspectError, messageOf } from "../inspect-result";
 import { checkRange } from "./check-range";
 import type { RandomAccessReader, ReadStats } from "./random-access-reader";
 
@@ -46,7 +46,7 @@ export class S3RangeReader implements RandomAccessReader {
     } catch (error) {
       throw new InspectError(
         "read_failed",
-        `Cannot read s3://${bucket}/${key} bytes ${offset}+${length}: ${error instanceof Error ? error.message : String(error)}`,
+        `Cannot read s3://${bucket}/${key} bytes ${offset}+${length}: ${messageOf(error)}`,
         { cause: error },
       );
     }
