@@ -66,7 +66,7 @@ export async function completeUpload(
     throw new ConflictError(
       "upload_mismatch",
       `Does not match the presigned upload: ${mismatched.join(", ")}`,
-      { fields: mismatched },
+      { fields: mismatched.map((field) => ({ field, message: "differs from the presigned upload" })) },
     );
   }
 
