@@ -1,5 +1,5 @@
 import { Effect, PolicyStatement } from "aws-cdk-lib/aws-iam";
-import type { RouteDefinition } from "@hangar/functions";
+import type { RouteFunctionName } from "@hangar/functions";
 
 /**
  * Exact IAM actions per function. SST's `bind` is not used for the table and bucket because it
@@ -14,7 +14,7 @@ export const tableActions = {
   complete: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"],
   download: ["dynamodb:GetItem"],
   share: ["dynamodb:GetItem"],
-} as const satisfies Record<RouteDefinition["name"], readonly string[]>;
+} as const satisfies Record<RouteFunctionName, readonly string[]>;
 
 export const uploadActions = {
   // The presigned PUT is executed with the presign function's credentials.
@@ -24,7 +24,7 @@ export const uploadActions = {
   // Presigned GETs run with these functions' credentials.
   download: ["s3:GetObject"],
   share: ["s3:GetObject"],
-} as const satisfies Record<RouteDefinition["name"], readonly string[]>;
+} as const satisfies Record<RouteFunctionName, readonly string[]>;
 
 /** Deletes the object of an upload whose pending record expired (see storage-stack.ts). */
 export const reaperActions = {
@@ -39,7 +39,7 @@ export interface AccessArns {
   uploadsArn: string;
 }
 
-export function routeStatements(name: RouteDefinition["name"], arns: AccessArns): PolicyStatement[] {
+export function functionStatements(name: RouteFunctionName, arns: AccessArns): PolicyStatement[] {
   return [
     new PolicyStatement({ effect: Effect.ALLOW, actions: [...tableActions[name]], resources: [arns.tableArn] }),
     new PolicyStatement({ effect: Effect.ALLOW, actions: [...uploadActions[name]], resources: [arns.uploadsArn] }),

@@ -6,20 +6,10 @@ import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import { Topic } from "aws-cdk-lib/aws-sns";
 import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import { Api, Config, Function, use, type ApiDomainProps, type StackContext } from "sst/constructs";
-import { fallbackHandler, routes, type RouteDefinition } from "@hangar/functions";
-import { routeStatements } from "./access";
+import { functions as functionTable, routeKey, routes, type FunctionDefinition, type RouteFunctionName } from "@hangar/functions";
+import { functionStatements } from "./access";
 import { functionEnvironment, stageSettings, type StageSettings } from "./settings";
 import { StorageStack } from "./storage-stack";
-
-/** API Gateway gives up on an integration after 29 s; complete may use all of it, no more. */
-export const sizing: Record<RouteDefinition["name"] | "fallback", { memoryMB: number; timeoutSeconds: number }> = {
-  presign: { memoryMB: 256, timeoutSeconds: 10 },
-  // Inspecting a package is CPU- and network-bound: Lambda's CPU share grows with memory.
-  complete: { memoryMB: 1024, timeoutSeconds: 29 },
-  download: { memoryMB: 256, timeoutSeconds: 10 },
-  share: { memoryMB: 256, timeoutSeconds: 10 },
-  fallback: { memoryMB: 128, timeoutSeconds: 5 },
-};
 
 /** One JSON object per request; the fields an operator needs to trace a request to its logs. */
 export const accessLogFormat = JSON.stringify({
@@ -65,29 +55,31 @@ export function ApiStack({ stack, app }: StackContext) {
   const { table, bucket, arns } = use(StorageStack);
   const environment = functionEnvironment(settings, { tableName: table.tableName, bucketName: bucket.bucketName });
 
-  const define = (id: string, handler: string, size: { memoryMB: number; timeoutSeconds: number }) =>
+  const define = (id: string, fn: FunctionDefinition) =>
     new Function(stack, id, {
-      handler,
-      memorySize: size.memoryMB,
-      timeout: size.timeoutSeconds,
+      handler: fn.handler,
+      memorySize: fn.memoryMB,
+      timeout: fn.timeoutSeconds,
       environment,
       logGroup: new LogGroup(stack, `${id}Logs`, { retention: retentionDays(settings) }),
     });
 
-  const functions = new Map<RouteDefinition["name"], Function>();
-  for (const route of routes) {
-    const fn = define(route.name, route.handler, sizing[route.name]);
+  // One Lambda per entry of routes.ts's function table; a function serves all its routes.
+  const functions = new Map<RouteFunctionName, Function>();
+  for (const name of Object.keys(functionTable) as (keyof typeof functionTable)[]) {
+    if (name === "fallback") continue;
+    const fn = define(name, functionTable[name]);
     // Explicit statements instead of `bind`, which would grant dynamodb:* and s3:*.
-    fn.attachPermissions(routeStatements(route.name, arns));
-    functions.set(route.name, fn);
+    fn.attachPermissions(functionStatements(name, arns));
+    functions.set(name, fn);
   }
   // Answers unknown paths (404) and wrong methods (405); it touches no resource.
-  const fallback = define("fallback", fallbackHandler, sizing.fallback);
+  const fallback = define("fallback", functionTable.fallback);
 
   const domain = customDomain(stack, settings);
   const api = new Api(stack, "Api", {
     routes: {
-      ...Object.fromEntries(routes.map((r) => [`${r.method} ${r.path}`, { function: functions.get(r.name)! }])),
+      ...Object.fromEntries(routes.map((r) => [routeKey(r), { function: functions.get(r.fn)! }])),
       $default: { function: fallback },
     },
     defaults: { throttle: { rate: settings.throttle.rate, burst: settings.throttle.burst } },

@@ -19,7 +19,7 @@ import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { readFile } from "node:fs/promises";
 import type * as Esbuild from "esbuild";
-import { fallbackHandler, routes } from "@hangar/functions";
+import { functions } from "@hangar/functions";
 import { lambdaNodejs } from "../../stacks/bundling";
 import { REAPER_HANDLER } from "../../stacks/handlers";
 
@@ -156,8 +156,7 @@ const baselineEntry = path.join(OUT, "baseline-entry.mjs");
 await writeFile(baselineEntry, BASELINE_SOURCE);
 
 const entries: [string, string][] = [
-  ...routes.map((r): [string, string] => [r.name, entryOf(r.handler)]),
-  ["fallback", entryOf(fallbackHandler)],
+  ...Object.entries(functions).map(([name, fn]): [string, string] => [name, entryOf(fn.handler)]),
   ["reaper", entryOf(REAPER_HANDLER)],
   ["baseline (whole S3 + DynamoDB clients)", baselineEntry],
 ];

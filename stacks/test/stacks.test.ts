@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { Match, Template } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Settings, fallbackHandler, routes } from "@hangar/functions";
+import { Settings, fallbackHandler, functions as functionTable, routeKey, routes, type RouteFunctionName } from "@hangar/functions";
 import { reaperActions, tableActions, uploadActions } from "../access";
-import { accessLogFormat, COMPLETE_P99_ALARM_MS, sizing } from "../api-stack";
+import { accessLogFormat, COMPLETE_P99_ALARM_MS } from "../api-stack";
 import { expiredUploadFilter, REAPER_HANDLER } from "../storage-stack";
 import { REPO_ROOT, synthesize } from "../synthesize";
 import {
@@ -89,7 +89,10 @@ afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
-const routeKeys = routes.map((r) => `${r.method} ${r.path}`);
+const routeKeys = routes.map(routeKey);
+/** The functions that serve routes (the fallback serves `$default`). */
+const routeFunctions = (Object.keys(functionTable) as (keyof typeof functionTable)[]).filter((n): n is RouteFunctionName => n !== "fallback");
+const handlerOf = (fn: keyof typeof functionTable) => functionTable[fn].handler;
 
 describe("synthesis", () => {
   it("writes one template per stack and a bundled handler per function, offline", async () => {
@@ -100,21 +103,21 @@ describe("synthesis", () => {
     // Each function's code is an asset built locally (no Docker): its zip source is a folder
     // holding the esbuild output.
     const assets = files.filter((f) => f.startsWith("asset."));
-    expect(assets.length).toBeGreaterThanOrEqual(routes.length + 2);
+    expect(assets.length).toBeGreaterThanOrEqual(routeFunctions.length + 2);
   });
 });
 
 describe("API routes", () => {
-  it("has one route per entry of routes.ts plus $default, each on its own function", () => {
+  it("has one route per entry of routes.ts plus $default, each on the function routes.ts names", () => {
     const targets = routeTargets(dev.api);
     expect([...targets.keys()].sort()).toEqual([...routeKeys, "$default"].sort());
     for (const route of routes) {
-      const [fnId] = functionByHandler(dev.api, route.handler);
-      expect(targets.get(`${route.method} ${route.path}`)).toBe(fnId);
+      const [fnId] = functionByHandler(dev.api, handlerOf(route.fn));
+      expect(targets.get(routeKey(route))).toBe(fnId);
     }
     const [fallbackId] = functionByHandler(dev.api, fallbackHandler);
     expect(targets.get("$default")).toBe(fallbackId);
-    expect(new Set(targets.values()).size).toBe(routes.length + 1);
+    expect(new Set(targets.values()).size).toBe(routeFunctions.length + 1);
   });
 
   it("uses HTTP API payload format 2.0 Lambda proxy integrations", () => {
@@ -131,7 +134,7 @@ describe("functions", () => {
   it("run ESM bundles on nodejs22.x, arm64, without X-Ray", () => {
     for (const stage of [dev, prod]) {
       const fns = allOwn(stage);
-      expect(fns).toHaveLength(routes.length + 2);
+      expect(fns).toHaveLength(routeFunctions.length + 2);
       for (const [, fn] of fns) {
         expect(props(fn)).toMatchObject({ Runtime: "nodejs22.x", Architectures: ["arm64"] });
         expect(props(fn).TracingConfig).toBeUndefined();
@@ -141,11 +144,11 @@ describe("functions", () => {
   });
 
   it("have the memory and timeout of their route (complete: 1024 MB, 29 s)", () => {
-    for (const route of routes) {
-      const [, fn] = functionByHandler(dev.api, route.handler);
-      expect(props(fn)).toMatchObject({ MemorySize: sizing[route.name].memoryMB, Timeout: sizing[route.name].timeoutSeconds });
+    for (const name of Object.keys(functionTable) as (keyof typeof functionTable)[]) {
+      const [, fn] = functionByHandler(dev.api, handlerOf(name));
+      expect(props(fn)).toMatchObject({ MemorySize: functionTable[name].memoryMB, Timeout: functionTable[name].timeoutSeconds });
     }
-    expect(sizing).toMatchObject({
+    expect(functionTable).toMatchObject({
       presign: { memoryMB: 256, timeoutSeconds: 10 },
       download: { memoryMB: 256, timeoutSeconds: 10 },
       share: { memoryMB: 256, timeoutSeconds: 10 },
@@ -167,7 +170,7 @@ describe("functions", () => {
 describe("environment", () => {
   const envOf = (s: Stage, handler: string) =>
     props<{ Environment: { Variables: Record<string, unknown> } }>(functionByHandler(s.api, handler)[1]).Environment.Variables;
-  const apiHandlers = [...routes.map((r) => r.handler), fallbackHandler];
+  const apiHandlers = Object.values(functionTable).map((f) => f.handler);
 
   it("gives every API function the table and bucket names from the storage stack", () => {
     for (const handler of apiHandlers) {
@@ -188,7 +191,7 @@ describe("environment", () => {
   });
 
   it("leaves unset settings out so the schema's defaults (and the request host) apply", () => {
-    const env = envOf(dev, routes[0]!.handler);
+    const env = envOf(dev, handlerOf("presign"));
     expect(env).not.toHaveProperty("HANGAR_PUBLIC_URL");
     expect(env).not.toHaveProperty("HANGAR_SHARE_BASE_URL");
     expect(env).not.toHaveProperty("HANGAR_MAX_FILE_SIZE");
@@ -197,7 +200,7 @@ describe("environment", () => {
   });
 
   it("passes the stage's settings through", () => {
-    const env = envOf(prod, routes[0]!.handler);
+    const env = envOf(prod, handlerOf("presign"));
     expect(env).toMatchObject({
       HANGAR_SHARE_BASE_URL: "https://apps.example.com",
       HANGAR_MAX_FILE_SIZE: String(1024 ** 3),
@@ -338,18 +341,18 @@ describe("least privilege", () => {
     );
   };
 
-  it.each(routes.map((r) => [r.name, r] as const))("%s gets exactly its table and uploads/* actions", (_name, route) => {
+  it.each(routeFunctions)("%s gets exactly its table and uploads/* actions", (name) => {
     for (const stage of [dev, prod]) {
-      const [fnId] = functionByHandler(stage.api, route.handler);
+      const [fnId] = functionByHandler(stage.api, handlerOf(name));
       const statements = roleStatements(stage.api, fnId);
       expect(statements).toHaveLength(2);
       const table = statements.find((s) => actionsOf(s).every((a) => a.startsWith("dynamodb:")))!;
       const uploads = statements.find((s) => actionsOf(s).every((a) => a.startsWith("s3:")))!;
       expect(table).toMatchObject({ Effect: "Allow" });
-      expect(actionsOf(table)).toEqual([...tableActions[route.name]].sort());
+      expect(actionsOf(table)).toEqual([...tableActions[name]].sort());
       expect(JSON.stringify(table.Resource)).toMatch(tableArnImport);
       expect(uploads).toMatchObject({ Effect: "Allow" });
-      expect(actionsOf(uploads)).toEqual([...uploadActions[route.name]].sort());
+      expect(actionsOf(uploads)).toEqual([...uploadActions[name]].sort());
       expect(isUploadsArn(uploads.Resource)).toBe(true);
     }
   });
@@ -480,7 +483,7 @@ describe("alarms", () => {
     const rate = alarms.find((a) => Array.isArray(a.Metrics))!;
     expect(JSON.stringify(rate.Metrics)).toContain("100 * errors / requests");
     expect(JSON.stringify(rate.Metrics)).toContain('"MetricName":"5xx"');
-    const [completeId] = functionByHandler(prod.api, routes.find((r) => r.name === "complete")!.handler);
+    const [completeId] = functionByHandler(prod.api, handlerOf("complete"));
     const slow = alarms.find((a) => a.MetricName === "Duration")!;
     expect(slow).toMatchObject({ Namespace: "AWS/Lambda", ExtendedStatistic: "p99", Threshold: COMPLETE_P99_ALARM_MS });
     expect(slow.Dimensions).toEqual([{ Name: "FunctionName", Value: { Ref: completeId } }]);
@@ -504,7 +507,7 @@ describe("outputs and parameters", () => {
 
 describe("same code everywhere", () => {
   it("points functions at the handler files of routes.ts, which exist", async () => {
-    for (const handler of [...routes.map((r) => r.handler), fallbackHandler, REAPER_HANDLER]) {
+    for (const handler of [...Object.values(functionTable).map((f) => f.handler), REAPER_HANDLER]) {
       const file = path.join(REPO_ROOT, `${path.posix.parse(handler).dir}/${path.posix.parse(handler).name}.ts`);
       await expect(readFile(file, "utf8")).resolves.toMatch(/export (const|async function|function) handler/);
       expect(deployedHandler(handler)).toMatch(/-handler\.handler$/);

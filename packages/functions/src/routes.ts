@@ -1,55 +1,85 @@
 /**
- * The one list of HTTP routes. The SST stack builds API Gateway routes from it and the local
- * server dispatches with it, so the two runtimes cannot drift apart.
+ * The one list of HTTP routes and of the Lambda functions that serve them. The SST stack builds
+ * API Gateway routes, functions and their sizes from it, the local server dispatches with it,
+ * and the middleware reads each route's auth kind from it, so the runtimes cannot drift apart.
+ *
+ * Adding an endpoint is one row in `routes` plus its handler in the function's handler file.
+ * Adding a function (a group of related routes with its own IAM policy) is one entry in
+ * `functions` plus its IAM actions in stacks/access.ts.
  */
-export interface RouteDefinition {
-  /** Stable name: the Lambda function's id in the stack, and a label in logs. */
-  name: "presign" | "complete" | "download" | "share";
-  method: "GET" | "POST";
-  /** API Gateway route path; `{param}` segments become pathParameters. */
-  path: string;
+
+/** How a route authenticates: an API key (CI), a dashboard session cookie, or nobody. */
+export type RouteAuth = "apiKey" | "session" | "none";
+export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface FunctionDefinition {
   /** SST handler string: file path from the repo root without extension, then `.handler`. */
   handler: string;
-  /** Does the route need an API key (and count against its rate limit)? */
-  authenticated: boolean;
+  memoryMB: number;
+  /** API Gateway gives up on an integration after 29 s; no function may take longer. */
+  timeoutSeconds: number;
 }
 
-export const routes: readonly RouteDefinition[] = [
-  {
-    name: "presign",
-    method: "POST",
-    path: "/api/upload/api-key/presign",
-    handler: "packages/functions/src/upload/presign.handler.handler",
-    authenticated: true,
-  },
-  {
-    name: "complete",
-    method: "POST",
-    path: "/api/upload/api-key/complete",
-    handler: "packages/functions/src/upload/complete.handler.handler",
-    authenticated: true,
-  },
-  {
-    name: "download",
-    method: "GET",
-    path: "/download/{userKey}",
-    handler: "packages/functions/src/share/download.handler.handler",
-    authenticated: false,
-  },
-  {
-    name: "share",
-    method: "GET",
-    path: "/share/{userKey}",
-    handler: "packages/functions/src/share/share.handler.handler",
-    authenticated: false,
-  },
-];
+/** Every Lambda function behind the API; the key is the function's id in the stack. */
+export const functions = {
+  presign: { handler: "packages/functions/src/upload/presign.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  // Inspecting a package is CPU- and network-bound: Lambda's CPU share grows with memory.
+  complete: { handler: "packages/functions/src/upload/complete.handler.handler", memoryMB: 1024, timeoutSeconds: 29 },
+  download: { handler: "packages/functions/src/share/download.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  share: { handler: "packages/functions/src/share/share.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  /**
+   * Answers every request no route matches (API Gateway's `$default` route), so that unknown
+   * paths get our JSON 404 and known paths with the wrong method a 405. It touches no resource.
+   */
+  fallback: { handler: "packages/functions/src/fallback/fallback.handler.handler", memoryMB: 128, timeoutSeconds: 5 },
+} as const satisfies Record<string, FunctionDefinition>;
 
-/**
- * Answers every request no route matches (API Gateway's `$default` route), so that unknown
- * paths get our JSON 404 and known paths with the wrong method a 405.
- */
-export const fallbackHandler = "packages/functions/src/fallback/fallback.handler.handler";
+export type FunctionName = keyof typeof functions;
+/** Functions that serve routes of the table (the fallback serves `$default`). */
+export type RouteFunctionName = Exclude<FunctionName, "fallback">;
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  /** API Gateway route path; `{param}` segments become pathParameters. */
+  path: string;
+  auth: RouteAuth;
+  /** The function that serves it. */
+  fn: RouteFunctionName;
+}
+
+export const routes = [
+  { method: "POST", path: "/api/upload/api-key/presign", auth: "apiKey", fn: "presign" },
+  { method: "POST", path: "/api/upload/api-key/complete", auth: "apiKey", fn: "complete" },
+  // The stable links handed out at complete. HEAD is routed explicitly (API Gateway HTTP APIs do
+  // not map HEAD to GET); the envelope drops the body, so HEAD answers exactly like GET without one.
+  { method: "GET", path: "/download/{userKey}", auth: "none", fn: "download" },
+  { method: "HEAD", path: "/download/{userKey}", auth: "none", fn: "download" },
+  { method: "GET", path: "/share/{userKey}", auth: "none", fn: "share" },
+  { method: "HEAD", path: "/share/{userKey}", auth: "none", fn: "share" },
+] as const satisfies readonly RouteDefinition[];
+
+export type Route = (typeof routes)[number];
+type KeyOf<R> = R extends Route ? `${R["method"]} ${R["path"]}` : never;
+/** `"POST /api/upload/api-key/presign"`: API Gateway's route key, and our handlers' key. */
+export type RouteKey = KeyOf<Route>;
+export type RouteKeyOf<F extends RouteFunctionName> = KeyOf<Extract<Route, { fn: F }>>;
+type RouteFor<K extends RouteKey> = Route extends infer R ? (R extends Route ? (KeyOf<R> extends K ? R : never) : never) : never;
+/** The auth kind of a route, known at compile time so handlers get a context typed for it. */
+export type AuthOf<K extends RouteKey> = RouteFor<K>["auth"];
+
+export const routeKey = (route: Pick<RouteDefinition, "method" | "path">): string => `${route.method} ${route.path}`;
+
+const byKey = new Map<string, RouteDefinition>(routes.map((r) => [routeKey(r), r]));
+
+/** The route API Gateway (or the local server) matched, by its route key; undefined for `$default`. */
+export function routeByKey(key: string | undefined): RouteDefinition | undefined {
+  return key === undefined ? undefined : byKey.get(key);
+}
+
+export const routesOf = (fn: RouteFunctionName): RouteDefinition[] => routes.filter((r) => r.fn === fn);
+
+/** The fallback's SST handler string (API Gateway's `$default` route). */
+export const fallbackHandler = functions.fallback.handler;
 
 function pathPattern(path: string): RegExp {
   const source = path
@@ -59,24 +89,43 @@ function pathPattern(path: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-const compiled = routes.map((route) => ({ route, pattern: pathPattern(route.path) }));
+const compiled = routes.map((route) => ({ route: route as RouteDefinition, pattern: pathPattern(route.path) }));
 
 export type RouteMatch =
   | { kind: "route"; route: RouteDefinition; pathParameters: Record<string, string> }
   | { kind: "method_not_allowed"; allowed: string[] }
   | { kind: "not_found" };
 
-/** Matches like API Gateway: exact method and path, `{param}` = one non-empty segment. */
+/** decodeURIComponent that answers undefined for malformed escapes (`%ff`) instead of throwing. */
+function decodeSegment(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Matches like API Gateway: exact method and path, `{param}` = one non-empty segment. A path
+ * parameter that is not valid percent-encoded UTF-8 matches nothing (404), never an error.
+ */
 export function matchRoute(method: string, path: string): RouteMatch {
   const allowed: string[] = [];
+  const wanted = method.toUpperCase();
   for (const { route, pattern } of compiled) {
     const m = pattern.exec(path);
     if (!m) continue;
-    if (route.method === method.toUpperCase()) {
-      const params = Object.fromEntries(Object.entries(m.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]));
-      return { kind: "route", route, pathParameters: params };
+    if (route.method !== wanted) {
+      if (!allowed.includes(route.method)) allowed.push(route.method);
+      continue;
     }
-    allowed.push(route.method);
+    const params: Record<string, string> = {};
+    for (const [name, raw] of Object.entries(m.groups ?? {})) {
+      const decoded = decodeSegment(raw);
+      if (decoded === undefined) return { kind: "not_found" };
+      params[name] = decoded;
+    }
+    return { kind: "route", route, pathParameters: params };
   }
   return allowed.length > 0 ? { kind: "method_not_allowed", allowed } : { kind: "not_found" };
 }

@@ -52,10 +52,18 @@ describe("error mapping", () => {
 
 describe("route matching", () => {
   it("matches like API Gateway and tells 404 from 405", () => {
-    expect(matchRoute("POST", "/api/upload/api-key/presign")).toMatchObject({ kind: "route", route: { name: "presign" } });
+    expect(matchRoute("POST", "/api/upload/api-key/presign")).toMatchObject({ kind: "route", route: { fn: "presign", auth: "apiKey" } });
+    expect(matchRoute("HEAD", "/download/AbC123")).toMatchObject({ kind: "route", route: { fn: "download", auth: "none" } });
     expect(matchRoute("GET", "/share/AbC123")).toMatchObject({ kind: "route", pathParameters: { userKey: "AbC123" } });
     expect(matchRoute("GET", "/share/")).toEqual({ kind: "not_found" });
     expect(matchRoute("GET", "/share/a/b")).toEqual({ kind: "not_found" });
     expect(matchRoute("PUT", "/api/upload/api-key/complete")).toEqual({ kind: "method_not_allowed", allowed: ["POST"] });
+    expect(matchRoute("POST", "/share/AbC123")).toEqual({ kind: "method_not_allowed", allowed: ["GET", "HEAD"] });
+  });
+
+  it("answers 404, not an error, for path parameters that are not valid percent-encoding", () => {
+    expect(matchRoute("GET", "/share/%ff%fe")).toEqual({ kind: "not_found" });
+    expect(matchRoute("GET", "/download/%E0%A4%A")).toEqual({ kind: "not_found" });
+    expect(matchRoute("GET", "/share/caf%C3%A9")).toMatchObject({ kind: "route", pathParameters: { userKey: "café" } });
   });
 });

@@ -25,6 +25,8 @@ function finish(request: HttpRequest, result: HttpResult): void {
   const rate = request.error instanceof RateLimitedError ? request.error.rateLimit : ctx.rateLimit;
   request.response = {
     ...result,
+    // HEAD answers exactly like GET, without the body (RFC 9110 §9.3.2).
+    ...(request.event.requestContext?.http?.method === "HEAD" ? { body: "" } : {}),
     headers: {
       ...result.headers,
       "X-Request-Id": ctx.requestId,

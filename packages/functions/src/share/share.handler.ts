@@ -1,10 +1,11 @@
 import { iconLocation, resolveShare } from "@hangar/core";
 import { getRuntime } from "../composition/root";
 import { linkBases } from "../composition/link-bases";
-import { httpRoute } from "../middleware/http-route";
+import type { HttpEvent, HttpResult } from "../middleware/http-context";
+import { httpFunction } from "../middleware/http-function";
 import { renderSharePage } from "./share-page";
 
-export const handler = httpRoute({ auth: false, json: false }, async (event) => {
+async function serve(event: HttpEvent): Promise<HttpResult> {
   const runtime = getRuntime();
   const shared = await resolveShare(runtime, event.pathParameters?.userKey);
   const icon = await iconLocation({ files: runtime.files, storage: runtime.signer }, shared, 3600);
@@ -24,4 +25,9 @@ export const handler = httpRoute({ auth: false, json: false }, async (event) => 
     },
     body: html,
   };
+}
+
+export const handler = httpFunction("share", {
+  "GET /share/{userKey}": { handler: serve },
+  "HEAD /share/{userKey}": { handler: serve },
 });

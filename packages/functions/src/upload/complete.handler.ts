@@ -2,10 +2,12 @@ import { Complete, InvalidPackageError, completeUpload, parseInput } from "@hang
 import { getPackageAccess } from "../composition/inspector";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
-import { httpRoute, json } from "../middleware/http-route";
+import { apiKeyAuth } from "../middleware/api-key-auth";
+import type { ContextFor, HttpEvent, HttpResult } from "../middleware/http-context";
+import { httpFunction, json } from "../middleware/http-function";
 import { record } from "../observability";
 
-export const handler = httpRoute({ auth: true, json: true }, async (event, context) => {
+async function complete(event: HttpEvent, context: ContextFor<"apiKey">): Promise<HttpResult> {
   const runtime = getRuntime();
   const { store, inspector } = getPackageAccess((stats) => {
     record.extractionTime(stats.durationMs);
@@ -15,7 +17,7 @@ export const handler = httpRoute({ auth: true, json: true }, async (event, conte
   try {
     const result = await completeUpload(
       { ...runtime, storage: store, inspector, settings: runtime.upload },
-      context.apiKey!,
+      context.apiKey,
       input,
       linkBases(event, runtime.settings),
     );
@@ -25,4 +27,10 @@ export const handler = httpRoute({ auth: true, json: true }, async (event, conte
     if (error instanceof InvalidPackageError) record.uploadRejected(error.reason);
     throw error;
   }
-});
+}
+
+export const handler = httpFunction(
+  "complete",
+  { "POST /api/upload/api-key/complete": { json: true, handler: complete } },
+  { apiKey: apiKeyAuth(getRuntime) },
+);

@@ -1,9 +1,17 @@
 import { Presign, parseInput, presignUpload } from "@hangar/core";
 import { getRuntime } from "../composition/root";
-import { httpRoute, json } from "../middleware/http-route";
+import { apiKeyAuth } from "../middleware/api-key-auth";
+import type { ContextFor, HttpEvent, HttpResult } from "../middleware/http-context";
+import { httpFunction, json } from "../middleware/http-function";
 
-export const handler = httpRoute({ auth: true, json: true }, async (_event, context) => {
+async function presign(_event: HttpEvent, context: ContextFor<"apiKey">): Promise<HttpResult> {
   const runtime = getRuntime();
   const input = parseInput(Presign, context.body);
-  return json(200, await presignUpload({ ...runtime, storage: runtime.signer, settings: runtime.upload }, context.apiKey!, input));
-});
+  return json(200, await presignUpload({ ...runtime, storage: runtime.signer, settings: runtime.upload }, context.apiKey, input));
+}
+
+export const handler = httpFunction(
+  "presign",
+  { "POST /api/upload/api-key/presign": { json: true, handler: presign } },
+  { apiKey: apiKeyAuth(getRuntime) },
+);

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomUUID } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { fallbackHandler, matchRoute, routes } from "@hangar/functions/routes";
+import { functions, matchRoute, routeKey } from "@hangar/functions/routes";
 import { newRequestId, toApiGatewayEvent } from "./api-gateway-event";
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -80,7 +80,7 @@ export async function startLocalApiServer(options: { host: string; port: number 
     return handlers.get(h)!;
   };
   // Load every handler up front: a broken import should fail `npm start`, not the first request.
-  await Promise.all([...routes.map((r) => handlerFor(r.handler)), handlerFor(fallbackHandler)]);
+  await Promise.all(Object.values(functions).map((f) => handlerFor(f.handler)));
 
   const server = createServer(async (req, res) => {
     try {
@@ -98,11 +98,12 @@ export async function startLocalApiServer(options: { host: string; port: number 
       const event = toApiGatewayEvent({
         req,
         body,
-        routeKey: route ? `${route.method} ${route.path}` : "$default",
+        routeKey: route ? routeKey(route) : "$default",
         ...(match.kind === "route" ? { pathParameters: match.pathParameters } : {}),
       });
-      const handler = await handlerFor(route?.handler ?? fallbackHandler);
-      writeResult(res, await handler(event, lambdaContext(route?.name ?? "fallback")));
+      const fn = route?.fn ?? "fallback";
+      const handler = await handlerFor(functions[fn].handler);
+      writeResult(res, await handler(event, lambdaContext(fn)));
     } catch (error) {
       // Handlers map their own errors; reaching here means the local server itself broke.
       const requestId = newRequestId();
