@@ -1,5 +1,5 @@
 /**
- * Wire shapes of the upload API (docs: /work/shared/spec/upload-service.md, service schema in
+ * Wire shapes of the upload API (spec: shared/spec/upload-service.md, service schema in
  * packages/core/src/upload/upload.schema.ts). Declared here, not imported, so the CLI stays free
  * of the service's dependencies.
  */

@@ -1,3 +1,4 @@
+import { formatBytes as sharedFormatBytes } from "@hangar/inspect/format";
 import type { UploadProgress } from "./hangar-client";
 
 export interface ProgressStream {
@@ -21,16 +22,12 @@ const LINE_PERCENT_STEP = 10;
 const LINE_EVERY_MS = 5000;
 const BAR_WIDTH = 24;
 
-export function formatBytes(bytes: number): string {
-  const units = ["B", "kB", "MB", "GB", "TB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
-}
+/**
+ * The one byte formatter of Hangar (decimal SI: the share page shows the same). Re-exported with
+ * its type spelled out, so the published type declarations do not point into @hangar/inspect,
+ * which the package bundles rather than depends on.
+ */
+export const formatBytes: (bytes: number) => string = sharedFormatBytes;
 
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds)) return "--";

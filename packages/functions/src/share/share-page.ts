@@ -1,18 +1,8 @@
 import type { SharedFile } from "@hangar/core";
+import { formatBytes } from "@hangar/inspect/format";
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-
-export function formatBytes(n: number): string {
-  const units = ["B", "KB", "MB", "GB", "TB"];
-  let value = n;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
-}
 
 /** A plain, dependency-free page: everything user-controlled (names from the package) is escaped. */
 export function renderSharePage(file: SharedFile, links: { download: string; icon?: string }): string {
