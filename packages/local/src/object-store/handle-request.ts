@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { evaluatePreflight, setCorsResponseHeaders } from "./cors";
 import { headersFromRaw, queryParam, type AuthorizedExchange, type Exchange } from "./exchange";
+import { getBucketVersioning, putBucketVersioning } from "./bucket-versioning";
 import { listObjectsV2Xml } from "./list-objects";
 import { deleteObject, getObject, putObject } from "./object-operations";
 import { S3Error, noSuchBucket, notImplemented } from "./s3-error";
@@ -19,8 +20,11 @@ const UNSUPPORTED_SUBRESOURCES = new Set([
   "accelerate", "acl", "analytics", "attributes", "cors", "delete", "encryption", "intelligent-tiering", "inventory",
   "legal-hold", "lifecycle", "logging", "metrics", "notification", "object-lock", "ownershipControls", "partNumber",
   "policy", "policyStatus", "publicAccessBlock", "replication", "requestPayment", "restore", "retention", "select",
-  "tagging", "torrent", "uploadId", "uploads", "versionId", "versioning", "versions", "website",
+  "tagging", "torrent", "uploadId", "uploads", "versions", "website",
 ]);
+/** Sub-resources implemented only on one level: `?versioning` on buckets, `?versionId` on objects. */
+const BUCKET_ONLY = new Set(["versioning"]);
+const OBJECT_ONLY = new Set(["versionId"]);
 
 export interface RequestHandlerOptions {
   storage: FileObjectStorage;
@@ -94,7 +98,8 @@ async function route(x: Exchange, options: RequestHandlerOptions): Promise<void>
   );
   const ax: AuthorizedExchange = { ...x, auth };
 
-  const subresource = x.query.find((p) => UNSUPPORTED_SUBRESOURCES.has(p.name));
+  const levelOnly = key === "" ? OBJECT_ONLY : BUCKET_ONLY;
+  const subresource = x.query.find((p) => UNSUPPORTED_SUBRESOURCES.has(p.name) || levelOnly.has(p.name));
   if (subresource) throw notImplemented(`The local object store does not implement the '${subresource.name}' sub-resource.`);
 
   if (bucket === "") {
@@ -102,8 +107,12 @@ async function route(x: Exchange, options: RequestHandlerOptions): Promise<void>
     throw methodNotAllowed(x.method, "SERVICE");
   }
   if (key === "") {
+    if (x.query.some((p) => p.name === "versioning") && x.method !== "GET" && x.method !== "PUT") {
+      throw methodNotAllowed(x.method, "BUCKET");
+    }
     switch (x.method) {
       case "PUT":
+        if (x.query.some((p) => p.name === "versioning")) return putBucketVersioning(ax, bucket);
         return createBucket(ax, bucket);
       case "HEAD":
         return headBucket(ax, bucket, options.region);
@@ -162,6 +171,7 @@ async function headBucket(x: AuthorizedExchange, bucket: string, region: string)
 }
 
 async function getBucket(x: AuthorizedExchange, bucket: string, region: string): Promise<void> {
+  if (x.query.some((p) => p.name === "versioning")) return getBucketVersioning(x, bucket);
   if (x.query.some((p) => p.name === "location")) {
     await requireBucket(x, bucket);
     // S3 reports us-east-1 as an empty LocationConstraint.

@@ -3,9 +3,9 @@ import { KNOWN_CHECKSUMS, isSupportedChecksum, type ChecksumAlgorithm } from "./
 import { receiveBody } from "./body/receive-body";
 import { parseByteRange } from "./byte-range";
 import { header, queryParam, type AuthorizedExchange } from "./exchange";
-import { S3Error, invalidArgument, noSuchBucket, noSuchKey, notImplemented } from "./s3-error";
-import { unlinkIfPresent } from "./storage/file-object-storage";
-import type { ObjectRecord } from "./storage/object-record";
+import { S3Error, invalidArgument, noSuchBucket, noSuchKey, noSuchVersion, notImplemented } from "./s3-error";
+import { VERSION_ID, unlinkIfPresent, type VersioningStatus } from "./storage/file-object-storage";
+import { NULL_VERSION, type ObjectRecord } from "./storage/object-record";
 
 const MAX_KEY_BYTES = 1024;
 /** S3's default when a PUT names no Content-Type. */
@@ -23,6 +23,24 @@ const RESPONSE_OVERRIDES: Record<string, string> = {
 };
 const STREAMING_UNSIGNED_TRAILER = "STREAMING-UNSIGNED-PAYLOAD-TRAILER";
 
+/**
+ * The `versionId` query parameter: undefined when absent; S3's 400 for a value that cannot be a version id
+ * (an id that could be one but does not exist is a 404 NoSuchVersion, decided by the caller).
+ */
+export function requestedVersionId(x: AuthorizedExchange): string | undefined {
+  const value = queryParam(x, "versionId");
+  if (value === undefined) return undefined;
+  if (value !== NULL_VERSION && !VERSION_ID.test(value)) {
+    throw invalidArgument("Invalid version id specified", { ArgumentName: "versionId", ArgumentValue: value });
+  }
+  return value;
+}
+
+/** S3 names version ids only in buckets whose versioning was ever configured. */
+function setVersionHeader(x: AuthorizedExchange, versioning: VersioningStatus | undefined, versionId: string): void {
+  if (versioning !== undefined) x.res.setHeader("x-amz-version-id", versionId);
+}
+
 function checkKey(key: string): void {
   if (Buffer.byteLength(key, "utf8") > MAX_KEY_BYTES) {
     throw new S3Error(400, "KeyTooLongError", "Your key is too long", { MaxSizeAllowed: String(MAX_KEY_BYTES) });
@@ -37,6 +55,7 @@ function checkKey(key: string): void {
 export async function putObject(x: AuthorizedExchange, bucket: string, key: string): Promise<void> {
   checkKey(key);
   if (header(x, "x-amz-copy-source") !== undefined) throw notImplemented("CopyObject is not supported by the local object store.");
+  if (queryParam(x, "versionId") !== undefined) throw notImplemented("PutObject does not take a versionId: every PUT makes a new version.");
 
   const declaredHash = x.auth.payloadHash;
   const chunked = declaredHash === STREAMING_UNSIGNED_TRAILER;
@@ -73,7 +92,7 @@ export async function putObject(x: AuthorizedExchange, bucket: string, key: stri
 
   if (x.expectContinue) x.res.writeContinue();
   const temp = x.storage.tempFile();
-  let record: ObjectRecord;
+  let stored: { record: ObjectRecord; versioning: VersioningStatus | undefined };
   try {
     const body = await receiveBody({ source: x.req, wireLength: contentLength, chunked, checksums: algorithms, destination: temp });
     if (body.size !== objectSize) {
@@ -103,7 +122,7 @@ export async function putObject(x: AuthorizedExchange, bucket: string, key: stri
       }
       verified[algorithm] = computed;
     }
-    record = await x.storage.putObject(bucket, key, temp, {
+    stored = await x.storage.putObject(bucket, key, temp, {
       size: body.size,
       etag: `"${body.md5.toString("hex")}"`,
       contentType: header(x, "content-type") ?? DEFAULT_CONTENT_TYPE,
@@ -116,8 +135,10 @@ export async function putObject(x: AuthorizedExchange, bucket: string, key: stri
     throw error;
   }
 
+  const { record } = stored;
   x.res.statusCode = 200;
   x.res.setHeader("ETag", record.etag);
+  setVersionHeader(x, stored.versioning, record.versionId);
   for (const [algorithm, value] of Object.entries(record.checksums)) x.res.setHeader(`x-amz-checksum-${algorithm}`, value);
   x.res.setHeader("Content-Length", "0");
   x.res.end();
@@ -127,12 +148,23 @@ export async function putObject(x: AuthorizedExchange, bucket: string, key: stri
 export async function getObject(x: AuthorizedExchange, bucket: string, key: string, headOnly: boolean): Promise<void> {
   checkKey(key);
   const overrides = responseOverrides(x);
-  const opened = await x.storage.openObject(bucket, key);
-  if (!opened) throw noSuchKey(key);
+  const versionId = requestedVersionId(x);
+  const opened = await x.storage.openObject(bucket, key, versionId);
+  if (opened.kind === "missing") throw versionId === undefined ? noSuchKey(key) : noSuchVersion(key, versionId);
+  if (opened.kind === "deleteMarker") {
+    const markerHeaders = { "x-amz-delete-marker": "true", "x-amz-version-id": opened.marker.versionId };
+    // S3: the current version being a delete marker reads as a missing key; naming a marker's id is a 405.
+    if (versionId === undefined) throw noSuchKey(key, markerHeaders);
+    throw new S3Error(405, "MethodNotAllowed", "The specified method is not allowed against this resource.", {
+      Method: x.method,
+      ResourceType: "DeleteMarker",
+    }, { ...markerHeaders, "Last-Modified": new Date(opened.marker.lastModified).toUTCString() });
+  }
   let handedToStream = false;
   try {
     const { record } = opened;
     const res = x.res;
+    setVersionHeader(x, opened.versioning, record.versionId);
     res.setHeader("ETag", record.etag);
     res.setHeader("Last-Modified", new Date(record.lastModified).toUTCString());
     if (notModified(x, record)) {
@@ -184,7 +216,9 @@ export async function getObject(x: AuthorizedExchange, bucket: string, key: stri
 
 export async function deleteObject(x: AuthorizedExchange, bucket: string, key: string): Promise<void> {
   checkKey(key);
-  await x.storage.deleteObject(bucket, key);
+  const result = await x.storage.deleteObject(bucket, key, requestedVersionId(x));
+  if (result.versionId !== undefined) x.res.setHeader("x-amz-version-id", result.versionId);
+  if (result.deleteMarker) x.res.setHeader("x-amz-delete-marker", "true");
   x.res.statusCode = 204;
   x.res.end();
 }

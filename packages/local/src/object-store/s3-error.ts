@@ -33,7 +33,10 @@ export const accessDenied = (message = "Access Denied", details?: Record<string,
   new S3Error(403, "AccessDenied", message, details);
 export const noSuchBucket = (bucket: string) =>
   new S3Error(404, "NoSuchBucket", "The specified bucket does not exist", { BucketName: bucket });
-export const noSuchKey = (key: string) => new S3Error(404, "NoSuchKey", "The specified key does not exist.", { Key: key });
+export const noSuchKey = (key: string, headers?: Record<string, string>) =>
+  new S3Error(404, "NoSuchKey", "The specified key does not exist.", { Key: key }, headers);
+export const noSuchVersion = (key: string, versionId: string) =>
+  new S3Error(404, "NoSuchVersion", "The specified version does not exist.", { Key: key, VersionId: versionId });
 export const invalidArgument = (message: string, details?: Record<string, string>) =>
   new S3Error(400, "InvalidArgument", message, details);
 export const notImplemented = (message: string) => new S3Error(501, "NotImplemented", message);

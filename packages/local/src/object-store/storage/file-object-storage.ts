@@ -1,9 +1,9 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { S3Error, noSuchBucket } from "../s3-error";
 import { isValidBucketName } from "./bucket-name";
-import { parseObjectRecord, type ObjectRecord } from "./object-record";
+import { NULL_VERSION, isDeleteMarker, parseKeyHistory, type DeleteMarker, type KeyHistory, type ObjectRecord } from "./object-record";
 
 const TEMP_DIR = ".tmp";
 const BUCKET_MARKER = ".bucket.json";
@@ -13,19 +13,48 @@ export interface BucketInfo {
   creationDate: Date;
 }
 
+export type VersioningStatus = "Enabled" | "Suspended";
+
 export interface OpenedObject {
   record: ObjectRecord;
   /** Open handle on the bytes: stays readable even if the object is overwritten or deleted meanwhile. */
   handle: FileHandle;
+  /** The bucket's versioning state; undefined = never configured (S3 then sends no version ids). */
+  versioning: VersioningStatus | undefined;
+}
+
+/** What a GET/HEAD finds: an object version, a delete marker, or nothing. */
+export type LookupResult =
+  | ({ kind: "object" } & OpenedObject)
+  | { kind: "deleteMarker"; marker: DeleteMarker; versioning: VersioningStatus | undefined }
+  | { kind: "missing" };
+
+export interface DeleteResult {
+  /** The version removed, or the delete marker created; undefined when the bucket was never versioned. */
+  versionId?: string;
+  /** The removed version was a delete marker, or a delete marker was created. */
+  deleteMarker: boolean;
+}
+
+/** Version ids this store issues: 24 random bytes in base64url (S3's are opaque strings of similar length). */
+export const VERSION_ID = /^[A-Za-z0-9_-]{32}$/;
+
+export function newVersionId(): string {
+  return randomBytes(24).toString("base64url");
 }
 
 /**
- * Objects on the local filesystem: `dataDir/<bucket>/<2 hex>/<sha256(key)>.json` is the sidecar (key, size,
- * ETag, content type, metadata) and names the bytes file next to it. File names derive from a hash of the
+ * Objects on the local filesystem: `dataDir/<bucket>/<2 hex>/<sha256(key)>.json` is the sidecar of a key
+ * (every version, newest first, each naming its bytes file next to it). File names derive from a hash of the
  * key, never from the key itself, so no key (`..`, `/`, NUL, 1 KB of UTF-8) can reach outside the bucket
  * folder or hit file-name limits. Bucket names are validated to S3's rules before they touch a path.
  * Writes land in `dataDir/.tmp` first and are renamed into place, so a reader sees an old object or a
  * complete new one, never a partial one.
+ *
+ * Versioning follows S3: in a bucket never configured, a PUT replaces the object (version "null") and a
+ * DELETE removes it; with versioning Enabled every PUT adds a version with a fresh id and a DELETE without
+ * a version id only adds a delete marker; Suspended writes and deletes the "null" version and keeps the rest.
+ * Only a DELETE naming a version id ever removes a versioned object's bytes.
  */
 export class FileObjectStorage {
   private readonly keyLocks = new Map<string, Promise<void>>();
@@ -61,13 +90,14 @@ export class FileObjectStorage {
       if (errorCode(error) === "EEXIST") return false;
       throw error;
     }
-    await writeFile(join(this.dataDir, bucket, BUCKET_MARKER), JSON.stringify({ createdAt: new Date().toISOString() }));
+    await this.writeMarker(bucket, { createdAt: new Date().toISOString() });
     return true;
   }
 
   async deleteBucket(bucket: string): Promise<void> {
     await this.requireBucket(bucket);
-    if ((await this.listObjects(bucket)).length > 0) {
+    // S3 refuses while any version or delete marker remains, not only current objects.
+    if ((await this.listHistories(bucket)).length > 0) {
       throw new S3Error(409, "BucketNotEmpty", "The bucket you tried to delete is not empty", { BucketName: bucket });
     }
     await rm(join(this.dataDir, bucket), { recursive: true, force: true });
@@ -78,45 +108,75 @@ export class FileObjectStorage {
     const buckets: BucketInfo[] = [];
     for (const entry of entries) {
       if (!entry.isDirectory() || !isValidBucketName(entry.name)) continue;
-      buckets.push({ name: entry.name, creationDate: await this.bucketCreationDate(entry.name) });
+      buckets.push({ name: entry.name, creationDate: (await this.readMarker(entry.name)).createdAt });
     }
     return buckets.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
+  /** GetBucketVersioning: undefined until versioning was first configured (S3 then answers an empty configuration). */
+  async getVersioning(bucket: string): Promise<VersioningStatus | undefined> {
+    await this.requireBucket(bucket);
+    return (await this.readMarker(bucket)).versioning;
+  }
+
+  /** PutBucketVersioning. As on S3, a bucket once versioned can be suspended but never returns to unversioned. */
+  async putVersioning(bucket: string, status: VersioningStatus): Promise<void> {
+    await this.requireBucket(bucket);
+    const marker = await this.readMarker(bucket);
+    await this.writeMarker(bucket, { createdAt: marker.createdAt.toISOString(), versioning: status });
+  }
+
   /**
-   * Moves a fully received and verified temp file into place as `key`. The bytes get a fresh file name and
-   * the sidecar is swapped by rename, so concurrent readers keep a consistent (old or new) object.
+   * Moves a fully received and verified temp file into place as a new version of `key` (or as its "null"
+   * version when the bucket is not versioning). The bytes get a fresh file name and the sidecar is swapped by
+   * rename, so concurrent readers keep a consistent (old or new) object.
    */
   async putObject(
     bucket: string,
     key: string,
     tempFile: string,
-    fields: Omit<ObjectRecord, "key" | "blob" | "lastModified">,
-  ): Promise<ObjectRecord> {
+    fields: Omit<ObjectRecord, "key" | "blob" | "lastModified" | "versionId">,
+  ): Promise<{ record: ObjectRecord; versioning: VersioningStatus | undefined }> {
     await this.requireBucket(bucket);
     const { dir, hash, sidecar } = this.locate(bucket, key);
     return this.withKeyLock(bucket, key, async () => {
+      const versioning = (await this.readMarker(bucket)).versioning;
       await mkdir(dir, { recursive: true });
-      const previous = await this.readRecord(sidecar);
-      const record: ObjectRecord = { ...fields, key, blob: `${hash}.${randomUUID()}.bin`, lastModified: new Date().toISOString() };
+      const history = (await this.readHistory(sidecar)) ?? { key, versions: [] };
+      const versionId = versioning === "Enabled" ? newVersionId() : NULL_VERSION;
+      const record: ObjectRecord = {
+        ...fields,
+        key,
+        versionId,
+        blob: `${hash}.${randomUUID()}.bin`,
+        lastModified: new Date().toISOString(),
+      };
       await rename(tempFile, join(dir, record.blob));
-      const sidecarTemp = this.tempFile();
-      await writeFile(sidecarTemp, JSON.stringify(record));
-      await rename(sidecarTemp, sidecar);
-      if (previous && previous.blob !== record.blob) await unlinkIfPresent(join(dir, previous.blob));
-      return record;
+      // Writing the "null" version replaces the previous "null" version (unversioned or suspended bucket).
+      const replaced = history.versions.filter((v) => v.versionId === versionId);
+      history.versions = [record, ...history.versions.filter((v) => v.versionId !== versionId)];
+      await this.writeHistory(sidecar, history);
+      await this.unlinkBlobs(dir, replaced);
+      return { record, versioning };
     });
   }
 
-  async openObject(bucket: string, key: string): Promise<OpenedObject | undefined> {
+  /**
+   * The current version of `key`, or the version named by `versionId`. A delete marker is returned as such
+   * (the caller answers 404 or 405 as S3 does); "missing" covers an unknown key and an unknown version alike.
+   */
+  async openObject(bucket: string, key: string, versionId?: string): Promise<LookupResult> {
     await this.requireBucket(bucket);
     const { dir, sidecar } = this.locate(bucket, key);
-    // An overwrite between reading the sidecar and opening its bytes removes the old bytes file; read again.
+    const versioning = (await this.readMarker(bucket)).versioning;
+    // A concurrent overwrite or version delete may remove the bytes file between reading the sidecar and opening it; read again.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const record = await this.readRecord(sidecar);
-      if (!record) return undefined;
+      const history = await this.readHistory(sidecar);
+      const entry = versionId === undefined ? history?.versions[0] : history?.versions.find((v) => v.versionId === versionId);
+      if (!entry) return { kind: "missing" };
+      if (isDeleteMarker(entry)) return { kind: "deleteMarker", marker: entry, versioning };
       try {
-        return { record, handle: await open(join(dir, record.blob), "r") };
+        return { kind: "object", record: entry, handle: await open(join(dir, entry.blob), "r"), versioning };
       } catch (error) {
         if (errorCode(error) !== "ENOENT") throw error;
       }
@@ -124,45 +184,89 @@ export class FileObjectStorage {
     throw new S3Error(503, "SlowDown", "The object changed repeatedly while being read; retry.");
   }
 
-  async deleteObject(bucket: string, key: string): Promise<void> {
+  /**
+   * DeleteObject. With `versionId`, that version (object or delete marker) is removed for good. Without it,
+   * an unversioned bucket loses the object, while a versioned one only gains a delete marker (its "null"
+   * version is replaced by the marker when suspended): earlier versions stay readable by version id.
+   */
+  async deleteObject(bucket: string, key: string, versionId?: string): Promise<DeleteResult> {
     await this.requireBucket(bucket);
     const { dir, sidecar } = this.locate(bucket, key);
-    await this.withKeyLock(bucket, key, async () => {
-      const record = await this.readRecord(sidecar);
-      if (!record) return;
-      await unlinkIfPresent(sidecar);
-      await unlinkIfPresent(join(dir, record.blob));
+    return this.withKeyLock(bucket, key, async () => {
+      const versioning = (await this.readMarker(bucket)).versioning;
+      const history = (await this.readHistory(sidecar)) ?? { key, versions: [] };
+      if (versionId === undefined && versioning !== undefined) {
+        const marker: DeleteMarker = {
+          key,
+          versionId: versioning === "Enabled" ? newVersionId() : NULL_VERSION,
+          deleteMarker: true,
+          lastModified: new Date().toISOString(),
+        };
+        const replaced = history.versions.filter((v) => v.versionId === marker.versionId);
+        history.versions = [marker, ...history.versions.filter((v) => v.versionId !== marker.versionId)];
+        await mkdir(dir, { recursive: true });
+        await this.writeHistory(sidecar, history);
+        await this.unlinkBlobs(dir, replaced);
+        return { versionId: marker.versionId, deleteMarker: true };
+      }
+      const target = versionId ?? NULL_VERSION;
+      const removed = history.versions.filter((v) => v.versionId === target);
+      if (removed.length === 0) return versionId === undefined ? { deleteMarker: false } : { versionId, deleteMarker: false };
+      history.versions = history.versions.filter((v) => v.versionId !== target);
+      if (history.versions.length === 0) await unlinkIfPresent(sidecar);
+      else await this.writeHistory(sidecar, history);
+      await this.unlinkBlobs(dir, removed);
+      const wasMarker = removed.some(isDeleteMarker);
+      return versionId === undefined ? { deleteMarker: wasMarker } : { versionId, deleteMarker: wasMarker };
     });
   }
 
-  /** Every object of the bucket, sorted by key in UTF-8 byte order (S3's listing order). */
+  /** The current version of every key whose current version is not a delete marker, sorted by key in UTF-8 byte order (S3's listing order). */
   async listObjects(bucket: string): Promise<ObjectRecord[]> {
+    const records: ObjectRecord[] = [];
+    for (const history of await this.listHistories(bucket)) {
+      const current = history.versions[0];
+      if (current && !isDeleteMarker(current)) records.push(current);
+    }
+    return records.sort((a, b) => Buffer.compare(Buffer.from(a.key, "utf8"), Buffer.from(b.key, "utf8")));
+  }
+
+  private async listHistories(bucket: string): Promise<KeyHistory[]> {
     await this.requireBucket(bucket);
     const bucketDir = join(this.dataDir, bucket);
-    const records: ObjectRecord[] = [];
+    const histories: KeyHistory[] = [];
     for (const shard of await readdir(bucketDir, { withFileTypes: true })) {
       if (!shard.isDirectory() || !/^[0-9a-f]{2}$/.test(shard.name)) continue;
       for (const name of await readdir(join(bucketDir, shard.name))) {
         if (!name.endsWith(".json")) continue;
-        const record = await this.readRecord(join(bucketDir, shard.name, name));
-        if (record) records.push(record);
+        const history = await this.readHistory(join(bucketDir, shard.name, name));
+        if (history && history.versions.length > 0) histories.push(history);
       }
     }
-    return records.sort((a, b) => Buffer.compare(Buffer.from(a.key, "utf8"), Buffer.from(b.key, "utf8")));
+    return histories;
   }
 
   private async requireBucket(bucket: string): Promise<void> {
     if (!(await this.bucketExists(bucket))) throw noSuchBucket(bucket);
   }
 
-  private async bucketCreationDate(bucket: string): Promise<Date> {
+  private async readMarker(bucket: string): Promise<{ createdAt: Date; versioning?: VersioningStatus }> {
     try {
-      const marker = JSON.parse(await readFile(join(this.dataDir, bucket, BUCKET_MARKER), "utf8")) as { createdAt?: unknown };
-      if (typeof marker.createdAt === "string") return new Date(marker.createdAt);
+      const marker = JSON.parse(await readFile(join(this.dataDir, bucket, BUCKET_MARKER), "utf8")) as Record<string, unknown>;
+      if (typeof marker.createdAt === "string") {
+        const versioning = marker.versioning === "Enabled" || marker.versioning === "Suspended" ? marker.versioning : undefined;
+        return { createdAt: new Date(marker.createdAt), ...(versioning ? { versioning } : {}) };
+      }
     } catch {
-      // A bucket folder made by hand has no marker; its folder time is the best answer.
+      // A bucket folder made by hand has no marker: unversioned, and its folder time is the best creation date.
     }
-    return (await stat(join(this.dataDir, bucket))).mtime;
+    return { createdAt: (await stat(join(this.dataDir, bucket))).mtime };
+  }
+
+  private async writeMarker(bucket: string, marker: { createdAt: string; versioning?: VersioningStatus }): Promise<void> {
+    const temp = this.tempFile();
+    await writeFile(temp, JSON.stringify(marker));
+    await rename(temp, join(this.dataDir, bucket, BUCKET_MARKER));
   }
 
   private locate(bucket: string, key: string) {
@@ -171,7 +275,7 @@ export class FileObjectStorage {
     return { dir, hash, sidecar: join(dir, `${hash}.json`) };
   }
 
-  private async readRecord(sidecar: string): Promise<ObjectRecord | undefined> {
+  private async readHistory(sidecar: string): Promise<KeyHistory | undefined> {
     let text: string;
     try {
       text = await readFile(sidecar, "utf8");
@@ -179,7 +283,17 @@ export class FileObjectStorage {
       if (errorCode(error) === "ENOENT") return undefined;
       throw error;
     }
-    return parseObjectRecord(text, sidecar);
+    return parseKeyHistory(text, sidecar);
+  }
+
+  private async writeHistory(sidecar: string, history: KeyHistory): Promise<void> {
+    const temp = this.tempFile();
+    await writeFile(temp, JSON.stringify(history));
+    await rename(temp, sidecar);
+  }
+
+  private async unlinkBlobs(dir: string, entries: readonly KeyHistory["versions"][number][]): Promise<void> {
+    for (const entry of entries) if (!isDeleteMarker(entry)) await unlinkIfPresent(join(dir, entry.blob));
   }
 
   /** Serialises writers of one key in this process, so an overwrite never loses track of the bytes file it replaces. */

@@ -1,6 +1,11 @@
-/** What the sidecar JSON of one object holds. */
+/** One stored version of an object: what S3 serves for a GET of that version. */
 export interface ObjectRecord {
   key: string;
+  /**
+   * S3 version id: a random id when written while the bucket's versioning was Enabled, otherwise "null"
+   * (objects written before versioning, or while it was suspended).
+   */
+  versionId: string;
   /** File name of the bytes, in the sidecar's folder. */
   blob: string;
   size: number;
@@ -17,13 +22,51 @@ export interface ObjectRecord {
   checksums: Record<string, string>;
 }
 
-export function parseObjectRecord(text: string, source: string): ObjectRecord {
-  const value: unknown = JSON.parse(text);
-  if (!isObjectRecord(value)) throw new Error(`Corrupt object sidecar ${source}`);
-  return value;
+/** What a DELETE without a version id leaves in a versioned bucket: the key answers 404 but older versions stay. */
+export interface DeleteMarker {
+  key: string;
+  versionId: string;
+  deleteMarker: true;
+  lastModified: string;
 }
 
-function isObjectRecord(value: unknown): value is ObjectRecord {
+export type VersionEntry = ObjectRecord | DeleteMarker;
+
+/** The sidecar of one key: every version, newest (the current one) first. */
+export interface KeyHistory {
+  key: string;
+  versions: VersionEntry[];
+}
+
+export const NULL_VERSION = "null";
+
+export function isDeleteMarker(entry: VersionEntry): entry is DeleteMarker {
+  return "deleteMarker" in entry;
+}
+
+/**
+ * Reads a sidecar. Sidecars written before versioning held one object record without a version id; they
+ * read as a history whose only version is "null", which is how S3 treats objects stored before versioning.
+ */
+export function parseKeyHistory(text: string, source: string): KeyHistory {
+  const value: unknown = JSON.parse(text);
+  if (typeof value === "object" && value !== null && Array.isArray((value as { versions?: unknown }).versions)) {
+    const { key, versions } = value as { key: unknown; versions: unknown[] };
+    if (typeof key === "string" && versions.every((v) => isVersionEntry(v, key))) return { key, versions: versions as VersionEntry[] };
+  } else if (isObjectFields(value)) {
+    return { key: value.key as string, versions: [{ ...(value as Omit<ObjectRecord, "versionId">), versionId: NULL_VERSION }] };
+  }
+  throw new Error(`Corrupt object sidecar ${source}`);
+}
+
+function isVersionEntry(value: unknown, key: string): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const r = value as Record<string, unknown>;
+  if (r.key !== key || typeof r.versionId !== "string" || typeof r.lastModified !== "string") return false;
+  return r.deleteMarker === true || isObjectFields(value);
+}
+
+function isObjectFields(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null) return false;
   const r = value as Record<string, unknown>;
   return (
