@@ -1,5 +1,5 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { CreateBucketCommand, HeadBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import { CreateBucketCommand, HeadBucketCommand, PutBucketVersioningCommand, S3Client } from "@aws-sdk/client-s3";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
@@ -116,6 +116,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     } catch {
       await s3.send(new CreateBucketCommand({ Bucket: bucketName }));
     }
+    // As on AWS: complete pins the version it inspected, so a later PUT to the upload URL cannot swap the build.
+    await s3.send(new PutBucketVersioningCommand({ Bucket: bucketName, VersioningConfiguration: { Status: "Enabled" } }));
     s3.destroy();
 
     // The handlers read their settings from the environment, exactly as on Lambda.
