@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The CLI is TypeScript like the rest of the repo (no build step): register tsx, then run it.
+// Development launcher: runs the TypeScript sources through tsx, so a change needs no build.
+// The published package's bin is dist/hangar.js (`npm run build:cli`), which needs neither.
 import { register } from "tsx/esm/api";
 
 register();
-const { main } = await import("../src/main.ts");
-process.exitCode = await main(process.argv.slice(2));
+await import("../src/bin.ts");

@@ -20,11 +20,24 @@ export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 
+/**
+ * A mistake in how the command was called (exit 2). `showHelp` is for mistakes in the argument
+ * syntax itself (unknown flag, missing file), where the options list is the answer; a wrong value
+ * (a .zip, a missing credential) is said in one line, so the cause is not buried in a CI log.
+ */
 export class UsageError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly showHelp = false,
+  ) {
     super(message);
     this.name = "UsageError";
   }
+}
+
+/** How a command reports a usage error on stderr: one line, plus the help when the syntax was wrong. */
+export function usageText(command: string, error: UsageError, help: string): string {
+  return error.showHelp ? `hangar ${command}: ${error.message}\n\n${help}` : `hangar ${command}: ${error.message}\n`;
 }
 
 type CommandOptions = NonNullable<ParseArgsConfig["options"]>;
@@ -38,8 +51,8 @@ export type CommandValues<O extends CommandOptions> = ReturnType<
 
 /**
  * The argument shape every command shares: `hangar <command> <file> [options]`, with -h/--help.
- * Bad flags and anything but exactly one file are UsageErrors, so each command answers them
- * the same way (message, help text, EXIT_USAGE).
+ * Bad flags and anything but exactly one file are UsageErrors with the help attached, so each
+ * command answers them the same way (message, help text, EXIT_USAGE).
  */
 export function parseCommandArgs<O extends CommandOptions>(
   args: string[],
@@ -52,12 +65,12 @@ export function parseCommandArgs<O extends CommandOptions>(
     const all: CommandOptions = { ...options, ...HELP_OPTION };
     parsed = parseArgs({ args, options: all, strict: true, allowPositionals: true });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError((error as Error).message, true);
   }
   const { values, positionals } = parsed;
   if (values.help) return "help";
   const [file, ...extra] = positionals;
-  if (file === undefined) throw new UsageError(messages.missing);
-  if (extra.length > 0) throw new UsageError(messages.tooMany);
+  if (file === undefined) throw new UsageError(messages.missing, true);
+  if (extra.length > 0) throw new UsageError(messages.tooMany, true);
   return { values: values as CommandValues<O>, file };
 }

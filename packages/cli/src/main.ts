@@ -1,6 +1,7 @@
 import { EXIT_OK, EXIT_USAGE } from "./command";
 import type { CommandIo } from "./command";
 import { commands } from "./commands";
+import { VERSION } from "./version";
 
 const defaultIo: CommandIo = {
   stdout: (text) => process.stdout.write(text),
@@ -15,6 +16,10 @@ export function mainHelp(): string {
     "Commands:",
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     "",
+    "Options:",
+    "  --version  Print the version",
+    "  --help     Show this help",
+    "",
     "Run `hangar <command> --help` for a command's options.",
     "",
   ].join("\n");
@@ -26,6 +31,10 @@ export async function main(argv: string[], io: CommandIo = defaultIo): Promise<n
   if (name === undefined) {
     io.stderr(mainHelp());
     return EXIT_USAGE;
+  }
+  if (name === "--version" || name === "-V") {
+    io.stdout(`${VERSION}\n`);
+    return EXIT_OK;
   }
   if (name === "--help" || name === "-h" || name === "help") {
     io.stdout(mainHelp());

@@ -27,6 +27,8 @@ import {
 } from "./client-errors";
 import { fetchJsonPost, nodeJsonPost, type HttpAnswer, type JsonPost } from "./json-transport";
 import { putFile } from "./put-file";
+import { anySignal } from "./any-signal";
+import { VERSION } from "../version";
 import {
   defaultRetryOptions,
   parseRetryAfter,
@@ -37,7 +39,7 @@ import {
   type RetryOptions,
 } from "./retry-policy";
 
-export const CLIENT_VERSION = "0.1.0";
+export const CLIENT_VERSION = VERSION;
 
 const PRESIGN_PATH = "/api/upload/api-key/presign";
 const COMPLETE_PATH = "/api/upload/api-key/complete";
@@ -144,7 +146,7 @@ export class HangarClient {
     const budgetController = new AbortController();
     const budgetTimer = setTimeout(() => budgetController.abort(new Error("time budget exhausted")), this.retry.timeoutMs);
     const run: Run = {
-      signal: options.signal ? AbortSignal.any([options.signal, budgetController.signal]) : budgetController.signal,
+      signal: options.signal ? anySignal([options.signal, budgetController.signal]) : budgetController.signal,
       userSignal: options.signal,
       budget: budgetController.signal,
       deadline: this.clock.now() + this.retry.timeoutMs,
@@ -249,7 +251,7 @@ export class HangarClient {
           "User-Agent": this.userAgent,
         },
         JSON.stringify(body),
-        AbortSignal.any([run.signal, timeout]),
+        anySignal([run.signal, timeout]),
       );
     } catch (error) {
       if (run.signal.aborted) throw error;

@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { FileRangeReader, InspectError, inspectPackage } from "@hangar/inspect";
 import type { InspectResult } from "@hangar/inspect";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, parseCommandArgs } from "../command";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, parseCommandArgs, usageText } from "../command";
 import type { Command, CommandIo } from "../command";
 
 const HELP = `Usage: hangar inspect <file.apk|file.ipa> [options]
@@ -16,8 +16,22 @@ Options:
   --time-budget <ms>   Give up after this many milliseconds (default 20000).
   -h, --help           Show this help.
 
-Exit codes: 0 read, 1 unreadable package, 2 usage error.
+Exit codes (the same meanings as hangar upload's):
+  0  read
+  1  unexpected internal error (a bug: please report it)
+  2  usage: bad arguments, or the file cannot be opened or read
+  6  package rejected: not an APK/IPA the service could read (the code says why); the service
+     would refuse the same file with 422 invalid_package
 `;
+
+/** Exit codes of `hangar inspect`: a subset of `hangar upload`'s, with the same meanings. */
+export const INSPECT_EXIT = { ok: EXIT_OK, internal: EXIT_FAILURE, usage: EXIT_USAGE, rejected: 6 } as const;
+
+/** read_failed is about the local file (missing, a directory, an I/O error), not the package. */
+export function inspectExitCode(error: unknown): number {
+  if (!(error instanceof InspectError)) return INSPECT_EXIT.internal;
+  return error.code === "read_failed" ? INSPECT_EXIT.usage : INSPECT_EXIT.rejected;
+}
 
 interface InspectArgs {
   file: string;
@@ -78,7 +92,8 @@ function summary(file: string, size: number, out: ReturnType<typeof printable>):
   if (out.locales?.length) row("locales", out.locales.join(", "));
   if (out.permissions?.length) row("permissions", String(out.permissions.length));
   if (out.icon) row("icon", `${out.icon.path} ${out.icon.width ?? "?"}×${out.icon.height ?? "?"}, ${out.icon.bytes} bytes`);
-  row("read", `${out.bytesRead.toLocaleString("en")} of ${size.toLocaleString("en")} bytes of ${basename(file)} in ${out.reads} reads`);
+  const reads = `${out.reads} ${out.reads === 1 ? "read" : "reads"}`;
+  row("read", `${out.bytesRead.toLocaleString("en")} of ${size.toLocaleString("en")} bytes of ${basename(file)} in ${reads}`);
   for (const warning of out.warnings) lines.push(`  warning: ${warning}`);
   return `${lines.join("\n")}\n`;
 }
@@ -89,8 +104,8 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     options = parse(args);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr(`hangar inspect: ${error.message}\n\n${HELP}`);
-    return EXIT_USAGE;
+    io.stderr(usageText("inspect", error, HELP));
+    return INSPECT_EXIT.usage;
   }
   if (options === "help") {
     io.stdout(HELP);
@@ -112,7 +127,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     const message = error instanceof Error ? error.message : String(error);
     if (options.json) io.stdout(`${JSON.stringify({ error: { code, message } })}\n`);
     else io.stderr(`hangar inspect: ${options.file}: ${message} (${code})\n`);
-    return EXIT_FAILURE;
+    return inspectExitCode(error);
   } finally {
     await reader?.close();
   }

@@ -1,5 +1,7 @@
 import { basename } from "node:path";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, parseCommandArgs } from "../command";
+import { anySignal } from "../client/any-signal";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, parseCommandArgs, usageText } from "../command";
+import { loadConfigFile, type FileSettings } from "../config/config-file";
 import type { Command, CommandIo } from "../command";
 import {
   HangarAbortError,
@@ -45,11 +47,13 @@ const HELP = `Usage: hangar upload <file.apk|file.ipa> [options]
 Uploads a build to Hangar (presign, PUT to storage, complete) and prints its share and
 download links, app name, bundle id and version. The file is streamed, never loaded in memory.
 
-Credentials (flags override the environment):
+Credentials (flags override the environment, which overrides the config file):
   --url <address>          HANGAR_URL            base address of the service
   --client-id <id>         HANGAR_CLIENT_ID
   --client-secret <secret> HANGAR_CLIENT_SECRET  prefer the variable: arguments are visible
                                                  to other processes on the machine
+  --config <file>          HANGAR_CONFIG         JSON ({"url","clientId","clientSecret"}) or
+                                                 dotenv (HANGAR_URL=...) file; keep it chmod 600
 
 Options:
   --name <file name>       Name announced to the service (default: the file's name).
@@ -89,6 +93,8 @@ export interface UploadArgs {
   quiet: boolean;
   verbose: boolean;
   retry: Partial<RetryOptions>;
+  /** The config file read (--config or HANGAR_CONFIG) and the settings taken from it. */
+  config?: { path: string; used: string[]; warnings: string[] };
 }
 
 /** What the command needs from its process; the defaults are the real one's. */
@@ -101,13 +107,18 @@ export interface UploadIo extends CommandIo {
   signal?: AbortSignal;
 }
 
-export function parseUploadArgs(args: string[], env: NodeJS.ProcessEnv): UploadArgs | "help" {
+/**
+ * `secrets` receives the config file's secret as soon as it is read, so that even an error
+ * raised after that point cannot print it.
+ */
+export function parseUploadArgs(args: string[], env: NodeJS.ProcessEnv, secrets: string[] = []): UploadArgs | "help" {
   const parsed = parseCommandArgs(
     args,
     {
       url: { type: "string" },
       "client-id": { type: "string" },
       "client-secret": { type: "string" },
+      config: { type: "string" },
       name: { type: "string" },
       json: { type: "boolean", default: false },
       "github-output": { type: "boolean", default: false },
@@ -123,15 +134,32 @@ export function parseUploadArgs(args: string[], env: NodeJS.ProcessEnv): UploadA
   const fileName = values.name ?? basename(file);
   if (!mediaTypeFor(fileName)) throw new UsageError(`${fileName}: only .apk and .ipa files can be uploaded`);
 
-  const url = values.url ?? env.HANGAR_URL;
-  const clientId = values["client-id"] ?? env.HANGAR_CLIENT_ID;
-  const clientSecret = values["client-secret"] ?? env.HANGAR_CLIENT_SECRET;
+  const configPath = values.config ?? (env.HANGAR_CONFIG || undefined);
+  let fromFile: FileSettings = {};
+  let config: UploadArgs["config"];
+  if (configPath !== undefined) {
+    if (configPath === "") throw new UsageError("--config needs a file path");
+    const loaded = loadConfigFile(configPath);
+    fromFile = loaded.settings;
+    if (fromFile.clientSecret) secrets.push(fromFile.clientSecret);
+    config = { path: configPath, used: [], warnings: loaded.warnings };
+  }
+  // Flags, then the environment, then the file: dotenv's rule (a variable already set wins).
+  const pick = (flag: string | undefined, variable: string, fileValue: string | undefined) => {
+    if (flag !== undefined) return flag;
+    if (env[variable]) return env[variable];
+    if (fileValue) config?.used.push(variable);
+    return fileValue;
+  };
+  const url = pick(values.url, "HANGAR_URL", fromFile.url);
+  const clientId = pick(values["client-id"], "HANGAR_CLIENT_ID", fromFile.clientId);
+  const clientSecret = pick(values["client-secret"], "HANGAR_CLIENT_SECRET", fromFile.clientSecret);
   const missing = [
     !url && "HANGAR_URL (or --url)",
     !clientId && "HANGAR_CLIENT_ID (or --client-id)",
     !clientSecret && "HANGAR_CLIENT_SECRET (or --client-secret)",
   ].filter(Boolean);
-  if (missing.length > 0) throw new UsageError(`missing ${missing.join(", ")}`);
+  if (missing.length > 0) throw new UsageError(`missing ${missing.join(", ")}${config ? ` (not in ${config.path} either)` : ""}`);
   if (!/^https?:\/\/[^/]/i.test(url!) || !URL.canParse(url!)) throw new UsageError(`the service URL must be an http(s) address, got "${url}"`);
 
   const retry: Partial<RetryOptions> = {};
@@ -162,6 +190,7 @@ export function parseUploadArgs(args: string[], env: NodeJS.ProcessEnv): UploadA
     quiet: values.quiet === true,
     verbose: values.verbose === true,
     retry,
+    ...(config ? { config } : {}),
   };
 }
 
@@ -244,17 +273,19 @@ const STEP_LABEL: Record<UploadStep, string> = {
 
 async function run(args: string[], io: UploadIo): Promise<number> {
   const env = io.env ?? process.env;
-  // Known before parsing, so even a usage error cannot echo the secret back.
-  const redact = createRedactor([env.HANGAR_CLIENT_SECRET, ...secretArguments(args)]);
+  // Known before parsing, so even a usage error cannot echo the secret back; the config file's
+  // secret joins the list the moment the file is read.
+  const secrets = [env.HANGAR_CLIENT_SECRET, ...secretArguments(args)].filter((s): s is string => s !== undefined);
+  const redact = (text: string) => createRedactor(secrets)(text);
   const out = (text: string) => io.stdout(redact(text));
   const err = (text: string) => io.stderr(redact(text));
 
   let options: UploadArgs | "help";
   try {
-    options = parseUploadArgs(args, env);
+    options = parseUploadArgs(args, env, secrets);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    err(`hangar upload: ${error.message}\n\n${HELP}`);
+    err(usageText("upload", error, HELP));
     if (args.includes("--json")) out(`${JSON.stringify({ error: errorJson(error, UPLOAD_EXIT.usage) })}\n`);
     return UPLOAD_EXIT.usage;
   }
@@ -264,6 +295,12 @@ async function run(args: string[], io: UploadIo): Promise<number> {
   }
   const opts = options;
   const fileName = opts.fileName ?? basename(opts.file);
+  for (const warning of opts.config?.warnings ?? []) err(`hangar: warning: ${warning}\n`);
+  if (opts.verbose && opts.config) {
+    // Names only: which settings came from the file, never their values.
+    const used = opts.config.used.length > 0 ? opts.config.used.join(", ") : "nothing (flags and variables took precedence)";
+    err(`hangar: config ${opts.config.path}: ${used}\n`);
+  }
 
   const interrupt = new AbortController();
   let interrupts = 0;
@@ -279,7 +316,7 @@ async function run(args: string[], io: UploadIo): Promise<number> {
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
   }
-  const signal = io.signal ? AbortSignal.any([io.signal, interrupt.signal]) : interrupt.signal;
+  const signal = io.signal ? anySignal([io.signal, interrupt.signal]) : interrupt.signal;
 
   const progress = opts.quiet
     ? undefined
@@ -314,7 +351,7 @@ async function run(args: string[], io: UploadIo): Promise<number> {
             ? "rate limited"
             : isRefusedUploadAddress(notice.error)
               ? "upload address refused, getting a new one"
-              : notice.error.message;
+              : withoutStep(notice.error.message, notice.step);
         progress!.note(`hangar: ${notice.step} ${what}; retry ${notice.retry}/${notice.maxRetries} ${wait}`);
       },
     });
@@ -344,7 +381,8 @@ async function run(args: string[], io: UploadIo): Promise<number> {
     } else {
       const message = error instanceof Error ? error.message : String(error);
       const advice = hint(error);
-      err(`hangar upload: ${message}\n${advice ? `  ${advice}\n` : ""}`);
+      const fields = error instanceof HangarApiError ? describeFields(error.details["fields"], message) : undefined;
+      err(`hangar upload: ${message}\n${fields ? `  fields: ${fields}\n` : ""}${advice ? `  ${advice}\n` : ""}`);
       if (code === UPLOAD_EXIT.internal && error instanceof Error && error.stack && opts.verbose) err(`${error.stack}\n`);
     }
     const exitCode = code === UPLOAD_EXIT.interrupted && stoppedBy === "SIGTERM" ? UPLOAD_EXIT.terminated : code;
@@ -356,6 +394,34 @@ async function run(args: string[], io: UploadIo): Promise<number> {
       process.off("SIGTERM", onSignal);
     }
   }
+}
+
+/** Error messages start with their step ("presign: 503 …"); the retry line names the step already. */
+function withoutStep(message: string, step: UploadStep): string {
+  return message.startsWith(`${step}: `) ? message.slice(step.length + 2) : message;
+}
+
+/**
+ * The `fields` of an error body, for a person: the service sends `[{field, message}]`; older
+ * services sent a list of names. Entries the message already says are left out; a server's
+ * list is bounded (10 entries, 200 characters each) before it reaches a log.
+ */
+export function describeFields(fields: unknown, message: string): string | undefined {
+  if (!Array.isArray(fields)) return undefined;
+  const cut = (text: string) => (text.length > 200 ? `${text.slice(0, 199)}…` : text);
+  const parts: string[] = [];
+  for (const entry of fields.slice(0, 10)) {
+    let text: string | undefined;
+    if (typeof entry === "string") text = entry;
+    else if (typeof entry === "object" && entry !== null) {
+      const { field, message: why } = entry as { field?: unknown; message?: unknown };
+      const name = typeof field === "string" && field !== "" ? field : "body";
+      text = typeof why === "string" && why !== "" ? `${name}: ${why}` : name;
+    }
+    if (text !== undefined && !message.includes(text)) parts.push(cut(text));
+  }
+  if (fields.length > 10) parts.push(`and ${fields.length - 10} more`);
+  return parts.length > 0 ? parts.join("; ") : undefined;
 }
 
 /** Values given to --client-secret (both `--client-secret x` and `--client-secret=x`). */

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/main";
+import { VERSION } from "../../src/version";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = join(here, "../../bin/hangar.js");
@@ -60,17 +61,26 @@ describe("hangar inspect (spawned)", () => {
     expect(out.bytesRead).toBeGreaterThan(0);
   });
 
-  it("unreadable package: error JSON on stdout, exit 1", async () => {
+  it("a package the service would reject: error JSON on stdout, exit 6 as for upload; a missing file is a usage error (2)", async () => {
     const notZip = join(dir, "not-a-zip.apk");
     await writeFile(notZip, "definitely not a zip");
     const run = await hangar("inspect", notZip, "--json");
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(6);
     expect(JSON.parse(run.stdout)).toEqual({
       error: { code: "not_a_zip", message: expect.any(String) },
     });
+    const human = await hangar("inspect", notZip);
+    expect(human.code).toBe(6);
+    expect(human.stderr).toMatch(/^hangar inspect: .*not-a-zip\.apk: .*\(not_a_zip\)\n$/);
     const missing = await hangar("inspect", join(dir, "missing.ipa"), "--json");
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(JSON.parse(missing.stdout).error.code).toBe("read_failed");
+  });
+
+  it("says \"in 1 read\", not \"in 1 reads\"", async () => {
+    const run = await hangar("inspect", join(ipaDir, "binary-plist.ipa"));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/ in 1 read\n/);
   });
 
   it("human summary and --save-icon", async () => {
@@ -92,6 +102,18 @@ describe("hangar argument handling (in process)", () => {
     expect((await inProcess("inspect", "a.ipa", "b.ipa")).code).toBe(2);
     expect((await inProcess("inspect", "--nope", "a.ipa")).code).toBe(2);
     expect((await inProcess("inspect", "a.ipa", "--time-budget", "soon")).code).toBe(2);
+  });
+
+  it("a wrong value is one line on stderr, not the whole help", async () => {
+    const run = await inProcess("inspect", "a.ipa", "--time-budget", "soon");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe("hangar inspect: --time-budget takes a positive whole number of milliseconds\n");
+  });
+
+  it("--version prints the package version alone", async () => {
+    const run = await inProcess("--version");
+    expect(run).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: "" });
+    expect(VERSION).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it("help exits 0 and lists the commands", async () => {

@@ -103,6 +103,40 @@ describe("hangar upload (bin)", () => {
     expect(fake.requests).toHaveLength(0);
   });
 
+  it("a wrong value (a .zip, a missing credential) is one line on stderr, not the whole help; a wrong flag keeps the help", async () => {
+    const zip = await runCli(["upload", join(dir, "notes.zip")], { env: env() });
+    expect(zip.code).toBe(2);
+    expect(zip.stderr).toBe("hangar upload: notes.zip: only .apk and .ipa files can be uploaded\n");
+    const noKey = await runCli(["upload", apk], { env: { HANGAR_URL: fake.url } });
+    expect(noKey.stderr.trimEnd().split("\n")).toHaveLength(1);
+    const bogus = await runCli(["upload", apk, "--bogus"], { env: env() });
+    expect(bogus.stderr).toContain("Usage: hangar upload");
+  });
+
+  it("retry lines name the step once (no \"presign presign:\")", async () => {
+    fake.script.presign.push({ status: 503, headers: { "Retry-After": "0" }, body: { error: { code: "service_unavailable", message: "busy", requestId: "r9" } } });
+    const run = await runCli(["upload", apk], { env: env() });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("hangar: presign 503 service_unavailable: busy (request r9); retry 1/5");
+    expect(run.stderr).not.toMatch(/presign presign/);
+  });
+
+  it("prints the fields of an upload_mismatch in either shape the service uses", async () => {
+    fake.script.complete.push({
+      status: 409,
+      body: { error: { code: "upload_mismatch", message: "Does not match the presigned upload", requestId: "r", fields: [{ field: "fileSize", message: "differs from the presigned size" }] } },
+    });
+    const objects = await runCli(["upload", apk, "-q"], { env: env() });
+    expect(objects.code).toBe(6);
+    expect(objects.stderr).toContain("  fields: fileSize: differs from the presigned size\n");
+
+    fake.script.complete.push({ status: 409, body: { error: { code: "upload_mismatch", message: "Does not match the presigned upload", requestId: "r", fields: ["fileName", "fileType"] } } });
+    const names = await runCli(["upload", apk, "-q", "--json"], { env: env() });
+    expect(names.code).toBe(6);
+    expect(names.stderr).toContain("  fields: fileName; fileType\n");
+    expect(JSON.parse(names.stdout)).toMatchObject({ error: { code: "upload_mismatch", fields: ["fileName", "fileType"], exitCode: 6 } });
+  });
+
   it("exits 3 on a wrong secret and never prints the secret, from the environment or the flag", async () => {
     const secret = "sk_super_secret_do_not_print";
     // A careless server echoing the credential: the CLI must still not print it.
