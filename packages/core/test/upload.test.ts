@@ -154,7 +154,15 @@ describe("complete", () => {
   it("names the fields that differ from the presign", async () => {
     await expect(
       completeUpload(s.deps, apiKey(), { ...input(), fileName: "other.apk", fileSize: 99 }, links),
-    ).rejects.toMatchObject({ code: "upload_mismatch", details: { fields: ["fileName", "fileSize"] } });
+    ).rejects.toMatchObject({
+      code: "upload_mismatch",
+      details: {
+        fields: [
+          { field: "fileName", message: expect.any(String) },
+          { field: "fileSize", message: expect.any(String) },
+        ],
+      },
+    });
   });
 
   it("answers object_missing before the PUT and size_mismatch for a wrong-sized object", async () => {

@@ -1,4 +1,5 @@
 import { inspectApk } from "./apk";
+import { boundMetadata } from "./bound-metadata";
 import { createInspectContext, timeoutError } from "./inspect-context";
 import type { InspectContext } from "./inspect-context";
 import { InspectError, messageOf } from "./inspect-result";
@@ -27,7 +28,8 @@ const STAGE_CODE: Record<Stage, InspectErrorCode> = {
  * Reads an APK or IPA through `reader` and answers its metadata. Decides by content, not by
  * name. Every failure is an InspectError with a stable code, including bugs a hostile package
  * may trigger in a parser (a RangeError from a bad offset becomes manifest_unreadable, not a
- * 500), and the whole call is bounded by `limits.timeBudgetMs`.
+ * 500), and the whole call is bounded by `limits.timeBudgetMs`. Every string and list of the
+ * answer is bounded too (`metadataBounds`), with a warning naming what was cut.
  */
 export async function inspectPackage(
   reader: RandomAccessReader,
@@ -44,7 +46,8 @@ export async function inspectPackage(
     );
   });
   try {
-    return await Promise.race([dispatch(reader, ctx, options.fileName, stage), deadline]);
+    // Bounded here, for every caller alike (the service, `hangar inspect`): see metadataBounds.
+    return boundMetadata(await Promise.race([dispatch(reader, ctx, options.fileName, stage), deadline]));
   } catch (error) {
     throw toInspectError(error, STAGE_CODE[stage.current]);
   } finally {

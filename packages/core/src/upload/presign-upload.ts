@@ -28,9 +28,10 @@ export function assertFileType(fileName: string, fileType: string): void {
 export async function presignUpload(deps: PresignDeps, caller: ApiKey, input: Presign): Promise<PresignResult> {
   assertFileType(input.fileName, input.fileType);
   if (input.fileSize > deps.settings.maxFileSize) {
+    // The declared size is not echoed: 5 GiB + 1 and 1e300 get the same message, not "1e+300".
     throw new PayloadTooLargeError(
       "file_too_large",
-      `fileSize ${input.fileSize} exceeds the maximum of ${deps.settings.maxFileSize} bytes`,
+      `fileSize exceeds the maximum of ${deps.settings.maxFileSize} bytes`,
       { maxFileSize: deps.settings.maxFileSize },
     );
   }

@@ -3,10 +3,27 @@ import { ValidationError } from "../errors/domain-errors";
 
 const EXPECTED: Record<string, string> = { int: "an integer", number: "a number", string: "a string", object: "an object" };
 
-/** zod/mini ships no message locale: give type errors a readable message ourselves. */
-function describe(issue: z.core.$ZodIssue): string {
+/** zod/mini's only built-in message: a schema that set its own message never says this. */
+const ZOD_DEFAULT_MESSAGE = "Invalid input";
+
+/** The value the issue is about, read from the raw input (zod 4 leaves `input` off its issues). */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== "object" || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/**
+ * zod/mini ships no message locale: give type errors a readable message ourselves. A value that
+ * is absent "is required"; one of the wrong type says what it must be ("must be a string").
+ */
+function describe(issue: z.core.$ZodIssue, input: unknown): string {
   if (issue.code === "invalid_type") {
-    if (issue.input === undefined) return "is required";
+    if (valueAt(input, issue.path) === undefined) return "is required";
+    if (issue.message !== ZOD_DEFAULT_MESSAGE) return issue.message;
     return `must be ${EXPECTED[issue.expected] ?? issue.expected}`;
   }
   return issue.message;
@@ -17,6 +34,6 @@ export function parseInput<S extends z.ZodMiniType>(schema: S, input: unknown): 
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   throw new ValidationError(
-    result.error.issues.map((issue) => ({ field: issue.path.map(String).join("."), message: describe(issue) })),
+    result.error.issues.map((issue) => ({ field: issue.path.map(String).join("."), message: describe(issue, input) })),
   );
 }

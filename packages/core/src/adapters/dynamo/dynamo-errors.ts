@@ -16,8 +16,43 @@ export function cancelledConditions(error: unknown): boolean[] | undefined {
   return reasons.map((r) => r.Code === "ConditionalCheckFailed");
 }
 
-export function dynamoFailure(operation: string, error: unknown): DependencyError {
+/**
+ * Refusals DynamoDB gives the same way every time for the same request: an item over 400 KB, a
+ * malformed expression, a value it cannot serialize. Retrying cannot help, so they must never
+ * look like an outage (503 + Retry-After makes clients retry forever and pages the operator on
+ * whatever a stranger sends).
+ */
+const DETERMINISTIC = new Set(["ValidationException", "SerializationException"]);
+
+/** A request DynamoDB refused for what it is, not for the state of the service: a bug of ours. */
+export class DynamoRequestRejected extends Error {
+  constructor(message: string, options: { cause: unknown }) {
+    super(message, options);
+    this.name = "DynamoRequestRejected";
+  }
+}
+
+function isDeterministic(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (DETERMINISTIC.has(error.name)) return true;
+  // A transaction reports an item's ValidationException as a cancellation reason.
+  if (error.name !== "TransactionCanceledException") return false;
+  const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.some((r) => r.Code === "ValidationError");
+}
+
+/**
+ * Outages and throttling become DependencyError (503, retryable); deterministic refusals become
+ * DynamoRequestRejected, which is no HangarError, so the HTTP layer answers 500 internal_error
+ * and logs it.
+ */
+export function dynamoFailure(operation: string, error: unknown): DependencyError | DynamoRequestRejected {
   const name = error instanceof Error ? error.name : "UnknownError";
+  if (isDeterministic(error)) {
+    return new DynamoRequestRejected(`DynamoDB refused ${operation} (${name}): ${error instanceof Error ? error.message : ""}`, {
+      cause: error,
+    });
+  }
   return new DependencyError("dynamodb", `DynamoDB ${operation} failed (${name})`, { cause: error });
 }
 
