@@ -10,7 +10,8 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import { FileRangeReader, S3RangeReader, inspectPackage } from "../src";
+import { FileRangeReader, inspectPackage } from "../src";
+import { S3RangeReader } from "../src/s3";
 import type { RandomAccessReader, ReadStats } from "../src";
 
 export interface Outcome {

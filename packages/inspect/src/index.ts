@@ -13,8 +13,6 @@ export type { InspectContext } from "./inspect-context";
 export type { RandomAccessReader, ReadStats } from "./reader/random-access-reader";
 export { BufferRangeReader } from "./reader/buffer-range-reader";
 export { FileRangeReader } from "./reader/file-range-reader";
-export { S3RangeReader } from "./reader/s3-range-reader.s3";
-export type { S3RangeReaderOptions } from "./reader/s3-range-reader.s3";
 export { openZip } from "./zip/open-zip";
 export type { ZipArchive, ZipEntryInfo } from "./zip/zip-archive";
 export { pngSize } from "./png";

@@ -17,8 +17,15 @@ export interface FileRecord {
   expiresAt?: number;
   completedAt?: string;
   userKey?: string;
+  /**
+   * The object version complete inspected; downloads are signed for it, so what was inspected is the
+   * only thing ever served. Absent on records completed before bucket versioning (served unpinned).
+   */
+  versionId?: string;
   metadata?: PackageMetadata;
   iconKey?: string;
+  /** Version of the icon complete wrote. */
+  iconVersionId?: string;
   rejection?: { reason: string; message: string };
 }
 
@@ -35,10 +42,13 @@ export interface SharedFile {
   fileId: string;
   projectId: string;
   key: string;
+  /** See FileRecord.versionId. */
+  versionId?: string;
   fileName: string;
   fileSize: number;
   metadata: PackageMetadata;
   iconKey?: string;
+  iconVersionId?: string;
   completedAt: string;
 }
 

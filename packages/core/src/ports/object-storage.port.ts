@@ -12,6 +12,11 @@ export interface PresignGetInput {
   expiresInSeconds: number;
   /** inline instead of attachment (images shown on the share page). */
   inline?: boolean;
+  /**
+   * The object version to serve (versioned bucket): the URL then keeps returning exactly the bytes
+   * complete inspected, whatever is written to the key later. Unset = the current version.
+   */
+  versionId?: string;
 }
 
 /** Hands out presigned addresses: pure computation, no storage round trip. */
@@ -20,9 +25,19 @@ export interface UrlSigner {
   presignGet(input: PresignGetInput): Promise<string>;
 }
 
+/** What a HEAD saw: enough to read and later serve exactly that object. */
+export interface ObjectHead {
+  size: number;
+  /** The version HEAD saw; absent when the bucket has no versioning (then nothing can be pinned). */
+  versionId?: string;
+  /** Quoted ETag of that version. */
+  etag?: string;
+}
+
 /** Talks to the bucket itself; only complete needs it. */
 export interface ObjectStore {
   /** undefined when the object does not exist. */
-  head(key: string): Promise<{ size: number } | undefined>;
-  put(key: string, body: Uint8Array, contentType: string): Promise<void>;
+  head(key: string): Promise<ObjectHead | undefined>;
+  /** Returns the version id the write created (absent without bucket versioning). */
+  put(key: string, body: Uint8Array, contentType: string): Promise<{ versionId?: string }>;
 }

@@ -22,9 +22,16 @@ export interface StoredPackage {
   key: string;
   size: number;
   fileName: string;
+  /** The version complete's HEAD saw: every range is read from it, so later writes to the key cannot mix in. */
+  versionId?: string;
+  /** That HEAD's ETag: without a version id, a package replaced mid-read fails instead of mixing two files. */
+  etag?: string;
 }
 
 export interface PackageInspector {
-  /** Reads the package where it lies. Throws InvalidPackageError for anything unreadable. */
+  /**
+   * Reads the package where it lies. Throws InvalidPackageError for anything unreadable, and
+   * ConflictError("object_changed") when the object named by versionId/etag is no longer there.
+   */
   inspect(pkg: StoredPackage): Promise<InspectedPackage>;
 }

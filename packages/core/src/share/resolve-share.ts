@@ -22,7 +22,13 @@ export async function downloadLocation(
   expiresInSeconds: number,
 ): Promise<string> {
   const shared = await resolveShare(deps, userKey);
-  return deps.storage.presignGet({ key: shared.key, downloadName: shared.fileName, expiresInSeconds });
+  // Signed for the version complete inspected; records from before versioning have none and serve the current one.
+  return deps.storage.presignGet({
+    key: shared.key,
+    downloadName: shared.fileName,
+    expiresInSeconds,
+    ...(shared.versionId ? { versionId: shared.versionId } : {}),
+  });
 }
 
 /** The icon stored beside the package at complete, as a short-lived GET (undefined without one). */
@@ -32,5 +38,11 @@ export async function iconLocation(
   expiresInSeconds: number,
 ): Promise<string | undefined> {
   if (!shared.iconKey) return undefined;
-  return deps.storage.presignGet({ key: shared.iconKey, downloadName: "icon.png", expiresInSeconds, inline: true });
+  return deps.storage.presignGet({
+    key: shared.iconKey,
+    downloadName: "icon.png",
+    expiresInSeconds,
+    inline: true,
+    ...(shared.iconVersionId ? { versionId: shared.iconVersionId } : {}),
+  });
 }

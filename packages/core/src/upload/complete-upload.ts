@@ -82,9 +82,12 @@ export async function completeUpload(
     );
   }
 
+  // Pin what HEAD saw: extraction reads that version and downloads are signed for it, so bytes written to the
+  // key later (the presigned PUT stays valid for its whole lifetime) are never inspected nor served.
+  const pinned = { ...(head.versionId ? { versionId: head.versionId } : {}), ...(head.etag ? { etag: head.etag } : {}) };
   let inspected;
   try {
-    inspected = await deps.inspector.inspect({ key: file.key, size: head.size, fileName: file.fileName });
+    inspected = await deps.inspector.inspect({ key: file.key, size: head.size, fileName: file.fileName, ...pinned });
   } catch (error) {
     if (!(error instanceof InvalidPackageError)) throw error;
     const rejection = { reason: error.reason, message: error.message };
@@ -94,9 +97,10 @@ export async function completeUpload(
   }
 
   let iconKey: string | undefined;
+  let iconVersionId: string | undefined;
   if (inspected.icon) {
     iconKey = iconKeyFor(file.key);
-    await deps.storage.put(iconKey, inspected.icon, "image/png");
+    ({ versionId: iconVersionId } = await deps.storage.put(iconKey, inspected.icon, "image/png"));
   }
 
   const completed: CompletedFile = {
@@ -105,7 +109,9 @@ export async function completeUpload(
     userKey: deps.ids.userKey(),
     metadata: inspected.metadata,
     completedAt: now.toISOString(),
+    ...(head.versionId ? { versionId: head.versionId } : {}),
     ...(iconKey ? { iconKey } : {}),
+    ...(iconVersionId ? { iconVersionId } : {}),
   };
   delete completed.expiresAt;
   if (await deps.files.complete(completed)) return completeResult(completed, links);

@@ -36,8 +36,11 @@ export class MemoryFiles implements FileRepository {
     this.beforeWrite?.();
     if (this.records.get(file.fileId)?.status !== "pending") return false;
     this.records.set(file.fileId, structuredClone(file));
-    const { userKey, fileId, projectId, key, fileName, fileSize, metadata, completedAt, iconKey } = file;
-    this.shares.set(userKey, { userKey, fileId, projectId, key, fileName, fileSize, metadata, completedAt, ...(iconKey ? { iconKey } : {}) });
+    const { userKey, fileId, projectId, key, fileName, fileSize, metadata, completedAt, iconKey, versionId, iconVersionId } = file;
+    this.shares.set(userKey, {
+      userKey, fileId, projectId, key, fileName, fileSize, metadata, completedAt,
+      ...(versionId ? { versionId } : {}), ...(iconKey ? { iconKey } : {}), ...(iconVersionId ? { iconVersionId } : {}),
+    });
     return true;
   }
   async reject(fileId: string, rejection: { reason: string; message: string }) {
@@ -69,6 +72,7 @@ export class MemoryStorage implements UrlSigner, ObjectStore {
   }
   async put(key: string, body: Uint8Array, contentType: string) {
     this.objects.set(key, { size: body.length, contentType });
+    return {};
   }
 }
 

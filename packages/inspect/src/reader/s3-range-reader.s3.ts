@@ -10,7 +10,12 @@ export interface S3RangeReaderOptions {
   key: string;
   /** From the HEAD the caller already did; saves a request and bounds every range. */
   size: number;
-  /** ETag from that HEAD: a package replaced mid-parse fails instead of mixing two files. */
+  /**
+   * Version id from that HEAD (versioned bucket): every range comes from exactly that version, whatever is
+   * written to the key meanwhile. This is what makes the inspected bytes the ones later served.
+   */
+  versionId?: string;
+  /** ETag from that HEAD: a package replaced mid-parse fails instead of mixing two files (unversioned buckets). */
   ifMatch?: string;
 }
 
@@ -29,7 +34,7 @@ export class S3RangeReader implements RandomAccessReader {
   async read(offset: number, length: number): Promise<Buffer> {
     checkRange(offset, length, this.size);
     if (length === 0) return Buffer.alloc(0);
-    const { client, bucket, key, ifMatch } = this.options;
+    const { client, bucket, key, versionId, ifMatch } = this.options;
     let bytes: Uint8Array;
     try {
       const response = await client.send(
@@ -38,6 +43,7 @@ export class S3RangeReader implements RandomAccessReader {
           Key: key,
           // HTTP ranges are inclusive at both ends.
           Range: `bytes=${offset}-${offset + length - 1}`,
+          ...(versionId ? { VersionId: versionId } : {}),
           ...(ifMatch ? { IfMatch: ifMatch } : {}),
         }),
       );

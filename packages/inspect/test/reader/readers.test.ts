@@ -6,7 +6,7 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BufferRangeReader } from "../../src/reader/buffer-range-reader";
 import { FileRangeReader } from "../../src/reader/file-range-reader";
-import { S3RangeReader } from "../../src/reader/s3-range-reader.s3";
+import { S3RangeReader } from "../../src/s3";
 import { errorCode } from "../helpers/error-code";
 
 const content = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
@@ -82,6 +82,17 @@ describe("S3RangeReader", () => {
     expect((await reader.read(100, 50)).equals(content.subarray(100, 150))).toBe(true);
     expect(calls).toEqual([{ Bucket: "b", Key: "k.ipa", Range: "bytes=100-149", IfMatch: '"etag"' }]);
     expect(reader.stats).toEqual({ bytesRead: 50, reads: 1 });
+  });
+
+  it("reads every range from the pinned version", async () => {
+    const { client, calls } = fakeClient(served);
+    const reader = new S3RangeReader({ client, bucket: "b", key: "k.apk", size: 1000, versionId: "v1" });
+    await reader.read(0, 10);
+    await reader.read(990, 10);
+    expect(calls).toEqual([
+      { Bucket: "b", Key: "k.apk", Range: "bytes=0-9", VersionId: "v1" },
+      { Bucket: "b", Key: "k.apk", Range: "bytes=990-999", VersionId: "v1" },
+    ]);
   });
 
   it("read_failed on short bodies, SDK errors and out-of-range requests", async () => {

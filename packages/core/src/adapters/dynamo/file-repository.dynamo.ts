@@ -25,9 +25,11 @@ function toRecord(item: Record<string, unknown>): FileRecord {
   if (typeof item.ttl === "number") record.expiresAt = item.ttl;
   if (item.completedAt) record.completedAt = item.completedAt as string;
   if (item.userKey) record.userKey = item.userKey as string;
+  if (typeof item.versionId === "string") record.versionId = item.versionId;
   const metadata = decodeMetadata(item.metadata);
   if (metadata) record.metadata = metadata;
   if (item.iconKey) record.iconKey = item.iconKey as string;
+  if (typeof item.iconVersionId === "string") record.iconVersionId = item.iconVersionId;
   if (item.rejection) record.rejection = item.rejection as FileRecord["rejection"];
   return record;
 }
@@ -76,8 +78,17 @@ export class DynamoFileRepository implements FileRepository {
       fileSize: file.fileSize,
       metadata: file.metadata,
       completedAt: file.completedAt,
+      ...(file.versionId ? { versionId: file.versionId } : {}),
       ...(file.iconKey ? { iconKey: file.iconKey } : {}),
+      ...(file.iconVersionId ? { iconVersionId: file.iconVersionId } : {}),
     };
+    // Optional attributes the completed record carries, written only when present.
+    const optional = {
+      ...(file.versionId ? { versionId: file.versionId } : {}),
+      ...(file.iconKey ? { iconKey: file.iconKey } : {}),
+      ...(file.iconVersionId ? { iconVersionId: file.iconVersionId } : {}),
+    };
+    const optionalNames = Object.keys(optional);
     try {
       await this.db.send(
         new TransactWriteCommand({
@@ -89,7 +100,7 @@ export class DynamoFileRepository implements FileRepository {
                 // Completed records are kept: removing ttl stops DynamoDB from deleting them.
                 UpdateExpression:
                   "SET #status = :completed, userKey = :userKey, metadata = :metadata, completedAt = :at" +
-                  (file.iconKey ? ", iconKey = :iconKey" : "") +
+                  optionalNames.map((name) => `, ${name} = :${name}`).join("") +
                   " REMOVE #ttl",
                 ConditionExpression: "#status = :pending",
                 ExpressionAttributeNames: { "#status": "status", "#ttl": "ttl" },
@@ -99,7 +110,7 @@ export class DynamoFileRepository implements FileRepository {
                   ":userKey": file.userKey,
                   ":metadata": encodeMetadata(file.metadata),
                   ":at": file.completedAt,
-                  ...(file.iconKey ? { ":iconKey": file.iconKey } : {}),
+                  ...Object.fromEntries(Object.entries(optional).map(([name, value]) => [`:${name}`, value])),
                 },
               },
             },
@@ -143,9 +154,11 @@ export class DynamoFileRepository implements FileRepository {
   async getShared(userKey: string): Promise<SharedFile | undefined> {
     const item = await getItem(this.db, this.tableName, keys.share(userKey), "share");
     if (!item) return undefined;
-    const { fileId, projectId, key, fileName, fileSize, completedAt, iconKey } = item;
+    const { fileId, projectId, key, fileName, fileSize, completedAt, iconKey, versionId, iconVersionId } = item;
     const shared: SharedFile = { userKey, fileId, projectId, key, fileName, fileSize, metadata: decodeMetadata(item.metadata)!, completedAt };
+    if (typeof versionId === "string") shared.versionId = versionId;
     if (iconKey) shared.iconKey = iconKey;
+    if (typeof iconVersionId === "string") shared.iconVersionId = iconVersionId;
     return shared;
   }
 }

@@ -1,6 +1,6 @@
 import { HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { DependencyError } from "../../errors/domain-errors";
-import type { ObjectStore } from "../../ports";
+import type { ObjectHead, ObjectStore } from "../../ports";
 
 function s3Failure(operation: string, error: unknown): DependencyError {
   const name = error instanceof Error ? error.name : "UnknownError";
@@ -19,19 +19,24 @@ export class S3ObjectStore implements ObjectStore {
     private readonly bucket: string,
   ) {}
 
-  async head(key: string): Promise<{ size: number } | undefined> {
+  async head(key: string): Promise<ObjectHead | undefined> {
     try {
       const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
-      return { size: out.ContentLength ?? 0 };
+      return {
+        size: out.ContentLength ?? 0,
+        ...(out.VersionId ? { versionId: out.VersionId } : {}),
+        ...(out.ETag ? { etag: out.ETag } : {}),
+      };
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw s3Failure("HeadObject", error);
     }
   }
 
-  async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
+  async put(key: string, body: Uint8Array, contentType: string): Promise<{ versionId?: string }> {
     try {
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
+      const out = await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
+      return out.VersionId ? { versionId: out.VersionId } : {};
     } catch (error) {
       throw s3Failure("PutObject", error);
     }

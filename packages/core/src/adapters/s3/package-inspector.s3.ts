@@ -1,6 +1,7 @@
 import type { S3Client } from "@aws-sdk/client-s3";
-import { InspectError, S3RangeReader, inspectPackage, type InspectResult } from "@hangar/inspect";
-import { DependencyError, InvalidPackageError } from "../../errors/domain-errors";
+import { InspectError, inspectPackage, type InspectResult } from "@hangar/inspect";
+import { S3RangeReader } from "@hangar/inspect/s3";
+import { ConflictError, DependencyError, InvalidPackageError } from "../../errors/domain-errors";
 import type { InspectedPackage, PackageInspector, PackageMetadata, StoredPackage } from "../../ports";
 
 export interface InspectionStats {
@@ -27,7 +28,14 @@ export class S3PackageInspector implements PackageInspector {
   ) {}
 
   async inspect(pkg: StoredPackage): Promise<InspectedPackage> {
-    const reader = new S3RangeReader({ client: this.client, bucket: this.bucket, key: pkg.key, size: pkg.size });
+    const reader = new S3RangeReader({
+      client: this.client,
+      bucket: this.bucket,
+      key: pkg.key,
+      size: pkg.size,
+      // The pinned version makes every range the bytes HEAD saw; the ETag guards unversioned buckets.
+      ...(pkg.versionId ? { versionId: pkg.versionId } : pkg.etag ? { ifMatch: pkg.etag } : {}),
+    });
     const started = Date.now();
     try {
       const result = await inspectPackage(reader, { fileName: pkg.fileName });
@@ -35,6 +43,13 @@ export class S3PackageInspector implements PackageInspector {
     } catch (error) {
       // A failed S3 read says nothing about the package: keep the upload pending and retryable.
       if (error instanceof InspectError && error.code === "read_failed") {
+        if (objectWentAway(error.cause)) {
+          // Deterministic, not a storage outage: answering 503 would make clients retry the same read forever.
+          throw new ConflictError(
+            "object_changed",
+            "The uploaded object was replaced or deleted while it was being read; complete again to read what is stored now",
+          );
+        }
         throw new DependencyError("s3", "Reading the package from storage failed", { cause: error });
       }
       if (error instanceof InspectError) {
@@ -46,4 +61,16 @@ export class S3PackageInspector implements PackageInspector {
       await reader.close();
     }
   }
+}
+
+/**
+ * S3's answer when the pinned version or ETag is no longer what the key holds: the version was deleted
+ * (NoSuchVersion/NoSuchKey, 404) or, without versioning, the object was replaced (PreconditionFailed, 412).
+ */
+function objectWentAway(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } } | undefined;
+  const status = e?.$metadata?.httpStatusCode;
+  return (
+    e?.name === "NoSuchVersion" || e?.name === "NoSuchKey" || e?.name === "PreconditionFailed" || status === 404 || status === 412
+  );
 }

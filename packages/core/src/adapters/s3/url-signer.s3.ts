@@ -86,9 +86,11 @@ export class S3UrlSigner implements UrlSigner {
     return this.presign("PUT", key, expiresInSeconds, { "content-length": String(size), "content-type": contentType }, {});
   }
 
-  presignGet({ key, downloadName, expiresInSeconds, inline }: PresignGetInput): Promise<string> {
+  presignGet({ key, downloadName, expiresInSeconds, inline, versionId }: PresignGetInput): Promise<string> {
     return this.presign("GET", key, expiresInSeconds, {}, {
       "response-content-disposition": contentDisposition(downloadName, inline ? "inline" : "attachment"),
+      // Signed like every query parameter: the URL cannot be pointed at another version.
+      ...(versionId ? { versionId } : {}),
     });
   }
 }
