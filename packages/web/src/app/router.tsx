@@ -1,0 +1,124 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from "react";
+
+/**
+ * A small history-API router: the dashboard has a handful of flat routes, and later pages
+ * (projects, keys, files) need `:param` segments, which `matchPath` gives. One event tells
+ * subscribers that pushState/replaceState ran (the browser only reports back/forward).
+ */
+
+const NAVIGATE_EVENT = "hangar:navigate";
+
+export interface Location {
+  pathname: string;
+  search: string;
+  /** `history.state`, which survives a reload of the same entry. */
+  state: unknown;
+}
+
+export interface NavigateOptions {
+  replace?: boolean;
+  state?: unknown;
+}
+
+interface RouterValue {
+  location: Location;
+  navigate(to: string, options?: NavigateOptions): void;
+}
+
+const RouterContext = createContext<RouterValue | undefined>(undefined);
+
+function subscribe(callback: () => void) {
+  window.addEventListener("popstate", callback);
+  window.addEventListener(NAVIGATE_EVENT, callback);
+  return () => {
+    window.removeEventListener("popstate", callback);
+    window.removeEventListener(NAVIGATE_EVENT, callback);
+  };
+}
+
+// useSyncExternalStore needs a stable snapshot; the href plus the state object identify an entry.
+let cached: { key: string; state: unknown; location: Location } | undefined;
+function snapshot(): Location {
+  const key = window.location.href;
+  const state: unknown = window.history.state;
+  if (!cached || cached.key !== key || cached.state !== state) {
+    cached = { key, state, location: { pathname: window.location.pathname, search: window.location.search, state } };
+  }
+  return cached.location;
+}
+
+export function RouterProvider({ children }: { children: ReactNode }) {
+  const location = useSyncExternalStore(subscribe, snapshot);
+  const navigate = useCallback((to: string, options: NavigateOptions = {}) => {
+    const state = options.state ?? null;
+    if (options.replace) window.history.replaceState(state, "", to);
+    else window.history.pushState(state, "", to);
+    window.dispatchEvent(new Event(NAVIGATE_EVENT));
+  }, []);
+  const value = useMemo(() => ({ location, navigate }), [location, navigate]);
+  return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
+}
+
+function useRouter(): RouterValue {
+  const router = useContext(RouterContext);
+  if (!router) throw new Error("useRouter outside RouterProvider");
+  return router;
+}
+
+export const useLocation = () => useRouter().location;
+export const useNavigate = () => useRouter().navigate;
+
+export function useSearchParam(name: string): string | null {
+  const { search } = useLocation();
+  return useMemo(() => new URLSearchParams(search).get(name), [search, name]);
+}
+
+/** Matches `/projects/:projectId` against a path; the params come back decoded. */
+export function matchPath(pattern: string, pathname: string): Record<string, string> | undefined {
+  const want = pattern.split("/").filter(Boolean);
+  const have = pathname.replace(/\/+$/, "").split("/").filter(Boolean);
+  if (want.length !== have.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i]!;
+    const h = have[i]!;
+    if (w.startsWith(":")) {
+      try {
+        params[w.slice(1)] = decodeURIComponent(h);
+      } catch {
+        return undefined;
+      }
+    } else if (w !== h) return undefined;
+  }
+  return params;
+}
+
+/**
+ * Only same-origin paths may be a post-login destination: `//evil.example` and `/\evil` are
+ * read by browsers as other hosts, so an open redirect through `?next=` is refused.
+ */
+export function safeNextPath(next: string | null | undefined, fallback: string): string {
+  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return fallback;
+  return next;
+}
+
+export function Redirect({ to }: { to: string }) {
+  const navigate = useNavigate();
+  useEffect(() => navigate(to, { replace: true }), [navigate, to]);
+  return null;
+}
+
+type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & { to: string; state?: unknown };
+
+/** An `<a>` that navigates in-app on a plain click and behaves like a link otherwise. */
+export function Link({ to, state, onClick, ...rest }: LinkProps) {
+  const navigate = useNavigate();
+  const handle = (event: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(event);
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (rest.target && rest.target !== "_self") return;
+    event.preventDefault();
+    navigate(to, { state });
+  };
+  return <a href={to} onClick={handle} {...rest} />;
+}

@@ -1,0 +1,137 @@
+import { useState, type InputHTMLAttributes, type ReactNode } from "react";
+
+/** The element id of a form field: error summaries link to it. */
+export const fieldId = (name: string) => `field-${name}`;
+
+interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "onChange" | "value" | "id" | "name"> {
+  name: string;
+  label: string;
+  value: string;
+  onValueChange(value: string): void;
+  hint?: ReactNode;
+  error?: string;
+  optional?: boolean;
+}
+
+export function TextField({ name, label, value, onValueChange, hint, error, optional, type = "text", ...rest }: TextFieldProps) {
+  const id = fieldId(name);
+  return (
+    <div className={`field${error ? " field-invalid" : ""}`}>
+      <FieldLabel id={id} label={label} optional={optional} />
+      <FieldHint id={id} hint={hint} />
+      <input
+        id={id}
+        name={name}
+        type={type}
+        className="input"
+        value={value}
+        onChange={(event) => onValueChange(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+        required={!optional}
+        {...rest}
+      />
+      <FieldError id={id} error={error} />
+    </div>
+  );
+}
+
+interface PasswordFieldProps extends Omit<TextFieldProps, "type" | "autoComplete"> {
+  autoComplete: "current-password" | "new-password";
+}
+
+/** A password input with a show/hide toggle (typing blind on a phone is where mistakes happen). */
+export function PasswordField({ name, label, value, onValueChange, hint, error, optional, autoComplete, ...rest }: PasswordFieldProps) {
+  const id = fieldId(name);
+  const [visible, setVisible] = useState(false);
+  return (
+    <div className={`field${error ? " field-invalid" : ""}`}>
+      <FieldLabel id={id} label={label} optional={optional} />
+      <FieldHint id={id} hint={hint} />
+      <div className="password-input">
+        <input
+          id={id}
+          name={name}
+          type={visible ? "text" : "password"}
+          className="input"
+          value={value}
+          onChange={(event) => onValueChange(event.target.value)}
+          autoComplete={autoComplete}
+          autoCapitalize="none"
+          autoCorrect="off"
+          spellCheck={false}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(id, hint, error)}
+          required={!optional}
+          {...rest}
+        />
+        <button
+          type="button"
+          className="password-toggle"
+          aria-controls={id}
+          aria-pressed={visible}
+          onClick={() => setVisible((v) => !v)}
+        >
+          {visible ? "Hide" : "Show"}
+          <span className="visually-hidden"> password</span>
+        </button>
+      </div>
+      <FieldError id={id} error={error} />
+    </div>
+  );
+}
+
+function FieldLabel({ id, label, optional }: { id: string; label: string; optional?: boolean }) {
+  return (
+    <label htmlFor={id} className="field-label">
+      {label}
+      {optional && <span className="field-optional"> (optional)</span>}
+    </label>
+  );
+}
+
+function FieldHint({ id, hint }: { id: string; hint?: ReactNode }) {
+  if (!hint) return null;
+  return (
+    <div id={`${id}-hint`} className="field-hint">
+      {hint}
+    </div>
+  );
+}
+
+function FieldError({ id, error }: { id: string; error?: string }) {
+  if (!error) return null;
+  return (
+    <p id={`${id}-error`} className="field-error">
+      <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false" className="field-error-icon">
+        <path d="M8 1.5a6.5 6.5 0 1 1 0 13 6.5 6.5 0 0 1 0-13Zm0 3a.9.9 0 0 0-.9.9v3.2a.9.9 0 0 0 1.8 0V5.4A.9.9 0 0 0 8 4.5Zm0 7.2a1 1 0 1 0 0-2 1 1 0 0 0 0 2Z" />
+      </svg>
+      {error}
+    </p>
+  );
+}
+
+function describedBy(id: string, hint: ReactNode, error: string | undefined): string | undefined {
+  const ids = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean);
+  return ids.length ? ids.join(" ") : undefined;
+}
+
+/** Stated up front on every new-password field, and checked before the request is sent. */
+export const PASSWORD_RULES = "At least 12 characters (up to 256). Common passwords are not accepted.";
+
+/** Counts characters as the server does (NFKC, code points), so the two never disagree. */
+export function passwordLengthError(password: string): string | undefined {
+  const length = [...password.normalize("NFKC")].length;
+  if (length === 0) return "Enter a password.";
+  if (length < 12) return `Use at least 12 characters (this one has ${length}).`;
+  if (length > 256) return "Use at most 256 characters.";
+  return undefined;
+}
+
+export function emailError(email: string): string | undefined {
+  const trimmed = email.trim();
+  if (!trimmed) return "Enter your e-mail address.";
+  // A light check for typos only; the server decides what is valid.
+  if (!/^[^\s@]+@[^\s@]+$/.test(trimmed) || trimmed.length > 254) return "Enter an e-mail address like name@example.com.";
+  return undefined;
+}

@@ -1,0 +1,216 @@
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { Link, useLocation } from "../app/router";
+import { useAccount, useSession } from "../app/session";
+import { Logo } from "./logo";
+
+/** Sets the tab title; each page calls it once. */
+export function usePageTitle(title: string) {
+  useEffect(() => {
+    document.title = `${title} · Hangar`;
+  }, [title]);
+}
+
+/** Moves focus to the page's heading after client-side navigation, as a page load would. */
+function useFocusOnNavigate() {
+  const ref = useRef<HTMLHeadingElement | null>(null);
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    ref.current?.focus({ preventScroll: false });
+  }, [pathname]);
+  return ref;
+}
+
+/** The signed-out pages: one centred card under the logo. */
+export function AuthLayout({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+  usePageTitle(title);
+  const headingRef = useFocusOnNavigate();
+  return (
+    <div className="auth-page">
+      <header className="auth-header">
+        <Link to="/" className="auth-logo" aria-label="Hangar home">
+          <Logo />
+        </Link>
+      </header>
+      <main className="auth-main">
+        <div className="auth-card">
+          <h1 className="auth-title" ref={headingRef} tabIndex={-1}>
+            {title}
+          </h1>
+          {subtitle && <p className="auth-subtitle">{subtitle}</p>}
+          {children}
+        </div>
+        {footer && <div className="auth-footer">{footer}</div>}
+      </main>
+    </div>
+  );
+}
+
+interface NavItem {
+  to: string;
+  label: string;
+  icon: ReactNode;
+  /** Other paths that count as this item (sub-pages). */
+  prefix?: string;
+}
+
+const icon = (d: string) => (
+  <svg className="nav-icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false">
+    <path d={d} />
+  </svg>
+);
+
+const NAV: { section?: string; items: NavItem[] }[] = [
+  {
+    items: [
+      { to: "/dashboard", label: "Dashboard", icon: icon("M3 4.5A1.5 1.5 0 0 1 4.5 3h3A1.5 1.5 0 0 1 9 4.5v3A1.5 1.5 0 0 1 7.5 9h-3A1.5 1.5 0 0 1 3 7.5v-3Zm8 0A1.5 1.5 0 0 1 12.5 3h3A1.5 1.5 0 0 1 17 4.5v3A1.5 1.5 0 0 1 15.5 9h-3A1.5 1.5 0 0 1 11 7.5v-3Zm-8 8A1.5 1.5 0 0 1 4.5 11h3A1.5 1.5 0 0 1 9 12.5v3A1.5 1.5 0 0 1 7.5 17h-3A1.5 1.5 0 0 1 3 15.5v-3Zm8 0a1.5 1.5 0 0 1 1.5-1.5h3a1.5 1.5 0 0 1 1.5 1.5v3a1.5 1.5 0 0 1-1.5 1.5h-3a1.5 1.5 0 0 1-1.5-1.5v-3Z") },
+      { to: "/projects", label: "Projects", prefix: "/projects/", icon: icon("M2.5 5.5A2 2 0 0 1 4.5 3.5h3.1a2 2 0 0 1 1.4.6l1 1h5.5a2 2 0 0 1 2 2v7.4a2 2 0 0 1-2 2h-11a2 2 0 0 1-2-2V5.5Z") },
+    ],
+  },
+  {
+    section: "Security",
+    items: [
+      { to: "/security/developer-settings", label: "Developer Settings", prefix: "/security/", icon: icon("M7 8a5 5 0 1 1 3.9 4.9L9.5 14.3H8v1.5H6.5v1.5H3v-3.2l4.2-4.2A5 5 0 0 1 7 8Zm6.5-2a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3Z") },
+    ],
+  },
+  {
+    section: "Settings",
+    items: [
+      { to: "/account", label: "Account", icon: icon("M10 10a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7Zm-6.5 7a6.5 6.5 0 0 1 13 0 1 1 0 0 1-1 1h-11a1 1 0 0 1-1-1Z") },
+    ],
+  },
+];
+
+/** The signed-in frame: sidebar navigation on wide screens, a menu button on phones. */
+export function AppShell({ title, description, actions, children }: { title: string; description?: ReactNode; actions?: ReactNode; children: ReactNode }) {
+  usePageTitle(title);
+  const headingRef = useFocusOnNavigate();
+  const account = useAccount();
+  const { signOut } = useSession();
+  const { pathname } = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [signingOut, setSigningOut] = useState(false);
+  useEffect(() => setMenuOpen(false), [pathname]);
+
+  const isCurrent = (item: NavItem) => pathname === item.to || (item.prefix !== undefined && pathname.startsWith(item.prefix));
+  const name = account.displayName ?? account.email;
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link to="/dashboard" className="topbar-logo" aria-label="Hangar dashboard">
+          <Logo />
+        </Link>
+        <button
+          type="button"
+          className="menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="sidebar"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <svg viewBox="0 0 20 20" aria-hidden="true" focusable="false">
+            <path d={menuOpen ? "M5.3 5.3a1 1 0 0 1 1.4 0L10 8.6l3.3-3.3a1 1 0 1 1 1.4 1.4L11.4 10l3.3 3.3a1 1 0 0 1-1.4 1.4L10 11.4l-3.3 3.3a1 1 0 0 1-1.4-1.4L8.6 10 5.3 6.7a1 1 0 0 1 0-1.4Z" : "M3 5a1 1 0 0 1 1-1h12a1 1 0 1 1 0 2H4a1 1 0 0 1-1-1Zm0 5a1 1 0 0 1 1-1h12a1 1 0 1 1 0 2H4a1 1 0 0 1-1-1Zm1 4a1 1 0 1 0 0 2h12a1 1 0 1 0 0-2H4Z"} />
+          </svg>
+          <span>Menu</span>
+        </button>
+      </header>
+      <aside id="sidebar" className={`sidebar${menuOpen ? " sidebar-open" : ""}`}>
+        <Link to="/dashboard" className="sidebar-logo" aria-label="Hangar dashboard">
+          <Logo />
+        </Link>
+        <nav aria-label="Main" className="nav">
+          {NAV.map((group, i) => (
+            <div className="nav-group" key={group.section ?? i}>
+              {group.section && <p className="nav-section" id={`nav-${group.section.toLowerCase()}`}>{group.section}</p>}
+              <ul aria-labelledby={group.section ? `nav-${group.section.toLowerCase()}` : undefined}>
+                {group.items.map((item) => (
+                  <li key={item.to}>
+                    <Link to={item.to} className="nav-link" aria-current={isCurrent(item) ? "page" : undefined}>
+                      {item.icon}
+                      {item.label}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </nav>
+        <div className="sidebar-account">
+          <span className="avatar" aria-hidden="true">
+            {initials(name)}
+          </span>
+          <div className="sidebar-account-text">
+            <p className="sidebar-account-name">{name}</p>
+            <p className="sidebar-account-email">{account.email}</p>
+          </div>
+          <button
+            type="button"
+            className="button button-ghost button-small"
+            disabled={signingOut}
+            onClick={() => {
+              setSigningOut(true);
+              void signOut();
+            }}
+          >
+            {signingOut ? "Signing out…" : "Sign out"}
+          </button>
+        </div>
+      </aside>
+      <main id="main" className="main" tabIndex={-1}>
+        <div className="page">
+          <div className="page-header">
+            <div>
+              <h1 className="page-title" ref={headingRef} tabIndex={-1}>
+                {title}
+              </h1>
+              {description && <p className="page-description">{description}</p>}
+            </div>
+            {actions && <div className="page-actions">{actions}</div>}
+          </div>
+          {children}
+        </div>
+      </main>
+    </div>
+  );
+}
+
+function initials(name: string): string {
+  const parts = name.replace(/@.*/, "").split(/[\s._-]+/).filter(Boolean);
+  const letters = (parts.length > 1 ? [parts[0]![0], parts[parts.length - 1]![0]] : [parts[0]?.[0]]).filter(Boolean).join("");
+  return (letters || "?").toUpperCase();
+}
+
+/** A card with a heading; sections of a settings page. */
+export function Card({ title, description, children, headingLevel = 2, id }: { title: string; description?: ReactNode; children: ReactNode; headingLevel?: 2 | 3; id?: string }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <section className="card" aria-labelledby={id ? `${id}-title` : undefined}>
+      <div className="card-header">
+        <Heading className="card-title" id={id ? `${id}-title` : undefined}>
+          {title}
+        </Heading>
+        {description && <p className="card-description">{description}</p>}
+      </div>
+      <div className="card-body">{children}</div>
+    </section>
+  );
+}
+
+export function EmptyState({ title, children, icon: iconNode, action, headingLevel = 2 }: { title: string; children?: ReactNode; icon?: ReactNode; action?: ReactNode; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <div className="empty">
+      {iconNode && <div className="empty-icon">{iconNode}</div>}
+      <Heading className="empty-title">{title}</Heading>
+      {children && <div className="empty-text">{children}</div>}
+      {action && <div className="empty-action">{action}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+import { useCallback, useRef, useState } from "react";
+import { ApiError, describeError } from "../api/api-client";
+
+export type FieldErrors<F extends string> = Partial<Record<F, string>>;
+
+export interface FormState<F extends string> {
+  busy: boolean;
+  /** The form-level message (shown in the error summary). */
+  formError?: string;
+  /** The API's error, for pages that react to a code (e.g. `email_not_verified`). */
+  apiError?: ApiError;
+  fieldErrors: FieldErrors<F>;
+  summaryRef: React.RefObject<HTMLDivElement | null>;
+  /**
+   * Runs `action` unless `clientErrors` has any; maps the API's `fields` onto the form's fields
+   * (unknown ones stay in the summary), and moves focus to the summary so it is read out.
+   */
+  submit(clientErrors: FieldErrors<F>, action: () => Promise<void>): Promise<void>;
+  clearFieldError(field: F): void;
+  reset(): void;
+}
+
+export function useForm<F extends string>(fields: readonly F[]): FormState<F> {
+  const [busy, setBusy] = useState(false);
+  const [formError, setFormError] = useState<string>();
+  const [apiError, setApiError] = useState<ApiError>();
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors<F>>({});
+  const summaryRef = useRef<HTMLDivElement | null>(null);
+  const busyRef = useRef(false);
+  const known = useRef(new Set<string>(fields));
+
+  const focusSummary = () => requestAnimationFrame(() => summaryRef.current?.focus());
+
+  const submit = useCallback(async (clientErrors: FieldErrors<F>, action: () => Promise<void>) => {
+    if (busyRef.current) return;
+    setApiError(undefined);
+    if (Object.values(clientErrors).some(Boolean)) {
+      setFieldErrors(clientErrors);
+      setFormError("Please correct the fields below.");
+      focusSummary();
+      return;
+    }
+    busyRef.current = true;
+    setBusy(true);
+    setFormError(undefined);
+    setFieldErrors({});
+    try {
+      await action();
+    } catch (error) {
+      const next: FieldErrors<F> = {};
+      const unplaced: string[] = [];
+      if (error instanceof ApiError) {
+        setApiError(error);
+        for (const { field, message } of error.fields) {
+          if (known.current.has(field) && !next[field as F]) next[field as F] = message;
+          else unplaced.push(message);
+        }
+      }
+      setFieldErrors(next);
+      setFormError([describeError(error), ...unplaced].join(" "));
+      focusSummary();
+    } finally {
+      busyRef.current = false;
+      setBusy(false);
+    }
+  }, []);
+
+  const clearFieldError = useCallback((field: F) => {
+    setFieldErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
+  }, []);
+
+  const reset = useCallback(() => {
+    setFormError(undefined);
+    setApiError(undefined);
+    setFieldErrors({});
+  }, []);
+
+  return { busy, formError, apiError, fieldErrors, summaryRef, submit, clearFieldError, reset };
+}

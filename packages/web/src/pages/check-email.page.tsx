@@ -1,0 +1,87 @@
+import { useState } from "react";
+import { accountApi } from "../api/account.api";
+import { describeError } from "../api/api-client";
+import { ErrorSummary, Notice } from "../components/alerts";
+import { Button } from "../components/button";
+import { emailError, TextField } from "../components/field";
+import { AuthLayout } from "../components/layouts";
+import { Link, useLocation } from "../app/router";
+
+/** After sign-up (and after a login refused for an unverified address): "we sent a link". */
+export function CheckEmailPage() {
+  const { state } = useLocation();
+  const known = typeof (state as { email?: unknown } | null)?.email === "string" ? (state as { email: string }).email : "";
+  const [email, setEmail] = useState(known);
+  const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState(false);
+  const [error, setError] = useState<string>();
+  const [fieldError, setFieldError] = useState<string>();
+
+  const resend = async () => {
+    const problem = emailError(email);
+    setFieldError(problem);
+    if (problem) return;
+    setBusy(true);
+    setError(undefined);
+    setSent(false);
+    try {
+      await accountApi.resendVerification(email.trim());
+      setSent(true);
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthLayout
+      title="Check your inbox"
+      footer={
+        <p>
+          Verified already? <Link to="/login">Log in</Link>
+        </p>
+      }
+    >
+      <div className="mail-illustration" aria-hidden="true">
+        <svg viewBox="0 0 48 48" focusable="false">
+          <rect x="6" y="11" width="36" height="26" rx="4" />
+          <path d="m8 14 16 12 16-12" />
+        </svg>
+      </div>
+      <p className="lead">
+        We sent a verification link to {known ? <strong className="break-anywhere">{known}</strong> : "your e-mail address"}. Open it
+        to activate your account. The link works for 24 hours.
+      </p>
+      <p className="muted">Nothing there? Check your spam folder, or send the link again.</p>
+      <ErrorSummary message={error} />
+      {sent && <Notice title="Sent again.">If the address belongs to an account that still needs verifying, a new link is on its way.</Notice>}
+      <form
+        className="form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void resend();
+        }}
+      >
+        {!known && (
+          <TextField
+            name="email"
+            label="E-mail address"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onValueChange={(v) => {
+              setEmail(v);
+              setFieldError(undefined);
+            }}
+            error={fieldError}
+          />
+        )}
+        <Button type="submit" variant="secondary" block busy={busy} busyLabel="Sending…">
+          Resend verification e-mail
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,119 @@
+import { useState, type FormEvent } from "react";
+import { accountApi } from "../api/account.api";
+import { describeError } from "../api/api-client";
+import { ErrorSummary, Notice } from "../components/alerts";
+import { Button } from "../components/button";
+import { emailError, PasswordField, TextField } from "../components/field";
+import { AuthLayout } from "../components/layouts";
+import { useForm } from "../components/use-form";
+import { Link, safeNextPath, useLocation, useNavigate, useSearchParam } from "../app/router";
+import { homeFor, useSession } from "../app/session";
+
+const FIELDS = ["email", "password"] as const;
+const LABELS = { email: "E-mail address", password: "Password" };
+
+/** Messages other pages leave for the login page (in history state, never in the URL). */
+export type LoginNotice = "password-reset" | "signed-out" | "verified" | "session-ended";
+const NOTICES: Record<LoginNotice, string> = {
+  "password-reset": "Your password was changed and every session was signed out. Log in with your new password.",
+  "signed-out": "You are signed out.",
+  verified: "Your e-mail address is verified. Log in to continue.",
+  "session-ended": "Your session ended. Log in again to continue.",
+};
+
+export function LoginPage() {
+  const navigate = useNavigate();
+  const { setAccount } = useSession();
+  const { state } = useLocation();
+  const next = useSearchParam("next");
+  const notice = (state as { notice?: LoginNotice } | null)?.notice;
+  const form = useForm(FIELDS);
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [resend, setResend] = useState<{ busy: boolean; sent: boolean; error?: string }>({ busy: false, sent: false });
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setResend({ busy: false, sent: false });
+    void form.submit({ email: emailError(email), password: password ? undefined : "Enter your password." }, async () => {
+      const { account } = await accountApi.signIn(email.trim(), password);
+      setAccount(account);
+      navigate(account.displayName ? safeNextPath(next, "/dashboard") : homeFor(account), { replace: true });
+    });
+  };
+
+  const resendVerification = async () => {
+    setResend({ busy: true, sent: false });
+    try {
+      await accountApi.resendVerification(email.trim());
+      setResend({ busy: false, sent: true });
+    } catch (error) {
+      setResend({ busy: false, sent: false, error: describeError(error) });
+    }
+  };
+
+  const unverified = form.apiError?.code === "email_not_verified";
+
+  return (
+    <AuthLayout
+      title="Log in to Hangar"
+      footer={
+        <p>
+          New to Hangar? <Link to="/sign-up">Create an account</Link>
+        </p>
+      }
+    >
+      {notice && NOTICES[notice] && !form.formError && <Notice kind="info">{NOTICES[notice]}</Notice>}
+      <ErrorSummary message={form.formError} fieldErrors={form.fieldErrors} labels={LABELS} summaryRef={form.summaryRef}>
+        {unverified && (
+          <div className="alert-actions">
+            {resend.sent ? (
+              <p role="status">We sent a new verification link to {email.trim()}.</p>
+            ) : (
+              <Button variant="secondary" className="button-small" busy={resend.busy} busyLabel="Sending…" onClick={() => void resendVerification()}>
+                Resend verification e-mail
+              </Button>
+            )}
+            {resend.error && <p>{resend.error}</p>}
+          </div>
+        )}
+      </ErrorSummary>
+      <form className="form" noValidate onSubmit={onSubmit}>
+        <TextField
+          name="email"
+          label={LABELS.email}
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={email}
+          onValueChange={(v) => {
+            setEmail(v);
+            form.clearFieldError("email");
+          }}
+          error={form.fieldErrors.email}
+        />
+        <div className="field-with-link">
+          <PasswordField
+            name="password"
+            label={LABELS.password}
+            autoComplete="current-password"
+            value={password}
+            onValueChange={(v) => {
+              setPassword(v);
+              form.clearFieldError("password");
+            }}
+            error={form.fieldErrors.password}
+          />
+          <Link to="/forgot-password" className="field-link">
+            Forgot password?
+          </Link>
+        </div>
+        <Button type="submit" block busy={form.busy} busyLabel="Logging in…">
+          Log in
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,71 @@
+import { useState, type FormEvent } from "react";
+import { accountApi } from "../api/account.api";
+import { ErrorSummary } from "../components/alerts";
+import { Button } from "../components/button";
+import { PASSWORD_RULES, passwordLengthError, PasswordField } from "../components/field";
+import { AuthLayout } from "../components/layouts";
+import { useForm } from "../components/use-form";
+import { Link, useNavigate, useSearchParam } from "../app/router";
+import { useSession } from "../app/session";
+
+const FIELDS = ["newPassword"] as const;
+
+export function ResetPasswordPage() {
+  const token = useSearchParam("token");
+  const navigate = useNavigate();
+  const { refresh } = useSession();
+  const form = useForm(FIELDS);
+  const [password, setPassword] = useState("");
+
+  if (!token) {
+    return (
+      <AuthLayout title="This link is incomplete">
+        <p className="lead">The reset link is missing its code. Open the link from the e-mail again, or ask for a new one.</p>
+        <Link to="/forgot-password" className="button button-primary button-block">
+          Send a new link
+        </Link>
+      </AuthLayout>
+    );
+  }
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void form.submit({ newPassword: passwordLengthError(password) }, async () => {
+      await accountApi.confirmPasswordReset(token, password);
+      // A reset ends every session, this browser's too.
+      await refresh();
+      navigate("/login", { replace: true, state: { notice: "password-reset" } });
+    });
+  };
+
+  const badToken = form.apiError && form.apiError.status !== 429 && !form.fieldErrors.newPassword && form.apiError.status < 500 && form.apiError.fields.length === 0;
+
+  return (
+    <AuthLayout title="Choose a new password" subtitle="After the change, every device signed in to your account is signed out.">
+      <ErrorSummary message={form.formError} fieldErrors={form.fieldErrors} labels={{ newPassword: "New password" }} summaryRef={form.summaryRef}>
+        {badToken && (
+          <p>
+            <Link to="/forgot-password">Ask for a new reset link</Link>
+          </p>
+        )}
+      </ErrorSummary>
+      <form className="form" noValidate onSubmit={onSubmit}>
+        <PasswordField
+          name="newPassword"
+          label="New password"
+          autoComplete="new-password"
+          hint={PASSWORD_RULES}
+          value={password}
+          onValueChange={(v) => {
+            setPassword(v);
+            form.clearFieldError("newPassword");
+          }}
+          error={form.fieldErrors.newPassword}
+        />
+        <Button type="submit" block busy={form.busy} busyLabel="Saving…">
+          Set new password
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

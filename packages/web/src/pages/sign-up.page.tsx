@@ -1,0 +1,73 @@
+import { useState, type FormEvent } from "react";
+import { accountApi } from "../api/account.api";
+import { ErrorSummary } from "../components/alerts";
+import { Button } from "../components/button";
+import { emailError, PASSWORD_RULES, passwordLengthError, PasswordField, TextField } from "../components/field";
+import { AuthLayout } from "../components/layouts";
+import { useForm } from "../components/use-form";
+import { Link, useNavigate } from "../app/router";
+
+const FIELDS = ["email", "password"] as const;
+const LABELS = { email: "E-mail address", password: "Password" };
+
+export function SignUpPage() {
+  const navigate = useNavigate();
+  const form = useForm(FIELDS);
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void form.submit({ email: emailError(email), password: passwordLengthError(password) }, async () => {
+      const address = email.trim();
+      await accountApi.signUp(address, password);
+      navigate("/check-email", { state: { email: address, reason: "sign-up" } });
+    });
+  };
+
+  return (
+    <AuthLayout
+      title="Create your account"
+      subtitle="Distribute your app's builds to testers in minutes."
+      footer={
+        <p>
+          Already have an account? <Link to="/login">Log in</Link>
+        </p>
+      }
+    >
+      <ErrorSummary message={form.formError} fieldErrors={form.fieldErrors} labels={LABELS} summaryRef={form.summaryRef} />
+      <form className="form" noValidate onSubmit={onSubmit}>
+        <TextField
+          name="email"
+          label={LABELS.email}
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={email}
+          onValueChange={(v) => {
+            setEmail(v);
+            form.clearFieldError("email");
+          }}
+          error={form.fieldErrors.email}
+        />
+        <PasswordField
+          name="password"
+          label={LABELS.password}
+          autoComplete="new-password"
+          hint={PASSWORD_RULES}
+          value={password}
+          onValueChange={(v) => {
+            setPassword(v);
+            form.clearFieldError("password");
+          }}
+          error={form.fieldErrors.password}
+        />
+        <Button type="submit" block busy={form.busy} busyLabel="Creating account…">
+          Create account
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

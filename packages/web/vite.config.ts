@@ -1,0 +1,27 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+/**
+ * The dashboard is served under a strict Content-Security-Policy (`script-src 'self'`,
+ * `style-src 'self'`), so the build must not put any script or style inline in index.html.
+ * Vite's modulepreload polyfill is an inline script: it is turned off (every browser Hangar
+ * supports has native modulepreload). `npm run dev` proxies the API to a running local stack.
+ */
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    modulePreload: { polyfill: false },
+    // Never inline assets as data: URLs into scripts/styles; small files stay files.
+    assetsInlineLimit: 0,
+    target: "es2022",
+  },
+  server: {
+    proxy: {
+      "/api": process.env.HANGAR_API_URL ?? "http://127.0.0.1:3000",
+      "/share": process.env.HANGAR_API_URL ?? "http://127.0.0.1:3000",
+      "/download": process.env.HANGAR_API_URL ?? "http://127.0.0.1:3000",
+    },
+  },
+});
