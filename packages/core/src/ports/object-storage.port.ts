@@ -40,4 +40,10 @@ export interface ObjectStore {
   head(key: string): Promise<ObjectHead | undefined>;
   /** Returns the version id the write created (absent without bucket versioning). */
   put(key: string, body: Uint8Array, contentType: string): Promise<{ versionId?: string }>;
+  /**
+   * Removes the key (the reaper, for uploads never completed). Succeeds when nothing is there. On a
+   * versioned bucket this adds a delete marker; the bytes stay as a noncurrent version until the
+   * bucket's lifecycle rule expires them.
+   */
+  delete(key: string): Promise<void>;
 }

@@ -74,6 +74,9 @@ export class MemoryStorage implements UrlSigner, ObjectStore {
     this.objects.set(key, { size: body.length, contentType });
     return {};
   }
+  async delete(key: string) {
+    this.objects.delete(key);
+  }
 }
 
 export class FakeInspector implements PackageInspector {

@@ -3,7 +3,8 @@ import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { defaultUploadSettings, randomIds, systemClock, type UploadSettings } from "@hangar/core";
 import { DynamoApiKeyRepository, DynamoFileRepository, DynamoRateLimiter } from "@hangar/core/dynamo";
 import { S3UrlSigner } from "@hangar/core/s3";
-import { Settings } from "./settings.schema";
+import { metricsEnabled, setMetricsEnabled } from "../observability/metrics";
+import { loadSettings, type Settings } from "./settings.schema";
 
 /**
  * The one composition root of the Lambda runtime (and of the local server, which runs the same
@@ -26,8 +27,8 @@ let runtime: Runtime | undefined;
 
 export function getRuntime(): Runtime {
   if (runtime) return runtime;
-  // A bad environment is a deployment bug: let it surface as a 500, never as a client 400.
-  const settings = Settings.parse(process.env);
+  const settings = loadSettings();
+  setMetricsEnabled(metricsEnabled(settings));
   const region = settings.AWS_REGION;
 
   const dynamo = new DynamoDBClient({

@@ -20,8 +20,8 @@ const intFromEnv = (def: number, min: number, max: number) =>
   );
 
 /**
- * Every setting the handlers read, by environment variable. Parsed once per runtime in the
- * composition root; nothing else reads process.env. The README's settings table mirrors this.
+ * Every setting the functions read, by environment variable. Parsed once per runtime by
+ * loadSettings() for the composition roots; nothing else reads process.env. The README's settings table mirrors this.
  */
 export const Settings = z.object({
   HANGAR_TABLE_NAME: z.string().check(z.minLength(1)),
@@ -38,5 +38,31 @@ export const Settings = z.object({
   HANGAR_DYNAMODB_ENDPOINT: optionalUrl,
   HANGAR_S3_ENDPOINT: optionalUrl,
   AWS_REGION: z._default(z.string().check(z.minLength(1)), "us-east-1"),
+  /**
+   * Shared secret CloudFront sends to the API in `x-hangar-origin-verify` (stacks/web-stack.ts).
+   * Only a request carrying it is trusted to name the viewer's host (`x-hangar-viewer-host`),
+   * the default base of links when HANGAR_PUBLIC_URL is unset. Unset: the host is never trusted.
+   */
+  HANGAR_ORIGIN_VERIFY_SECRET: z.optional(z.string().check(z.minLength(32))),
+  /**
+   * Whether EMF metrics are printed (observability/metrics.ts): only inside Lambda (Lambda sets
+   * AWS_LAMBDA_FUNCTION_NAME), never on the local stack (HANGAR_LOCAL=1), and Powertools'
+   * own switches override.
+   */
+  HANGAR_LOCAL: z.optional(z.string()),
+  AWS_LAMBDA_FUNCTION_NAME: z.optional(z.string()),
+  POWERTOOLS_METRICS_DISABLED: z.optional(z.string()),
+  POWERTOOLS_DEV: z.optional(z.string()),
 });
 export type Settings = z.infer<typeof Settings>;
+
+let loaded: Settings | undefined;
+
+/**
+ * The environment parsed once per container, for the composition roots (root.ts and, for the
+ * reaper, housekeeping.ts). The only place that reads process.env.
+ */
+export function loadSettings(): Settings {
+  // A bad environment is a deployment bug: let it surface as a 500, never as a client 400.
+  return (loaded ??= Settings.parse(process.env));
+}

@@ -1,6 +1,6 @@
-import { DeleteObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import { parseObjectKey } from "@hangar/core";
+import { getHousekeeping } from "../composition/housekeeping";
 import { logger } from "../observability/logger";
 
 /**
@@ -10,10 +10,10 @@ import { logger } from "../observability/logger";
  * restricts it to TTL deletions of pending records; the checks below repeat that, so a
  * misconfigured trigger cannot delete completed packages, and only keys this service issues
  * (core's parseObjectKey) are ever deleted. The IAM policy limits deletes to `uploads/*` too.
+ *
+ * The bucket is versioned: a delete leaves the bytes as a noncurrent version, which the bucket's
+ * lifecycle rule expires (stacks/storage-stack.ts), so storage is freed after that delay.
  */
-
-let s3: S3Client | undefined;
-const client = () => (s3 ??= new S3Client({}));
 
 /** Object keys to delete for one stream record; empty when the record is not an expired upload. */
 export function expiredObjectKeys(record: DynamoDBRecord): string[] {
@@ -30,15 +30,14 @@ export function expiredObjectKeys(record: DynamoDBRecord): string[] {
 }
 
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
-  const bucket = process.env.HANGAR_BUCKET_NAME;
-  if (!bucket) throw new Error("HANGAR_BUCKET_NAME is not set");
+  const { storage } = getHousekeeping();
   const batchItemFailures: DynamoDBBatchResponse["batchItemFailures"] = [];
   let deleted = 0;
   for (const record of event.Records) {
     try {
       for (const key of expiredObjectKeys(record)) {
         // Deleting a key that was never uploaded succeeds too: nothing to special-case.
-        await client().send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+        await storage.delete(key);
         deleted += 1;
       }
     } catch (error) {

@@ -4,13 +4,21 @@ import { logger } from "./logger";
 const TRUTHY = new Set(["1", "true", "yes", "on", "y"]);
 const FALSY = new Set(["0", "false", "no", "off", "n"]);
 
+/** The settings (settings.schema.ts) that decide whether EMF is printed. */
+export interface MetricsSwitches {
+  HANGAR_LOCAL?: string | undefined;
+  AWS_LAMBDA_FUNCTION_NAME?: string | undefined;
+  POWERTOOLS_METRICS_DISABLED?: string | undefined;
+  POWERTOOLS_DEV?: string | undefined;
+}
+
 /**
  * EMF lines are only worth printing inside Lambda, where CloudWatch turns them into metrics.
  * Locally and in tests they would be noise (and Powertools warns about empty flushes), so
  * they are off unless we run in Lambda; `POWERTOOLS_METRICS_DISABLED` overrides either way
  * (set it to `false` to see the EMF output on a laptop) and `HANGAR_LOCAL=1` always wins.
  */
-export function metricsEnabled(env: NodeJS.ProcessEnv): boolean {
+export function metricsEnabled(env: MetricsSwitches): boolean {
   if (env.HANGAR_LOCAL === "1") return false;
   const flag = env.POWERTOOLS_METRICS_DISABLED?.trim().toLowerCase();
   if (flag !== undefined && TRUTHY.has(flag)) return false;
@@ -19,7 +27,17 @@ export function metricsEnabled(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.AWS_LAMBDA_FUNCTION_NAME);
 }
 
-const enabled = metricsEnabled(process.env);
+/**
+ * Off until a composition root, which has parsed the settings, switches it on: this module
+ * reads no environment itself, and a function that never builds the root (the fallback)
+ * records nothing anyway.
+ */
+let enabled = false;
+
+/** Called by the composition roots with metricsEnabled(settings). */
+export function setMetricsEnabled(on: boolean): void {
+  enabled = on;
+}
 
 /**
  * Buffered per request and flushed by the `observability()` middleware. Warnings Powertools

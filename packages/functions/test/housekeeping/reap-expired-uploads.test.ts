@@ -55,6 +55,8 @@ describe("expiredObjectKeys", () => {
 describe("handler", () => {
   let send: ReturnType<typeof vi.spyOn>;
   beforeEach(() => {
+    // The reaper's settings go through the same schema as every function's (settings.schema.ts).
+    vi.stubEnv("HANGAR_TABLE_NAME", "table");
     vi.stubEnv("HANGAR_BUCKET_NAME", "uploads-bucket");
     vi.stubEnv("AWS_REGION", "eu-west-1");
     send = vi.spyOn(S3Client.prototype, "send");
@@ -66,7 +68,7 @@ describe("handler", () => {
 
   const event = (...records: DynamoDBRecord[]): DynamoDBStreamEvent => ({ Records: records });
 
-  it("deletes the objects of expired uploads and nothing else", async () => {
+  it("deletes the objects of expired uploads and nothing else, through the S3 object store", async () => {
     send.mockResolvedValue({} as never);
     const result = await handler(event(record({ sequence: "1" }), record({ sequence: "2", userIdentity: undefined })));
     expect(result).toEqual({ batchItemFailures: [] });

@@ -44,14 +44,20 @@ const lambdaContext = {
   succeed: () => undefined,
 } satisfies Context;
 
-/** Fresh module per test: metrics read their on/off switch from the environment at import. */
+/**
+ * Fresh modules per test, wired as in a function: the composition root parses the environment
+ * (settings.schema.ts) and switches metrics on or off; the metrics module reads no env itself.
+ */
 async function load(env: Record<string, string | undefined>): Promise<ObservabilityModule> {
-  for (const [k, v] of Object.entries(env)) {
+  for (const [k, v] of Object.entries({ HANGAR_TABLE_NAME: "table", HANGAR_BUCKET_NAME: "bucket", ...env })) {
     if (v === undefined) vi.stubEnv(k, undefined as unknown as string);
     else vi.stubEnv(k, v);
   }
   vi.resetModules();
-  return import("../../src/observability");
+  const mod = await import("../../src/observability");
+  const { getRuntime } = await import("../../src/composition/root");
+  getRuntime();
+  return mod;
 }
 
 let stdout: string[];

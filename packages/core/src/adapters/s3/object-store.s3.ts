@@ -1,4 +1,4 @@
-import { HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { DependencyError } from "../../errors/domain-errors";
 import type { ObjectHead, ObjectStore } from "../../ports";
 
@@ -12,7 +12,7 @@ function isNotFound(error: unknown): boolean {
   return e?.name === "NotFound" || e?.name === "NoSuchKey" || e?.$metadata?.httpStatusCode === 404;
 }
 
-/** HEAD and PUT through the S3 client; presigning lives in S3UrlSigner (no client needed). */
+/** HEAD, PUT and DELETE through the S3 client; presigning lives in S3UrlSigner (no client needed). */
 export class S3ObjectStore implements ObjectStore {
   constructor(
     private readonly client: S3Client,
@@ -39,6 +39,15 @@ export class S3ObjectStore implements ObjectStore {
       return out.VersionId ? { versionId: out.VersionId } : {};
     } catch (error) {
       throw s3Failure("PutObject", error);
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    try {
+      // S3 answers 204 for a key that does not exist: nothing to special-case.
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    } catch (error) {
+      throw s3Failure("DeleteObject", error);
     }
   }
 }
