@@ -1,5 +1,5 @@
 /**
- * `@hangar/cli` as a library: the typed upload client the `hangar upload` command is built on,
+ * `hangar-cli` as a library: the typed upload client the `hangar upload` command is built on,
  * for scripts that want the links without parsing CLI output.
  */
 export * from "./client";

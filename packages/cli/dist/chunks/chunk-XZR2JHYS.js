@@ -1,0 +1,1226 @@
+import {
+  VERSION
+} from "./chunk-3WA5LAVB.js";
+import {
+  EXIT_FAILURE,
+  EXIT_OK,
+  EXIT_USAGE,
+  UsageError,
+  parseCommandArgs,
+  usageText
+} from "./chunk-T2WVRDWY.js";
+
+// src/commands/upload.ts
+import { basename as basename2 } from "node:path";
+
+// src/client/any-signal.ts
+function anySignal(signals) {
+  if (typeof AbortSignal.any === "function") return AbortSignal.any(signals);
+  const controller = new AbortController();
+  const already = signals.find((s) => s.aborted);
+  if (already) {
+    controller.abort(already.reason);
+    return controller.signal;
+  }
+  const onAbort = (event) => {
+    for (const s of signals) s.removeEventListener("abort", onAbort);
+    controller.abort(event.target.reason);
+  };
+  for (const s of signals) s.addEventListener("abort", onAbort);
+  return controller.signal;
+}
+
+// src/config/config-file.ts
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+var MAX_CONFIG_BYTES = 64 * 1024;
+var KEYS = {
+  HANGAR_URL: "url",
+  HANGAR_CLIENT_ID: "clientId",
+  HANGAR_CLIENT_SECRET: "clientSecret",
+  url: "url",
+  clientId: "clientId",
+  clientSecret: "clientSecret"
+};
+function loadConfigFile(path) {
+  const { text, mode } = readSmallFile(path);
+  const warnings = [];
+  if (process.platform !== "win32" && (mode & 63) !== 0) {
+    const octal = (mode & 511).toString(8).padStart(3, "0");
+    warnings.push(`${path} can be read by other users (mode ${octal}); run: chmod 600 ${path}`);
+  }
+  const body = text.replace(/^\uFEFF/, "");
+  const json = /\.json$/i.test(path) || /^\s*[{[]/.test(body);
+  const settings = json ? parseJson(path, body) : parseDotenv(path, body);
+  return { settings, warnings };
+}
+function readSmallFile(path) {
+  let fd;
+  try {
+    fd = openSync(path, "r");
+  } catch (error) {
+    const code = error.code;
+    const why = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : code ?? "cannot open";
+    throw new UsageError(`cannot read the config file ${path}: ${why}`);
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new UsageError(`the config file ${path} is not a regular file`);
+    if (info.size > MAX_CONFIG_BYTES) throw new UsageError(`the config file ${path} is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
+    const buffer = Buffer.alloc(info.size);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const n = readSync(fd, buffer, filled, buffer.length - filled, filled);
+      if (n === 0) break;
+      filled += n;
+    }
+    return { text: buffer.subarray(0, filled).toString("utf8"), mode: info.mode };
+  } finally {
+    closeSync(fd);
+  }
+}
+function parseJson(path, text) {
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError(`the config file ${path} is not valid JSON`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new UsageError(`the config file ${path} must hold a JSON object`);
+  }
+  const settings = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    const field = Object.hasOwn(KEYS, key) ? KEYS[key] : void 0;
+    if (!field) continue;
+    if (typeof value !== "string") throw new UsageError(`the config file ${path}: "${key}" must be a string`);
+    settings[field] = value;
+  }
+  return settings;
+}
+function parseDotenv(path, text) {
+  const settings = {};
+  const lines = text.split(/\r?\n/);
+  lines.forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) return;
+    const match = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+    if (!match) throw new UsageError(`the config file ${path}: line ${index + 1} is not NAME=value`);
+    const [, name, rest] = match;
+    const value = dotenvValue(rest);
+    if (value === void 0) throw new UsageError(`the config file ${path}: line ${index + 1} has an unclosed quote`);
+    const field = Object.hasOwn(KEYS, name) && name.startsWith("HANGAR_") ? KEYS[name] : void 0;
+    if (field) settings[field] = value;
+  });
+  return settings;
+}
+function dotenvValue(rest) {
+  if (rest.startsWith("'")) {
+    const end = rest.indexOf("'", 1);
+    return end < 0 ? void 0 : rest.slice(1, end);
+  }
+  if (rest.startsWith('"')) {
+    const quoted = /^"((?:[^"\\]|\\.)*)"/.exec(rest);
+    return quoted ? quoted[1].replace(/\\(.)/g, (_, c) => c === "n" ? "\n" : c) : void 0;
+  }
+  return rest.replace(/\s+#.*$/, "").trim();
+}
+
+// src/client/api-types.ts
+var APK_MEDIA_TYPE = "application/vnd.android.package-archive";
+var GENERIC_MEDIA_TYPE = "application/octet-stream";
+function mediaTypeFor(fileName) {
+  const lower = fileName.toLowerCase();
+  if (lower.endsWith(".apk")) return APK_MEDIA_TYPE;
+  if (lower.endsWith(".ipa")) return GENERIC_MEDIA_TYPE;
+  return void 0;
+}
+
+// src/client/client-errors.ts
+var HangarClientError = class extends Error {
+  constructor(message, options) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+};
+var HangarApiError = class extends HangarClientError {
+  step;
+  status;
+  code;
+  requestId;
+  details;
+  retryAfterMs;
+  constructor(init) {
+    const id = init.requestId ? ` (request ${init.requestId})` : "";
+    super(`${init.step}: ${init.status} ${init.code}: ${init.message}${id}`);
+    this.step = init.step;
+    this.status = init.status;
+    this.code = init.code;
+    this.requestId = init.requestId;
+    this.details = init.details ?? {};
+    this.retryAfterMs = init.retryAfterMs;
+  }
+  /** 5xx: the server may do better on another try. */
+  get transient() {
+    return this.status >= 500;
+  }
+};
+function isRefusedUploadAddress(error) {
+  return error instanceof HangarApiError && error.step === "put" && error.status === 403;
+}
+var HangarAuthError = class extends HangarApiError {
+};
+var HangarRateLimitError = class extends HangarApiError {
+};
+var HangarRejectedError = class extends HangarApiError {
+  get reason() {
+    const reason = this.details["reason"];
+    return typeof reason === "string" ? reason : this.code;
+  }
+};
+var HangarRequestError = class extends HangarApiError {
+};
+var HangarNetworkError = class extends HangarClientError {
+  constructor(step, message, options) {
+    super(`${step}: ${message}`, options);
+    this.step = step;
+  }
+};
+var HangarTimeoutError = class extends HangarClientError {
+  constructor(step, timeoutMs, options) {
+    super(`${step}: gave up after the time budget of ${Math.round(timeoutMs / 1e3)} s ran out`, options);
+    this.step = step;
+    this.timeoutMs = timeoutMs;
+  }
+};
+var HangarAbortError = class extends HangarClientError {
+  constructor(message = "Upload aborted") {
+    super(message);
+  }
+};
+var HangarFileError = class extends HangarClientError {
+  constructor(path, message, options) {
+    super(message, options);
+    this.path = path;
+  }
+};
+function describeNetworkFailure(error) {
+  const parts = [];
+  let current = error;
+  for (let depth = 0; current instanceof Error && depth < 4; depth++) {
+    const code = current.code;
+    const text = typeof code === "string" && !current.message.includes(code) ? `${code}: ${current.message}` : current.message;
+    if (text && !parts.includes(text)) parts.push(text);
+    current = current.cause;
+  }
+  return parts.length > 0 ? parts.join(": ") : String(error);
+}
+
+// src/client/hangar-client.ts
+import { stat } from "node:fs/promises";
+import { basename } from "node:path";
+
+// src/client/json-transport.ts
+import http from "node:http";
+import https from "node:https";
+var MAX_ANSWER_BYTES = 1 << 20;
+var nodeJsonPost = (url, headers, body, signal) => new Promise((resolve, reject) => {
+  const target = new URL(url);
+  const send = target.protocol === "https:" ? https.request : http.request;
+  const payload = Buffer.from(body, "utf8");
+  const request = send(target, {
+    method: "POST",
+    headers: { ...headers, "Content-Length": String(payload.length) },
+    signal
+  });
+  request.on("error", reject);
+  request.on("response", (res) => {
+    const chunks = [];
+    let size = 0;
+    res.on("data", (chunk) => {
+      if (size < MAX_ANSWER_BYTES) chunks.push(chunk);
+      size += chunk.length;
+    });
+    res.on("error", reject);
+    res.on("end", () => {
+      const raw = res.headers;
+      resolve({
+        status: res.statusCode ?? 0,
+        statusText: res.statusMessage ?? "",
+        headers: {
+          get: (name) => {
+            const value = raw[name.toLowerCase()];
+            return value === void 0 ? null : Array.isArray(value) ? value.join(", ") : value;
+          }
+        },
+        text: Buffer.concat(chunks).toString("utf8").slice(0, MAX_ANSWER_BYTES)
+      });
+    });
+  });
+  request.end(payload);
+});
+function fetchJsonPost(fetchImpl) {
+  return async (url, headers, body, signal) => {
+    const response = await fetchImpl(url, { method: "POST", headers, body, redirect: "manual", signal });
+    return { status: response.status, statusText: response.statusText, headers: response.headers, text: await response.text() };
+  };
+}
+
+// src/client/put-file.ts
+import { open } from "node:fs/promises";
+import http2 from "node:http";
+import https2 from "node:https";
+var CHUNK_BYTES = 1 << 20;
+var BUFFERS = 2;
+var MAX_ANSWER_BYTES2 = 64 * 1024;
+var DEFAULT_CONTINUE_TIMEOUT_MS = 1e3;
+function putFile(options) {
+  return new Promise((resolve, reject) => {
+    if (options.signal.aborted) return reject(options.signal.reason);
+    const target = new URL(options.url);
+    const send = target.protocol === "https:" ? https2.request : http2.request;
+    let settled = false;
+    let bodyStarted = false;
+    let bodySent = false;
+    let response;
+    const answerChunks = [];
+    let answerBytes = 0;
+    const file = open(options.path, "r");
+    file.catch(() => void 0);
+    const request = send(target, {
+      method: "PUT",
+      headers: {
+        "Content-Type": "application/octet-stream",
+        "Content-Length": String(options.size),
+        Expect: "100-continue"
+      },
+      signal: options.signal
+    });
+    const settle = (outcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(continueTimer);
+      void file.then((handle) => handle.close()).catch(() => void 0);
+      if (!bodySent) request.destroy();
+      outcome();
+    };
+    const answer = () => {
+      const res = response;
+      settle(
+        () => resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(answerChunks).toString("utf8"),
+          earlyAnswer: !bodySent
+        })
+      );
+    };
+    const failFile = (error) => {
+      if (settled) return;
+      const failure = error instanceof HangarFileError ? error : new HangarFileError(options.path, `cannot read ${options.path}: ${error.message}`, { cause: error });
+      settle(() => reject(failure));
+    };
+    const changed = (detail) => new HangarFileError(options.path, `${options.path} changed while it was being uploaded (${detail})`);
+    const write = (chunk) => new Promise((taken, failed) => request.write(chunk, (error) => error ? failed(error) : taken()));
+    const pump = async () => {
+      const handle = await file;
+      const buffers = Array.from({ length: BUFFERS }, () => Buffer.allocUnsafeSlow(CHUNK_BYTES));
+      const inFlight = new Array(BUFFERS).fill(void 0);
+      let position = 0;
+      let sent = 0;
+      for (let slot = 0; position < options.size; slot = (slot + 1) % BUFFERS) {
+        await inFlight[slot];
+        if (settled || response) return;
+        const buffer = buffers[slot];
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK_BYTES, options.size - position), position);
+        if (bytesRead === 0) throw changed(`it ended after ${position} of the ${options.size} bytes announced`);
+        position += bytesRead;
+        if (position === options.size && (await handle.read(Buffer.alloc(1), 0, 1, options.size)).bytesRead > 0) {
+          throw changed(`it holds more than the ${options.size} bytes announced`);
+        }
+        if (settled || response) return;
+        const taken = write(buffer.subarray(0, bytesRead)).then(() => {
+          sent += bytesRead;
+          options.onProgress?.(sent);
+        });
+        taken.catch(() => void 0);
+        inFlight[slot] = taken;
+      }
+      await Promise.all(inFlight);
+      if (settled || response) return;
+      bodySent = true;
+      request.end();
+    };
+    const startBody = () => {
+      if (bodyStarted || settled) return;
+      bodyStarted = true;
+      clearTimeout(continueTimer);
+      pump().catch((error) => {
+        if (settled || response) return;
+        if (error instanceof HangarFileError || !request.destroyed) failFile(error);
+      });
+    };
+    const continueTimer = setTimeout(startBody, options.continueTimeoutMs ?? DEFAULT_CONTINUE_TIMEOUT_MS);
+    request.on("continue", startBody);
+    file.catch(failFile);
+    request.setTimeout(options.stallTimeoutMs, () => {
+      request.destroy(new Error(`no data moved for ${Math.round(options.stallTimeoutMs / 1e3)} s`));
+    });
+    request.on("response", (res) => {
+      response = res;
+      res.on("data", (chunk) => {
+        if (answerBytes < MAX_ANSWER_BYTES2) {
+          answerChunks.push(chunk);
+          answerBytes += chunk.length;
+        }
+      });
+      res.on("end", answer);
+      res.on("error", () => answer());
+    });
+    request.on("error", (error) => {
+      if (options.signal.aborted) return settle(() => reject(options.signal.reason));
+      if (response) return answer();
+      const failure = new HangarNetworkError("put", describeNetworkFailure(error), { cause: error });
+      settle(() => reject(failure));
+    });
+  });
+}
+
+// src/client/retry-policy.ts
+var defaultRetryOptions = {
+  maxRetries: 5,
+  timeoutMs: 60 * 6e4,
+  requestTimeoutMs: 9e4,
+  stallTimeoutMs: 6e4,
+  baseDelayMs: 500,
+  maxDelayMs: 2e4,
+  maxRateLimitWaitMs: 5 * 6e4
+};
+var systemRetryClock = {
+  now: () => Date.now(),
+  random: () => Math.random(),
+  sleep: (ms, signal) => new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  })
+};
+function backoffDelayMs(retry, options, random) {
+  const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** Math.max(0, retry));
+  return Math.floor(random() * ceiling);
+}
+function parseRetryAfter(value, nowMs) {
+  if (value === null || value === void 0) return void 0;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1e3;
+  if (!/^[A-Za-z]{3},? /.test(trimmed)) return void 0;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? void 0 : Math.max(0, at - nowMs);
+}
+function parseRateLimitReset(value, nowMs) {
+  if (value === null || value === void 0 || !/^\d+$/.test(value.trim())) return void 0;
+  return Math.max(0, Number(value.trim()) * 1e3 - nowMs);
+}
+function serverWaitMs(headers, nowMs) {
+  return parseRetryAfter(headers.get("retry-after"), nowMs) ?? parseRateLimitReset(headers.get("x-ratelimit-reset"), nowMs);
+}
+var RATE_LIMIT_JITTER_MS = 250;
+function retryDelayMs(error, retry, options, random) {
+  if (error instanceof HangarRateLimitError) {
+    const wait = error.retryAfterMs ?? backoffDelayMs(retry, options, random);
+    if (wait > options.maxRateLimitWaitMs) return void 0;
+    return wait + Math.floor(random() * RATE_LIMIT_JITTER_MS);
+  }
+  if (error instanceof HangarNetworkError) return backoffDelayMs(retry, options, random);
+  if (error instanceof HangarApiError && error.transient) {
+    const backoff = backoffDelayMs(retry, options, random);
+    return error.retryAfterMs === void 0 ? backoff : Math.max(backoff, error.retryAfterMs);
+  }
+  if (isRefusedUploadAddress(error)) return 0;
+  return void 0;
+}
+
+// src/client/hangar-client.ts
+var CLIENT_VERSION = VERSION;
+var PRESIGN_PATH = "/api/upload/api-key/presign";
+var COMPLETE_PATH = "/api/upload/api-key/complete";
+var ADDRESS_EXPIRY_MARGIN_MS = 3e4;
+var PRESIGN_VALIDITY_MS = 15 * 6e4;
+var HangarClient = class {
+  baseUrl;
+  retry;
+  clientId;
+  clientSecret;
+  transport;
+  clock;
+  userAgent;
+  /** Errors a retry loop already gave up on: an enclosing loop (PUT around a re-presign) must not retry them again. */
+  givenUp = /* @__PURE__ */ new WeakSet();
+  constructor(options) {
+    let base;
+    try {
+      base = new URL(options.url);
+    } catch {
+      throw new TypeError("url must be an absolute http(s) address");
+    }
+    if (base.protocol !== "http:" && base.protocol !== "https:") throw new TypeError("url must be an absolute http(s) address");
+    if (!options.clientId) throw new TypeError("clientId is required");
+    if (!options.clientSecret) throw new TypeError("clientSecret is required");
+    base.search = "";
+    base.hash = "";
+    this.baseUrl = base.toString().replace(/\/+$/, "");
+    this.clientId = options.clientId;
+    this.clientSecret = options.clientSecret;
+    this.transport = options.fetch ? fetchJsonPost(options.fetch) : nodeJsonPost;
+    this.retry = { ...defaultRetryOptions, ...options.retry };
+    this.clock = options.clock ?? systemRetryClock;
+    this.userAgent = options.userAgent ?? `hangar-cli/${CLIENT_VERSION} node/${process.versions.node}`;
+  }
+  async upload(path, options = {}) {
+    const fileName = options.fileName ?? basename(path);
+    const fileType = mediaTypeFor(fileName);
+    if (!fileType) throw new HangarFileError(path, `${fileName}: only .apk and .ipa files can be uploaded`);
+    const fileSize = await regularFileSize(path);
+    const declared = { fileName, fileSize, fileType };
+    const budgetController = new AbortController();
+    const budgetTimer = setTimeout(() => budgetController.abort(new Error("time budget exhausted")), this.retry.timeoutMs);
+    const run2 = {
+      signal: options.signal ? anySignal([options.signal, budgetController.signal]) : budgetController.signal,
+      userSignal: options.signal,
+      budget: budgetController.signal,
+      deadline: this.clock.now() + this.retry.timeoutMs,
+      options
+    };
+    const started = this.clock.now();
+    const timings = { presignMs: 0, putMs: 0, completeMs: 0, totalMs: 0 };
+    const timed = async (field, work) => {
+      const from = this.clock.now();
+      try {
+        return await work();
+      } finally {
+        timings[field] += this.clock.now() - from;
+      }
+    };
+    try {
+      this.throwIfStopped("presign", run2);
+      let address = await timed("presignMs", () => this.presign(declared, run2));
+      let freshAddressNeeded = false;
+      let attempt = 0;
+      const putStarted = this.clock.now();
+      const presignBeforePut = timings.presignMs;
+      await this.withRetries("put", run2, async () => {
+        if (freshAddressNeeded || this.clock.now() >= expiryOf(address, this.clock.now()) - ADDRESS_EXPIRY_MARGIN_MS) {
+          address = await timed("presignMs", () => this.presign(declared, run2));
+          freshAddressNeeded = false;
+        }
+        attempt += 1;
+        options.onStep?.("put");
+        try {
+          await this.put(path, fileSize, address, run2, attempt);
+        } catch (error) {
+          if (isRefusedUploadAddress(error)) freshAddressNeeded = true;
+          throw error;
+        }
+      });
+      timings.putMs = this.clock.now() - putStarted - (timings.presignMs - presignBeforePut);
+      const completed = await timed("completeMs", () => this.complete({ ...declared, key: address.key }, run2));
+      timings.totalMs = this.clock.now() - started;
+      return { ...completed, timings };
+    } finally {
+      clearTimeout(budgetTimer);
+    }
+  }
+  presign(body, run2) {
+    return this.withRetries("presign", run2, async () => {
+      run2.options.onStep?.("presign");
+      return readPresign(await this.post("presign", PRESIGN_PATH, body, run2));
+    });
+  }
+  complete(body, run2) {
+    return this.withRetries("complete", run2, async () => {
+      run2.options.onStep?.("complete");
+      return readComplete(await this.post("complete", COMPLETE_PATH, body, run2));
+    });
+  }
+  async put(path, size, address, run2, attempt) {
+    const onProgress = run2.options.onProgress;
+    onProgress?.({ sentBytes: 0, totalBytes: size, attempt });
+    const answer = await putFile({
+      url: address.uploadUrl,
+      path,
+      size,
+      signal: run2.signal,
+      stallTimeoutMs: this.retry.stallTimeoutMs,
+      ...onProgress ? { onProgress: (sentBytes) => onProgress({ sentBytes, totalBytes: size, attempt }) } : {}
+    });
+    if (answer.status === 200) return;
+    const header = (name) => {
+      const value = answer.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    const xml = (tag) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(answer.body)?.[1];
+    throw new HangarApiError({
+      step: "put",
+      status: answer.status,
+      code: xml("Code") ?? `http_${answer.status}`,
+      message: xml("Message") ?? (answer.body.trim().slice(0, 200) || "object storage refused the upload"),
+      requestId: xml("RequestId") ?? header("x-amz-request-id"),
+      retryAfterMs: parseRetryAfter(header("retry-after"), this.clock.now())
+    });
+  }
+  /** POST a JSON body to the service; the parsed 200 answer, or a typed error. */
+  async post(step, path, body, run2) {
+    const timeout = AbortSignal.timeout(this.retry.requestTimeoutMs);
+    let response;
+    try {
+      response = await this.transport(
+        `${this.baseUrl}${path}`,
+        {
+          "Content-Type": "application/json",
+          Accept: "application/json",
+          "X-Client-ID": this.clientId,
+          Authorization: `Bearer ${this.clientSecret}`,
+          "User-Agent": this.userAgent
+        },
+        JSON.stringify(body),
+        anySignal([run2.signal, timeout])
+      );
+    } catch (error) {
+      if (run2.signal.aborted) throw error;
+      const reason = timeout.aborted ? `no answer within ${Math.round(this.retry.requestTimeoutMs / 1e3)} s` : describeNetworkFailure(error);
+      throw new HangarNetworkError(step, reason, { cause: error });
+    }
+    if (response.status !== 200) throw apiError(step, response, this.clock.now());
+    try {
+      return JSON.parse(response.text);
+    } catch {
+      throw invalidAnswer(step, "the answer is not JSON", response);
+    }
+  }
+  /** Runs `attempt` until it succeeds, fails for good, or the retry count or time budget is spent. */
+  async withRetries(step, run2, attempt) {
+    for (let retry = 0; ; retry++) {
+      this.throwIfStopped(step, run2);
+      let error;
+      try {
+        return await attempt();
+      } catch (caught) {
+        error = caught;
+      }
+      this.throwIfStopped(step, run2, error);
+      if (!(error instanceof HangarClientError) || this.givenUp.has(error)) throw error;
+      const delayMs = retry < this.retry.maxRetries ? retryDelayMs(error, retry, this.retry, this.clock.random) : void 0;
+      if (delayMs === void 0 || this.clock.now() + delayMs >= run2.deadline) {
+        this.givenUp.add(error);
+        throw error;
+      }
+      run2.options.onRetry?.({ step, retry: retry + 1, maxRetries: this.retry.maxRetries, delayMs, error });
+      if (delayMs > 0) {
+        try {
+          await this.clock.sleep(delayMs, run2.signal);
+        } catch (interrupted) {
+          this.throwIfStopped(step, run2, interrupted);
+          throw interrupted;
+        }
+      }
+    }
+  }
+  /** After the caller aborted or the budget ran out, every failure is reported as that. */
+  throwIfStopped(step, run2, cause) {
+    if (run2.userSignal?.aborted) throw new HangarAbortError();
+    if (run2.budget.aborted) throw new HangarTimeoutError(step, this.retry.timeoutMs, { cause });
+  }
+};
+async function regularFileSize(path) {
+  let info;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    const code = error.code;
+    const why = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : error.message;
+    throw new HangarFileError(path, `cannot read ${path}: ${why}`, { cause: error });
+  }
+  if (!info.isFile()) throw new HangarFileError(path, `${path} is not a regular file`);
+  if (info.size === 0) throw new HangarFileError(path, `${path} is empty`);
+  return info.size;
+}
+function expiryOf(address, now) {
+  const at = Date.parse(address.expireAt);
+  return Number.isNaN(at) ? now + PRESIGN_VALIDITY_MS : at;
+}
+function apiError(step, response, now) {
+  const { status, text } = response;
+  let body;
+  try {
+    const parsed = JSON.parse(text);
+    if (parsed && typeof parsed.error === "object" && parsed.error !== null) body = parsed.error;
+  } catch {
+  }
+  const { code, message, requestId, ...details } = body ?? {};
+  const location = response.headers.get("location");
+  const init = {
+    step,
+    status,
+    code: typeof code === "string" ? code : `http_${status}`,
+    message: typeof message === "string" ? message : status >= 300 && status < 400 ? `the service redirected to ${location ?? "another address"}; point the URL there` : text.trim().slice(0, 200) || response.statusText || "no details",
+    requestId: typeof requestId === "string" ? requestId : response.headers.get("apigw-requestid") ?? void 0,
+    details,
+    // X-RateLimit-Reset is on every answer; it only means "wait" on a 429.
+    retryAfterMs: status === 429 ? serverWaitMs(response.headers, now) : parseRetryAfter(response.headers.get("retry-after"), now)
+  };
+  if (status === 401 || status === 403) return new HangarAuthError(init);
+  if (status === 429) return new HangarRateLimitError(init);
+  if (status === 422 || status === 409 && (init.code === "upload_mismatch" || init.code === "size_mismatch")) {
+    return new HangarRejectedError(init);
+  }
+  if (status === 400 || status === 413 || status === 415 || status >= 300 && status < 400) return new HangarRequestError(init);
+  return new HangarApiError(init);
+}
+function invalidAnswer(step, message, response) {
+  return new HangarApiError({
+    step,
+    status: response?.status ?? 200,
+    code: "invalid_response",
+    message,
+    requestId: response?.headers.get("apigw-requestid") ?? void 0
+  });
+}
+var isRecord = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+function readPresign(json) {
+  if (!isRecord(json)) throw invalidAnswer("presign", "the answer is not a JSON object");
+  const { fileId, key, uploadUrl, expireAt } = json;
+  if (typeof fileId !== "string" || typeof key !== "string" || typeof uploadUrl !== "string" || typeof expireAt !== "string") {
+    throw invalidAnswer("presign", "the answer lacks fileId, key, uploadUrl or expireAt");
+  }
+  if (!/^https?:\/\//i.test(uploadUrl)) throw invalidAnswer("presign", "uploadUrl is not an http(s) address");
+  return { fileId, key, uploadUrl, expireAt };
+}
+function readComplete(json) {
+  if (!isRecord(json)) throw invalidAnswer("complete", "the answer is not a JSON object");
+  const { fileId, userKey, downloadUrl, shareUrl, message, metadata } = json;
+  if (typeof fileId !== "string" || typeof userKey !== "string" || typeof downloadUrl !== "string" || typeof shareUrl !== "string") {
+    throw invalidAnswer("complete", "the answer lacks fileId, userKey, downloadUrl or shareUrl");
+  }
+  const meta = isRecord(metadata) ? metadata : {};
+  const text = (v) => typeof v === "string" ? v : v === void 0 || v === null ? "" : String(v);
+  const packageMetadata = {
+    ...meta,
+    appName: text(meta["appName"]),
+    bundleId: text(meta["bundleId"]),
+    version: text(meta["version"])
+  };
+  return { ...json, message: text(message), fileId, userKey, downloadUrl, shareUrl, metadata: packageMetadata };
+}
+
+// src/client/github-output.ts
+import { randomBytes } from "node:crypto";
+import { appendFileSync } from "node:fs";
+function formatGithubOutput(values, makeDelimiter = () => `ghadelimiter_${randomBytes(16).toString("hex")}`) {
+  let text = "";
+  for (const [name, value] of Object.entries(values)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) throw new Error(`invalid output name: ${name}`);
+    let delimiter = makeDelimiter();
+    for (let tries = 0; value.includes(delimiter) || name.includes(delimiter); tries++) {
+      if (tries >= 10) throw new Error(`cannot find a delimiter for output ${name}`);
+      delimiter = makeDelimiter();
+    }
+    text += `${name}<<${delimiter}
+${value}
+${delimiter}
+`;
+  }
+  return text;
+}
+function appendGithubOutput(path, values) {
+  appendFileSync(path, formatGithubOutput(values), "utf8");
+}
+
+// ../inspect/src/format/format-bytes.ts
+var UNITS = ["B", "kB", "MB", "GB", "TB"];
+function formatBytes(bytes) {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1e3 && unit < UNITS.length - 1) {
+    value /= 1e3;
+    unit += 1;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${UNITS[unit]}`;
+}
+
+// src/client/progress-reporter.ts
+var REDRAW_MS = 100;
+var LINE_PERCENT_STEP = 10;
+var LINE_EVERY_MS = 5e3;
+var BAR_WIDTH = 24;
+var formatBytes2 = formatBytes;
+function formatDuration(seconds) {
+  if (!Number.isFinite(seconds)) return "--";
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor(s % 3600 / 60)).padStart(2, "0")}m`;
+}
+var ProgressReporter = class {
+  constructor(options) {
+    this.options = options;
+    this.tty = options.tty ?? options.stream.isTTY === true;
+    this.now = options.now ?? Date.now;
+  }
+  tty;
+  now;
+  attempt = 0;
+  attemptStarted = 0;
+  lastDraw = -Infinity;
+  lastLineAt = 0;
+  lastLineStep = -1;
+  barShown = false;
+  update(progress) {
+    const now = this.now();
+    if (progress.attempt !== this.attempt) {
+      this.attempt = progress.attempt;
+      this.attemptStarted = now;
+      this.lastLineAt = now;
+      this.lastLineStep = -1;
+    }
+    const done = progress.sentBytes >= progress.totalBytes;
+    const elapsed = (now - this.attemptStarted) / 1e3;
+    const rate = elapsed > 0 ? progress.sentBytes / elapsed : 0;
+    const eta = rate > 0 ? (progress.totalBytes - progress.sentBytes) / rate : Infinity;
+    const fraction = progress.totalBytes > 0 ? progress.sentBytes / progress.totalBytes : 1;
+    const percent = Math.floor(fraction * 100);
+    if (this.tty) {
+      if (!done && now - this.lastDraw < REDRAW_MS) return;
+      this.lastDraw = now;
+      const filled = Math.round(fraction * BAR_WIDTH);
+      const bar = "#".repeat(filled) + "-".repeat(BAR_WIDTH - filled);
+      const line = `${this.options.label} [${bar}] ${String(percent).padStart(3)}% ${formatBytes2(progress.sentBytes)}/${formatBytes2(progress.totalBytes)} ${formatBytes2(rate)}/s ETA ${done ? "0s" : formatDuration(eta)}`;
+      const width = this.options.stream.columns || 100;
+      this.options.stream.write(`\r\x1B[2K${line.slice(0, Math.max(20, width - 1))}`);
+      this.barShown = true;
+      if (done) this.endBar();
+      return;
+    }
+    const step = Math.floor(percent / LINE_PERCENT_STEP);
+    const stepReached = step > this.lastLineStep && (step > 0 || done);
+    if (!stepReached && now - this.lastLineAt < LINE_EVERY_MS) return;
+    if (progress.sentBytes === 0 && !done) return;
+    this.lastLineStep = Math.max(this.lastLineStep, step);
+    this.lastLineAt = now;
+    this.options.stream.write(
+      `uploading ${this.options.label}: ${percent}% (${formatBytes2(progress.sentBytes)} of ${formatBytes2(progress.totalBytes)}, ${formatBytes2(rate)}/s${done ? "" : `, ETA ${formatDuration(eta)}`})
+`
+    );
+  }
+  /** A message of its own line (a retry notice), without tearing the bar. */
+  note(message) {
+    this.endBar();
+    this.options.stream.write(`${message}
+`);
+  }
+  endBar() {
+    if (!this.barShown) return;
+    this.barShown = false;
+    this.options.stream.write("\n");
+  }
+};
+
+// src/client/redact.ts
+var MIN_SECRET_LENGTH = 4;
+function createRedactor(secrets) {
+  const literal = secrets.filter((s) => typeof s === "string" && s.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+  return (text) => {
+    let out = text;
+    for (const secret of literal) out = out.split(secret).join("***");
+    return out.replace(/(Bearer\s+)[^\s"',;]+/gi, "$1***").replace(/([?&](?:X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|Signature)=)[^&\s"']*/gi, "$1***");
+  };
+}
+
+// src/commands/upload.ts
+var UPLOAD_EXIT = {
+  ok: EXIT_OK,
+  /** A bug or an unexpected failure: not one of the cases below. */
+  internal: EXIT_FAILURE,
+  usage: EXIT_USAGE,
+  auth: 3,
+  rateLimited: 4,
+  server: 5,
+  rejected: 6,
+  /** 128 + SIGINT, as shells report a Ctrl-C. */
+  interrupted: 130,
+  /** 128 + SIGTERM: a cancelled CI job (GitLab, Docker stop, a runner's timeout). */
+  terminated: 143
+};
+var HELP = `Usage: hangar upload <file.apk|file.ipa> [options]
+
+Uploads a build to Hangar (presign, PUT to storage, complete) and prints its share and
+download links, app name, bundle id and version. The file is streamed, never loaded in memory.
+
+Credentials (flags override the environment, which overrides the config file):
+  --url <address>          HANGAR_URL            base address of the service
+  --client-id <id>         HANGAR_CLIENT_ID
+  --client-secret <secret> HANGAR_CLIENT_SECRET  prefer the variable: arguments are visible
+                                                 to other processes on the machine
+  --config <file>          HANGAR_CONFIG         JSON ({"url","clientId","clientSecret"}) or
+                                                 dotenv (HANGAR_URL=...) file; keep it chmod 600
+
+Options:
+  --name <file name>       Name announced to the service (default: the file's name).
+  --json                   Print the service's answer plus "timings" (ms) as JSON on stdout,
+                           and nothing else there. A failure prints {"error":{...}}.
+  --github-output          Append share_url, download_url, file_id, user_key, version,
+                           app_name, bundle_id to $GITHUB_OUTPUT (automatic when it is set).
+  -q, --quiet              No progress and no retry notices (errors are still printed).
+  -v, --verbose            Log each step and its timings to stderr (secrets redacted).
+  --max-retries <n>        Retries per step on 5xx, network errors and 429 (default ${defaultRetryOptions.maxRetries}).
+  --timeout <seconds>      Time budget of the whole upload, retries included (default ${defaultRetryOptions.timeoutMs / 1e3}).
+  -h, --help               Show this help.
+
+Exit codes:
+  0    uploaded
+  1    unexpected internal error (a bug: please report it)
+  2    usage: bad arguments or credentials setup, unreadable file, not .apk/.ipa, or a request
+       the service refuses as such (400, 413 file too large, 415 file type)
+  3    authentication: the service answered 401/403 (wrong or revoked key)
+  4    rate limited: still 429 after the retries or the time budget
+  5    server or network: 5xx or no answer after the retries, time budget spent, storage
+       refusing the PUT, or any other unexpected answer
+  6    package rejected: 422 invalid_package, 409 upload_mismatch/size_mismatch (final; retrying
+       the same file will not help)
+  130  interrupted (Ctrl-C / SIGINT); 143 on SIGTERM (a cancelled CI job). In-flight requests
+       are aborted; nothing is left half-done on the client side
+`;
+function parseUploadArgs(args, env, secrets = []) {
+  const parsed = parseCommandArgs(
+    args,
+    {
+      url: { type: "string" },
+      "client-id": { type: "string" },
+      "client-secret": { type: "string" },
+      config: { type: "string" },
+      name: { type: "string" },
+      json: { type: "boolean", default: false },
+      "github-output": { type: "boolean", default: false },
+      quiet: { type: "boolean", short: "q", default: false },
+      verbose: { type: "boolean", short: "v", default: false },
+      "max-retries": { type: "string" },
+      timeout: { type: "string" }
+    },
+    { missing: "missing the file to upload", tooMany: "give exactly one file to upload" }
+  );
+  if (parsed === "help") return "help";
+  const { values, file } = parsed;
+  const fileName = values.name ?? basename2(file);
+  if (!mediaTypeFor(fileName)) throw new UsageError(`${fileName}: only .apk and .ipa files can be uploaded`);
+  const configPath = values.config ?? (env.HANGAR_CONFIG || void 0);
+  let fromFile = {};
+  let config;
+  if (configPath !== void 0) {
+    if (configPath === "") throw new UsageError("--config needs a file path");
+    const loaded = loadConfigFile(configPath);
+    fromFile = loaded.settings;
+    if (fromFile.clientSecret) secrets.push(fromFile.clientSecret);
+    config = { path: configPath, used: [], warnings: loaded.warnings };
+  }
+  const pick = (flag, variable, fileValue) => {
+    if (flag !== void 0) return flag;
+    if (env[variable]) return env[variable];
+    if (fileValue) config?.used.push(variable);
+    return fileValue;
+  };
+  const url = pick(values.url, "HANGAR_URL", fromFile.url);
+  const clientId = pick(values["client-id"], "HANGAR_CLIENT_ID", fromFile.clientId);
+  const clientSecret = pick(values["client-secret"], "HANGAR_CLIENT_SECRET", fromFile.clientSecret);
+  const missing = [
+    !url && "HANGAR_URL (or --url)",
+    !clientId && "HANGAR_CLIENT_ID (or --client-id)",
+    !clientSecret && "HANGAR_CLIENT_SECRET (or --client-secret)"
+  ].filter(Boolean);
+  if (missing.length > 0) throw new UsageError(`missing ${missing.join(", ")}${config ? ` (not in ${config.path} either)` : ""}`);
+  if (!/^https?:\/\/[^/]/i.test(url) || !URL.canParse(url)) throw new UsageError(`the service URL must be an http(s) address, got "${url}"`);
+  const retry = {};
+  if (values["max-retries"] !== void 0) {
+    const n = Number(values["max-retries"]);
+    if (!/^\d+$/.test(values["max-retries"]) || n > 100) throw new UsageError("--max-retries takes a whole number from 0 to 100");
+    retry.maxRetries = n;
+  }
+  if (values.timeout !== void 0) {
+    const seconds = Number(values.timeout);
+    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 7 * 24 * 3600) {
+      throw new UsageError("--timeout takes a positive number of seconds (at most a week)");
+    }
+    retry.timeoutMs = Math.round(seconds * 1e3);
+  }
+  const githubOutput = env.GITHUB_OUTPUT || void 0;
+  if (values["github-output"] && !githubOutput) throw new UsageError("--github-output needs the GITHUB_OUTPUT variable (set by GitHub Actions)");
+  return {
+    file,
+    url,
+    clientId,
+    clientSecret,
+    ...values.name !== void 0 ? { fileName: values.name } : {},
+    json: values.json === true,
+    ...githubOutput ? { githubOutput } : {},
+    quiet: values.quiet === true,
+    verbose: values.verbose === true,
+    retry,
+    ...config ? { config } : {}
+  };
+}
+function uploadExitCode(error) {
+  if (error instanceof HangarAbortError) return UPLOAD_EXIT.interrupted;
+  if (error instanceof UsageError || error instanceof HangarFileError || error instanceof HangarRequestError) return UPLOAD_EXIT.usage;
+  if (error instanceof HangarAuthError) return UPLOAD_EXIT.auth;
+  if (error instanceof HangarRateLimitError) return UPLOAD_EXIT.rateLimited;
+  if (error instanceof HangarRejectedError) return UPLOAD_EXIT.rejected;
+  if (error instanceof HangarApiError || error instanceof HangarNetworkError || error instanceof HangarTimeoutError) {
+    return UPLOAD_EXIT.server;
+  }
+  return UPLOAD_EXIT.internal;
+}
+function hint(error) {
+  if (error instanceof HangarAuthError) return "check HANGAR_CLIENT_ID and HANGAR_CLIENT_SECRET (the key may have been regenerated)";
+  if (error instanceof HangarRateLimitError) return "the key's request budget is used up; space out uploads or use another key";
+  if (error instanceof HangarRejectedError) return "the service cannot read this file as an APK/IPA; check the build artifact";
+  if (isRefusedUploadAddress(error)) return "object storage refused every upload address; check the machine's clock";
+  if (error instanceof HangarNetworkError) return "check HANGAR_URL and the network; rerunning may help";
+  if (error instanceof HangarTimeoutError) return "raise --timeout for slow links or large files";
+  return void 0;
+}
+function errorJson(error, exitCode) {
+  const base = { message: error instanceof Error ? error.message : String(error), exitCode };
+  if (error instanceof HangarApiError) {
+    return { code: error.code, status: error.status, step: error.step, requestId: error.requestId, ...error.details, ...base };
+  }
+  const code = error instanceof UsageError ? "usage" : error instanceof HangarFileError ? "file_error" : error instanceof HangarTimeoutError ? "timeout" : error instanceof HangarNetworkError ? "network_error" : error instanceof HangarAbortError ? "interrupted" : "internal_error";
+  const step = error instanceof HangarNetworkError || error instanceof HangarTimeoutError ? { step: error.step } : {};
+  return { code, ...step, ...base };
+}
+function githubOutputs(result) {
+  return {
+    share_url: result.shareUrl,
+    download_url: result.downloadUrl,
+    file_id: result.fileId,
+    user_key: result.userKey,
+    version: result.metadata.version,
+    app_name: result.metadata.appName,
+    bundle_id: result.metadata.bundleId
+  };
+}
+function summary(result, fileName, size) {
+  const m = result.metadata;
+  const build = typeof m["buildNumber"] === "string" && m["buildNumber"] !== "" ? ` (${m["buildNumber"]})` : "";
+  return [
+    `Uploaded ${fileName} (${formatBytes2(size)}) in ${(result.timings.totalMs / 1e3).toFixed(1)} s`,
+    `  Name:      ${m.appName}`,
+    `  Bundle ID: ${m.bundleId}`,
+    `  Version:   ${m.version}${build}`,
+    `  Share:     ${result.shareUrl}`,
+    `  Download:  ${result.downloadUrl}`,
+    ""
+  ].join("\n");
+}
+var STEP_LABEL = {
+  presign: "requesting an upload address",
+  put: "sending the file to storage",
+  complete: "completing (the service reads the package)"
+};
+async function run(args, io) {
+  const env = io.env ?? process.env;
+  const secrets = [env.HANGAR_CLIENT_SECRET, ...secretArguments(args)].filter((s) => s !== void 0);
+  const redact = (text) => createRedactor(secrets)(text);
+  const out = (text) => io.stdout(redact(text));
+  const err = (text) => io.stderr(redact(text));
+  let options;
+  try {
+    options = parseUploadArgs(args, env, secrets);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    err(usageText("upload", error, HELP));
+    if (args.includes("--json")) out(`${JSON.stringify({ error: errorJson(error, UPLOAD_EXIT.usage) })}
+`);
+    return UPLOAD_EXIT.usage;
+  }
+  if (options === "help") {
+    out(HELP);
+    return UPLOAD_EXIT.ok;
+  }
+  const opts = options;
+  const fileName = opts.fileName ?? basename2(opts.file);
+  for (const warning of opts.config?.warnings ?? []) err(`hangar: warning: ${warning}
+`);
+  if (opts.verbose && opts.config) {
+    const used = opts.config.used.length > 0 ? opts.config.used.join(", ") : "nothing (flags and variables took precedence)";
+    err(`hangar: config ${opts.config.path}: ${used}
+`);
+  }
+  const interrupt = new AbortController();
+  let interrupts = 0;
+  let stoppedBy;
+  const onSignal = (name) => {
+    interrupts += 1;
+    stoppedBy ??= name;
+    if (interrupts > 1) process.exit(name === "SIGTERM" ? UPLOAD_EXIT.terminated : UPLOAD_EXIT.interrupted);
+    interrupt.abort(new HangarAbortError());
+  };
+  if (!io.signal) {
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  }
+  const signal = io.signal ? anySignal([io.signal, interrupt.signal]) : interrupt.signal;
+  const progress = opts.quiet ? void 0 : new ProgressReporter({
+    stream: { write: (text) => err(text), isTTY: io.stderrIsTTY ?? process.stderr.isTTY === true, columns: io.stderrColumns ?? process.stderr.columns },
+    label: fileName
+  });
+  const current = { step: "presign" };
+  let size = 0;
+  try {
+    const client = new HangarClient({ url: opts.url, clientId: opts.clientId, clientSecret: opts.clientSecret, retry: opts.retry });
+    const result = await client.upload(opts.file, {
+      ...opts.fileName !== void 0 ? { fileName: opts.fileName } : {},
+      signal,
+      onStep: (s) => {
+        current.step = s;
+        if (!opts.verbose) return;
+        if (progress) progress.note(`hangar: ${STEP_LABEL[s]}`);
+        else err(`hangar: ${STEP_LABEL[s]}
+`);
+      },
+      onProgress: (p) => {
+        size = p.totalBytes;
+        progress?.update(p);
+      },
+      onRetry: (notice) => {
+        if (opts.quiet) return;
+        const wait = notice.delayMs >= 1e3 ? `in ${(notice.delayMs / 1e3).toFixed(1)} s` : notice.delayMs > 0 ? `in ${notice.delayMs} ms` : "now";
+        const what = notice.error instanceof HangarRateLimitError ? "rate limited" : isRefusedUploadAddress(notice.error) ? "upload address refused, getting a new one" : withoutStep(notice.error.message, notice.step);
+        progress.note(`hangar: ${notice.step} ${what}; retry ${notice.retry}/${notice.maxRetries} ${wait}`);
+      }
+    });
+    progress?.endBar();
+    if (opts.verbose) {
+      const t = result.timings;
+      err(`hangar: presign ${t.presignMs} ms, put ${t.putMs} ms, complete ${t.completeMs} ms, total ${t.totalMs} ms
+`);
+    }
+    if (opts.githubOutput) {
+      try {
+        appendGithubOutput(opts.githubOutput, githubOutputs(result));
+      } catch (error) {
+        throw new UsageError(`uploaded, but could not write GITHUB_OUTPUT (${opts.githubOutput}): ${error.message}`);
+      }
+    }
+    out(opts.json ? `${JSON.stringify(result, null, 2)}
+` : summary(result, fileName, size));
+    return UPLOAD_EXIT.ok;
+  } catch (error) {
+    progress?.endBar();
+    const code = uploadExitCode(error);
+    if (code === UPLOAD_EXIT.interrupted) {
+      err(
+        current.step === "complete" ? "hangar upload: interrupted while the service was completing the upload; it may still finish\n" : `hangar upload: interrupted while ${STEP_LABEL[current.step]}; the upload was not completed
+`
+      );
+    } else {
+      const message = error instanceof Error ? error.message : String(error);
+      const advice = hint(error);
+      const fields = error instanceof HangarApiError ? describeFields(error.details["fields"], message) : void 0;
+      err(`hangar upload: ${message}
+${fields ? `  fields: ${fields}
+` : ""}${advice ? `  ${advice}
+` : ""}`);
+      if (code === UPLOAD_EXIT.internal && error instanceof Error && error.stack && opts.verbose) err(`${error.stack}
+`);
+    }
+    const exitCode = code === UPLOAD_EXIT.interrupted && stoppedBy === "SIGTERM" ? UPLOAD_EXIT.terminated : code;
+    if (opts.json) out(`${JSON.stringify({ error: errorJson(error, exitCode) })}
+`);
+    return exitCode;
+  } finally {
+    if (!io.signal) {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    }
+  }
+}
+function withoutStep(message, step) {
+  return message.startsWith(`${step}: `) ? message.slice(step.length + 2) : message;
+}
+function describeFields(fields, message) {
+  if (!Array.isArray(fields)) return void 0;
+  const cut = (text) => text.length > 200 ? `${text.slice(0, 199)}\u2026` : text;
+  const parts = [];
+  for (const entry of fields.slice(0, 10)) {
+    let text;
+    if (typeof entry === "string") text = entry;
+    else if (typeof entry === "object" && entry !== null) {
+      const { field, message: why } = entry;
+      const name = typeof field === "string" && field !== "" ? field : "body";
+      text = typeof why === "string" && why !== "" ? `${name}: ${why}` : name;
+    }
+    if (text !== void 0 && !message.includes(text)) parts.push(cut(text));
+  }
+  if (fields.length > 10) parts.push(`and ${fields.length - 10} more`);
+  return parts.length > 0 ? parts.join("; ") : void 0;
+}
+function secretArguments(args) {
+  const found = [];
+  args.forEach((arg, i) => {
+    if (arg === "--client-secret" && args[i + 1] !== void 0) found.push(args[i + 1]);
+    else if (arg.startsWith("--client-secret=")) found.push(arg.slice("--client-secret=".length));
+  });
+  return found;
+}
+var uploadCommand = {
+  name: "upload",
+  summary: "Upload an APK or IPA to Hangar and print its share and download links",
+  run: (args, io) => run(args, io)
+};
+
+export {
+  APK_MEDIA_TYPE,
+  GENERIC_MEDIA_TYPE,
+  mediaTypeFor,
+  HangarClientError,
+  HangarApiError,
+  isRefusedUploadAddress,
+  HangarAuthError,
+  HangarRateLimitError,
+  HangarRejectedError,
+  HangarRequestError,
+  HangarNetworkError,
+  HangarTimeoutError,
+  HangarAbortError,
+  HangarFileError,
+  describeNetworkFailure,
+  putFile,
+  defaultRetryOptions,
+  systemRetryClock,
+  backoffDelayMs,
+  parseRetryAfter,
+  parseRateLimitReset,
+  serverWaitMs,
+  RATE_LIMIT_JITTER_MS,
+  retryDelayMs,
+  CLIENT_VERSION,
+  HangarClient,
+  formatGithubOutput,
+  appendGithubOutput,
+  formatBytes2 as formatBytes,
+  formatDuration,
+  ProgressReporter,
+  createRedactor,
+  UPLOAD_EXIT,
+  HELP,
+  parseUploadArgs,
+  uploadExitCode,
+  githubOutputs,
+  run,
+  describeFields,
+  uploadCommand
+};
