@@ -1,0 +1,161 @@
+import { GetObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  ConflictError,
+  DependencyError,
+  Presign,
+  completeUpload,
+  defaultUploadSettings,
+  downloadLocation,
+  iconLocation,
+  parseInput,
+  presignUpload,
+  type PresignGetInput,
+} from "../src";
+import { S3UrlSigner } from "../src/adapters/s3";
+import { S3PackageInspector } from "../src/adapters/s3/package-inspector.s3";
+import { FakeInspector, MemoryFiles, MemoryStorage, apiKey, fixedClock, sequentialIds } from "./support/fakes";
+
+const links = { publicBaseUrl: "https://api.test", shareBaseUrl: "https://share.test" };
+const metadata = { appName: "Demo", bundleId: "com.example.demo", version: "1.0", platform: "android" as const };
+const declared = { fileName: "demo.apk", fileSize: 1234, fileType: "application/vnd.android.package-archive" };
+
+/** A bucket with versioning on: every put makes a version, HEAD reports the current one. */
+class VersionedStorage extends MemoryStorage {
+  readonly gets: PresignGetInput[] = [];
+  private n = 0;
+  readonly versions = new Map<string, string>();
+  override async head(key: string) {
+    const o = this.objects.get(key);
+    return o ? { size: o.size, versionId: this.versions.get(key)!, etag: `"etag-of-${this.versions.get(key)}"` } : undefined;
+  }
+  override async put(key: string, body: Uint8Array, contentType: string) {
+    await super.put(key, body, contentType);
+    const versionId = `v${++this.n}`;
+    this.versions.set(key, versionId);
+    return { versionId };
+  }
+  override async presignGet(input: PresignGetInput) {
+    this.gets.push(input);
+    return super.presignGet(input);
+  }
+}
+
+function setup() {
+  const files = new MemoryFiles();
+  const storage = new VersionedStorage();
+  const inspector = new FakeInspector({ metadata, icon: new Uint8Array([137, 80, 78, 71]) });
+  const deps = { files, storage, inspector, clock: fixedClock(), ids: sequentialIds(), settings: defaultUploadSettings };
+  return { files, storage, inspector, deps };
+}
+
+describe("complete pins the version it inspected", () => {
+  let s: ReturnType<typeof setup>;
+  let key: string;
+  let fileId: string;
+  beforeEach(async () => {
+    s = setup();
+    ({ key, fileId } = await presignUpload(s.deps, apiKey(), parseInput(Presign, declared)));
+    await s.storage.put(key, new Uint8Array(1234), "application/octet-stream"); // the client's PUT: v1
+  });
+
+  it("reads the HEAD's version, stores it with the icon's, and signs downloads for them", async () => {
+    const done = await completeUpload(s.deps, apiKey(), { key, ...declared }, links);
+    expect(s.inspector.calls).toEqual([{ key, size: 1234, fileName: "demo.apk", versionId: "v1", etag: '"etag-of-v1"' }]);
+    expect(s.files.records.get(fileId)).toMatchObject({ status: "completed", versionId: "v1", iconVersionId: "v2" });
+
+    // Someone still holding the upload URL writes other bytes: the current version moves on, the share does not.
+    await s.storage.put(key, new Uint8Array(1234).fill(65), "application/octet-stream");
+    await downloadLocation({ files: s.files, storage: s.storage }, done.userKey, 300);
+    const shared = (await s.files.getShared(done.userKey))!;
+    await iconLocation({ files: s.files, storage: s.storage }, shared, 300);
+    expect(s.storage.gets).toEqual([
+      { key, downloadName: "demo.apk", expiresInSeconds: 300, versionId: "v1" },
+      { key: `uploads/prj_A/${fileId}/icon.png`, downloadName: "icon.png", expiresInSeconds: 300, inline: true, versionId: "v2" },
+    ]);
+    // A repeated complete answers from the record, not from whatever the key holds now.
+    expect(await completeUpload(s.deps, apiKey(), { key, ...declared }, links)).toEqual(done);
+    expect(s.inspector.calls).toHaveLength(1);
+  });
+
+  it("keeps serving records completed before versioning, unpinned", async () => {
+    const done = await completeUpload(s.deps, apiKey(), { key, ...declared }, links);
+    const legacy = s.files.shares.get(done.userKey)!;
+    delete legacy.versionId;
+    delete legacy.iconVersionId;
+    await downloadLocation({ files: s.files, storage: s.storage }, done.userKey, 300);
+    await iconLocation({ files: s.files, storage: s.storage }, legacy, 300);
+    expect(s.storage.gets.map((g) => g.versionId)).toEqual([undefined, undefined]);
+    expect(s.storage.gets.every((g) => !("versionId" in g))).toBe(true);
+  });
+
+  it("fails cleanly with 409 object_changed, leaving the upload pending, when the pinned version vanished", async () => {
+    s.inspector.outcome = new ConflictError("object_changed", "replaced while read");
+    const error = await completeUpload(s.deps, apiKey(), { key, ...declared }, links).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect((error as ConflictError).code).toBe("object_changed");
+    expect(s.files.records.get(fileId)).toMatchObject({ status: "pending" });
+    expect(s.files.shares.size).toBe(0);
+  });
+});
+
+describe("S3 adapters and version ids", () => {
+  const credentials = { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY" };
+
+  it("signs the version id into a download URL", async () => {
+    const signer = new S3UrlSigner({ bucket: "b", region: "eu-west-1", endpoint: "http://127.0.0.1:4569", credentials });
+    const input = { key: "uploads/p/f/a.apk", downloadName: "a.apk", expiresInSeconds: 300 };
+    const pinned = new URL(await signer.presignGet({ ...input, versionId: "3HL4kqtJlcpXroDTDmJ+rmSpXd3dIbrHY" }));
+    expect(pinned.searchParams.get("versionId")).toBe("3HL4kqtJlcpXroDTDmJ+rmSpXd3dIbrHY");
+    const unpinned = new URL(await signer.presignGet(input));
+    expect(unpinned.searchParams.has("versionId")).toBe(false);
+  });
+
+  /** An S3 client whose GetObject answers with `answer`, recording what it was asked. */
+  function fakeClient(answer: () => Error | Uint8Array) {
+    const inputs: GetObjectCommand["input"][] = [];
+    const client = {
+      async send(command: GetObjectCommand) {
+        inputs.push(command.input);
+        const result = answer();
+        if (result instanceof Error) throw result;
+        return { Body: { transformToByteArray: async () => result } };
+      },
+    } as unknown as S3Client;
+    return { client, inputs };
+  }
+  const s3Error = (name: string, status: number) =>
+    new S3ServiceException({ name, $fault: status < 500 ? "client" : "server", $metadata: { httpStatusCode: status } });
+  const pkg = { key: "uploads/p/f/a.apk", size: 100_000, fileName: "a.apk" };
+
+  it("reads every range from the pinned version", async () => {
+    const { client, inputs } = fakeClient(() => s3Error("InternalError", 500));
+    await new S3PackageInspector(client, "b").inspect({ ...pkg, versionId: "v1", etag: '"e"' }).catch(() => undefined);
+    expect(inputs.length).toBeGreaterThan(0);
+    for (const input of inputs) expect(input).toMatchObject({ Bucket: "b", Key: pkg.key, VersionId: "v1" });
+  });
+
+  it("guards reads with the ETag when the bucket gave no version id", async () => {
+    const { client, inputs } = fakeClient(() => s3Error("InternalError", 500));
+    await new S3PackageInspector(client, "b").inspect({ ...pkg, etag: '"e"' }).catch(() => undefined);
+    expect(inputs[0]).toMatchObject({ IfMatch: '"e"' });
+    expect(inputs[0]).not.toHaveProperty("VersionId");
+  });
+
+  it.each([
+    ["NoSuchVersion", 404],
+    ["NoSuchKey", 404],
+    ["PreconditionFailed", 412],
+  ])("turns %s into 409 object_changed, not a retryable outage", async (name, status) => {
+    const { client } = fakeClient(() => s3Error(name, status));
+    const error = await new S3PackageInspector(client, "b").inspect({ ...pkg, versionId: "v1" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect((error as ConflictError).code).toBe("object_changed");
+  });
+
+  it("keeps a storage outage a DependencyError (503, upload stays pending)", async () => {
+    const { client } = fakeClient(() => s3Error("InternalError", 500));
+    const error = await new S3PackageInspector(client, "b").inspect({ ...pkg, versionId: "v1" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DependencyError);
+  });
+});
