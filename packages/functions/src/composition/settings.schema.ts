@@ -44,6 +44,8 @@ export const Settings = z.object({
    * the default base of links when HANGAR_PUBLIC_URL is unset. Unset: the host is never trusted.
    */
   HANGAR_ORIGIN_VERIFY_SECRET: z.optional(z.string().check(z.minLength(32))),
+  /** Sender of account mails on AWS: the SES identity (address or domain) the stack grants. */
+  HANGAR_MAIL_FROM: z.optional(z.string()),
   /**
    * Whether EMF metrics are printed (observability/metrics.ts): only inside Lambda (Lambda sets
    * AWS_LAMBDA_FUNCTION_NAME), never on the local stack (HANGAR_LOCAL=1), and Powertools'
