@@ -5,12 +5,14 @@ import {
   type RateLimitState,
 } from "../errors/domain-errors";
 import { hashSecret, secretMatches } from "../ids/random-ids";
-import type { ApiKey, ApiKeyRepository, Clock, RateLimiter } from "../ports";
+import type { ApiKey, ApiKeyRepository, Clock, RateLimiter, UsageCounter } from "../ports";
 
 export interface AuthenticateDeps {
   apiKeys: ApiKeyRepository;
   rateLimiter: RateLimiter;
   clock: Clock;
+  /** Per-key daily usage; absent when counting is turned off (HANGAR_USAGE_COUNTING=off). */
+  usage?: UsageCounter | undefined;
 }
 
 export interface Credentials {
@@ -40,15 +42,25 @@ export async function authenticate(deps: AuthenticateDeps, credentials: Credenti
   const secret = match[1]!;
 
   const now = deps.clock.now();
-  const [apiKey, decision] = await Promise.all([deps.apiKeys.get(clientId), deps.rateLimiter.hit(clientId, now)]);
+  // The usage counter is written beside the rate-limit update, so counting adds no round trip.
+  const [apiKey, decision, mark] = await Promise.all([
+    deps.apiKeys.get(clientId),
+    deps.rateLimiter.hit(clientId, now),
+    deps.usage?.request(clientId, now),
+  ]);
 
   // Hash and compare even for unknown ids, so both failures cost the same.
   const valid = secretMatches(secret, apiKey?.secretHash ?? DUMMY_HASH) && apiKey?.status === "active";
   if (!apiKey || !valid) {
-    if (decision.allowed) await deps.rateLimiter.refund(clientId, now);
+    // Neither the quota nor the usage of a key may be spent by someone without its secret.
+    await Promise.all([
+      decision.allowed ? deps.rateLimiter.refund(clientId, now) : undefined,
+      mark ? deps.usage?.refund(clientId, now, mark) : undefined,
+    ]);
     throw new InvalidCredentialsError();
   }
   if (!decision.allowed) {
+    await deps.usage?.rateLimited(clientId, now);
     const retryAfter = Math.max(1, decision.state.resetAt - Math.floor(now.getTime() / 1000));
     throw new RateLimitedError(decision.state, retryAfter);
   }

@@ -13,6 +13,8 @@ export interface CompleteDeps {
   clock: Clock;
   ids: IdSource;
   settings: UploadSettings;
+  /** Told about each upload this call completed (usage and project counters); never fails the complete. */
+  onCompleted?: ((file: CompletedFile, caller: ApiKey) => Promise<void>) | undefined;
 }
 
 const notFound = () =>
@@ -114,7 +116,10 @@ export async function completeUpload(
     ...(iconVersionId ? { iconVersionId } : {}),
   };
   delete completed.expiresAt;
-  if (await deps.files.complete(completed)) return completeResult(completed, links);
+  if (await deps.files.complete(completed)) {
+    await deps.onCompleted?.(completed, caller);
+    return completeResult(completed, links);
+  }
   // A concurrent complete won the conditional write: answer with its record.
   return outcomeOf(await deps.files.get(file.fileId), links);
 }

@@ -10,7 +10,8 @@ import { gsi1, keys } from "./table-keys";
 const encodeMetadata = (m: PackageMetadata) => JSON.stringify(m);
 const decodeMetadata = (s: unknown) => (typeof s === "string" ? (JSON.parse(s) as PackageMetadata) : undefined);
 
-function toRecord(item: Record<string, unknown>): FileRecord {
+/** A file item as a record (also read by the dashboard's file catalog). */
+export function toRecord(item: Record<string, unknown>): FileRecord {
   const record: FileRecord = {
     fileId: item.fileId as string,
     key: item.key as string,

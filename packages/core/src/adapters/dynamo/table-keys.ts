@@ -11,6 +11,8 @@ export const keys = {
   file: (fileId: string) => ({ pk: `FILE#${fileId}`, sk: "FILE" }),
   share: (userKey: string) => ({ pk: `SHARE#${userKey}`, sk: "SHARE" }),
   rateWindow: (subject: string, windowStart: number) => ({ pk: `RATE#${subject}`, sk: `WINDOW#${windowStart}` }),
+  /** One key's usage counters of one UTC day (`YYYY-MM-DD`). */
+  usageDay: (clientId: string, day: string) => ({ pk: `USAGE#${clientId}`, sk: `DAY#${day}` }),
 } as const;
 
 export const gsi1 = {
