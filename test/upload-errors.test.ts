@@ -103,7 +103,10 @@ describe("complete refusals", () => {
     const p = await presigned();
     const reply = await complete(key, { ...body(p.key), fileName: "other.apk", fileType: "application/octet-stream" });
     expectError(reply, 409, "upload_mismatch");
-    expect(reply.json.error.fields).toEqual(["fileName", "fileType"]);
+    expect(reply.json.error.fields).toEqual([
+      { field: "fileName", message: expect.any(String) },
+      { field: "fileType", message: expect.any(String) },
+    ]);
   });
 
   it("answers 409 object_missing before the PUT", async () => {
