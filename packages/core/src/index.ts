@@ -13,3 +13,4 @@ export * from "./keys/create-api-key";
 // Table key names are shared with the stack and the local stack, which create the table.
 export { tableDefinition } from "./adapters/dynamo/table-keys";
 export { contentDisposition } from "./adapters/s3/content-disposition";
+export * from "./dashboard";

@@ -3,3 +3,7 @@ export * from "./api-key-repository.dynamo";
 export * from "./project-repository.dynamo";
 export * from "./file-repository.dynamo";
 export * from "./rate-limiter.dynamo";
+export * from "./project-catalog.dynamo";
+export * from "./key-catalog.dynamo";
+export * from "./usage.dynamo";
+export * from "./file-catalog.dynamo";

@@ -1,0 +1,66 @@
+import { QueryCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { FileCatalog, FilePage, FileRecord } from "../../ports";
+import { DynamoFileRepository, toRecord } from "./file-repository.dynamo";
+import { dynamoFailure } from "./dynamo-errors";
+import { gsi1, keys } from "./table-keys";
+import { batchDelete } from "./usage.dynamo";
+
+/**
+ * A project's files on gsi1 (`PROJECT#<id>` / `FILE#<createdAt>#<fileId>`), newest first. A page
+ * is one Query with Limit and ExclusiveStartKey, so its cost does not grow with the project.
+ */
+export class DynamoFileCatalog implements FileCatalog {
+  private readonly records: DynamoFileRepository;
+
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {
+    this.records = new DynamoFileRepository(db, tableName);
+  }
+
+  get(fileId: string): Promise<FileRecord | undefined> {
+    return this.records.get(fileId);
+  }
+
+  async page(projectId: string, limit: number, after?: string): Promise<FilePage> {
+    const pk = gsi1.project(projectId);
+    // The base table key of the item `after` names: its file id is the sort key's last part.
+    const exclusiveStart = after
+      ? { gsi1pk: pk, gsi1sk: after, ...keys.file(after.slice(after.lastIndexOf("#") + 1)) }
+      : undefined;
+    let out;
+    try {
+      out = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: gsi1.name,
+          KeyConditionExpression: "gsi1pk = :pk AND begins_with(gsi1sk, :prefix)",
+          ExpressionAttributeValues: { ":pk": pk, ":prefix": "FILE#" },
+          ScanIndexForward: false,
+          Limit: limit,
+          ...(exclusiveStart ? { ExclusiveStartKey: exclusiveStart } : {}),
+        }),
+      );
+    } catch (error) {
+      throw dynamoFailure("Query(files of project)", error);
+    }
+    const items = (out.Items ?? []).map((item) => toRecord(item));
+    const page: FilePage = { items };
+    if (out.LastEvaluatedKey && items.length > 0) page.after = out.LastEvaluatedKey.gsi1sk as string;
+    return page;
+  }
+
+  async remove(file: FileRecord): Promise<void> {
+    await this.removeMany([file]);
+  }
+
+  async removeMany(files: FileRecord[]): Promise<void> {
+    const itemKeys = files.flatMap((f) => [keys.file(f.fileId), ...(f.userKey ? [keys.share(f.userKey)] : [])]);
+    try {
+      await batchDelete(this.db, this.tableName, itemKeys);
+    } catch (error) {
+      throw dynamoFailure("BatchWriteItem(files)", error);
+    }
+  }
+}

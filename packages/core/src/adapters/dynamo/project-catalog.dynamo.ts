@@ -1,0 +1,212 @@
+import { DeleteCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { ConflictError } from "../../errors/domain-errors";
+import type { Project, ProjectCatalog, ProjectChanges, ProjectView } from "../../ports";
+import { cancelledConditions, dynamoFailure, getItem, isConditionFailure } from "./dynamo-errors";
+import { gsi1, keys } from "./table-keys";
+
+function toView(item: Record<string, any>): ProjectView {
+  const view: ProjectView = {
+    projectId: item.projectId,
+    userId: item.userId,
+    name: item.name,
+    description: item.description ?? "",
+    color: item.color,
+    createdAt: item.createdAt,
+    status: item.status === "deleting" ? "deleting" : "active",
+    fileCount: Math.max(0, Number(item.fileCount ?? 0)),
+  };
+  if (item.lastUploadAt) view.lastUploadAt = item.lastUploadAt;
+  return view;
+}
+
+/**
+ * Projects live under their owner (`USER#<userId>` / `PROJECT#<projectId>`), so every read is
+ * scoped by the owner's id: another account's project id simply is not found.
+ */
+export class DynamoProjectCatalog implements ProjectCatalog {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async list(userId: string): Promise<ProjectView[]> {
+    const out: ProjectView[] = [];
+    let start: Record<string, any> | undefined;
+    try {
+      do {
+        const page = await this.db.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+            ExpressionAttributeValues: { ":pk": keys.user(userId).pk, ":prefix": "PROJECT#" },
+            ...(start ? { ExclusiveStartKey: start } : {}),
+          }),
+        );
+        for (const item of page.Items ?? []) out.push(toView(item));
+        start = page.LastEvaluatedKey;
+      } while (start);
+    } catch (error) {
+      throw dynamoFailure("Query(projects)", error);
+    }
+    return out;
+  }
+
+  async get(userId: string, projectId: string): Promise<ProjectView | undefined> {
+    const item = await getItem(this.db, this.tableName, keys.project(userId, projectId), "project", { consistent: true });
+    return item ? toView(item) : undefined;
+  }
+
+  async create(project: Project): Promise<void> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: {
+                  ...keys.project(project.userId, project.projectId),
+                  type: "project",
+                  gsi1pk: gsi1.project(project.projectId),
+                  gsi1sk: "PROJECT",
+                  ...project,
+                  status: "active",
+                  fileCount: 0,
+                },
+                ConditionExpression: "attribute_not_exists(pk)",
+              },
+            },
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: { ...keys.projectName(project.userId, project.name), type: "projectName", projectId: project.projectId },
+                ConditionExpression: "attribute_not_exists(pk)",
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      if (cancelledConditions(error)?.some(Boolean)) throw new ConflictError("already_exists", "This project exists already");
+      throw dynamoFailure("TransactWriteItems(create project)", error);
+    }
+  }
+
+  async update(current: ProjectView, changes: ProjectChanges): Promise<boolean> {
+    const names: Record<string, string> = { "#status": "status" };
+    const values: Record<string, unknown> = { ":active": "active" };
+    const sets: string[] = [];
+    for (const [field, value] of Object.entries(changes)) {
+      if (value === undefined) continue;
+      names[`#${field}`] = field;
+      values[`:${field}`] = value;
+      sets.push(`#${field} = :${field}`);
+    }
+    if (sets.length === 0) return true;
+    const update = {
+      TableName: this.tableName,
+      Key: keys.project(current.userId, current.projectId),
+      UpdateExpression: `SET ${sets.join(", ")}`,
+      ConditionExpression: "attribute_exists(pk) AND #status = :active",
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    };
+    const renamed = changes.name !== undefined && changes.name.toLowerCase() !== current.name.toLowerCase();
+    try {
+      if (!renamed) {
+        // A change of case only keeps the same name item.
+        await this.db.send(new UpdateCommand(update));
+        return true;
+      }
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Update: update },
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: { ...keys.projectName(current.userId, changes.name!), type: "projectName", projectId: current.projectId },
+                ConditionExpression: "attribute_not_exists(pk)",
+              },
+            },
+            { Delete: { TableName: this.tableName, Key: keys.projectName(current.userId, current.name) } },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      const failed = cancelledConditions(error);
+      if (failed?.[1]) throw new ConflictError("already_exists", "This project name is taken");
+      if (failed?.[0]) return false;
+      throw dynamoFailure("UpdateItem(project)", error);
+    }
+  }
+
+  async markDeleting(userId: string, projectId: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.project(userId, projectId),
+          UpdateExpression: "SET #status = :deleting",
+          ConditionExpression: "attribute_exists(pk) AND #status = :active",
+          ExpressionAttributeNames: { "#status": "status" },
+          ExpressionAttributeValues: { ":deleting": "deleting", ":active": "active" },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw dynamoFailure("UpdateItem(project deleting)", error);
+    }
+  }
+
+  async remove(userId: string, projectId: string, name: string): Promise<void> {
+    try {
+      // The name item first, and only while it still points at this project (a new project may
+      // own the name by now); a rerun after a crash between the two deletes finishes the job.
+      await this.db
+        .send(
+          new DeleteCommand({
+            TableName: this.tableName,
+            Key: keys.projectName(userId, name),
+            ConditionExpression: "projectId = :projectId",
+            ExpressionAttributeValues: { ":projectId": projectId },
+          }),
+        )
+        .catch((error: unknown) => {
+          if (!isConditionFailure(error)) throw error;
+        });
+      await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.project(userId, projectId) }));
+    } catch (error) {
+      throw dynamoFailure("DeleteItem(project)", error);
+    }
+  }
+
+  async recordUpload(userId: string, projectId: string, at: string): Promise<void> {
+    await this.counter(userId, projectId, "ADD fileCount :one SET lastUploadAt = :at", { ":one": 1, ":at": at });
+  }
+
+  async forgetUpload(userId: string, projectId: string): Promise<void> {
+    await this.counter(userId, projectId, "ADD fileCount :minusOne", { ":minusOne": -1 });
+  }
+
+  /** Counter updates never recreate a project that was deleted meanwhile. */
+  private async counter(userId: string, projectId: string, expression: string, values: Record<string, unknown>) {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.project(userId, projectId),
+          UpdateExpression: expression,
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeValues: values,
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) return;
+      throw dynamoFailure("UpdateItem(project counters)", error);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import type { IdSource } from "../ids/random-ids";
+import type {
+  ApiKeyRepository,
+  BackgroundTasks,
+  Clock,
+  FileCatalog,
+  KeyCatalog,
+  ObjectPurger,
+  ProjectCatalog,
+  UrlSigner,
+  UsageReader,
+} from "../ports";
+
+/** Everything the dashboard's use cases touch; each use case takes the part it needs. */
+export interface DashboardDeps {
+  projects: ProjectCatalog;
+  keys: KeyCatalog & Pick<ApiKeyRepository, "create">;
+  files: FileCatalog;
+  usage: UsageReader;
+  objects: ObjectPurger;
+  signer: UrlSigner;
+  background: BackgroundTasks;
+  clock: Clock;
+  ids: IdSource;
+}
+
+/** When a long-running step should hand the rest to the background (checked between pages). */
+export interface Budget {
+  shouldStop(): boolean;
+}
+
+export const budgetOf = (clock: Clock, milliseconds: number): Budget => {
+  const until = clock.now().getTime() + milliseconds;
+  return { shouldStop: () => clock.now().getTime() >= until };
+};

@@ -1,0 +1,72 @@
+import * as z from "zod/mini";
+import { PROJECT_COLOR_NAMES } from "./palette";
+
+// Names are shown in lists, badges and mails: no controls, no invisible or bidi characters.
+const CONTROL_OR_INVISIBLE = /[\u0000-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/u;
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+
+/** A person-given name: trimmed, NFC, 1 to `max` characters, printable. */
+const displayName = (max: number) =>
+  z.pipe(
+    z.string().check(z.refine((s) => !LONE_SURROGATE.test(s), { error: "must be well-formed Unicode", abort: true })),
+    z.transform((s) => s.trim().normalize("NFC")),
+  ).check(
+    z.minLength(1, "must not be empty"),
+    z.maxLength(max, `must be at most ${max} characters`),
+    z.refine((s) => !CONTROL_OR_INVISIBLE.test(s), "must not contain control, invisible or bidirectional characters"),
+  );
+
+const description = z.pipe(
+  z.string().check(z.refine((s) => !LONE_SURROGATE.test(s), { error: "must be well-formed Unicode", abort: true })),
+  z.transform((s) => s.trim().normalize("NFC")),
+).check(
+  z.maxLength(500, "must be at most 500 characters"),
+  // Line breaks are fine in a description; other controls are not.
+  z.refine((s) => !/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(s), "must not contain control characters"),
+);
+
+const color = z.enum(PROJECT_COLOR_NAMES, { error: `must be one of ${PROJECT_COLOR_NAMES.join(", ")}` });
+
+export const ProjectName = displayName(80);
+export const KeyName = displayName(80);
+
+export const CreateProject = z.object({
+  name: ProjectName,
+  description: z._default(description, ""),
+  color,
+});
+export type CreateProject = z.infer<typeof CreateProject>;
+
+export const UpdateProject = z.object({
+  name: z.optional(ProjectName),
+  description: z.optional(description),
+  color: z.optional(color),
+});
+export type UpdateProject = z.infer<typeof UpdateProject>;
+
+/** Deleting a project is confirmed by typing its name, as the dashboard asks. */
+export const DeleteProject = z.object({ confirmName: z.string().check(z.maxLength(200)) });
+export type DeleteProject = z.infer<typeof DeleteProject>;
+
+export const CreateKey = z.object({
+  name: KeyName,
+  projectId: z.string().check(z.maxLength(64, "is not a project id")),
+});
+export type CreateKey = z.infer<typeof CreateKey>;
+
+export const DEFAULT_PAGE_SIZE = 25;
+export const MAX_PAGE_SIZE = 100;
+
+/** `?cursor=&limit=` of a list; the cursor is checked by dashboard/cursor.ts. */
+export const PageQuery = z.object({
+  limit: z._default(
+    z.coerce.number().check(
+      z.int("must be an integer"),
+      z.minimum(1, "must be at least 1"),
+      z.maximum(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`),
+    ),
+    DEFAULT_PAGE_SIZE,
+  ),
+  cursor: z.optional(z.string().check(z.maxLength(512, "is not a cursor"))),
+});
+export type PageQuery = z.infer<typeof PageQuery>;

@@ -1,0 +1,48 @@
+import * as z from "zod/mini";
+import { ValidationError } from "../errors/domain-errors";
+import { parseInput } from "../validation/parse-input";
+import type { Budget, DashboardDeps } from "./dashboard-deps";
+import { purgeProject, stopProject } from "./purge";
+
+export const DeleteAccount = z.object({ password: z.string().check(z.maxLength(1024, "is too long")) });
+
+/** What account deletion needs from the accounts side (users, sessions, passwords). */
+export interface AccountCloser {
+  /** True when `password` is the account's current password. */
+  verifyPassword(userId: string, password: string): Promise<boolean>;
+  /** Ends every session of the account. */
+  endSessions(userId: string): Promise<void>;
+  /** Removes the user and its e-mail item, so the address can sign up again. */
+  removeUser(userId: string): Promise<void>;
+}
+
+/**
+ * Deletes an account after checking its password: every project is stopped (keys revoked) and
+ * purged like a project delete, sessions end and the e-mail address is freed at once; projects
+ * that do not finish within `budget` are purged in the background.
+ */
+export async function deleteAccount(
+  deps: DashboardDeps & { account: AccountCloser },
+  userId: string,
+  raw: unknown,
+  budget: Budget,
+): Promise<{ status: "deleted" | "deleting" }> {
+  const { password } = parseInput(DeleteAccount, raw);
+  if (!(await deps.account.verifyPassword(userId, password))) {
+    throw new ValidationError([{ field: "password", message: "is not your current password" }]);
+  }
+  const projects = await deps.projects.list(userId);
+  for (const project of projects) await stopProject(deps, project);
+  await deps.account.endSessions(userId);
+  await deps.account.removeUser(userId);
+
+  let status: "deleted" | "deleting" = "deleted";
+  for (const project of projects) {
+    const task = { kind: "project", userId, projectId: project.projectId } as const;
+    if ((await purgeProject(deps, task, budget)) === "more") {
+      await deps.background.schedule(task);
+      status = "deleting";
+    }
+  }
+  return { status };
+}

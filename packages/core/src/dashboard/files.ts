@@ -1,0 +1,166 @@
+import { NotFoundError } from "../errors/domain-errors";
+import type { FileRecord, ProjectView } from "../ports";
+import type { LinkBases } from "../upload/upload-settings";
+import { parseInput } from "../validation/parse-input";
+import { decodeCursor, encodeCursor } from "./cursor";
+import { PageQuery } from "./dashboard.schema";
+import type { DashboardDeps } from "./dashboard-deps";
+import { ownProject } from "./projects";
+
+/** Life of the presigned icon addresses in answers: long enough for a dashboard tab. */
+const ICON_URL_SECONDS = 3600;
+const FILE_ID = /^[A-Za-z0-9_]{1,64}$/;
+/** The most recent files across projects on the dashboard home. */
+export const MAX_LATEST = 50;
+
+export interface FileSummary {
+  fileId: string;
+  projectId: string;
+  fileName: string;
+  fileSize: number;
+  status: FileRecord["status"];
+  rejection: { reason: string; message: string } | null;
+  createdAt: string;
+  completedAt: string | null;
+  appName: string | null;
+  version: string | null;
+  buildNumber: string | null;
+  platform: string | null;
+  bundleId: string | null;
+  iconUrl: string | null;
+  /** The key that uploaded it (its name is null once the key is gone). */
+  uploadedBy: { clientId: string; name: string | null };
+  shareUrl: string | null;
+  downloadUrl: string | null;
+}
+
+export interface FileDetail extends FileSummary {
+  fileType: string;
+  projectName: string;
+  /** Everything the extractor found (permissions, SDKs, locales, provisioning…). */
+  metadata: Record<string, unknown> | null;
+  /** Epoch seconds after which a pending upload is dead. */
+  expiresAt: number | null;
+}
+
+type SummaryDeps = Pick<DashboardDeps, "signer">;
+
+async function summary(deps: SummaryDeps, file: FileRecord, keyNames: Map<string, string>, links: LinkBases): Promise<FileSummary> {
+  const m = file.metadata;
+  const str = (v: unknown) => (typeof v === "string" ? v : null);
+  return {
+    fileId: file.fileId,
+    projectId: file.projectId,
+    fileName: file.fileName,
+    fileSize: file.fileSize,
+    status: file.status,
+    rejection: file.rejection ?? null,
+    createdAt: file.createdAt,
+    completedAt: file.completedAt ?? null,
+    appName: str(m?.appName),
+    version: str(m?.version),
+    buildNumber: str(m?.buildNumber),
+    platform: str(m?.platform),
+    bundleId: str(m?.bundleId),
+    iconUrl: file.iconKey
+      ? await deps.signer.presignGet({ key: file.iconKey, downloadName: "icon.png", expiresInSeconds: ICON_URL_SECONDS, inline: true })
+      : null,
+    uploadedBy: { clientId: file.clientId, name: keyNames.get(file.clientId) ?? null },
+    shareUrl: file.userKey ? `${links.shareBaseUrl}/share/${file.userKey}` : null,
+    downloadUrl: file.userKey ? `${links.publicBaseUrl}/download/${file.userKey}` : null,
+  };
+}
+
+async function keyNamesOf(deps: Pick<DashboardDeps, "keys">, projectId: string): Promise<Map<string, string>> {
+  return new Map((await deps.keys.listByProject(projectId)).map((k) => [k.clientId, k.name]));
+}
+
+/** A project's files, newest first, `{items, nextCursor}`; a garbage cursor is a 400. */
+export async function listProjectFiles(
+  deps: Pick<DashboardDeps, "projects" | "files" | "keys" | "signer">,
+  userId: string,
+  projectId: string | undefined,
+  rawQuery: unknown,
+  links: LinkBases,
+) {
+  const query = parseInput(PageQuery, rawQuery);
+  const after = decodeCursor(query.cursor);
+  const project = await ownProject(deps, userId, projectId);
+  const [page, names] = await Promise.all([deps.files.page(project.projectId, query.limit, after), keyNamesOf(deps, project.projectId)]);
+  return {
+    items: await Promise.all(page.items.map((f) => summary(deps, f, names, links))),
+    nextCursor: encodeCursor(page.after),
+  };
+}
+
+/** The newest files across all the account's projects (dashboard home). */
+export async function latestFiles(
+  deps: Pick<DashboardDeps, "projects" | "files" | "keys" | "signer">,
+  userId: string,
+  rawQuery: unknown,
+  links: LinkBases,
+) {
+  const { limit } = parseInput(PageQuery, rawQuery);
+  const wanted = Math.min(limit, MAX_LATEST);
+  const projects = (await deps.projects.list(userId)).filter((p) => p.status === "active");
+  const perProject = await Promise.all(
+    projects.map(async (p) => {
+      const [page, names] = await Promise.all([deps.files.page(p.projectId, wanted), keyNamesOf(deps, p.projectId)]);
+      return page.items.map((file) => ({ file, names }));
+    }),
+  );
+  const newest = perProject
+    .flat()
+    .sort((a, b) => b.file.createdAt.localeCompare(a.file.createdAt))
+    .slice(0, wanted);
+  return { items: await Promise.all(newest.map(({ file, names }) => summary(deps, file, names, links))) };
+}
+
+const fileNotFound = () => new NotFoundError("file_not_found", "No file with this id in your account");
+
+async function ownFile(
+  deps: Pick<DashboardDeps, "files" | "projects">,
+  userId: string,
+  fileId: string | undefined,
+): Promise<{ file: FileRecord; project: ProjectView }> {
+  const file = fileId && FILE_ID.test(fileId) ? await deps.files.get(fileId) : undefined;
+  const project = file ? await deps.projects.get(userId, file.projectId) : undefined;
+  if (!file || !project || project.status !== "active") throw fileNotFound();
+  return { file, project };
+}
+
+export async function getFile(
+  deps: Pick<DashboardDeps, "projects" | "files" | "keys" | "signer">,
+  userId: string,
+  fileId: string | undefined,
+  links: LinkBases,
+): Promise<FileDetail> {
+  const { file, project } = await ownFile(deps, userId, fileId);
+  const key = await deps.keys.get(file.clientId);
+  const names = new Map(key ? [[key.clientId, key.name]] : []);
+  return {
+    ...(await summary(deps, file, names, links)),
+    fileType: file.fileType,
+    projectName: project.name,
+    metadata: file.metadata ?? null,
+    expiresAt: file.expiresAt ?? null,
+  };
+}
+
+/**
+ * Deletes every version of the package and icon first, then the record and share item: if the
+ * storage step fails the record is still there, so the person can retry and nothing is orphaned.
+ */
+export async function deleteFile(
+  deps: Pick<DashboardDeps, "projects" | "files" | "objects">,
+  userId: string,
+  fileId: string | undefined,
+): Promise<void> {
+  const { file, project } = await ownFile(deps, userId, fileId);
+  for (;;) {
+    const { more } = await deps.objects.purgePrefix(file.key.slice(0, file.key.lastIndexOf("/") + 1));
+    if (!more) break;
+  }
+  await deps.files.remove(file);
+  if (file.status === "completed") await deps.projects.forgetUpload(userId, project.projectId);
+}

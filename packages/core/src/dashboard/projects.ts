@@ -1,0 +1,121 @@
+import { ConflictError, NotFoundError, ValidationError } from "../errors/domain-errors";
+import type { ProjectView } from "../ports";
+import { parseInput } from "../validation/parse-input";
+import { CreateProject, DeleteProject, UpdateProject } from "./dashboard.schema";
+import type { Budget, DashboardDeps } from "./dashboard-deps";
+import { PROJECT_COLORS, type ProjectColor } from "./palette";
+import { purgeProject, stopProject } from "./purge";
+
+/** What the API answers for a project. */
+export interface ProjectAnswer {
+  projectId: string;
+  name: string;
+  description: string;
+  color: string;
+  /** The badge colors the dashboard paints (from the one palette). */
+  colorHex: string;
+  status: ProjectView["status"];
+  fileCount: number;
+  lastUploadAt: string | null;
+  createdAt: string;
+}
+
+export function projectAnswer(p: ProjectView): ProjectAnswer {
+  return {
+    projectId: p.projectId,
+    name: p.name,
+    description: p.description,
+    color: p.color,
+    colorHex: PROJECT_COLORS[p.color as ProjectColor]?.hex ?? PROJECT_COLORS.gray.hex,
+    status: p.status,
+    fileCount: p.fileCount,
+    lastUploadAt: p.lastUploadAt ?? null,
+    createdAt: p.createdAt,
+  };
+}
+
+const PROJECT_ID = /^[A-Za-z0-9_]{1,64}$/;
+export const projectNotFound = () => new NotFoundError("project_not_found", "No project with this id in your account");
+
+/** The caller's project, or 404 for anything else: another account's id looks exactly like an unknown one. */
+export async function ownProject(deps: Pick<DashboardDeps, "projects">, userId: string, projectId: string | undefined) {
+  const project = projectId && PROJECT_ID.test(projectId) ? await deps.projects.get(userId, projectId) : undefined;
+  if (!project) throw projectNotFound();
+  return project;
+}
+
+const nameTaken = () =>
+  new ConflictError("already_exists", "You already have a project with this name", {
+    fields: [{ field: "name", message: "is already the name of one of your projects" }],
+  });
+
+export async function createProject(deps: Pick<DashboardDeps, "projects" | "clock" | "ids">, userId: string, raw: unknown) {
+  const input = parseInput(CreateProject, raw);
+  const project: ProjectView = {
+    projectId: deps.ids.projectId(),
+    userId,
+    name: input.name,
+    description: input.description,
+    color: input.color,
+    createdAt: deps.clock.now().toISOString(),
+    status: "active",
+    fileCount: 0,
+  };
+  try {
+    await deps.projects.create(project);
+  } catch (error) {
+    if (error instanceof ConflictError) throw nameTaken();
+    throw error;
+  }
+  return projectAnswer(project);
+}
+
+export async function listProjects(deps: Pick<DashboardDeps, "projects">, userId: string) {
+  const projects = await deps.projects.list(userId);
+  projects.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  return projects.map(projectAnswer);
+}
+
+export async function getProject(deps: Pick<DashboardDeps, "projects">, userId: string, projectId: string | undefined) {
+  return projectAnswer(await ownProject(deps, userId, projectId));
+}
+
+const deleting = () => new ConflictError("project_deleting", "This project is being deleted");
+
+export async function updateProject(deps: Pick<DashboardDeps, "projects">, userId: string, projectId: string | undefined, raw: unknown) {
+  const input = parseInput(UpdateProject, raw);
+  const project = await ownProject(deps, userId, projectId);
+  if (project.status !== "active") throw deleting();
+  const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  try {
+    if (!(await deps.projects.update(project, changes))) throw projectNotFound();
+  } catch (error) {
+    if (error instanceof ConflictError) throw nameTaken();
+    throw error;
+  }
+  return projectAnswer({ ...project, ...changes });
+}
+
+/**
+ * Deleting asks for the project's name, like the dashboard's confirm box, so a stray DELETE (a
+ * script, a wrong id pasted) cannot wipe a project. Keys stop working at once; files are purged
+ * within `budget`, and what is left goes to the background with the project shown as deleting.
+ */
+export async function deleteProject(
+  deps: DashboardDeps,
+  userId: string,
+  projectId: string | undefined,
+  raw: unknown,
+  budget: Budget,
+): Promise<{ status: "deleted" | "deleting" }> {
+  const input = parseInput(DeleteProject, raw);
+  const project = await ownProject(deps, userId, projectId);
+  if (input.confirmName.trim().normalize("NFC").toLowerCase() !== project.name.toLowerCase()) {
+    throw new ValidationError([{ field: "confirmName", message: "does not match the project's name" }]);
+  }
+  await stopProject(deps, project);
+  const task = { kind: "project", userId, projectId: project.projectId } as const;
+  if ((await purgeProject(deps, task, budget)) === "done") return { status: "deleted" };
+  await deps.background.schedule(task);
+  return { status: "deleting" };
+}

@@ -1,0 +1,18 @@
+import type { FileRecord } from "./file-repository.port";
+
+export interface FilePage {
+  items: FileRecord[];
+  /** The sort key of the last item when more may follow; undefined on the last page. */
+  after?: string;
+}
+
+/** The dashboard's view of a project's files, newest first (gsi1 `PROJECT#<id>` / `FILE#<createdAt>#<fileId>`). */
+export interface FileCatalog {
+  get(fileId: string): Promise<FileRecord | undefined>;
+  /** One page of at most `limit` files, newest first, continuing after the sort key `after`. */
+  page(projectId: string, limit: number, after?: string): Promise<FilePage>;
+  /** Removes the record and its share item (if any). */
+  remove(file: FileRecord): Promise<void>;
+  /** Removes many records and their share items (purges), in batches. */
+  removeMany(files: FileRecord[]): Promise<void>;
+}

@@ -1,0 +1,39 @@
+import type { Project } from "./project-repository.port";
+
+/** A project as the dashboard shows it: the stored project plus its upload statistics. */
+export interface ProjectView extends Project {
+  /** `deleting` while a background purge removes its files (see dashboard/purge.ts). */
+  status: "active" | "deleting";
+  /** Completed uploads currently stored. */
+  fileCount: number;
+  lastUploadAt?: string;
+}
+
+export interface ProjectChanges {
+  name?: string;
+  description?: string;
+  color?: string;
+}
+
+/** The dashboard's view of projects; every method is scoped by the owner's user id. */
+export interface ProjectCatalog {
+  list(userId: string): Promise<ProjectView[]>;
+  /** undefined when the user owns no project with this id. */
+  get(userId: string, projectId: string): Promise<ProjectView | undefined>;
+  /** Project and name-uniqueness item in one transaction; ConflictError(already_exists) on a taken name. */
+  create(project: Project): Promise<void>;
+  /**
+   * Applies the changes to an active project (a rename moves the name item in the same
+   * transaction). ConflictError(already_exists) on a taken name; false when the project is gone
+   * or being deleted.
+   */
+  update(current: ProjectView, changes: ProjectChanges): Promise<boolean>;
+  /** active → deleting; false when it was not active (gone or already deleting). */
+  markDeleting(userId: string, projectId: string): Promise<boolean>;
+  /** Removes the project and its name item (the last step of a purge). */
+  remove(userId: string, projectId: string, name: string): Promise<void>;
+  /** Counts a completed upload on the project; nothing happens when the project is gone. */
+  recordUpload(userId: string, projectId: string, at: string): Promise<void>;
+  /** Takes a deleted completed upload off the project's count. */
+  forgetUpload(userId: string, projectId: string): Promise<void>;
+}
