@@ -4,6 +4,7 @@ import { evaluatePreflight, setCorsResponseHeaders } from "./cors";
 import { headersFromRaw, queryParam, type AuthorizedExchange, type Exchange } from "./exchange";
 import { getBucketVersioning, putBucketVersioning } from "./bucket-versioning";
 import { listObjectsV2Xml } from "./list-objects";
+import { listObjectVersionsXml } from "./list-object-versions";
 import { deleteObject, getObject, putObject } from "./object-operations";
 import { S3Error, noSuchBucket, notImplemented } from "./s3-error";
 import { parseQuery } from "./sigv4/canonical";
@@ -20,10 +21,10 @@ const UNSUPPORTED_SUBRESOURCES = new Set([
   "accelerate", "acl", "analytics", "attributes", "cors", "delete", "encryption", "intelligent-tiering", "inventory",
   "legal-hold", "lifecycle", "logging", "metrics", "notification", "object-lock", "ownershipControls", "partNumber",
   "policy", "policyStatus", "publicAccessBlock", "replication", "requestPayment", "restore", "retention", "select",
-  "tagging", "torrent", "uploadId", "uploads", "versions", "website",
+  "tagging", "torrent", "uploadId", "uploads", "website",
 ]);
-/** Sub-resources implemented only on one level: `?versioning` on buckets, `?versionId` on objects. */
-const BUCKET_ONLY = new Set(["versioning"]);
+/** Sub-resources implemented only on one level: `?versioning` and `?versions` on buckets, `?versionId` on objects. */
+const BUCKET_ONLY = new Set(["versioning", "versions"]);
 const OBJECT_ONLY = new Set(["versionId"]);
 
 export interface RequestHandlerOptions {
@@ -177,6 +178,9 @@ async function getBucket(x: AuthorizedExchange, bucket: string, region: string):
     // S3 reports us-east-1 as an empty LocationConstraint.
     const constraint = region === "us-east-1" ? "" : region;
     return sendXml(x, `${XML_DECLARATION}<LocationConstraint xmlns="${S3_XML_NAMESPACE}">${constraint}</LocationConstraint>`);
+  }
+  if (x.query.some((p) => p.name === "versions")) {
+    return sendXml(x, listObjectVersionsXml(bucket, await x.storage.listVersions(bucket), x.query));
   }
   if (queryParam(x, "list-type") !== "2") {
     throw notImplemented("The local object store implements ListObjectsV2 only (list-type=2).");

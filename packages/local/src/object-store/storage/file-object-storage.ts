@@ -231,6 +231,11 @@ export class FileObjectStorage {
     return records.sort((a, b) => Buffer.compare(Buffer.from(a.key, "utf8"), Buffer.from(b.key, "utf8")));
   }
 
+  /** Every key's history (versions and delete markers, newest first), for ListObjectVersions. */
+  async listVersions(bucket: string): Promise<KeyHistory[]> {
+    return this.listHistories(bucket);
+  }
+
   private async listHistories(bucket: string): Promise<KeyHistory[]> {
     await this.requireBucket(bucket);
     const bucketDir = join(this.dataDir, bucket);
