@@ -1,9 +1,8 @@
-import type { Context } from "aws-lambda";
 import { describe, expect, it } from "vitest";
-import type { HttpEvent } from "../src/middleware/http-context";
+import type { HangarContext, HttpEvent } from "../src/middleware/http-context";
 import { httpFunction, json } from "../src/middleware/http-function";
 
-const ctx = { awsRequestId: "aws-1", functionName: "t", getRemainingTimeInMillis: () => 1000 } as unknown as Context;
+const ctx = { awsRequestId: "aws-1", functionName: "t", getRemainingTimeInMillis: () => 1000 } as unknown as HangarContext;
 
 function event(method: string, routeKey: string, rawPath: string): HttpEvent {
   return {
