@@ -1,4 +1,8 @@
-/** What `inspectPackage` answers. The spec's three fields (appName, bundleId, version) are always strings. */
+/**
+ * What `inspectPackage` answers. The spec's three fields (appName, bundleId, version) are always
+ * strings. Every string and list is within `metadataBounds` (bound-metadata.ts); what was cut is
+ * said in `warnings`.
+ */
 export interface InspectResult {
   platform: "android" | "ios";
   appName: string;
