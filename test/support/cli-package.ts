@@ -1,0 +1,149 @@
+/**
+ * The published `hangar-cli` package as a CI job gets it: packed with `npm pack`, installed from
+ * the tarball (or from a loopback registry that serves only that tarball), run by other Node
+ * versions. Used by test/cli-package.test.ts and test/ci-recipes.test.ts.
+ */
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { buildTypes } from "../../packages/cli/scripts/build";
+import { REPO_ROOT } from "./local-stack-process";
+
+const CLI_DIR = join(REPO_ROOT, "packages/cli");
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a program; never throws for a non-zero exit (the caller asserts on it). */
+export function run(file: string, args: string[], options: { cwd: string; env: Record<string, string | undefined>; timeoutMs?: number }): Promise<Run> {
+  return new Promise((done) => {
+    execFile(file, args, { cwd: options.cwd, env: options.env, timeout: options.timeoutMs ?? 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof (error as { code?: unknown }).code === "number" ? (error as { code: number }).code : -1) : 0;
+      done({ code, stdout: String(stdout), stderr: String(stderr) + (error && code === -1 ? `\n${error.message}` : "") });
+    });
+  });
+}
+
+/**
+ * An environment with nothing of the developer's or of vitest's npm run (no npm_config_*, no
+ * HANGAR_*): PATH and HOME, an npm cache of its own, no audit, fund or update checks.
+ */
+export function cleanEnv(npmCache: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    npm_config_cache: npmCache,
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    npm_config_update_notifier: "false",
+    npm_config_loglevel: "error",
+    ...extra,
+  };
+}
+
+export interface PackedCli {
+  /** Absolute path of hangar-cli-<version>.tgz. */
+  tarball: string;
+  version: string;
+  cleanup(): void;
+}
+
+/**
+ * `npm pack` of packages/cli, in a staging copy so parallel runs never touch the committed
+ * dist (packages/cli/test/dist.test.ts proves that bundle equals the sources). With `types`,
+ * the declarations are built as the package's prepack does.
+ */
+export async function packCli(options: { types: boolean }): Promise<PackedCli> {
+  const staging = mkdtempSync(join(tmpdir(), "hangar-pack-"));
+  cpSync(join(CLI_DIR, "package.json"), join(staging, "package.json"));
+  if (existsSync(join(CLI_DIR, "README.md"))) cpSync(join(CLI_DIR, "README.md"), join(staging, "README.md"));
+  cpSync(join(CLI_DIR, "dist"), join(staging, "dist"), { recursive: true, filter: (src) => !src.startsWith(join(CLI_DIR, "dist/types")) });
+  if (options.types) buildTypes(join(staging, "dist"));
+  const packed = await run("npm", ["pack", "--ignore-scripts", "--silent"], { cwd: staging, env: cleanEnv(join(staging, ".npm")) });
+  if (packed.code !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
+  const name = packed.stdout.trim().split("\n").at(-1)!;
+  const version = JSON.parse(readFileSync(join(staging, "package.json"), "utf8")).version as string;
+  return { tarball: join(staging, name), version, cleanup: () => rmSync(staging, { recursive: true, force: true }) };
+}
+
+export interface LocalRegistry {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A registry on loopback that knows one package, hangar-cli, at the packed version: so a recipe's
+ * own `npm install -g hangar-cli@0.1` / `npx hangar-cli@0.1` lines run unchanged, against the
+ * tarball under test instead of the public registry. Anything else is 404.
+ */
+export async function startLocalRegistry(packed: PackedCli): Promise<LocalRegistry> {
+  const bytes = readFileSync(packed.tarball);
+  const manifest = JSON.parse(readFileSync(join(CLI_DIR, "package.json"), "utf8")) as Record<string, unknown>;
+  const file = basename(packed.tarball);
+  const server = createServer((req, res) => {
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const path = decodeURIComponent((req.url ?? "/").split("?")[0]!);
+    if (path === "/hangar-cli") {
+      const version = {
+        ...manifest,
+        scripts: {},
+        devDependencies: {},
+        dist: {
+          tarball: `${base}/hangar-cli/-/${file}`,
+          shasum: createHash("sha1").update(bytes).digest("hex"),
+          integrity: `sha512-${createHash("sha512").update(bytes).digest("base64")}`,
+        },
+      };
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ name: "hangar-cli", "dist-tags": { latest: packed.version }, versions: { [packed.version]: version } }));
+    } else if (path === `/hangar-cli/-/${file}`) {
+      res.writeHead(200, { "Content-Type": "application/octet-stream", "Content-Length": bytes.length });
+      res.end(bytes);
+    } else {
+      res.writeHead(404, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ error: "not found" }));
+    }
+  });
+  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise((closed) => server.close(() => closed())),
+  };
+}
+
+/**
+ * The `node` binary of an exact Node release, from the npm package that ships it
+ * (node-<platform>-<arch>@<version>), kept under node_modules/.cache so a second run downloads
+ * nothing. Needs the npm registry the first time.
+ */
+export async function nodeBinary(version: string): Promise<string> {
+  const dir = join(REPO_ROOT, "node_modules/.cache/hangar-node", version);
+  const bin = join(dir, "node");
+  if (existsSync(bin)) return bin;
+  const work = mkdtempSync(join(tmpdir(), "hangar-node-"));
+  try {
+    const spec = `node-${process.platform}-${process.arch}@${version}`;
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, npm_config_update_notifier: "false", npm_config_loglevel: "error" };
+    const packed = await run("npm", ["pack", spec, "--silent"], { cwd: work, env, timeoutMs: 300_000 });
+    if (packed.code !== 0) throw new Error(`npm pack ${spec} failed: ${packed.stderr}`);
+    const tgz = join(work, packed.stdout.trim().split("\n").at(-1)!);
+    const untar = await run("tar", ["-xzf", tgz, "-C", work, "package/bin/node"], { cwd: work, env });
+    if (untar.code !== 0) throw new Error(`cannot extract node from ${spec}: ${untar.stderr}`);
+    mkdirSync(dir, { recursive: true });
+    // Atomic: a parallel run either sees no binary or a whole one.
+    renameSync(join(work, "package/bin/node"), bin);
+    return bin;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Node releases the package promises to run on (engines: >=18), as CI images carry them. */
+export const NODE_VERSIONS = ["18.20.8", "20.20.2", "22.23.3"] as const;
