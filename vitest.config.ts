@@ -23,7 +23,8 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/**/*.test.ts"],
-          globalSetup: ["test/setup/global-setup.ts"],
+          // The browser broker launches one Chromium per run, only once a browser test asks for it.
+          globalSetup: ["test/setup/global-setup.ts", "test/browser/support/browser-broker.setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },

@@ -94,7 +94,18 @@ export function AppShell({ title, description, actions, children }: { title: str
   const { pathname } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
+  const menuButton = useRef<HTMLButtonElement | null>(null);
   useEffect(() => setMenuOpen(false), [pathname]);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [menuOpen]);
 
   const isCurrent = (item: NavItem) => pathname === item.to || (item.prefix !== undefined && pathname.startsWith(item.prefix));
   const name = account.displayName ?? account.email;
@@ -109,6 +120,7 @@ export function AppShell({ title, description, actions, children }: { title: str
           <Logo />
         </Link>
         <button
+          ref={menuButton}
           type="button"
           className="menu-button"
           aria-expanded={menuOpen}
@@ -152,7 +164,7 @@ export function AppShell({ title, description, actions, children }: { title: str
           </div>
           <button
             type="button"
-            className="button button-ghost button-small"
+            className="button button-secondary button-small"
             disabled={signingOut}
             onClick={() => {
               setSigningOut(true);

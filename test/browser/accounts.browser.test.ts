@@ -1,0 +1,269 @@
+import { randomUUID } from "node:crypto";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { auditAndCapture, openSession, type BrowserSession } from "./support/browser";
+import { waitForLink } from "./support/maildev";
+
+/**
+ * The accounts journey as a person walks it in Chromium against the local stack: sign up by
+ * typing into the forms, open the verification mail in MailDev, follow its link, log in,
+ * complete the profile, use the dashboard, sign out, reset a forgotten password. Every page is
+ * checked with axe-core (no serious or critical findings) and photographed at phone and
+ * desktop width into .tmp/screenshots/accounts/.
+ */
+
+const stack = inject("stack");
+const baseUrl = stack.baseUrl;
+const mailUrl = (stack as { mailUrl?: string }).mailUrl;
+const SHOTS = "accounts";
+/** A whole journey with two axe runs and two screenshots per page; generous for a busy 2-core machine. */
+const JOURNEY_TIMEOUT_MS = 600_000;
+
+const newAddress = (label: string) => `${label}-${randomUUID().slice(0, 8)}@example.com`;
+const PASSWORD = "violet kettle under 42 maple roofs";
+const NEW_PASSWORD = "seven quiet lanterns over the harbour";
+
+let violations: string[] = [];
+const sessions: BrowserSession[] = [];
+
+async function open(): Promise<BrowserSession> {
+  const session = await openSession(baseUrl);
+  sessions.push(session);
+  return session;
+}
+
+async function audit(page: Page, name: string) {
+  violations.push(...(await auditAndCapture(page, SHOTS, name)));
+}
+
+const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
+const heading = (page: Page) => page.getByRole("heading", { level: 1 });
+const alert = (page: Page) => page.getByRole("alert");
+
+/** Waits until the form's request has settled: its submit button is back with its own label. */
+async function settled(page: Page, button: string) {
+  await expect.poll(() => page.getByRole("button", { name: button, exact: true }).isEnabled()).toBe(true);
+}
+
+async function signUp(page: Page, email: string, password = PASSWORD) {
+  await page.goto("/sign-up");
+  await field(page, "E-mail address").fill(email);
+  await field(page, "Password").fill(password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect.poll(() => new URL(page.url()).pathname).toBe("/check-email");
+}
+
+async function logIn(page: Page, email: string, password: string) {
+  await field(page, "E-mail address").fill(email);
+  await field(page, "Password").fill(password);
+  await page.getByRole("button", { name: "Log in" }).click();
+}
+
+async function followMailLink(page: Page, email: string, pathname: string, exclude: string[] = []) {
+  const { link } = await waitForLink(mailUrl!, email, pathname, { exclude });
+  // Links are built from the public URL: on the local stack that is the address npm start prints.
+  expect(new URL(link).origin).toBe(new URL(baseUrl).origin);
+  await page.goto(link);
+  return link;
+}
+
+beforeAll(() => {
+  if (!mailUrl) throw new Error("the local stack's info has no mailUrl: the browser tests read mail through MailDev");
+});
+
+afterAll(async () => {
+  for (const s of sessions) await s.context.close().catch(() => undefined);
+});
+
+describe("accounts in the browser", () => {
+  it("signs up, verifies by mail, completes the profile, uses the dashboard, signs out and resets a forgotten password", async () => {
+    violations = [];
+    const { page, problems } = await open();
+    const email = newAddress("journey");
+
+    // A stranger opening the root lands on the login page.
+    await page.goto("/");
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/login");
+    await expect.poll(() => heading(page).textContent()).toBe("Log in to Hangar");
+    await audit(page, "01-login");
+
+    await page.getByRole("link", { name: "Create an account" }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/sign-up");
+    // The password rules are stated before anyone types.
+    expect(await page.getByText("At least 12 characters (up to 256). Common passwords are not accepted.").isVisible()).toBe(true);
+    await audit(page, "02-sign-up");
+
+    await signUp(page, email);
+    await expect.poll(() => page.getByText(`We sent a verification link to ${email}`).isVisible()).toBe(true);
+    await audit(page, "03-check-email");
+
+    const verifyLink = await followMailLink(page, email, "/verify-email");
+    await expect.poll(() => heading(page).textContent()).toBe("E-mail address verified");
+    await audit(page, "04-verify-email");
+
+    // The same link a second time is spent: it says so instead of pretending.
+    await page.goto(verifyLink);
+    await expect.poll(() => heading(page).textContent()).toBe("We couldn't verify this link");
+    await audit(page, "05-verify-email-used");
+
+    await page.goto("/login");
+    await logIn(page, email, PASSWORD);
+    // First login without a display name: the profile comes first.
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/profile");
+    await expect.poll(() => heading(page).textContent()).toBe("Complete your profile");
+    await audit(page, "06-profile");
+
+    await page.getByRole("button", { name: "Continue to dashboard" }).click();
+    await expect.poll(() => field(page, "Display name").getAttribute("aria-invalid")).toBe("true");
+    expect(await page.locator("#field-displayName-error").textContent()).toContain("Enter the name people should see.");
+    await field(page, "Display name").fill("Ada Lovelace");
+    await page.getByLabel("Organization (optional)").fill("Analytical Engines");
+    await page.getByRole("button", { name: "Continue to dashboard" }).click();
+
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/dashboard");
+    await expect.poll(() => page.getByText("Welcome, Ada.").isVisible()).toBe(true);
+    expect(await page.getByRole("heading", { name: "Create your first project" }).isVisible()).toBe(true);
+    await audit(page, "07-dashboard");
+
+    // The navigation a person uses: Projects, Security → Developer Settings, Account.
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await nav.getByRole("link", { name: "Projects" }).click();
+    await expect.poll(() => heading(page).textContent()).toBe("Projects");
+    await audit(page, "08-projects");
+    await nav.getByRole("link", { name: "Developer Settings" }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/security/developer-settings");
+    await audit(page, "09-developer-settings");
+    await nav.getByRole("link", { name: "Account" }).click();
+    await expect.poll(() => heading(page).textContent()).toBe("Account");
+    await expect.poll(() => page.getByText("This device").isVisible()).toBe(true);
+    await audit(page, "10-account");
+
+    // On a phone the navigation sits behind a menu button.
+    await page.setViewportSize({ width: 360, height: 780 });
+    await page.getByRole("button", { name: "Menu" }).click();
+    expect(await page.getByRole("button", { name: "Menu" }).getAttribute("aria-expanded")).toBe("true");
+    await audit(page, "11-menu-open");
+    await page.setViewportSize({ width: 360, height: 780 });
+    await nav.getByRole("link", { name: "Dashboard" }).click();
+    await expect.poll(() => heading(page).textContent()).toBe("Dashboard");
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // Sign out, then back in: the profile is done, so straight to the dashboard.
+    await nav.getByRole("link", { name: "Account" }).click();
+    await page.getByRole("region", { name: "Sign out" }).getByRole("button", { name: "Sign out" }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/login");
+    await expect.poll(() => page.getByText("You are signed out.").isVisible()).toBe(true);
+    await page.goto("/dashboard");
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/login");
+    await logIn(page, email, PASSWORD);
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/dashboard");
+
+    // Forgot password: sign out, ask for a link, follow it, choose a new password.
+    await page.getByRole("button", { name: "Sign out" }).first().click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/login");
+    await page.getByRole("link", { name: "Forgot password?" }).click();
+    await expect.poll(() => heading(page).textContent()).toBe("Reset your password");
+    await audit(page, "12-forgot-password");
+    await field(page, "E-mail address").fill(email);
+    await page.getByRole("button", { name: "Send reset link" }).click();
+    await expect.poll(() => page.getByText("Check your inbox").isVisible()).toBe(true);
+    await audit(page, "13-forgot-password-sent");
+
+    await followMailLink(page, email, "/reset-password");
+    await expect.poll(() => heading(page).textContent()).toBe("Choose a new password");
+    await audit(page, "14-reset-password");
+    await field(page, "New password").fill("too short");
+    await page.getByRole("button", { name: "Set new password" }).click();
+    await expect.poll(() => field(page, "New password").getAttribute("aria-invalid")).toBe("true");
+    expect(await page.locator("#field-newPassword-error").textContent()).toContain("at least 12 characters");
+    await audit(page, "15-reset-password-error");
+    await field(page, "New password").fill(NEW_PASSWORD);
+    await page.getByRole("button", { name: "Set new password" }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/login");
+    await expect.poll(() => page.getByText("Log in with your new password.", { exact: false }).isVisible()).toBe(true);
+
+    // The old password is gone; the new one opens the dashboard.
+    await logIn(page, email, PASSWORD);
+    await settled(page, "Log in");
+    expect(await alert(page).textContent()).not.toBe("");
+    expect(new URL(page.url()).pathname).toBe("/login");
+    await field(page, "Password").fill(NEW_PASSWORD);
+    await page.getByRole("button", { name: "Log in" }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/dashboard");
+
+    expect(problems).toEqual([]);
+    expect(violations).toEqual([]);
+  }, JOURNEY_TIMEOUT_MS);
+
+  it("shows why a form was refused: field errors beside their fields, a wrong password, an unverified address with a resend button", async () => {
+    violations = [];
+    const { page, problems } = await open();
+
+    // Field errors (checked before sending) sit beside their fields and are linked to them.
+    await page.goto("/sign-up");
+    await field(page, "E-mail address").fill("not-an-address");
+    await field(page, "Password").fill("short");
+    await page.getByRole("button", { name: "Create account" }).click();
+    const email = field(page, "E-mail address");
+    const password = field(page, "Password");
+    await expect.poll(() => email.getAttribute("aria-invalid")).toBe("true");
+    expect(await password.getAttribute("aria-invalid")).toBe("true");
+    expect(await email.getAttribute("aria-describedby")).toContain("field-email-error");
+    expect(await page.locator("#field-email-error").textContent()).toContain("Enter an e-mail address like name@example.com.");
+    expect(await page.locator("#field-password-error").textContent()).toContain("Use at least 12 characters (this one has 5).");
+    expect(await alert(page).textContent()).toContain("Please correct the fields below.");
+    await audit(page, "20-sign-up-field-errors");
+
+    // The show/hide toggle reveals what was typed.
+    await page.getByRole("button", { name: "Show password" }).click();
+    expect(await password.getAttribute("type")).toBe("text");
+    await page.getByRole("button", { name: "Hide password" }).click();
+    expect(await password.getAttribute("type")).toBe("password");
+
+    // The server's own field errors land beside the field too: a common password is refused.
+    const unverified = newAddress("unverified");
+    await email.fill(unverified);
+    await password.fill("password1234");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect.poll(() => password.getAttribute("aria-invalid")).toBe("true");
+    expect((await page.locator("#field-password-error").textContent())?.length).toBeGreaterThan(0);
+    await audit(page, "21-sign-up-common-password");
+
+    // An address that was never verified cannot log in, and the answer offers a new link.
+    await password.fill(PASSWORD);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/check-email");
+    await page.goto("/login");
+    await logIn(page, unverified, PASSWORD);
+    await expect.poll(() => page.getByRole("button", { name: "Resend verification e-mail" }).isVisible()).toBe(true);
+    await audit(page, "22-login-unverified");
+    await page.getByRole("button", { name: "Resend verification e-mail" }).click();
+    await expect.poll(() => page.getByText(`We sent a new verification link to ${unverified}.`).isVisible()).toBe(true);
+    expect(new URL(page.url()).pathname).toBe("/login");
+
+    // A wrong password says so, without telling which of the two was wrong.
+    await field(page, "Password").fill("not the password at all");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await settled(page, "Log in");
+    const refusal = (await alert(page).textContent()) ?? "";
+    expect(refusal).not.toBe("");
+    expect(refusal).not.toContain("verif");
+    await audit(page, "23-login-wrong-password");
+
+    // Mail links without their code explain themselves instead of failing silently.
+    await page.goto("/verify-email");
+    await expect.poll(() => heading(page).textContent()).toBe("This link is incomplete");
+    await page.goto("/reset-password?token=not-a-real-token");
+    await field(page, "New password").fill(NEW_PASSWORD);
+    await page.getByRole("button", { name: "Set new password" }).click();
+    await expect.poll(() => page.getByRole("link", { name: "Ask for a new reset link" }).isVisible()).toBe(true);
+    await audit(page, "24-reset-password-bad-link");
+
+    await page.goto("/no-such-page");
+    await expect.poll(() => heading(page).textContent()).toBe("Page not found");
+    await audit(page, "25-not-found");
+
+    expect(problems).toEqual([]);
+    expect(violations).toEqual([]);
+  }, JOURNEY_TIMEOUT_MS);
+});

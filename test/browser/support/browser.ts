@@ -1,0 +1,78 @@
+import AxeBuilder from "@axe-core/playwright";
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { inject } from "vitest";
+
+const REPO_ROOT = resolve(import.meta.dirname, "../../..");
+/** Git-ignored (.tmp/): reviewers look here after a run. */
+export const SCREENSHOT_DIR = join(REPO_ROOT, ".tmp", "screenshots");
+
+export const VIEWPORTS = {
+  phone: { width: 360, height: 780 },
+  desktop: { width: 1280, height: 800 },
+} as const;
+
+let connected: Promise<Browser> | undefined;
+
+/** The run's one Chromium (see browser-broker.setup.ts), connected once per test file. */
+export function sharedBrowser(): Promise<Browser> {
+  connected ??= (async () => {
+    const answer = await fetch(inject("browserBroker"));
+    const text = await answer.text();
+    if (!answer.ok) throw new Error(text);
+    return chromium.connect(text);
+  })();
+  return connected;
+}
+
+export interface BrowserSession {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and CSP violations seen so far (a strict CSP must hold on every page). */
+  problems: string[];
+}
+
+/** A fresh context (its own cookies): one person in one browser. */
+export async function openSession(baseUrl: string): Promise<BrowserSession> {
+  const browser = await sharedBrowser();
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: VIEWPORTS.desktop, locale: "en-US", timezoneId: "UTC" });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    const text = message.text();
+    // 4xx answers the page expects (wrong password, 401 from GET /api/account) are logged by Chromium as failed loads.
+    if (/Content Security Policy|Refused to/i.test(text)) problems.push(`CSP: ${text}`);
+    else if (message.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(text)) problems.push(text);
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  return { context, page, problems };
+}
+
+/** axe-core's serious and critical findings on the page as it is now, one line each. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+/**
+ * Checks the page with axe-core and saves a full-page screenshot at phone and desktop width
+ * (`<dir>/<name>-phone.png`, `-desktop.png`). Returns the violations found at either width.
+ */
+export async function auditAndCapture(page: Page, dir: string, name: string): Promise<string[]> {
+  const out = join(SCREENSHOT_DIR, dir);
+  mkdirSync(out, { recursive: true });
+  const found: string[] = [];
+  for (const [label, size] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(size);
+    // Let layout settle (fonts, the sticky bar) before measuring contrast and taking the picture.
+    await page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))");
+    for (const v of await seriousViolations(page)) found.push(`[${name} @ ${label}] ${v}`);
+    await page.screenshot({ path: join(out, `${name}-${label}.png`), fullPage: true });
+  }
+  await page.setViewportSize(VIEWPORTS.desktop);
+  return found;
+}
