@@ -1,7 +1,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { defaultUploadSettings, randomIds, systemClock, type UploadSettings } from "@hangar/core";
-import { DynamoApiKeyRepository, DynamoFileRepository, DynamoRateLimiter } from "@hangar/core/dynamo";
+import { DynamoFileRepository, DynamoKeyCatalog, DynamoProjectCatalog, DynamoRateLimiter, DynamoUsage } from "@hangar/core/dynamo";
 import { S3UrlSigner } from "@hangar/core/s3";
 import { metricsEnabled, setMetricsEnabled } from "../observability/metrics";
 import { loadSettings, type Settings } from "./settings.schema";
@@ -14,7 +14,14 @@ import { loadSettings, type Settings } from "./settings.schema";
 export interface Runtime {
   settings: Settings;
   upload: UploadSettings;
-  apiKeys: DynamoApiKeyRepository;
+  /** Strongly consistent reads: a regenerated or revoked secret fails on the very next request. */
+  apiKeys: DynamoKeyCatalog;
+  /** Per-key daily usage counters; undefined when HANGAR_USAGE_COUNTING=off. */
+  usage: DynamoUsage | undefined;
+  /** Project counters (file count, last upload) that complete keeps up to date. */
+  projects: DynamoProjectCatalog;
+  /** The shared document client, for composition modules that build more adapters (dashboard). */
+  db: DynamoDBDocumentClient;
   rateLimiter: DynamoRateLimiter;
   files: DynamoFileRepository;
   /** Presigns S3 URLs without an S3 client (see S3UrlSigner). */
@@ -40,7 +47,10 @@ export function getRuntime(): Runtime {
   runtime = {
     settings,
     upload: { ...defaultUploadSettings, maxFileSize: settings.HANGAR_MAX_FILE_SIZE, pendingTtlSeconds: settings.HANGAR_PENDING_TTL_SECONDS },
-    apiKeys: new DynamoApiKeyRepository(db, table),
+    apiKeys: new DynamoKeyCatalog(db, table),
+    usage: settings.HANGAR_USAGE_COUNTING === "off" ? undefined : new DynamoUsage(db, table),
+    projects: new DynamoProjectCatalog(db, table),
+    db,
     rateLimiter: new DynamoRateLimiter(db, table, {
       limit: settings.HANGAR_RATE_LIMIT,
       windowSeconds: settings.HANGAR_RATE_WINDOW_SECONDS,

@@ -34,6 +34,13 @@ export const Settings = z.object({
   HANGAR_RATE_LIMIT: intFromEnv(100, 1, 1_000_000),
   HANGAR_RATE_WINDOW_SECONDS: intFromEnv(60, 1, 3600),
   HANGAR_PENDING_TTL_SECONDS: intFromEnv(24 * 3600, 900, 30 * 24 * 3600),
+  /**
+   * Per-key daily usage counting on presign/complete (the dashboard's usage page). `off` exists
+   * for the bench's baseline, which measures presign without it in the same run.
+   */
+  HANGAR_USAGE_COUNTING: z._default(z.enum(["on", "off"]), "on"),
+  /** How long a project or account DELETE purges before handing the rest to the background. */
+  HANGAR_DELETE_INLINE_MS: intFromEnv(5000, 0, 20_000),
   /** Local stack only: DynamoDB Local and the local object store. Unset on AWS. */
   HANGAR_DYNAMODB_ENDPOINT: optionalUrl,
   HANGAR_S3_ENDPOINT: optionalUrl,

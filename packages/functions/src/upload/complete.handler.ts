@@ -1,11 +1,23 @@
-import { Complete, InvalidPackageError, completeUpload, parseInput } from "@hangar/core";
+import { Complete, InvalidPackageError, completeUpload, parseInput, type ApiKey, type CompletedFile } from "@hangar/core";
 import { getPackageAccess } from "../composition/inspector";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
 import { apiKeyAuth } from "../middleware/api-key-auth";
 import type { ContextFor, HttpEvent, HttpResult } from "../middleware/http-context";
 import { httpFunction, json } from "../middleware/http-function";
-import { record } from "../observability";
+import { logger, record } from "../observability";
+
+/**
+ * Keeps the key's usage and the project's file count current. Both writes run together; a
+ * failure is logged, never turned into a failed complete (the upload itself is stored).
+ */
+async function countCompleted(file: CompletedFile, caller: ApiKey): Promise<void> {
+  const runtime = getRuntime();
+  await Promise.all([
+    runtime.usage?.uploadCompleted(caller.clientId, new Date(file.completedAt), file.fileSize),
+    runtime.projects.recordUpload(caller.userId, file.projectId, file.completedAt),
+  ]).catch((error: unknown) => logger.warn("could not count a completed upload", { error: error as Error, fileId: file.fileId }));
+}
 
 async function complete(event: HttpEvent, context: ContextFor<"apiKey">): Promise<HttpResult> {
   const runtime = getRuntime();
@@ -16,7 +28,7 @@ async function complete(event: HttpEvent, context: ContextFor<"apiKey">): Promis
   const input = parseInput(Complete, context.body);
   try {
     const result = await completeUpload(
-      { ...runtime, storage: store, inspector, settings: runtime.upload },
+      { ...runtime, storage: store, inspector, settings: runtime.upload, onCompleted: countCompleted },
       context.apiKey,
       input,
       linkBases(event, runtime.settings),
