@@ -18,6 +18,12 @@ describe("authenticate", () => {
     expect(rateLimit).toEqual({ limit: 3, remaining: 2, resetAt: Date.parse("2026-11-21T23:01:00Z") / 1000 });
   });
 
+  it.each(["bearer", "BEARER", "bEaReR"])("accepts the scheme written %s (scheme names are case-insensitive, RFC 7235)", async (scheme) => {
+    const { deps } = setup();
+    const { apiKey: key } = await authenticate(deps, { clientId: "hgr_client1", authorization: `${scheme} ${SECRET}` });
+    expect(key.projectId).toBe("prj_A");
+  });
+
   it.each([
     [{ clientId: undefined, authorization: `Bearer ${SECRET}` }],
     [{ clientId: "hgr_client1", authorization: undefined }],

@@ -27,7 +27,8 @@ export interface Authenticated {
 
 // Shapes are checked before any I/O so garbage never costs a DynamoDB call or a counter item.
 const CLIENT_ID = /^[A-Za-z0-9_-]{4,128}$/;
-const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{16,512})$/;
+// The scheme name is case-insensitive (RFC 7235 §2.1): `bearer` and `BEARER` are the same scheme.
+const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]{16,512})$/i;
 const DUMMY_HASH = hashSecret("hangar-dummy-secret");
 
 /**
