@@ -13,7 +13,7 @@ function lazy(name, summary, load) {
 }
 var commands = [
   lazy("upload", "Upload an APK or IPA to Hangar and print its share and download links", async () => (await import("./chunks/upload-HRNOOTL2.js")).uploadCommand),
-  lazy("inspect", "Print the metadata of an APK or IPA (name, bundle id, version, icon, ...)", async () => (await import("./chunks/inspect-AZ4KPKC4.js")).inspectCommand)
+  lazy("inspect", "Print the metadata of an APK or IPA (name, bundle id, version, icon, ...)", async () => (await import("./chunks/inspect-7RXIJ3WG.js")).inspectCommand)
 ];
 
 // src/main.ts

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { groupThousands } from "../../src/commands/inspect";
 import { main } from "../../src/main";
 import { VERSION } from "../../src/version";
 
@@ -108,6 +109,10 @@ describe("hangar argument handling (in process)", () => {
     const run = await inProcess("inspect", "a.ipa", "--time-budget", "soon");
     expect(run.code).toBe(2);
     expect(run.stderr).toBe("hangar inspect: --time-budget takes a positive whole number of milliseconds\n");
+  });
+
+  it("groups thousands in the read line as en-US does, without loading ICU", () => {
+    for (const n of [0, 7, 999, 1000, 4329, 1_234_567, 52_428_800_123]) expect(groupThousands(n)).toBe(n.toLocaleString("en-US"));
   });
 
   it("--version prints the package version alone", async () => {

@@ -3139,6 +3139,9 @@ function printable(result, stats) {
     reads: stats.reads
   };
 }
+function groupThousands(n) {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
 function summary(file, size, out) {
   const lines = [`${out.appName} (${out.bundleId})`];
   const row = (label, value) => {
@@ -3159,7 +3162,7 @@ function summary(file, size, out) {
   if (out.permissions?.length) row("permissions", String(out.permissions.length));
   if (out.icon) row("icon", `${out.icon.path} ${out.icon.width ?? "?"}\xD7${out.icon.height ?? "?"}, ${out.icon.bytes} bytes`);
   const reads = `${out.reads} ${out.reads === 1 ? "read" : "reads"}`;
-  row("read", `${out.bytesRead.toLocaleString("en")} of ${size.toLocaleString("en")} bytes of ${basename(file)} in ${reads}`);
+  row("read", `${groupThousands(out.bytesRead)} of ${groupThousands(size)} bytes of ${basename(file)} in ${reads}`);
   for (const warning of out.warnings) lines.push(`  warning: ${warning}`);
   return `${lines.join("\n")}
 `;
@@ -3208,6 +3211,7 @@ var inspectCommand = {
 };
 export {
   INSPECT_EXIT,
+  groupThousands,
   inspectCommand,
   inspectExitCode,
   printable

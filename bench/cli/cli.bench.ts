@@ -1,0 +1,140 @@
+/**
+ * `npm run bench:cli` — the published CLI as whole processes, the way a CI step pays for it:
+ * median wall time and peak RSS of `hangar --version` and `hangar inspect`, beside `node -e 0`
+ * (the floor: Node starting and exiting) and app-info-parser (a plain JS library doing the same
+ * job) in the same run, on a small APK and on a generated 50 MB APK. Runs are interleaved, so
+ * a noisy neighbour slows every row alike. Targets (issue 12): within 60 ms of `node -e 0`, and
+ * at most 60 MB peak RSS for inspect of a 50 MB APK.
+ *
+ * Peak RSS comes from GNU time (`/usr/bin/time -f %M`, Debian package `time`) in a separate
+ * pass, so wall times are measured without the wrapper. BENCH_RUNS sets the runs per row (15).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { writeBigAssetApk } from "../../packages/inspect/fixtures/large-fixtures";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const DIST_BIN = join(ROOT, "packages/cli/dist/hangar.js");
+const DEV_BIN = join(ROOT, "packages/cli/bin/hangar.js");
+const SMALL_APK = join(ROOT, "packages/inspect/fixtures/apk/aapt2-adaptive-icon.apk");
+const WORK = join(ROOT, ".tmp/bench/cli");
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const MB = 1024 * 1024;
+const GNU_TIME = "/usr/bin/time";
+
+interface Row {
+  label: string;
+  argv: string[];
+  /** A row whose command fails is reported, not timed. */
+  expectOutput?: RegExp;
+}
+
+/** Incompressible filler (xorshift), so the big APK behaves like real media on disk. */
+function noiseBlock(): Buffer {
+  const block = Buffer.alloc(MB);
+  let x = 0x2545f491;
+  for (let i = 0; i < block.length; i += 4) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    block.writeUInt32LE(x >>> 0, i);
+  }
+  return block;
+}
+
+/** app-info-parser as a CLI would use it: require, parse one file, print three fields. */
+function appInfoParserScript(): string {
+  const path = join(WORK, "app-info-parser.cjs");
+  writeFileSync(
+    path,
+    `const AppInfoParser = require(${JSON.stringify(join(ROOT, "node_modules/app-info-parser"))});
+new AppInfoParser(process.argv[2]).parse().then(
+  (r) => console.log(r.application && r.application.label, r.package, r.versionName),
+  (e) => { console.error(String(e)); process.exit(1); },
+);
+`,
+  );
+  return path;
+}
+
+function once(argv: string[]): Promise<{ ms: number; code: number | null; stdout: string }> {
+  return new Promise((done, fail) => {
+    const started = performance.now();
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ["ignore", "pipe", "ignore"] });
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.on("error", fail);
+    child.on("close", (code) => done({ ms: performance.now() - started, code, stdout }));
+  });
+}
+
+function peakRssKb(argv: string[]): number | undefined {
+  if (!existsSync(GNU_TIME)) return undefined;
+  const r = spawnSync(GNU_TIME, ["-f", "%M", ...argv], { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] });
+  const last = r.stderr.trim().split("\n").at(-1);
+  return last && /^\d+$/.test(last) ? Number(last) : undefined;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main(): Promise<void> {
+  mkdirSync(WORK, { recursive: true });
+  if (!existsSync(DIST_BIN)) throw new Error("packages/cli/dist/hangar.js is missing: npm run build:cli");
+  const bigApk = join(WORK, "app-50mb.apk");
+  if (!existsSync(bigApk)) await writeBigAssetApk(bigApk, SMALL_APK, 50 * MB, { block: noiseBlock() });
+  const aip = appInfoParserScript();
+  const node = process.execPath;
+
+  const rows: Row[] = [
+    { label: "node -e 0", argv: [node, "-e", "0"] },
+    { label: "hangar --version", argv: [node, DIST_BIN, "--version"], expectOutput: /^\d+\.\d+\.\d+/ },
+    { label: "hangar inspect small.apk", argv: [node, DIST_BIN, "inspect", SMALL_APK], expectOutput: /com\./ },
+    { label: "app-info-parser small.apk", argv: [node, aip, SMALL_APK], expectOutput: /com\./ },
+    { label: "hangar inspect 50 MB.apk", argv: [node, DIST_BIN, "inspect", bigApk], expectOutput: /com\./ },
+    { label: "app-info-parser 50 MB.apk", argv: [node, aip, bigApk], expectOutput: /com\./ },
+    { label: "before: tsx bin --version", argv: [node, DEV_BIN, "--version"], expectOutput: /^\d+\.\d+\.\d+/ },
+  ];
+
+  const times = new Map<string, number[]>(rows.map((r) => [r.label, []]));
+  const failures = new Map<string, string>();
+  // One warm-up round (page cache, the OS's exec path), then interleaved timed rounds.
+  for (let round = -1; round < RUNS; round++) {
+    for (const row of rows) {
+      if (failures.has(row.label)) continue;
+      const r = await once(row.argv);
+      if (r.code !== 0 || (row.expectOutput && !row.expectOutput.test(r.stdout))) {
+        failures.set(row.label, `exit ${r.code}: ${r.stdout.slice(0, 120)}`);
+        continue;
+      }
+      if (round >= 0) times.get(row.label)!.push(r.ms);
+    }
+  }
+  const peaks = new Map(rows.map((r) => [r.label, median([0, 1, 2].map(() => peakRssKb(r.argv) ?? NaN))]));
+
+  const floor = median(times.get("node -e 0")!);
+  console.log(`bench:cli — Node ${process.versions.node}, ${RUNS} runs per row (median), peak RSS by ${existsSync(GNU_TIME) ? "GNU time" : "(GNU time missing: apt-get install time)"}`);
+  console.log(`${"command".padEnd(28)}${"median".padStart(10)}${"vs node -e 0".padStart(14)}${"peak RSS".padStart(11)}`);
+  for (const row of rows) {
+    const failed = failures.get(row.label);
+    if (failed) {
+      console.log(`${row.label.padEnd(28)}  failed: ${failed}`);
+      continue;
+    }
+    const ms = median(times.get(row.label)!);
+    const peak = peaks.get(row.label)!;
+    const delta = row.label === "node -e 0" ? "" : `+${(ms - floor).toFixed(0)} ms`;
+    console.log(
+      `${row.label.padEnd(28)}${`${ms.toFixed(0)} ms`.padStart(10)}${delta.padStart(14)}${(Number.isNaN(peak) ? "n/a" : `${(peak / 1024).toFixed(1)} MB`).padStart(11)}`,
+    );
+  }
+  const version = median(times.get("hangar --version")!) - floor;
+  const inspect = median(times.get("hangar inspect small.apk")!) - floor;
+  const bigPeak = peaks.get("hangar inspect 50 MB.apk")! / 1024;
+  console.log("");
+  console.log(`target: start-up within 60 ms of node -e 0 — --version +${version.toFixed(0)} ms, inspect +${inspect.toFixed(0)} ms: ${version <= 60 && inspect <= 60 ? "met" : "NOT met"}`);
+  console.log(`target: inspect of a 50 MB APK at most 60 MB peak RSS — ${bigPeak.toFixed(1)} MB: ${bigPeak <= 60 ? "met" : "NOT met"}`);
+}
+
+await main();
