@@ -3,8 +3,12 @@ import { ValidationError } from "../errors/domain-errors";
 
 const EXPECTED: Record<string, string> = { int: "an integer", number: "a number", string: "a string", object: "an object" };
 
-/** zod/mini's only built-in message: a schema that set its own message never says this. */
-const ZOD_DEFAULT_MESSAGE = "Invalid input";
+/**
+ * How zod's built-in messages begin: "Invalid input" bare (zod/mini alone) or followed by
+ * ": expected string, received number" once anything in the process loads zod's English locale
+ * (importing "zod" does). A message a schema set itself never begins so.
+ */
+const isZodDefault = (message: string) => message.startsWith("Invalid input");
 
 /** The value the issue is about, read from the raw input (zod 4 leaves `input` off its issues). */
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
@@ -23,7 +27,7 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 function describe(issue: z.core.$ZodIssue, input: unknown): string {
   if (issue.code === "invalid_type") {
     if (valueAt(input, issue.path) === undefined) return "is required";
-    if (issue.message !== ZOD_DEFAULT_MESSAGE) return issue.message;
+    if (!isZodDefault(issue.message)) return issue.message;
     return `must be ${EXPECTED[issue.expected] ?? issue.expected}`;
   }
   return issue.message;
