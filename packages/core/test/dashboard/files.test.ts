@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import {
+  NotFoundError,
+  ValidationError,
+  createProject,
+  decodeCursor,
+  deleteFile,
+  encodeCursor,
+  getFile,
+  latestFiles,
+  listProjectFiles,
+} from "../../src";
+import { links, memoryDashboard, storedFile } from "./memory-dashboard";
+
+const alice = "usr_alice";
+const bob = "usr_bob";
+
+async function setup(count: number) {
+  const deps = memoryDashboard();
+  const project = await createProject(deps, alice, { name: "App", color: "blue" });
+  await deps.keys.create({ clientId: "hgr_uploader", secretHash: "h", name: "CI key", projectId: project.projectId, userId: alice, status: "active", createdAt: "t" });
+  const files = Array.from({ length: count }, (_, i) => storedFile(deps, project.projectId, i));
+  return { deps, project, files };
+}
+
+describe("files of a project", () => {
+  it("pages newest first with an opaque cursor until nextCursor is null, every file exactly once", async () => {
+    const { deps, project, files } = await setup(53);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await listProjectFiles(deps, alice, project.projectId, { limit: "20", ...(cursor ? { cursor } : {}) }, links);
+      seen.push(...page.items.map((f) => f.fileId));
+      cursor = page.nextCursor ?? undefined;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(files.map((f) => f.fileId).reverse());
+    // Each page is one bounded query, never a scan of the project.
+    expect(deps.files.pageCalls.every((c) => c.limit === 20)).toBe(true);
+  });
+
+  it("shows what a list row needs: app, version, build, platform, size, status, uploader, icon and links", async () => {
+    const { deps, project } = await setup(0);
+    storedFile(deps, project.projectId, 7);
+    storedFile(deps, project.projectId, 8, { status: "rejected", rejection: { reason: "not_a_zip", message: "Not a ZIP" }, userKey: undefined, metadata: undefined, iconKey: undefined, completedAt: undefined });
+    const { items } = await listProjectFiles(deps, alice, project.projectId, {}, links);
+    expect(items[0]).toMatchObject({ status: "rejected", rejection: { reason: "not_a_zip", message: "Not a ZIP" }, shareUrl: null, iconUrl: null });
+    expect(items[1]).toMatchObject({
+      fileId: "fil_00000007",
+      appName: "App",
+      version: "1.0",
+      buildNumber: "7",
+      platform: "ios",
+      fileSize: 1007,
+      status: "completed",
+      uploadedBy: { clientId: "hgr_uploader", name: "CI key" },
+      shareUrl: "https://share.test/share/share0000007",
+      downloadUrl: "https://hangar.test/download/share0000007",
+    });
+    expect(items[1]!.iconUrl).toContain("icon.png");
+  });
+
+  it("refuses a garbage or tampered cursor with a 400 on the cursor field, and limits outside 1–100", async () => {
+    const { deps, project } = await setup(3);
+    for (const cursor of ["garbage!", "%%%", encodeCursor("PROJECT#x")!, encodeCursor("FILE#not-a-date#fil_1")!, "A".repeat(600)]) {
+      const error = await listProjectFiles(deps, alice, project.projectId, { cursor }, links).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues[0]!.field).toBe("cursor");
+    }
+    for (const limit of ["0", "101", "abc", "1.5"]) {
+      await expect(listProjectFiles(deps, alice, project.projectId, { limit }, links)).rejects.toBeInstanceOf(ValidationError);
+    }
+    expect(decodeCursor(encodeCursor("FILE#2026-01-01T00:00:00.000Z#fil_1")!)).toBe("FILE#2026-01-01T00:00:00.000Z#fil_1");
+  });
+
+  it("answers 404 for another account's project and files", async () => {
+    const { deps, project, files } = await setup(2);
+    await expect(listProjectFiles(deps, bob, project.projectId, {}, links)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(getFile(deps, bob, files[0]!.fileId, links)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(deleteFile(deps, bob, files[0]!.fileId)).rejects.toBeInstanceOf(NotFoundError);
+    expect(deps.files.records.size).toBe(2);
+  });
+
+  it("gives the file page all metadata, the project and the uploading key", async () => {
+    const { deps, files } = await setup(1);
+    const detail = await getFile(deps, alice, files[0]!.fileId, links);
+    expect(detail).toMatchObject({ projectName: "App", fileType: "application/octet-stream", metadata: { bundleId: "com.example.app" }, uploadedBy: { name: "CI key" } });
+  });
+
+  it("deletes the record, its share item, every version of its package and icon, and nothing else", async () => {
+    const { deps, project, files } = await setup(3);
+    await deps.projects.recordUpload(alice, project.projectId, "t");
+    deps.objects.putVersion(`uploads/${project.projectId}/${files[1]!.fileId}0/other.ipa`); // a neighbour sharing the id as a prefix
+    await deleteFile(deps, alice, files[1]!.fileId);
+    expect(deps.files.records.has(files[1]!.fileId)).toBe(false);
+    expect(deps.files.shares.has(files[1]!.userKey!)).toBe(false);
+    expect(deps.objects.count(`uploads/${project.projectId}/${files[1]!.fileId}/`)).toBe(0);
+    expect(deps.objects.count(`uploads/${project.projectId}/`)).toBe(7);
+    expect((await deps.projects.get(alice, project.projectId))!.fileCount).toBe(0);
+    await expect(getFile(deps, alice, files[1]!.fileId, links)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it("lists the newest files across the account's projects for the dashboard home", async () => {
+    const { deps, project } = await setup(0);
+    const other = await createProject(deps, alice, { name: "Other", color: "red" });
+    storedFile(deps, project.projectId, 1);
+    storedFile(deps, other.projectId, 2);
+    storedFile(deps, project.projectId, 3);
+    const { items } = await latestFiles(deps, alice, { limit: "2" }, links);
+    expect(items.map((f) => f.fileId)).toEqual(["fil_00000003", "fil_00000002"]);
+    expect((await latestFiles(deps, bob, {}, links)).items).toEqual([]);
+  });
+});

@@ -1,0 +1,294 @@
+import {
+  ConflictError,
+  type ApiKey,
+  type BackgroundTasks,
+  type Clock,
+  type DashboardDeps,
+  type FileCatalog,
+  type FilePage,
+  type FileRecord,
+  type IdSource,
+  type KeyCatalog,
+  type ObjectPurger,
+  type Project,
+  type ProjectCatalog,
+  type ProjectChanges,
+  type ProjectView,
+  type PurgeTask,
+  type UrlSigner,
+  type UsageCounter,
+  type UsageDay,
+  type UsageMark,
+  type UsageReader,
+} from "../../src";
+
+/** In-memory dashboard ports with the DynamoDB/S3 adapters' contracts (owner-scoped, conditional). */
+export class MemoryProjects implements ProjectCatalog {
+  readonly items = new Map<string, ProjectView>();
+  readonly names = new Map<string, string>();
+  private key = (userId: string, projectId: string) => `${userId}/${projectId}`;
+  private nameKey = (userId: string, name: string) => `${userId}/${name.toLowerCase()}`;
+
+  async list(userId: string) {
+    return [...this.items.values()].filter((p) => p.userId === userId).map((p) => structuredClone(p));
+  }
+  async get(userId: string, projectId: string) {
+    const p = this.items.get(this.key(userId, projectId));
+    return p ? structuredClone(p) : undefined;
+  }
+  async create(project: Project) {
+    if (this.names.has(this.nameKey(project.userId, project.name))) throw new ConflictError("already_exists", "taken");
+    this.items.set(this.key(project.userId, project.projectId), { ...project, status: "active", fileCount: 0 });
+    this.names.set(this.nameKey(project.userId, project.name), project.projectId);
+  }
+  async update(current: ProjectView, changes: ProjectChanges) {
+    const stored = this.items.get(this.key(current.userId, current.projectId));
+    if (!stored || stored.status !== "active") return false;
+    if (changes.name !== undefined && changes.name.toLowerCase() !== current.name.toLowerCase()) {
+      if (this.names.has(this.nameKey(current.userId, changes.name))) throw new ConflictError("already_exists", "taken");
+      this.names.delete(this.nameKey(current.userId, current.name));
+      this.names.set(this.nameKey(current.userId, changes.name), current.projectId);
+    }
+    Object.assign(stored, changes);
+    return true;
+  }
+  async markDeleting(userId: string, projectId: string) {
+    const stored = this.items.get(this.key(userId, projectId));
+    if (!stored || stored.status !== "active") return false;
+    stored.status = "deleting";
+    return true;
+  }
+  async remove(userId: string, projectId: string, name: string) {
+    if (this.names.get(this.nameKey(userId, name)) === projectId) this.names.delete(this.nameKey(userId, name));
+    this.items.delete(this.key(userId, projectId));
+  }
+  async recordUpload(userId: string, projectId: string, at: string) {
+    const stored = this.items.get(this.key(userId, projectId));
+    if (stored) Object.assign(stored, { fileCount: stored.fileCount + 1, lastUploadAt: at });
+  }
+  async forgetUpload(userId: string, projectId: string) {
+    const stored = this.items.get(this.key(userId, projectId));
+    if (stored) stored.fileCount -= 1;
+  }
+}
+
+export class MemoryKeys implements KeyCatalog {
+  readonly items = new Map<string, ApiKey & { revokedAt?: string }>();
+  async get(clientId: string) {
+    const k = this.items.get(clientId);
+    return k ? structuredClone(k) : undefined;
+  }
+  async create(key: ApiKey) {
+    if (this.items.has(key.clientId)) throw new ConflictError("already_exists", "taken");
+    this.items.set(key.clientId, structuredClone(key));
+  }
+  async listByProject(projectId: string) {
+    return [...this.items.values()].filter((k) => k.projectId === projectId).map((k) => structuredClone(k));
+  }
+  async revoke(userId: string, clientId: string, at: string) {
+    const k = this.items.get(clientId);
+    if (!k || k.userId !== userId || k.status !== "active") return false;
+    Object.assign(k, { status: "revoked", revokedAt: at });
+    return true;
+  }
+  async replaceSecret(userId: string, clientId: string, secretHash: string) {
+    const k = this.items.get(clientId);
+    if (!k || k.userId !== userId || k.status !== "active") return false;
+    k.secretHash = secretHash;
+    return true;
+  }
+  async remove(clientId: string) {
+    this.items.delete(clientId);
+  }
+}
+
+export class MemoryFileCatalog implements FileCatalog {
+  readonly records = new Map<string, FileRecord>();
+  readonly shares = new Set<string>();
+  /** Queries made, to show a page costs one bounded query. */
+  readonly pageCalls: { projectId: string; limit: number; after?: string }[] = [];
+
+  add(record: FileRecord) {
+    this.records.set(record.fileId, structuredClone(record));
+    if (record.userKey) this.shares.add(record.userKey);
+  }
+  async get(fileId: string) {
+    const r = this.records.get(fileId);
+    return r ? structuredClone(r) : undefined;
+  }
+  async page(projectId: string, limit: number, after?: string): Promise<FilePage> {
+    this.pageCalls.push({ projectId, limit, ...(after ? { after } : {}) });
+    const sortKey = (f: FileRecord) => `FILE#${f.createdAt}#${f.fileId}`;
+    const all = [...this.records.values()]
+      .filter((f) => f.projectId === projectId)
+      .sort((a, b) => sortKey(b).localeCompare(sortKey(a)))
+      .filter((f) => after === undefined || sortKey(f) < after);
+    const items = all.slice(0, limit);
+    return all.length > limit ? { items, after: sortKey(items.at(-1)!) } : { items };
+  }
+  async remove(file: FileRecord) {
+    await this.removeMany([file]);
+  }
+  async removeMany(files: FileRecord[]) {
+    for (const f of files) {
+      this.records.delete(f.fileId);
+      if (f.userKey) this.shares.delete(f.userKey);
+    }
+  }
+}
+
+/** A versioned bucket: key → version ids. purgePrefix deletes at most `pageSize` versions per call. */
+export class MemoryBucket implements ObjectPurger {
+  readonly versions = new Map<string, string[]>();
+  constructor(private readonly pageSize = 1000) {}
+  putVersion(key: string) {
+    const list = this.versions.get(key) ?? [];
+    list.push(`v${list.length + 1}`);
+    this.versions.set(key, list);
+  }
+  count(prefix = "") {
+    return [...this.versions.entries()].filter(([k]) => k.startsWith(prefix)).reduce((n, [, v]) => n + v.length, 0);
+  }
+  async purgePrefix(prefix: string) {
+    let deleted = 0;
+    for (const [key, list] of this.versions) {
+      if (!key.startsWith(prefix)) continue;
+      while (list.length > 0 && deleted < this.pageSize) {
+        list.pop();
+        deleted++;
+      }
+      if (list.length === 0) this.versions.delete(key);
+      if (deleted >= this.pageSize) break;
+    }
+    return { deleted, more: this.count(prefix) > 0 };
+  }
+}
+
+export class MemoryUsage implements UsageCounter, UsageReader {
+  readonly days_ = new Map<string, UsageDay>();
+  private day(clientId: string, at: Date) {
+    const day = at.toISOString().slice(0, 10);
+    const id = `${clientId}/${day}`;
+    let d = this.days_.get(id);
+    if (!d) this.days_.set(id, (d = { day, requests: 0, rateLimited: 0, uploads: 0, bytes: 0 }));
+    return d;
+  }
+  async request(clientId: string, at: Date): Promise<UsageMark> {
+    const d = this.day(clientId, at);
+    const previous = d.lastUsedAt;
+    d.requests++;
+    d.lastUsedAt = at.toISOString();
+    return previous ? { previousLastUsedAt: previous } : {};
+  }
+  async refund(clientId: string, at: Date, mark: UsageMark) {
+    const d = this.day(clientId, at);
+    d.requests--;
+    if (mark.previousLastUsedAt) d.lastUsedAt = mark.previousLastUsedAt;
+    else delete d.lastUsedAt;
+  }
+  async rateLimited(clientId: string, at: Date) {
+    this.day(clientId, at).rateLimited++;
+  }
+  async uploadCompleted(clientId: string, at: Date, bytes: number) {
+    const d = this.day(clientId, at);
+    d.uploads++;
+    d.bytes += bytes;
+  }
+  async days(clientId: string, fromDay: string, toDay: string) {
+    return [...this.days_.entries()]
+      .filter(([id, d]) => id.startsWith(`${clientId}/`) && d.day >= fromDay && d.day <= toDay)
+      .map(([, d]) => structuredClone(d))
+      .sort((a, b) => a.day.localeCompare(b.day));
+  }
+  async lastUsedAt(clientId: string) {
+    const mine = [...this.days_.entries()].filter(([id, d]) => id.startsWith(`${clientId}/`) && d.lastUsedAt);
+    return mine.map(([, d]) => d.lastUsedAt!).sort().at(-1);
+  }
+  async removeAll(clientId: string) {
+    for (const id of [...this.days_.keys()]) if (id.startsWith(`${clientId}/`)) this.days_.delete(id);
+  }
+}
+
+export class ManualClock implements Clock {
+  constructor(public at = new Date("2026-03-10T12:00:00.000Z")) {}
+  now() {
+    return new Date(this.at);
+  }
+  advance(ms: number) {
+    this.at = new Date(this.at.getTime() + ms);
+  }
+}
+
+export function sequentialIds(): IdSource {
+  let n = 0;
+  const next = () => String(++n).padStart(6, "0");
+  return {
+    fileId: () => `fil_${next()}`,
+    userKey: () => `share${next()}`,
+    clientId: () => `hgr_${next()}`,
+    clientSecret: () => `hgs_secret_${next()}_abcdefghijklmnop`,
+    projectId: () => `prj_${next()}`,
+    userId: () => `usr_${next()}`,
+  };
+}
+
+export const signer: UrlSigner = {
+  presignPut: async (input) => `https://store.test/${input.key}?put`,
+  presignGet: async (input) => `https://store.test/${input.key}?get`,
+};
+
+export class RecordedTasks implements BackgroundTasks {
+  readonly scheduled: PurgeTask[] = [];
+  async schedule(task: PurgeTask) {
+    this.scheduled.push(task);
+  }
+}
+
+export function memoryDashboard(options: { bucketPageSize?: number } = {}) {
+  const deps = {
+    projects: new MemoryProjects(),
+    keys: new MemoryKeys(),
+    files: new MemoryFileCatalog(),
+    usage: new MemoryUsage(),
+    objects: new MemoryBucket(options.bucketPageSize),
+    signer,
+    background: new RecordedTasks(),
+    clock: new ManualClock(),
+    ids: sequentialIds(),
+  } satisfies DashboardDeps;
+  return deps;
+}
+
+export const links = { publicBaseUrl: "https://hangar.test", shareBaseUrl: "https://share.test" };
+
+/** A stored file of a project, as complete leaves it (package and icon objects, share item). */
+export function storedFile(
+  deps: ReturnType<typeof memoryDashboard>,
+  projectId: string,
+  n: number,
+  overrides: Partial<FileRecord> = {},
+): FileRecord {
+  const fileId = `fil_${String(n).padStart(8, "0")}`;
+  const key = `uploads/${projectId}/${fileId}/App.ipa`;
+  const record: FileRecord = {
+    fileId,
+    key,
+    projectId,
+    clientId: "hgr_uploader",
+    fileName: "App.ipa",
+    fileType: "application/octet-stream",
+    fileSize: 1000 + n,
+    status: "completed",
+    createdAt: new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString(),
+    completedAt: new Date(Date.UTC(2026, 0, 1) + n * 60_000 + 5000).toISOString(),
+    userKey: `share${String(n).padStart(7, "0")}`,
+    metadata: { appName: "App", bundleId: "com.example.app", version: "1.0", buildNumber: String(n), platform: "ios" },
+    iconKey: `uploads/${projectId}/${fileId}/icon.png`,
+    ...overrides,
+  };
+  deps.files.add(record);
+  deps.objects.putVersion(record.key);
+  deps.objects.putVersion(record.key);
+  if (record.iconKey) deps.objects.putVersion(record.iconKey);
+  return record;
+}
