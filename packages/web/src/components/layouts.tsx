@@ -26,7 +26,7 @@ function useFocusOnNavigate() {
 }
 
 /** The signed-out pages: one centred card under the logo. */
-export function AuthLayout({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+export function AuthLayout({ title, subtitle, children, footer, icon: iconNode }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode; icon?: ReactNode }) {
   usePageTitle(title);
   const headingRef = useFocusOnNavigate();
   return (
@@ -37,7 +37,12 @@ export function AuthLayout({ title, subtitle, children, footer }: { title: strin
         </Link>
       </header>
       <main className="auth-main">
-        <div className="auth-card">
+        <div className={`auth-card${iconNode ? " auth-card-centered" : ""}`}>
+          {iconNode && (
+            <div className="auth-icon" aria-hidden="true">
+              {iconNode}
+            </div>
+          )}
           <h1 className="auth-title" ref={headingRef} tabIndex={-1}>
             {title}
           </h1>

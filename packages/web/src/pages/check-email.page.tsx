@@ -37,18 +37,18 @@ export function CheckEmailPage() {
   return (
     <AuthLayout
       title="Check your inbox"
+      icon={
+        <svg viewBox="0 0 48 48" focusable="false">
+          <rect x="6" y="11" width="36" height="26" rx="4" />
+          <path d="m8 14 16 12 16-12" />
+        </svg>
+      }
       footer={
         <p>
           Verified already? <Link to="/login">Log in</Link>
         </p>
       }
     >
-      <div className="mail-illustration" aria-hidden="true">
-        <svg viewBox="0 0 48 48" focusable="false">
-          <rect x="6" y="11" width="36" height="26" rx="4" />
-          <path d="m8 14 16 12 16-12" />
-        </svg>
-      </div>
       <p className="lead">
         We sent a verification link to {known ? <strong className="break-anywhere">{known}</strong> : "your e-mail address"}. Open it
         to activate your account. The link works for 24 hours.

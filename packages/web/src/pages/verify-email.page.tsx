@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { accountApi } from "../api/account.api";
 import { ApiError, describeError } from "../api/api-client";
-import { ErrorSummary, Notice } from "../components/alerts";
+import { ErrorSummary } from "../components/alerts";
 import { Button } from "../components/button";
 import { AuthLayout } from "../components/layouts";
 import { Link, useSearchParam } from "../app/router";
@@ -57,8 +57,16 @@ export function VerifyEmailPage() {
   if (status.kind === "verified") {
     const signedIn = state.status === "signedIn";
     return (
-      <AuthLayout title="E-mail address verified">
-        <Notice title="You're all set.">Your account is active.</Notice>
+      <AuthLayout
+        title="E-mail address verified"
+        subtitle="You're all set: your account is active."
+        icon={
+          <svg viewBox="0 0 48 48" focusable="false">
+            <circle cx="24" cy="24" r="17" />
+            <path d="m16.5 24.5 5 5 10-11" />
+          </svg>
+        }
+      >
         {signedIn ? (
           <Link to={homeFor(state.account)} className="button button-primary button-block">
             Continue
