@@ -14,6 +14,16 @@ export const tableActions = {
   complete: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"],
   download: ["dynamodb:GetItem"],
   share: ["dynamodb:GetItem"],
+  // Users, sessions, tokens, limiter counters: sessions are listed with a Query of the user's
+  // partition and ended with BatchWriteItem; sign-up writes user + e-mail in one transaction (Put).
+  accounts: [
+    "dynamodb:GetItem",
+    "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:DeleteItem",
+    "dynamodb:Query",
+    "dynamodb:BatchWriteItem",
+  ],
 } as const satisfies Record<RouteFunctionName, readonly string[]>;
 
 export const uploadActions = {
@@ -24,6 +34,8 @@ export const uploadActions = {
   // Presigned GETs run with these functions' credentials.
   download: ["s3:GetObject"],
   share: ["s3:GetObject"],
+  // No object access at all.
+  accounts: [],
 } as const satisfies Record<RouteFunctionName, readonly string[]>;
 
 /** Deletes the object of an upload whose pending record expired (see storage-stack.ts). */
@@ -40,9 +52,11 @@ export interface AccessArns {
 }
 
 export function functionStatements(name: RouteFunctionName, arns: AccessArns): PolicyStatement[] {
+  const uploads: readonly string[] = uploadActions[name];
   return [
     new PolicyStatement({ effect: Effect.ALLOW, actions: [...tableActions[name]], resources: [arns.tableArn] }),
-    new PolicyStatement({ effect: Effect.ALLOW, actions: [...uploadActions[name]], resources: [arns.uploadsArn] }),
+    // A function without object access gets no S3 statement (an empty one is not valid IAM).
+    ...(uploads.length > 0 ? [new PolicyStatement({ effect: Effect.ALLOW, actions: [...uploads], resources: [arns.uploadsArn] })] : []),
   ];
 }
 

@@ -28,6 +28,18 @@ export const functions = {
   download: { handler: "packages/functions/src/share/download.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   share: { handler: "packages/functions/src/share/share.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
+   * Sign-up, sign-in, sessions, profile and passwords. One scrypt hash (N=2^17, r=8) needs
+   * 128 MiB and about a second of one CPU (docs/accounts.md): 1769 MB is where Lambda gives a
+   * function one full vCPU, so a sign-in waits for the hash and nothing else.
+   */
+  accounts: { handler: "packages/functions/src/accounts/accounts.handler.handler", memoryMB: 1769, timeoutSeconds: 15 },
+  // The dashboard API (README "Dashboard API"): projects (and the account delete, a purge of
+  // every project), API keys, files. Deletes page through storage and hand the rest to an async
+  // invocation of the same function (composition/background.ts).
+  projects: { handler: "packages/functions/src/projects/projects.handler.handler", memoryMB: 512, timeoutSeconds: 29 },
+  keys: { handler: "packages/functions/src/keys/keys.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  files: { handler: "packages/functions/src/files/files.handler.handler", memoryMB: 256, timeoutSeconds: 29 },
+  /**
    * Answers every request no route matches (API Gateway's `$default` route), so that unknown
    * paths get our JSON 404 and known paths with the wrong method a 405. It touches no resource.
    */
@@ -56,6 +68,37 @@ export const routes = [
   { method: "HEAD", path: "/download/{userKey}", auth: "none", fn: "download" },
   { method: "GET", path: "/share/{userKey}", auth: "none", fn: "share" },
   { method: "HEAD", path: "/share/{userKey}", auth: "none", fn: "share" },
+  // Accounts and dashboard sessions (docs/accounts.md). Session routes read the cookie only.
+  { method: "POST", path: "/api/account/sign-up", auth: "none", fn: "accounts" },
+  { method: "POST", path: "/api/account/verify-email", auth: "none", fn: "accounts" },
+  { method: "POST", path: "/api/account/resend-verification", auth: "none", fn: "accounts" },
+  { method: "POST", path: "/api/session", auth: "none", fn: "accounts" },
+  // Sign-out works with or without a valid session (it clears the cookie either way).
+  { method: "DELETE", path: "/api/session", auth: "none", fn: "accounts" },
+  { method: "GET", path: "/api/account", auth: "session", fn: "accounts" },
+  { method: "PUT", path: "/api/account/profile", auth: "session", fn: "accounts" },
+  { method: "POST", path: "/api/account/password", auth: "session", fn: "accounts" },
+  { method: "POST", path: "/api/account/password-reset", auth: "none", fn: "accounts" },
+  { method: "POST", path: "/api/account/password-reset/confirm", auth: "none", fn: "accounts" },
+  { method: "GET", path: "/api/account/sessions", auth: "session", fn: "accounts" },
+  { method: "DELETE", path: "/api/account/sessions", auth: "session", fn: "accounts" },
+  { method: "DELETE", path: "/api/account/sessions/{sessionId}", auth: "session", fn: "accounts" },
+  // Dashboard: projects, keys and files of the signed-in account (another account's ids are 404).
+  { method: "POST", path: "/api/projects", auth: "session", fn: "projects" },
+  { method: "GET", path: "/api/projects", auth: "session", fn: "projects" },
+  { method: "GET", path: "/api/projects/{projectId}", auth: "session", fn: "projects" },
+  { method: "PATCH", path: "/api/projects/{projectId}", auth: "session", fn: "projects" },
+  { method: "DELETE", path: "/api/projects/{projectId}", auth: "session", fn: "projects" },
+  { method: "GET", path: "/api/projects/{projectId}/files", auth: "session", fn: "projects" },
+  { method: "DELETE", path: "/api/account", auth: "session", fn: "projects" },
+  { method: "POST", path: "/api/keys", auth: "session", fn: "keys" },
+  { method: "GET", path: "/api/keys", auth: "session", fn: "keys" },
+  { method: "DELETE", path: "/api/keys/{clientId}", auth: "session", fn: "keys" },
+  { method: "POST", path: "/api/keys/{clientId}/regenerate", auth: "session", fn: "keys" },
+  { method: "GET", path: "/api/keys/{clientId}/usage", auth: "session", fn: "keys" },
+  { method: "GET", path: "/api/files", auth: "session", fn: "files" },
+  { method: "GET", path: "/api/files/{fileId}", auth: "session", fn: "files" },
+  { method: "DELETE", path: "/api/files/{fileId}", auth: "session", fn: "files" },
 ] as const satisfies readonly RouteDefinition[];
 
 export type Route = (typeof routes)[number];

@@ -11,3 +11,8 @@ export * from "./usage.port";
 export * from "./file-catalog.port";
 export * from "./object-purger.port";
 export * from "./background.port";
+export * from "./user-repository.port";
+export * from "./session-repository.port";
+export * from "./token-repository.port";
+export * from "./password-hasher.port";
+export * from "./mailer.port";

@@ -41,6 +41,17 @@ export const Settings = z.object({
   HANGAR_USAGE_COUNTING: z._default(z.enum(["on", "off"]), "on"),
   /** How long a project or account DELETE purges before handing the rest to the background. */
   HANGAR_DELETE_INLINE_MS: intFromEnv(5000, 0, 20_000),
+  /**
+   * SMTP relay for account mails (`smtp://host:port`, `smtps://user:pass@host`): the local stack
+   * sets it to its MailDev. Unset: mail goes through Amazon SES from HANGAR_MAIL_FROM.
+   */
+  HANGAR_SMTP_URL: z.optional(z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" })),
+  /**
+   * Header in which a trusted proxy in front of the API names the client's address (e.g.
+   * `cloudfront-viewer-address`), for the per-client limits of sign-in and mail. Unset: the
+   * address API Gateway saw. Set it only when the API is reachable through that proxy alone.
+   */
+  HANGAR_CLIENT_IP_HEADER: z.optional(z.string().check(z.regex(/^[A-Za-z0-9-]{1,64}$/, "must be a header name"))),
   /** Local stack only: DynamoDB Local and the local object store. Unset on AWS. */
   HANGAR_DYNAMODB_ENDPOINT: optionalUrl,
   HANGAR_S3_ENDPOINT: optionalUrl,

@@ -13,12 +13,26 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from "@hangar/core";
+import {
+  EmailNotVerifiedError,
+  InvalidTokenError,
+  LoginFailedError,
+  NotSignedInError,
+  SessionNotFoundError,
+} from "@hangar/core/account-errors";
+import { CrossOriginRequestError } from "./csrf";
 import type { HttpResult } from "./http-context";
 
 /** The one place that decides HTTP statuses: domain error class → status, by instanceof. */
 const STATUS_BY_CLASS: [abstract new (...args: never[]) => HangarError, number][] = [
   [ValidationError, 400],
   [InvalidJsonError, 400],
+  [InvalidTokenError, 400],
+  [NotSignedInError, 401],
+  [LoginFailedError, 401],
+  [EmailNotVerifiedError, 403],
+  [CrossOriginRequestError, 403],
+  [SessionNotFoundError, 404],
   [MissingCredentialsError, 401],
   [InvalidCredentialsError, 401],
   [NotFoundError, 404],

@@ -44,7 +44,13 @@ function baseStack() {
  * Missing or extra endpoints, or an auth kind without its middleware, fail at import (and so
  * `npm start` and the stack tests), never at a request.
  */
-export function httpFunction<F extends RouteFunctionName>(fn: F, endpoints: Endpoints<F>, auth: AuthMiddlewares = {}) {
+export function httpFunction<F extends RouteFunctionName>(
+  fn: F,
+  endpoints: Endpoints<F>,
+  auth: AuthMiddlewares = {},
+  /** Runs before auth and body parsing on every route of the function (the accounts' CSRF check). */
+  options: { guard?: Middleware } = {},
+) {
   const table = endpoints as unknown as Record<string, Endpoint<RouteAuth>>;
   const own = routesOf(fn);
   const ownKeys = new Set(own.map(routeKey));
@@ -62,6 +68,7 @@ export function httpFunction<F extends RouteFunctionName>(fn: F, endpoints: Endp
       // API Gateway only invokes this function for its own route keys; anything else is a bug.
       if (!route || route.fn !== fn) throw new Error(`${fn} invoked for route ${request.event.routeKey}`);
       request.context.route = route;
+      if (options.guard) await options.guard.before!(request);
       if (route.auth !== "none") await auth[route.auth]!.before!(request);
       if (table[routeKey(route)]!.json) await jsonBody().before!(request);
     },

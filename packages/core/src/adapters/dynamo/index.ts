@@ -7,3 +7,6 @@ export * from "./project-catalog.dynamo";
 export * from "./key-catalog.dynamo";
 export * from "./usage.dynamo";
 export * from "./file-catalog.dynamo";
+export * from "./user-repository.dynamo";
+export * from "./session-repository.dynamo";
+export * from "./token-repository.dynamo";

@@ -11,6 +11,10 @@ export const keys = {
   file: (fileId: string) => ({ pk: `FILE#${fileId}`, sk: "FILE" }),
   share: (userKey: string) => ({ pk: `SHARE#${userKey}`, sk: "SHARE" }),
   rateWindow: (subject: string, windowStart: number) => ({ pk: `RATE#${subject}`, sk: `WINDOW#${windowStart}` }),
+  /** Dashboard sessions live in their user's partition: listing or ending them all is one Query. */
+  session: (userId: string, sessionId: string) => ({ pk: `USER#${userId}`, sk: `SESSION#${sessionId}` }),
+  /** Mailed single-use tokens, by the SHA-256 of the token (the token itself is never stored). */
+  token: (tokenHash: string) => ({ pk: `TOKEN#${tokenHash}`, sk: "TOKEN" }),
   /** One key's usage counters of one UTC day (`YYYY-MM-DD`). */
   usageDay: (clientId: string, day: string) => ({ pk: `USAGE#${clientId}`, sk: `DAY#${day}` }),
 } as const;

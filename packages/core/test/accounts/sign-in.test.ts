@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { RateLimitedError } from "../../src";
+import {
+  EmailNotVerifiedError,
+  LoginFailedError,
+  ScryptPasswordHasher,
+  signIn,
+  signUp,
+  verifyEmail,
+  type AccountDeps,
+} from "../../src/accounts";
+import { PASSWORD, accountWorld, client, links, tokenFrom } from "./account-fakes";
+
+async function verifiedUser(deps: AccountDeps, mailer: { sent: { text: string }[] }, email = "ada@example.com", password = PASSWORD) {
+  await signUp(deps, { email, password }, client, links);
+  await verifyEmail(deps, { token: tokenFrom(mailer.sent.at(-1) as never, "verify-email") });
+}
+
+const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+
+describe("sign-in", () => {
+  it("starts a session for the right password and shows the account", async () => {
+    const { deps, mailer, sessions } = accountWorld();
+    await verifiedUser(deps, mailer);
+    const result = await signIn(deps, { email: " ADA@example.com", password: PASSWORD }, client);
+    expect(result.account).toMatchObject({ email: "ada@example.com", emailVerified: true });
+    expect(result.account).not.toHaveProperty("passwordHash");
+    expect(sessions.items.size).toBe(1);
+  });
+
+  it("answers an unknown address exactly like a wrong password, after the same hash work", async () => {
+    const { deps, mailer, hasher } = accountWorld();
+    await verifiedUser(deps, mailer);
+    hasher.verifies = [];
+    const wrong = await failure(signIn(deps, { email: "ada@example.com", password: "wrong password here" }, client));
+    const unknown = await failure(signIn(deps, { email: "nobody@example.com", password: "wrong password here" }, client));
+    expect(wrong).toBeInstanceOf(LoginFailedError);
+    expect(unknown).toBeInstanceOf(LoginFailedError);
+    expect((unknown as Error).message).toBe((wrong as Error).message);
+    // Both ran the password hash: the unknown address against a dummy (no stored hash).
+    expect(hasher.verifies).toEqual([expect.stringMatching(/^fake:/), undefined]);
+  });
+
+  it("tells an unverified account so only after the right password", async () => {
+    const { deps } = accountWorld();
+    await signUp(deps, { email: "new@example.com", password: PASSWORD }, client, links);
+    expect(await failure(signIn(deps, { email: "new@example.com", password: "not the password" }, client))).toBeInstanceOf(LoginFailedError);
+    expect(await failure(signIn(deps, { email: "new@example.com", password: PASSWORD }, client))).toBeInstanceOf(EmailNotVerifiedError);
+  });
+
+  it("refuses accounts without a password (made by key:create) like a wrong password", async () => {
+    const { deps, users } = accountWorld();
+    await users.create({ userId: "usr_key", email: "ci@example.com", emailVerified: true, createdAt: "2026-01-01T00:00:00.000Z" });
+    expect(await failure(signIn(deps, { email: "ci@example.com", password: PASSWORD }, client))).toBeInstanceOf(LoginFailedError);
+  });
+
+  it("gives a new session id at every sign-in", async () => {
+    const { deps, mailer } = accountWorld();
+    await verifiedUser(deps, mailer);
+    const a = await signIn(deps, { email: "ada@example.com", password: PASSWORD }, client);
+    const b = await signIn(deps, { email: "ada@example.com", password: PASSWORD }, client);
+    expect(a.session.sessionId).not.toBe(b.session.sessionId);
+    expect(a.sessionToken).not.toBe(b.sessionToken);
+  });
+
+  it("rehashes a password stored with weaker parameters", async () => {
+    const { deps, mailer, users, hasher } = accountWorld();
+    await verifiedUser(deps, mailer);
+    const user = [...users.byId.values()][0]!;
+    user.passwordHash = `fake:v1:${PASSWORD}`;
+    await signIn(deps, { email: "ada@example.com", password: PASSWORD }, client);
+    expect(users.byId.get(user.userId)!.passwordHash).toBe(`fake:v${hasher.version}:${PASSWORD}`);
+  });
+
+  it("rehashes real scrypt hashes when the parameters rose", async () => {
+    const weak = new ScryptPasswordHasher({ logN: 10, r: 8, p: 1 });
+    const strong = new ScryptPasswordHasher({ logN: 11, r: 8, p: 1 });
+    const { deps, users } = accountWorld({ hasher: strong });
+    await users.create({ userId: "usr_old", email: "old@example.com", emailVerified: true, createdAt: "2026-01-01T00:00:00.000Z", passwordHash: await weak.hash(PASSWORD) });
+    await signIn(deps, { email: "old@example.com", password: PASSWORD }, client);
+    const stored = users.byId.get("usr_old")!.passwordHash!;
+    expect(ScryptPasswordHasher.parametersOf(stored)).toEqual({ logN: 11, r: 8, p: 1 });
+    expect((await strong.verify(PASSWORD, stored)).valid).toBe(true);
+  });
+});
+
+describe("brute force", () => {
+  it("locks an account after 10 failed sign-ins (429 with the wait), even for the right password, without hashing", async () => {
+    const { deps, mailer, hasher } = accountWorld();
+    await verifiedUser(deps, mailer);
+    for (let i = 0; i < 10; i++) {
+      expect(await failure(signIn(deps, { email: "ada@example.com", password: `wrong password ${i}` }, { ip: `198.51.100.${i}` }))).toBeInstanceOf(LoginFailedError);
+    }
+    hasher.verifies = [];
+    const locked = await failure(signIn(deps, { email: "ada@example.com", password: PASSWORD }, { ip: "198.51.100.99" }));
+    expect(locked).toBeInstanceOf(RateLimitedError);
+    expect((locked as RateLimitedError).code).toBe("rate_limited");
+    expect((locked as RateLimitedError).retryAfterSeconds).toBeGreaterThan(0);
+    expect(hasher.verifies).toEqual([]);
+  });
+
+  it("counts only failures per account: successful sign-ins give their attempt back", async () => {
+    const { deps, mailer } = accountWorld();
+    await verifiedUser(deps, mailer);
+    for (let i = 0; i < 15; i++) await signIn(deps, { email: "ada@example.com", password: PASSWORD }, client);
+  });
+
+  it("limits sign-in attempts per client address across accounts", async () => {
+    const { deps, limiters } = accountWorld();
+    limiters.loginPerIp.counts.set("login-ip:203.0.113.7", 100);
+    expect(await failure(signIn(deps, { email: "anyone@example.com", password: PASSWORD }, client))).toBeInstanceOf(RateLimitedError);
+    expect(await failure(signIn(deps, { email: "anyone@example.com", password: PASSWORD }, { ip: "203.0.113.8" }))).toBeInstanceOf(LoginFailedError);
+  });
+});

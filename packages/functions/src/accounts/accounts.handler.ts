@@ -1,0 +1,137 @@
+import {
+  changePassword,
+  confirmPasswordReset,
+  endOtherSessions,
+  endSession,
+  endSessionOfToken,
+  getAccount,
+  listSessions,
+  requestPasswordReset,
+  resendVerification,
+  signIn,
+  signUp,
+  updateProfile,
+  verifyEmail,
+} from "@hangar/core/accounts";
+import { getAccountDeps } from "../composition/accounts";
+import { linkBases } from "../composition/link-bases";
+import { getRuntime } from "../composition/root";
+import { sameOriginGuard } from "../middleware/csrf";
+import type { ContextFor, HttpEvent, HttpResult } from "../middleware/http-context";
+import { httpFunction, json } from "../middleware/http-function";
+import { withSecurityHeaders } from "../middleware/security-headers";
+import { sessionAuth } from "../middleware/session-auth";
+import { clientInfo } from "./client-info";
+import { clearedSessionCookie, readSessionCookie, sessionCookie } from "./session-cookie";
+
+/**
+ * The accounts API (docs/accounts.md): one function for sign-up, verification, sign-in and
+ * sessions, profile and passwords. Every route passes the same-origin check first; session
+ * routes then authenticate by cookie. Use cases live in core; this file only translates HTTP.
+ */
+const publicBase = (event: HttpEvent) => linkBases(event, getRuntime().settings).publicBaseUrl;
+const client = (event: HttpEvent) => clientInfo(event, getRuntime().settings);
+const links = (event: HttpEvent) => ({ publicBaseUrl: publicBase(event) });
+const noContent = (cookies?: string[]): HttpResult => ({ statusCode: 204, ...(cookies ? { cookies } : {}) });
+
+const accepted = (message: string, extra: Record<string, unknown> = {}) => json(202, { message, ...extra });
+
+async function signUpRoute(event: HttpEvent, context: ContextFor<"none">) {
+  const { mailSent } = await signUp(getAccountDeps(), context.body, client(event), links(event));
+  return accepted(
+    mailSent
+      ? "Check your inbox: we sent a link to confirm the address."
+      : "Your account is saved, but the confirmation mail could not be sent. Ask for a new link in a moment.",
+    { mailSent },
+  );
+}
+
+async function verifyEmailRoute(_event: HttpEvent, context: ContextFor<"none">) {
+  return json(200, { ...(await verifyEmail(getAccountDeps(), context.body)), message: "Your e-mail address is confirmed. You can sign in." });
+}
+
+async function resendRoute(event: HttpEvent, context: ContextFor<"none">) {
+  await resendVerification(getAccountDeps(), context.body, client(event), links(event));
+  return accepted("If this address has an account waiting for confirmation, a new link is on its way.");
+}
+
+async function signInRoute(event: HttpEvent, context: ContextFor<"none">) {
+  const deps = getAccountDeps();
+  const { account, sessionToken, session } = await signIn(deps, context.body, client(event));
+  const maxAge = session.absoluteExpiresAt - Math.floor(deps.clock.now().getTime() / 1000);
+  return { ...json(200, { account }), cookies: [sessionCookie(publicBase(event), sessionToken, maxAge)] };
+}
+
+async function signOutRoute(event: HttpEvent) {
+  await endSessionOfToken(getAccountDeps(), readSessionCookie(event, publicBase(event)));
+  return noContent([clearedSessionCookie(publicBase(event))]);
+}
+
+async function accountRoute(_event: HttpEvent, context: ContextFor<"session">) {
+  return json(200, await getAccount(getAccountDeps(), context.session));
+}
+
+async function profileRoute(_event: HttpEvent, context: ContextFor<"session">) {
+  return json(200, await updateProfile(getAccountDeps(), context.session, context.body));
+}
+
+async function passwordRoute(_event: HttpEvent, context: ContextFor<"session">) {
+  await changePassword(getAccountDeps(), context.session, context.body);
+  return noContent();
+}
+
+async function resetRequestRoute(event: HttpEvent, context: ContextFor<"none">) {
+  await requestPasswordReset(getAccountDeps(), context.body, client(event), links(event));
+  return accepted("If this address has an account, a link to choose a new password is on its way.");
+}
+
+async function resetConfirmRoute(event: HttpEvent, context: ContextFor<"none">) {
+  await confirmPasswordReset(getAccountDeps(), context.body);
+  // Every session of the account ended, this browser's included.
+  return noContent([clearedSessionCookie(publicBase(event))]);
+}
+
+async function sessionsRoute(_event: HttpEvent, context: ContextFor<"session">) {
+  return json(200, { items: await listSessions(getAccountDeps(), context.session) });
+}
+
+async function endOthersRoute(_event: HttpEvent, context: ContextFor<"session">) {
+  await endOtherSessions(getAccountDeps(), context.session);
+  return noContent();
+}
+
+async function endOneRoute(event: HttpEvent, context: ContextFor<"session">) {
+  const sessionId = event.pathParameters?.sessionId;
+  await endSession(getAccountDeps(), context.session, sessionId);
+  return noContent(sessionId === context.session.sessionId ? [clearedSessionCookie(publicBase(event))] : undefined);
+}
+
+const inner = httpFunction(
+  "accounts",
+  {
+    "POST /api/account/sign-up": { json: true, handler: signUpRoute },
+    "POST /api/account/verify-email": { json: true, handler: verifyEmailRoute },
+    "POST /api/account/resend-verification": { json: true, handler: resendRoute },
+    "POST /api/session": { json: true, handler: signInRoute },
+    "DELETE /api/session": { handler: signOutRoute },
+    "GET /api/account": { handler: accountRoute },
+    "PUT /api/account/profile": { json: true, handler: profileRoute },
+    "POST /api/account/password": { json: true, handler: passwordRoute },
+    "POST /api/account/password-reset": { json: true, handler: resetRequestRoute },
+    "POST /api/account/password-reset/confirm": { json: true, handler: resetConfirmRoute },
+    "GET /api/account/sessions": { handler: sessionsRoute },
+    "DELETE /api/account/sessions": { handler: endOthersRoute },
+    "DELETE /api/account/sessions/{sessionId}": { handler: endOneRoute },
+  },
+  { session: sessionAuth(getAccountDeps, (event) => readSessionCookie(event, publicBase(event))) },
+  { guard: sameOriginGuard(publicBase) },
+);
+
+/** A stale or forged cookie is cleared as it is refused, so the browser stops sending it. */
+function clearRefusedCookie(event: HttpEvent, result: HttpResult): HttpResult {
+  if (result.statusCode !== 401 || !result.body?.includes('"not_signed_in"')) return result;
+  if (readSessionCookie(event, publicBase(event)) === undefined) return result;
+  return { ...result, cookies: [...(result.cookies ?? []), clearedSessionCookie(publicBase(event))] };
+}
+
+export const handler = withSecurityHeaders(inner as unknown as Parameters<typeof withSecurityHeaders>[0], clearRefusedCookie);

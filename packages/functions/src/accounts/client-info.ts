@@ -1,0 +1,42 @@
+import { isIP } from "node:net";
+import type { ClientInfo } from "@hangar/core/accounts";
+import type { Settings } from "../composition/settings.schema";
+import { header, type HttpEvent } from "../middleware/http-context";
+
+/** An address from a header: `ip`, `ip:port`, `[v6]:port`, or the last of a comma list. */
+function parseAddress(raw: string | undefined): string | undefined {
+  if (!raw || raw.length > 512) return undefined;
+  const last = raw.split(",").pop()!.trim();
+  if (isIP(last)) return last;
+  const bracketed = /^\[([0-9a-fA-F:.]+)\](?::\d+)?$/.exec(last);
+  if (bracketed && isIP(bracketed[1]!) === 6) return bracketed[1];
+  const withPort = /^(.+):\d{1,5}$/.exec(last);
+  return withPort && isIP(withPort[1]!) ? withPort[1] : undefined;
+}
+
+/** The first four groups of an IPv6 address: one subscriber usually holds a whole /64. */
+function ipv6Prefix64(address: string): string {
+  const [head, tail = ""] = address.toLowerCase().split("::") as [string, string?];
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  // An embedded IPv4 tail (::ffff:1.2.3.4) counts as two groups.
+  const groups = (parts: string[]) => parts.reduce((n, p) => n + (p.includes(".") ? 2 : 1), 0);
+  const zeros = address.includes("::") ? Array(Math.max(0, 8 - groups(left) - groups(right))).fill("0") : [];
+  const full = [...left, ...zeros, ...right];
+  return `${full.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}
+
+/**
+ * Who is calling, for the per-client rate limits and the session list. By default the address
+ * API Gateway saw. Behind a proxy that names the client in a header (CloudFront's
+ * `cloudfront-viewer-address`), HANGAR_CLIENT_IP_HEADER names that header; set it only when the
+ * API cannot be reached except through that proxy, or callers could pick their own address.
+ * IPv6 clients are counted per /64.
+ */
+export function clientInfo(event: HttpEvent, settings: Pick<Settings, "HANGAR_CLIENT_IP_HEADER">): ClientInfo {
+  const configured = settings.HANGAR_CLIENT_IP_HEADER ? parseAddress(header(event, settings.HANGAR_CLIENT_IP_HEADER)) : undefined;
+  const address = configured ?? parseAddress(event.requestContext?.http?.sourceIp) ?? "unknown";
+  const ip = isIP(address) === 6 && !address.toLowerCase().startsWith("::ffff:") ? ipv6Prefix64(address) : address.replace(/^::ffff:/i, "");
+  const userAgent = header(event, "user-agent")?.slice(0, 256);
+  return { ip, ...(userAgent ? { userAgent } : {}) };
+}

@@ -1,0 +1,71 @@
+import {
+  accountRateLimits,
+  defaultAccountSettings,
+  randomAccountIds,
+  ScryptPasswordHasher,
+  type AccountDeps,
+} from "@hangar/core/accounts";
+import type { MailMessage, Mailer } from "@hangar/core";
+import { DynamoRateLimiter, DynamoSessionRepository, DynamoTokenRepository, DynamoUserRepository } from "@hangar/core/dynamo";
+import { getRuntime } from "./root";
+import type { Settings } from "./settings.schema";
+
+/** The sender when HANGAR_MAIL_FROM is unset (the local stack; a deployed stage sets it). */
+export const DEFAULT_MAIL_FROM = "Hangar <no-reply@hangar.localhost>";
+
+/**
+ * SMTP when HANGAR_SMTP_URL is set (the local stack's MailDev, or any relay), SES otherwise.
+ * Each adapter is imported on the first mail, so neither SDK is loaded for requests that send
+ * none (sign-in, profile, sessions).
+ */
+function lazyMailer(settings: Settings): Mailer {
+  let mailer: Promise<Mailer> | undefined;
+  const from = settings.HANGAR_MAIL_FROM ?? DEFAULT_MAIL_FROM;
+  const build = async (): Promise<Mailer> => {
+    if (settings.HANGAR_SMTP_URL) {
+      const { SmtpMailer } = await import("@hangar/core/mail-smtp");
+      return new SmtpMailer(settings.HANGAR_SMTP_URL, from);
+    }
+    const { sesMailer } = await import("@hangar/core/mail-ses");
+    return sesMailer({ region: settings.AWS_REGION, from });
+  };
+  return {
+    send: async (message: MailMessage) => {
+      mailer ??= build().catch((error: unknown) => {
+        mailer = undefined;
+        throw error;
+      });
+      return (await mailer).send(message);
+    },
+  };
+}
+
+let deps: AccountDeps | undefined;
+
+/**
+ * What only the accounts function needs, built on first use from the shared runtime (its
+ * DynamoDB client): users, sessions, tokens, the four rate limiters of docs/accounts.md, the
+ * scrypt hasher and the mailer.
+ */
+export function getAccountDeps(): AccountDeps {
+  if (deps) return deps;
+  const { db, settings, clock } = getRuntime();
+  const table = settings.HANGAR_TABLE_NAME;
+  deps = {
+    users: new DynamoUserRepository(db, table),
+    sessions: new DynamoSessionRepository(db, table),
+    tokens: new DynamoTokenRepository(db, table),
+    hasher: new ScryptPasswordHasher(),
+    mailer: lazyMailer(settings),
+    limiters: {
+      loginPerAccount: new DynamoRateLimiter(db, table, accountRateLimits.loginPerAccount),
+      loginPerIp: new DynamoRateLimiter(db, table, accountRateLimits.loginPerIp),
+      mailPerAddress: new DynamoRateLimiter(db, table, accountRateLimits.mailPerAddress),
+      mailPerIp: new DynamoRateLimiter(db, table, accountRateLimits.mailPerIp),
+    },
+    clock,
+    ids: randomAccountIds,
+    settings: defaultAccountSettings,
+  };
+  return deps;
+}

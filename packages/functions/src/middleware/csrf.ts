@@ -1,0 +1,54 @@
+import type { MiddlewareObj } from "@middy/core";
+import { HangarError } from "@hangar/core";
+import { header, type HangarContext, type HttpEvent, type HttpResult } from "./http-context";
+
+/** 403: a state-changing request that did not come from the dashboard's own pages. */
+export class CrossOriginRequestError extends HangarError {
+  readonly code = "cross_origin_request";
+  constructor(message = "This request must come from the Hangar dashboard") {
+    super(message);
+  }
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * CSRF defence for cookie-authenticated routes, as OWASP's cheat sheet and Lucia recommend
+ * for SameSite=Lax cookies:
+ * - the browser's `Origin` must be the dashboard's origin; a browser that sends none (older
+ *   ones omit it on same-origin requests) must say `Sec-Fetch-Site: same-origin`. Neither header
+ *   can be set by a page's script, and a request with neither is refused;
+ * - the body must be declared `application/json`: a cross-site HTML form can only send
+ *   urlencoded, multipart or text/plain, and a cross-site fetch with JSON needs a CORS
+ *   preflight this API never grants.
+ * Safe methods change nothing and pass. Runs before authentication and body parsing, so a
+ * forged request learns nothing else.
+ */
+export function sameOriginGuard(expectedOrigin: (event: HttpEvent) => string): MiddlewareObj<HttpEvent, HttpResult, Error, HangarContext> {
+  return {
+    before: ({ event }) => {
+      const method = event.requestContext?.http?.method?.toUpperCase() ?? "GET";
+      if (SAFE_METHODS.has(method)) return;
+      const origin = header(event, "origin");
+      if (origin !== undefined) {
+        if (!sameOrigin(origin, expectedOrigin(event))) throw new CrossOriginRequestError();
+      } else if (header(event, "sec-fetch-site")?.trim().toLowerCase() !== "same-origin") {
+        throw new CrossOriginRequestError();
+      }
+      const contentType = header(event, "content-type")?.split(";")[0]?.trim().toLowerCase();
+      if (contentType !== "application/json") {
+        throw new CrossOriginRequestError("Send dashboard requests with Content-Type: application/json");
+      }
+    },
+  };
+}
+
+/** Compares serialized origins (scheme, host, port; default ports dropped, host lower-cased). */
+function sameOrigin(given: string, expected: string): boolean {
+  if (given.length > 2048) return false;
+  try {
+    return new URL(given).origin === new URL(expected).origin;
+  } catch {
+    return false;
+  }
+}
