@@ -3,7 +3,7 @@
  * the tarball (or from a loopback registry that serves only that tarball), run by other Node
  * versions. Used by test/cli-package.test.ts and test/ci-recipes.test.ts.
  */
-import { execFile } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
@@ -21,12 +21,25 @@ export interface Run {
   stderr: string;
 }
 
-/** Runs a program; never throws for a non-zero exit (the caller asserts on it). */
+/**
+ * Runs a program; never throws for a non-zero exit (the caller asserts on it). stdin is /dev/null
+ * as in a CI step: bash skips $BASH_ENV when its stdin is a socket (it takes that for sshd).
+ */
 export function run(file: string, args: string[], options: { cwd: string; env: Record<string, string | undefined>; timeoutMs?: number }): Promise<Run> {
   return new Promise((done) => {
-    execFile(file, args, { cwd: options.cwd, env: options.env, timeout: options.timeoutMs ?? 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as { code?: unknown }).code === "number" ? (error as { code: number }).code : -1) : 0;
-      done({ code, stdout: String(stdout), stderr: String(stderr) + (error && code === -1 ? `\n${error.message}` : "") });
+    const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
+    child.stderr!.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      done({ code: -1, stdout, stderr: `${stderr}\n${error.message}` });
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      done({ code: code ?? -1, stdout, stderr: signal ? `${stderr}\nkilled by ${signal}` : stderr });
     });
   });
 }
