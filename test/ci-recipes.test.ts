@@ -144,6 +144,10 @@ describe("docs/ci-recipes.md, run", () => {
     expect(report.HANGAR_DOWNLOAD_URL).toMatch(/\/download\//);
     expect(report.HANGAR_VERSION).toBe("1.0.4 [BETA]");
     expectNoSecret(ws, runs);
+    // README.md shows the same job: its script must be the one run here.
+    const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+    const readmeGitlab = /\*\*GitLab CI\*\*[\s\S]*?```yaml\n([\s\S]*?)\n```/.exec(readme);
+    expect(literalBlocks(readmeGitlab![1]!)).toEqual(literalBlocks(code));
   });
 
   it("Bitrise: the Script step uploads $BITRISE_APK_PATH and exports the links with envman", async () => {

@@ -8,12 +8,17 @@
  *
  * Peak RSS comes from GNU time (`/usr/bin/time -f %M`, Debian package `time`) in a separate
  * pass, so wall times are measured without the wrapper. BENCH_RUNS sets the runs per row (15).
+ * Last, the GitHub Action's upload step (its script, read from action.yml) uploads the small APK
+ * to a local stack 5 times: what the step costs once the file is built (BENCH_ACTION=0 skips).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
+import { randomIds } from "@hangar/core";
+import { mintLocalApiKey } from "@hangar/local";
 import { writeBigAssetApk } from "../../packages/inspect/fixtures/large-fixtures";
+import { startStackProcess } from "../../test/support/local-stack-process";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const DIST_BIN = join(ROOT, "packages/cli/dist/hangar.js");
@@ -59,10 +64,10 @@ new AppInfoParser(process.argv[2]).parse().then(
   return path;
 }
 
-function once(argv: string[]): Promise<{ ms: number; code: number | null; stdout: string }> {
+function once(argv: string[], env?: NodeJS.ProcessEnv): Promise<{ ms: number; code: number | null; stdout: string }> {
   return new Promise((done, fail) => {
     const started = performance.now();
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: ["ignore", "pipe", "ignore"] });
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ["ignore", "pipe", "ignore"], ...(env ? { env } : {}) });
     let stdout = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.on("error", fail);
@@ -70,9 +75,9 @@ function once(argv: string[]): Promise<{ ms: number; code: number | null; stdout
   });
 }
 
-function peakRssKb(argv: string[]): number | undefined {
+function peakRssKb(argv: string[], env?: NodeJS.ProcessEnv): number | undefined {
   if (!existsSync(GNU_TIME)) return undefined;
-  const r = spawnSync(GNU_TIME, ["-f", "%M", ...argv], { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] });
+  const r = spawnSync(GNU_TIME, ["-f", "%M", ...argv], { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"], ...(env ? { env } : {}) });
   const last = r.stderr.trim().split("\n").at(-1);
   return last && /^\d+$/.test(last) ? Number(last) : undefined;
 }
@@ -137,4 +142,57 @@ async function main(): Promise<void> {
   console.log(`target: inspect of a 50 MB APK at most 60 MB peak RSS — ${bigPeak.toFixed(1)} MB: ${bigPeak <= 60 ? "met" : "NOT met"}`);
 }
 
+/** The Upload step's `run: |` script of action.yml, as the runner would execute it. */
+function actionScript(): string {
+  const yaml = readFileSync(join(ROOT, "action.yml"), "utf8");
+  const match = /\n( +)run: \|\n((?:\1 {2}.*\n|\n)*)/g;
+  for (const m of yaml.matchAll(match)) {
+    const text = m[2]!.split("\n").map((l) => l.slice(m[1]!.length + 2)).join("\n");
+    if (text.includes("hangar.js")) return text;
+  }
+  throw new Error("action.yml has no step running hangar.js");
+}
+
+async function benchActionStep(): Promise<void> {
+  const dataDir = join(WORK, "stack");
+  rmSync(dataDir, { recursive: true, force: true });
+  const stack = await startStackProcess(dataDir, { HANGAR_DYNAMODB_IN_MEMORY: "1" });
+  try {
+    const script = actionScript();
+    const times: number[] = [];
+    const peaks: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const key = await mintLocalApiKey(stack.info, { email: "bench@hangar.localhost", projectName: `bench-cli-${randomIds.userKey()}` });
+      const env = {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        GITHUB_ACTION_PATH: ROOT,
+        GITHUB_OUTPUT: join(WORK, "github-output"),
+        HANGAR_URL: stack.info.baseUrl,
+        HANGAR_CLIENT_ID: key.clientId,
+        HANGAR_CLIENT_SECRET: key.clientSecret,
+        INPUT_FILE: SMALL_APK,
+        INPUT_NAME: "",
+        INPUT_MAX_RETRIES: "5",
+        INPUT_TIMEOUT: "600",
+      };
+      const r = await once(["bash", "-eo", "pipefail", "-c", script], env);
+      if (r.code !== 0) throw new Error(`the action's upload step failed (exit ${r.code})`);
+      times.push(r.ms);
+      const again = await mintLocalApiKey(stack.info, { email: "bench@hangar.localhost", projectName: `bench-cli-${randomIds.userKey()}` });
+      const peak = peakRssKb(["bash", "-eo", "pipefail", "-c", script], { ...env, HANGAR_CLIENT_ID: again.clientId, HANGAR_CLIENT_SECRET: again.clientSecret });
+      if (peak !== undefined) peaks.push(peak);
+    }
+    const peak = peaks.length ? `${(median(peaks) / 1024).toFixed(1)} MB` : "n/a";
+    console.log(`action.yml upload step, ${SMALL_APK.split("/").pop()} to a local stack: median ${median(times).toFixed(0)} ms, peak RSS ${peak} (5 runs; no install step)`);
+  } finally {
+    await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 await main();
+if (process.env.BENCH_ACTION !== "0") {
+  console.log("");
+  await benchActionStep();
+}
