@@ -7,8 +7,35 @@ export const REPO_ROOT = resolve(import.meta.dirname, "../..");
 
 export interface StackProcess {
   info: LocalStackInfo;
+  /** The stack's process (what `npm start` runs: packages/local/src/start.ts). */
+  pid: number;
   output: () => string;
+  /** Resolves with the exit code (null when killed by a signal) once the process has ended. */
+  exited: Promise<number | null>;
   stop(): Promise<void>;
+}
+
+/** Spawns start.ts as `npm start` does: on free ports (PORT=0) and the caller's data dir. */
+export function spawnStack(dataDir: string, env: Record<string, string> = {}) {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "packages/local/src/start.ts"], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: "0", HANGAR_DATA_DIR: dataDir, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+  return { child, output: () => output, exited };
+}
+
+/** Runs start.ts until it exits by itself (a stack that refuses to start); its code and output. */
+export async function runStackUntilExit(dataDir: string, env: Record<string, string> = {}) {
+  const { child, output, exited } = spawnStack(dataDir, env);
+  const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+  const code = await exited;
+  clearTimeout(timer);
+  return { code, output: output() };
 }
 
 /**
@@ -18,31 +45,27 @@ export interface StackProcess {
 export async function startStackProcess(dataDir: string, env: Record<string, string> = {}): Promise<StackProcess> {
   const infoFile = join(dataDir, "stack.json");
   rmSync(infoFile, { force: true });
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "packages/local/src/start.ts"], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, PORT: "0", HANGAR_DATA_DIR: dataDir, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
+  const { child, output, exited } = spawnStack(dataDir, env);
 
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + 180_000;
+  // stack.json is written last, by the stack process itself (a leftover file was removed above).
   while (!existsSync(infoFile)) {
-    if (child.exitCode !== null) throw new Error(`local stack exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`local stack exited with ${child.exitCode}:\n${output()}`);
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`local stack did not start within 120 s:\n${output}`);
+      throw new Error(`local stack did not start within 180 s:\n${output()}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
   const info = JSON.parse(readFileSync(infoFile, "utf8")) as LocalStackInfo;
   return {
     info,
-    output: () => output,
+    pid: child.pid!,
+    output,
+    exited,
     stop: () =>
       new Promise<void>((done) => {
-        if (child.exitCode !== null) return done();
+        if (child.exitCode !== null || child.signalCode !== null) return done();
         child.once("exit", () => done());
         child.kill("SIGTERM");
         setTimeout(() => child.kill("SIGKILL"), 10_000).unref();

@@ -1,12 +1,14 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { CreateBucketCommand, HeadBucketCommand, PutBucketVersioningCommand, S3Client } from "@aws-sdk/client-s3";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { startDynamoDbLocal } from "./dynamodb/dynamodb-local";
 import { ensureTable } from "./dynamodb/ensure-table";
 import { startLocalApiServer } from "./http/local-api-server";
+import { startMailCatcher } from "./mail/mail-catcher";
 import { startObjectStore } from "./object-store";
+import { acquireStackLock } from "./stack-lock";
 
 /**
  * Fixed local credentials: the local object store verifies SigV4 against them, and DynamoDB Local
@@ -14,21 +16,35 @@ import { startObjectStore } from "./object-store";
  */
 export const LOCAL_CREDENTIALS = { accessKeyId: "hangarlocal", secretAccessKey: "hangarlocalsecret" } as const;
 export const LOCAL_REGION = "us-east-1";
+/** Services nobody outside this machine may reach (no authentication): DynamoDB Local, MailDev. */
+const LOOPBACK = "127.0.0.1";
 
 export interface LocalStackOptions {
-  /** Everything persistent lives here (DynamoDB file, objects); default `.hangar`. */
+  /** Everything persistent lives here (DynamoDB file, objects, mail); default `.hangar`. */
   dataDir: string;
+  /** Interface of the API and the object store (DynamoDB Local and MailDev are loopback only). */
   host: string;
-  /** API port; 0 picks free ports for everything. */
+  /** API port; 0 picks free ports for everything. Others follow: store +1, DynamoDB +2, mail web +3, SMTP +4. */
   port: number;
   s3Port?: number;
   dynamoPort?: number;
+  mailWebPort?: number;
+  smtpPort?: number;
   tableName?: string;
   bucketName?: string;
   /** Keep DynamoDB Local's data in memory (faster writes, nothing survives a restart). */
   dynamoInMemory?: boolean;
+  /** The built dashboard to serve at `/` (packages/web/dist); undefined serves a "not built" page. */
+  dashboardDir?: string;
   /** Extra settings for the handlers (HANGAR_* variables). */
   env?: Record<string, string | undefined>;
+  /**
+   * A service died while the stack runs (DynamoDB Local's JVM): the stack cannot serve anymore.
+   * Default: log it. `npm start` stops and exits non-zero.
+   */
+  onServiceFailure?: (error: Error) => void;
+  /** Progress lines (a leftover JVM stopped, …); default stdout. */
+  log?: (line: string) => void;
 }
 
 /** What a running stack tells its clients (and writes to `<dataDir>/stack.json`). */
@@ -36,11 +52,18 @@ export interface LocalStackInfo {
   baseUrl: string;
   s3Endpoint: string;
   dynamoEndpoint: string;
+  /** MailDev's web UI and REST API: `GET <mailUrl>/api/email` lists the mail the stack sent. */
+  mailUrl: string;
+  /** MailDev's SMTP port on 127.0.0.1 (the handlers get `HANGAR_SMTP_URL`). */
+  smtpPort: number;
   tableName: string;
   bucketName: string;
   region: string;
   credentials: { accessKeyId: string; secretAccessKey: string };
+  /** The stack's process. */
   pid: number;
+  /** Absolute data directory (key:create finds stack.json there). */
+  dataDir: string;
 }
 
 export interface LocalStack {
@@ -59,47 +82,116 @@ export function freePort(host: string): Promise<number> {
   });
 }
 
+/** Whether host:port can be listened on right now. */
+export function portIsFree(host: string, port: number): Promise<boolean> {
+  return new Promise((ok) => {
+    const server = createServer();
+    server.once("error", () => ok(false));
+    server.listen({ port, host, exclusive: true }, () => server.close(() => ok(true)));
+  });
+}
+
+/** A port taken by another process; `port` and `code` as Node's own EADDRINUSE errors have them. */
+export class PortInUseError extends Error {
+  readonly code = "EADDRINUSE";
+  constructor(
+    readonly port: number,
+    readonly service: string,
+  ) {
+    super(`port ${port} (${service}) is in use`);
+    this.name = "PortInUseError";
+  }
+}
+
+/** The stack's services in PORT order, with the offset of each from PORT. */
+const SERVICES = [
+  { name: "API", offset: 0, loopbackOnly: false },
+  { name: "object store", offset: 1, loopbackOnly: false },
+  { name: "DynamoDB Local", offset: 2, loopbackOnly: true },
+  { name: "mail web", offset: 3, loopbackOnly: true },
+  { name: "SMTP", offset: 4, loopbackOnly: true },
+] as const;
+
+/** A PORT whose whole range (PORT … PORT+4) is free now: what to suggest when PORT is taken. */
+export async function freeBasePort(host: string): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = await freePort(host);
+    if (base + SERVICES.length - 1 > 65535) continue;
+    const free = await Promise.all(SERVICES.map((s) => portIsFree(s.loopbackOnly ? LOOPBACK : host, base + s.offset)));
+    if (free.every(Boolean)) return base;
+  }
+  return 0;
+}
+
 export const stackInfoPath = (dataDir: string) => join(dataDir, "stack.json");
+
+/** Every port the stack will listen on, checked free up front so a busy one is named (and no service is half-started). */
+async function choosePorts(options: LocalStackOptions): Promise<number[]> {
+  const explicit = [undefined, options.s3Port, options.dynamoPort, options.mailWebPort, options.smtpPort];
+  const ports = await Promise.all(
+    SERVICES.map(async (service, i) => {
+      const host = service.loopbackOnly ? LOOPBACK : options.host;
+      return explicit[i] ?? (options.port === 0 ? await freePort(host) : options.port + service.offset);
+    }),
+  );
+  const checks = await Promise.all(
+    SERVICES.map(async (service, i) => ({ service, port: ports[i]!, free: await portIsFree(service.loopbackOnly ? LOOPBACK : options.host, ports[i]!) })),
+  );
+  const busy = checks.find((c) => !c.free);
+  if (busy) throw new PortInUseError(busy.port, busy.service.name);
+  const duplicate = ports.find((port, i) => ports.indexOf(port) !== i);
+  if (duplicate !== undefined) throw new Error(`port ${duplicate} is given to two services; each needs its own`);
+  return ports;
+}
+
+function valueOf<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === "rejected") throw result.reason;
+  return result.value;
+}
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
+  const log = options.log ?? ((line: string) => console.log(line));
   const tableName = options.tableName ?? "hangar";
   const bucketName = options.bucketName ?? "hangar-uploads";
-  const pick = async (explicit: number | undefined, offset: number) =>
-    explicit ?? (options.port === 0 ? await freePort(options.host) : options.port + offset);
+  // First: a second stack on this directory must stop here, before it touches anything.
+  const lock = acquireStackLock(dataDir);
 
   const closers: (() => Promise<void>)[] = [];
+  let closed = false;
   const close = async () => {
+    if (closed) return;
+    closed = true;
+    rmSync(stackInfoPath(dataDir), { force: true });
     for (const c of closers.reverse()) await c().catch(() => undefined);
+    lock.release();
   };
   try {
-    // Wait for both to settle and register each one that came up: if the other fails, the one
-    // that started is stopped too (no orphaned DynamoDB Local JVM).
+    const [apiPort, s3Port, dynamoPort, mailWebPort, smtpPort] = (await choosePorts(options)) as [number, number, number, number, number];
+    // Wait for all to settle and register each one that came up: if another fails, the ones
+    // that started are stopped too (no orphaned DynamoDB Local JVM).
     const started = <T extends { close(): Promise<void> }>(service: T): T => {
       closers.push(() => service.close());
       return service;
     };
-    const [dynamoResult, storeResult] = await Promise.allSettled([
-      pick(options.dynamoPort, 2).then(async (port) =>
-        started(
-          await startDynamoDbLocal({
-            ...(options.dynamoInMemory ? {} : { dataDir: join(dataDir, "dynamodb") }),
-            port,
-            region: LOCAL_REGION,
-            credentials: LOCAL_CREDENTIALS,
-          }),
-        ),
-      ),
-      pick(options.s3Port, 1).then(async (port) =>
-        started(
-          await startObjectStore({ dataDir: join(dataDir, "s3"), host: options.host, port, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
-        ),
-      ),
+    const onServiceFailure = options.onServiceFailure ?? ((error: Error) => console.error(`Local stack: ${error.message}`));
+    const [dynamoResult, storeResult, mailResult] = await Promise.allSettled([
+      startDynamoDbLocal({
+        ...(options.dynamoInMemory ? {} : { dataDir: join(dataDir, "dynamodb") }),
+        stateDir: dataDir,
+        port: dynamoPort,
+        region: LOCAL_REGION,
+        credentials: LOCAL_CREDENTIALS,
+        onUnexpectedExit: (error) => {
+          if (!closed) onServiceFailure(error);
+        },
+        log,
+      }).then(started),
+      startObjectStore({ dataDir: join(dataDir, "s3"), host: options.host, port: s3Port, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }).then(started),
+      startMailCatcher({ mailDir: join(dataDir, "mail"), smtpPort, webPort: mailWebPort }).then(started),
     ]);
-    if (dynamoResult.status === "rejected") throw dynamoResult.reason;
-    if (storeResult.status === "rejected") throw storeResult.reason;
-    const [dynamo, store] = [dynamoResult.value, storeResult.value];
+    const [dynamo, store, mail] = [valueOf(dynamoResult), valueOf(storeResult), valueOf(mailResult)];
 
     const dynamoClient = new DynamoDBClient({ endpoint: dynamo.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
     await ensureTable(dynamoClient, tableName);
@@ -121,7 +213,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     s3.destroy();
 
     // The handlers read their settings from the environment, exactly as on Lambda.
-    const apiPort = options.port === 0 ? await freePort(options.host) : options.port;
     const baseUrl = `http://${options.host}:${apiPort}`;
     Object.assign(process.env, {
       ...Object.fromEntries(Object.entries(options.env ?? {}).filter(([, v]) => v !== undefined)),
@@ -130,6 +221,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       HANGAR_PUBLIC_URL: options.env?.HANGAR_PUBLIC_URL ?? baseUrl,
       HANGAR_DYNAMODB_ENDPOINT: dynamo.endpoint,
       HANGAR_S3_ENDPOINT: store.url,
+      HANGAR_SMTP_URL: options.env?.HANGAR_SMTP_URL ?? `smtp://${LOOPBACK}:${mail.smtpPort}`,
       HANGAR_LOCAL: "1",
       AWS_REGION: LOCAL_REGION,
       AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
@@ -138,20 +230,30 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     delete process.env.AWS_SESSION_TOKEN;
     delete process.env.AWS_PROFILE;
 
-    const api = await startLocalApiServer({ host: options.host, port: apiPort });
+    const api = await startLocalApiServer({
+      host: options.host,
+      port: apiPort,
+      ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}),
+    });
     closers.push(() => api.close());
 
     const info: LocalStackInfo = {
       baseUrl: api.url,
       s3Endpoint: store.url,
       dynamoEndpoint: dynamo.endpoint,
+      mailUrl: mail.url,
+      smtpPort: mail.smtpPort,
       tableName,
       bucketName,
       region: LOCAL_REGION,
-      credentials: { ...LOCAL_CREDENTIALS },
+      // Named fields only: the SDK tags credential objects it was given with a "$source" field.
+      credentials: { accessKeyId: LOCAL_CREDENTIALS.accessKeyId, secretAccessKey: LOCAL_CREDENTIALS.secretAccessKey },
       pid: process.pid,
+      dataDir,
     };
-    writeFileSync(stackInfoPath(dataDir), `${JSON.stringify(info, null, 2)}\n`);
+    // Written last and atomically (rename): whoever sees the file may use the stack at once.
+    writeFileSync(`${stackInfoPath(dataDir)}.tmp`, `${JSON.stringify(info, null, 2)}\n`);
+    renameSync(`${stackInfoPath(dataDir)}.tmp`, stackInfoPath(dataDir));
     return { info, close };
   } catch (error) {
     await close();

@@ -1,6 +1,9 @@
-import { rmSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { JavaMissingError } from "./dynamodb/dynamodb-local";
-import { stackInfoPath, startLocalStack } from "./local-stack";
+import { freeBasePort, startLocalStack, type LocalStack } from "./local-stack";
+import { StackLockedError } from "./stack-lock";
+import { ensureDashboardBuilt } from "./web/dashboard-build";
 
 /**
  * `npm start`: the whole service on one machine, no AWS account. Settings come from the same
@@ -13,46 +16,64 @@ const dataDir = env.HANGAR_DATA_DIR ?? ".hangar";
 const port = Number(env.PORT ?? 3000);
 const host = env.HOST ?? "127.0.0.1";
 const optionalPort = (v: string | undefined) => (v ? Number(v) : undefined);
+const WEB_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../web");
+
+let stack: LocalStack | undefined;
+let stopping = false;
+/** Stops every service, then exits: 0 when asked to stop, 1 when a service died under us. */
+const stop = async (reason: string, code: number) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${reason}: stopping…`);
+  await stack?.close();
+  process.exit(code);
+};
+process.on("SIGINT", () => void stop("SIGINT", 0));
+process.on("SIGTERM", () => void stop("SIGTERM", 0));
 
 try {
-  const s3Port = optionalPort(env.HANGAR_S3_PORT);
-  const dynamoPort = optionalPort(env.HANGAR_DYNAMODB_PORT);
-  const stack = await startLocalStack({
+  const dashboardDir = await ensureDashboardBuilt({ webDir: WEB_DIR, log: (line) => console.log(line) });
+  stack = await startLocalStack({
     dataDir,
     host,
     port,
     // Tests and benchmarks: writes skip SQLite on disk; nothing survives a restart.
     dynamoInMemory: env.HANGAR_DYNAMODB_IN_MEMORY === "1",
-    ...(s3Port !== undefined ? { s3Port } : {}),
-    ...(dynamoPort !== undefined ? { dynamoPort } : {}),
+    ...(dashboardDir ? { dashboardDir } : {}),
+    ...Object.fromEntries(
+      Object.entries({
+        s3Port: optionalPort(env.HANGAR_S3_PORT),
+        dynamoPort: optionalPort(env.HANGAR_DYNAMODB_PORT),
+        mailWebPort: optionalPort(env.HANGAR_MAIL_WEB_PORT),
+        smtpPort: optionalPort(env.HANGAR_SMTP_PORT),
+      }).filter(([, v]) => v !== undefined),
+    ),
+    // Never answer 503 forever in silence: a dead database ends the stack, loudly.
+    onServiceFailure: (error) => {
+      console.error(`Local stack failure: ${error.message}`);
+      void stop("a service died", 1);
+    },
   });
   const { info } = stack;
   console.log(`Hangar local stack (data in ${dataDir}/)`);
   console.log(`  object store:   ${info.s3Endpoint}  (bucket ${info.bucketName}, SigV4 enforced)`);
-  console.log(`  DynamoDB Local: ${info.dynamoEndpoint}  (table ${info.tableName})`);
+  console.log(`  DynamoDB Local: ${info.dynamoEndpoint}  (table ${info.tableName}, loopback only)`);
+  console.log(`  SMTP:           127.0.0.1:${info.smtpPort}  (MailDev catches every mail the stack sends)`);
   console.log(`  mint a key:     npm run key:create -- --project demo --json`);
+  console.log(`Mail: ${info.mailUrl}`);
   console.log(`Hangar is running at ${info.baseUrl}`);
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal}: stopping…`);
-    rmSync(stackInfoPath(dataDir), { force: true });
-    await stack.close();
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGTERM", () => void stop("SIGTERM"));
 } catch (error) {
-  const inUse = (error as NodeJS.ErrnoException).code === "EADDRINUSE";
-  if (error instanceof JavaMissingError) console.error(`Cannot start: ${error.message}`);
-  else if (inUse) {
-    const { port: busy } = error as NodeJS.ErrnoException & { port?: number };
+  if (error instanceof JavaMissingError || error instanceof StackLockedError) console.error(`Cannot start: ${error.message}`);
+  else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+    const { port: busy, service } = error as NodeJS.ErrnoException & { port?: number; service?: string };
+    const suggestion = await freeBasePort(host).catch(() => 0);
     console.error(
-      `Cannot start: port ${busy ?? port} is in use (the API takes PORT, the store PORT+1, DynamoDB Local PORT+2). ` +
-        "Stop the other process or choose another, e.g. PORT=3100 npm start (PORT=0 picks free ports).",
+      `Cannot start: port ${busy ?? port}${service ? ` (${service})` : ""} is in use. The stack takes PORT and the four after it ` +
+        "(API PORT, object store +1, DynamoDB Local +2, mail web +3, SMTP +4). Stop the other process or choose another range" +
+        (suggestion ? `, e.g. PORT=${suggestion} npm start (free right now)` : "") +
+        "; PORT=0 picks free ports.",
     );
   } else console.error("Cannot start the local stack:", error);
+  await stack?.close();
   process.exit(1);
 }

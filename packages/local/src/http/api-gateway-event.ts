@@ -10,6 +10,8 @@ export interface EventInput {
   body: Buffer;
   routeKey: string;
   pathParameters?: Record<string, string>;
+  /** The id the local server logs this request under (API Gateway's `requestContext.requestId`). */
+  requestId?: string;
 }
 
 /** API Gateway request ids look like `Xy12AbCdIAMEV0w=`: 12 random bytes, base64. */
@@ -19,7 +21,7 @@ export const newRequestId = () => randomBytes(12).toString("base64");
  * Builds the HTTP API payload v2 event API Gateway would send for this request: lower-cased
  * headers with repeats joined by commas, cookies split out, query parsed, body as text or base64.
  */
-export function toApiGatewayEvent({ req, body, routeKey, pathParameters }: EventInput): APIGatewayProxyEventV2 {
+export function toApiGatewayEvent({ req, body, routeKey, pathParameters, requestId }: EventInput): APIGatewayProxyEventV2 {
   const url = new URL(req.url ?? "/", "http://localhost");
   const headers: Record<string, string> = {};
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
@@ -54,7 +56,7 @@ export function toApiGatewayEvent({ req, body, routeKey, pathParameters }: Event
         sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, "") ?? "127.0.0.1",
         userAgent: headers["user-agent"] ?? "",
       },
-      requestId: newRequestId(),
+      requestId: requestId ?? newRequestId(),
       routeKey,
       stage: "$default",
       time: now.toUTCString(),

@@ -1,12 +1,14 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import { randomUUID } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { functions, matchRoute, routeKey } from "@hangar/functions/routes";
+import { functions, matchRoute, routeKey, type FunctionName } from "@hangar/functions/routes";
 import { newRequestId, toApiGatewayEvent } from "./api-gateway-event";
+import { createStaticSite } from "./static-site";
 
-type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+export type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
 /** API Gateway's own payload ceiling; bigger requests never reach a function. */
@@ -40,15 +42,40 @@ function lambdaContext(name: string): Context {
   };
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+/** The JSON error envelope the handlers answer with, for errors the local server produces itself. */
+function errorBody(code: string, message: string, requestId: string): Buffer {
+  return Buffer.from(JSON.stringify({ error: { code, message, requestId } }));
+}
+
+function writeError(res: ServerResponse, status: number, code: string, message: string, requestId: string, close = false): void {
+  const body = errorBody(code, message, requestId);
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": body.length,
+    "x-request-id": requestId,
+    ...(close ? { connection: "close" } : {}),
+  });
+  res.end(body);
+}
+
+class BodyTooLargeError extends Error {}
+
+/** Reads the body, refusing (without buffering the rest) once it passes API Gateway's ceiling. */
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolveBody, reject) => {
+    const declared = Number(req.headers["content-length"] ?? 0);
+    if (declared > MAX_REQUEST_BYTES) return reject(new BodyTooLargeError());
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
+      if (size > MAX_REQUEST_BYTES) {
+        req.removeAllListeners("data");
+        req.pause();
+        reject(new BodyTooLargeError());
+      } else chunks.push(chunk);
     });
-    req.on("end", () => resolveBody(size > MAX_REQUEST_BYTES ? undefined : Buffer.concat(chunks)));
+    req.on("end", () => resolveBody(Buffer.concat(chunks)));
     req.on("error", reject);
   });
 }
@@ -62,6 +89,35 @@ function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResul
   res.end(body);
 }
 
+/** HTTP parser errors (`clientError`) as statuses and envelope codes; the rest are 400. */
+const PARSER_ERRORS: Record<string, [status: number, code: string, message: string]> = {
+  HPE_HEADER_OVERFLOW: [431, "headers_too_large", "Request headers are too large"],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "request_timeout", "The request took too long to arrive"],
+  ERR_HTTP_HEADERS_TIMEOUT: [408, "request_timeout", "The request headers took too long to arrive"],
+};
+
+/**
+ * One line per request on stdout: method, path (never the query string, and never headers:
+ * either may carry secrets), status, duration and request id, so an id from an error body or
+ * an X-Request-Id header finds its request. The path comes from the URL parser, which
+ * percent-encodes control characters, so a path cannot forge log lines; it is cut to 200 chars.
+ */
+export function accessLogLine(method: string, path: string, status: number, ms: number, requestId: string): string {
+  const shownPath = path.length > 200 ? `${path.slice(0, 200)}…` : path;
+  return `${method} ${shownPath} ${status} ${Math.round(ms)}ms ${requestId}`;
+}
+
+export interface LocalApiServerOptions {
+  host: string;
+  port: number;
+  /** The built dashboard (packages/web/dist), served at `/`; undefined serves a "not built" page. */
+  dashboardDir?: string;
+  /** Where the access log goes; default stdout. */
+  accessLog?: (line: string) => void;
+  /** Tests: the handler of a function, instead of importing the deployed module. */
+  handlerFor?: (fn: FunctionName) => Promise<Handler>;
+}
+
 export interface LocalApiServer {
   server: Server;
   url: string;
@@ -71,46 +127,83 @@ export interface LocalApiServer {
 /**
  * Serves the routes of routes.ts through the very handlers Lambda runs, by turning each
  * request into the payload v2 event API Gateway (HTTP API) would send. Unmatched requests go
- * to the fallback handler, as API Gateway's `$default` route does.
+ * to the fallback handler, as API Gateway's `$default` route does. Dashboard requests (GET/HEAD
+ * outside /api, /share and /download) are answered from the built dashboard first.
  */
-export async function startLocalApiServer(options: { host: string; port: number }): Promise<LocalApiServer> {
+export async function startLocalApiServer(options: LocalApiServerOptions): Promise<LocalApiServer> {
   const handlers = new Map<string, Promise<Handler>>();
-  const handlerFor = (h: string) => {
-    if (!handlers.has(h)) handlers.set(h, loadHandler(h));
-    return handlers.get(h)!;
-  };
+  const handlerFor =
+    options.handlerFor ??
+    ((fn: FunctionName) => {
+      const h = functions[fn].handler;
+      if (!handlers.has(h)) handlers.set(h, loadHandler(h));
+      return handlers.get(h)!;
+    });
   // Load every handler up front: a broken import should fail `npm start`, not the first request.
-  await Promise.all(Object.values(functions).map((f) => handlerFor(f.handler)));
+  await Promise.all((Object.keys(functions) as FunctionName[]).map((fn) => handlerFor(fn)));
+  const site = createStaticSite({ root: options.dashboardDir });
+  const accessLog = options.accessLog ?? ((line: string) => console.log(line));
 
   const server = createServer(async (req, res) => {
+    const started = performance.now();
+    const requestId = newRequestId();
+    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    res.once("close", () => {
+      // The id the client saw: the handlers' envelope sets it from the event's request id.
+      const shown = res.getHeader("x-request-id");
+      accessLog(accessLogLine(req.method ?? "-", path, res.statusCode, performance.now() - started, typeof shown === "string" ? shown : requestId));
+    });
     try {
-      const body = await readBody(req);
-      if (body === undefined) {
-        // API Gateway refuses these before any function runs; answer in our error shape anyway.
-        const requestId = newRequestId();
-        res.writeHead(413, { "content-type": "application/json", "x-request-id": requestId });
-        res.end(JSON.stringify({ error: { code: "body_too_large", message: "Request exceeds 10 MB", requestId } }));
+      if (site.handle(req, res, requestId)) return;
+      let body: Buffer;
+      try {
+        body = await readBody(req);
+      } catch (error) {
+        if (!(error instanceof BodyTooLargeError)) throw error;
+        // API Gateway refuses these before any function runs; answer in our error shape anyway,
+        // and close the connection rather than read the rest of an oversized body.
+        writeError(res, 413, "body_too_large", "Request exceeds 10 MB", requestId, true);
         return;
       }
-      const path = new URL(req.url ?? "/", "http://localhost").pathname;
       const match = matchRoute(req.method ?? "GET", path);
       const route = match.kind === "route" ? match.route : undefined;
       const event = toApiGatewayEvent({
         req,
         body,
+        requestId,
         routeKey: route ? routeKey(route) : "$default",
         ...(match.kind === "route" ? { pathParameters: match.pathParameters } : {}),
       });
       const fn = route?.fn ?? "fallback";
-      const handler = await handlerFor(functions[fn].handler);
+      const handler = await handlerFor(fn);
       writeResult(res, await handler(event, lambdaContext(fn)));
     } catch (error) {
       // Handlers map their own errors; reaching here means the local server itself broke.
-      const requestId = newRequestId();
       console.error(`local server error (request ${requestId})`, error);
-      if (!res.headersSent) res.writeHead(502, { "content-type": "application/json", "x-request-id": requestId });
-      res.end(JSON.stringify({ error: { code: "internal_error", message: "Internal server error", requestId } }));
+      if (res.headersSent) res.destroy();
+      else writeError(res, 502, "internal_error", "Internal server error", requestId);
     }
+  });
+  // Errors of the HTTP parser (huge headers, chunked + Content-Length, …) never reach the handler
+  // above; Node would answer them with a bare status line. Answer in the documented envelope.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const requestId = newRequestId();
+    const [status, code, message] = PARSER_ERRORS[error.code ?? ""] ?? [400, "bad_request", "Malformed HTTP request"];
+    const body = errorBody(code, message, requestId);
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        "Content-Type: application/json; charset=utf-8\r\n" +
+        `Content-Length: ${body.length}\r\n` +
+        `X-Request-Id: ${requestId}\r\n` +
+        "Connection: close\r\n\r\n" +
+        body.toString(),
+    );
+    // The request line and headers are unparsed (and may hold secrets): none of them is logged.
+    accessLog(accessLogLine("-", "-", status, 0, requestId));
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((ok, fail) => {

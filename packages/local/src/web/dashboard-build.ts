@@ -1,0 +1,132 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { isAlive } from "../process/process-table";
+
+/**
+ * `npm start` serves the dashboard from packages/web/dist and builds it first when the build is
+ * missing or older than its sources, so a fresh clone (or a pull) needs no extra command.
+ *
+ * Several stacks may start at once (parallel test runs), and each may serve the folder while
+ * another rebuilds it: builds are serialised by a lock file, and each writes to a folder of its
+ * own that then replaces dist/ by rename, so a reader never sees a half-written or empty build.
+ */
+
+export interface DashboardBuildOptions {
+  /** packages/web */
+  webDir: string;
+  log: (line: string) => void;
+}
+
+/** The build's inputs: what vite reads. */
+const INPUTS = ["src", "public", "index.html", "vite.config.ts", "tsconfig.json", "package.json"];
+
+function newestMtime(path: string): number {
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    return 0;
+  }
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  let newest = stats.mtimeMs;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  return newest;
+}
+
+/** Why the build must run, or undefined when dist/ is up to date. */
+export function dashboardBuildReason(webDir: string): string | undefined {
+  const built = join(webDir, "dist", "index.html");
+  if (!existsSync(built)) return "no build yet";
+  const sources = Math.max(...INPUTS.map((input) => newestMtime(join(webDir, input))));
+  return sources > statSync(built).mtimeMs ? "sources changed since the last build" : undefined;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits for (or takes) packages/web/.build/lock; a lock whose process is gone is taken over. */
+async function takeBuildLock(buildDir: string, log: (line: string) => void): Promise<() => void> {
+  const lock = join(buildDir, "lock");
+  let announced = false;
+  const deadline = Date.now() + 10 * 60_000;
+  while (Date.now() < deadline) {
+    try {
+      writeFileSync(lock, `${process.pid}\n`, { flag: "wx" });
+      return () => rmSync(lock, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    let holder = NaN;
+    try {
+      holder = Number(readFileSync(lock, "utf8").trim());
+    } catch {
+      continue; // removed meanwhile
+    }
+    if (!isAlive(holder)) {
+      rmSync(lock, { force: true });
+      continue;
+    }
+    if (!announced) log(`Waiting for another dashboard build (pid ${holder})…`);
+    announced = true;
+    await sleep(500);
+  }
+  throw new Error("gave up waiting for another dashboard build");
+}
+
+function runBuild(webDir: string, outDir: string): Promise<{ ok: boolean; output: string }> {
+  return new Promise((done) => {
+    // The package's own build (type check, then vite), writing to a folder of our own.
+    const child = spawn("npm", ["run", "build", "--silent", "--", "--outDir", outDir, "--emptyOutDir"], {
+      cwd: webDir,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NODE_ENV: "production" },
+    });
+    let output = "";
+    const collect = (d: Buffer) => {
+      output = (output + d.toString()).slice(-8000);
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    child.on("error", (error) => done({ ok: false, output: String(error) }));
+    child.on("close", (code) => done({ ok: code === 0, output }));
+  });
+}
+
+/**
+ * Builds the dashboard when needed. Never fails the stack: without packages/web, or when the
+ * build fails, the stack still starts (serving the previous build, or a page that says the
+ * dashboard is not built) and the log says why. Returns the folder to serve, if there is one.
+ */
+export async function ensureDashboardBuilt({ webDir, log }: DashboardBuildOptions): Promise<string | undefined> {
+  const dist = join(webDir, "dist");
+  if (!existsSync(join(webDir, "package.json"))) return undefined;
+  if (dashboardBuildReason(webDir) === undefined) return dist;
+
+  const buildDir = join(webDir, ".build");
+  mkdirSync(buildDir, { recursive: true });
+  const release = await takeBuildLock(buildDir, log);
+  try {
+    // Another stack may have built it while we waited for the lock.
+    const reason = dashboardBuildReason(webDir);
+    if (reason === undefined) return dist;
+    log(`Building the dashboard (${reason})…`);
+    const outDir = join(buildDir, `out-${process.pid}`);
+    rmSync(outDir, { recursive: true, force: true });
+    const result = await runBuild(webDir, outDir);
+    if (!result.ok || !existsSync(join(outDir, "index.html"))) {
+      rmSync(outDir, { recursive: true, force: true });
+      log(`The dashboard build failed; ${existsSync(join(dist, "index.html")) ? "serving the previous build" : "serving a \"not built\" page"}:`);
+      log(result.output.trim().split("\n").slice(-20).join("\n"));
+      return existsSync(dist) ? dist : undefined;
+    }
+    const old = join(buildDir, `old-${process.pid}`);
+    rmSync(old, { recursive: true, force: true });
+    if (existsSync(dist)) renameSync(dist, old);
+    renameSync(outDir, dist);
+    rmSync(old, { recursive: true, force: true });
+    log("Dashboard built.");
+    return dist;
+  } finally {
+    release();
+  }
+}
