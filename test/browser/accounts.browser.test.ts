@@ -133,10 +133,25 @@ describe("accounts in the browser", () => {
     await nav.getByRole("link", { name: "Developer Settings" }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe("/security/developer-settings");
     await audit(page, "09-developer-settings");
+    // A second device signs in; the account page lists it and can sign it out.
+    const phone = await open();
+    await phone.page.goto("/login");
+    await logIn(phone.page, email, PASSWORD);
+    await expect.poll(() => new URL(phone.page.url()).pathname).toBe("/dashboard");
+
     await nav.getByRole("link", { name: "Account" }).click();
     await expect.poll(() => heading(page).textContent()).toBe("Account");
-    await expect.poll(() => page.getByText("This device").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("1 other device is signed in.").isVisible()).toBe(true);
+    expect(await page.getByText("This device").count()).toBe(1);
     await audit(page, "10-account");
+    const sessionList = page.getByRole("region", { name: "Sessions" }).getByRole("listitem");
+    await sessionList.filter({ hasNotText: "This device" }).getByRole("button", { name: /^Sign out/ }).click();
+    await expect.poll(() => page.getByText("That device was signed out.").isVisible()).toBe(true);
+    await expect.poll(() => sessionList.count()).toBe(1);
+    // That device's next page load finds its session gone.
+    await phone.page.goto("/account");
+    await expect.poll(() => new URL(phone.page.url()).pathname).toBe("/login");
+    expect(phone.problems).toEqual([]);
 
     // On a phone the navigation sits behind a menu button.
     await page.setViewportSize({ width: 360, height: 780 });

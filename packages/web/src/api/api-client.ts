@@ -103,3 +103,10 @@ function formatWait(seconds: number): string {
   const minutes = Math.ceil(seconds / 60);
   return `${minutes} minute${minutes === 1 ? "" : "s"}`;
 }
+
+/** A mail link whose token is malformed, spent or expired (as opposed to a problem with the form). */
+export function isBadLink(error: unknown): boolean {
+  return error instanceof ApiError && (error.code === "invalid_token" || error.fields.some((f) => f.field === "token"));
+}
+
+export const BAD_LINK_MESSAGE = "This link is invalid, expired or already used.";

@@ -139,45 +139,49 @@ export function AppShell({ title, description, actions, children }: { title: str
         </button>
       </header>
       <aside id="sidebar" className={`sidebar${menuOpen ? " sidebar-open" : ""}`}>
-        <Link to="/dashboard" className="sidebar-logo" aria-label="Hangar dashboard">
-          <Logo />
-        </Link>
-        <nav aria-label="Main" className="nav">
-          {NAV.map((group, i) => (
-            <div className="nav-group" key={group.section ?? i}>
-              {group.section && <p className="nav-section" id={`nav-${group.section.toLowerCase()}`}>{group.section}</p>}
-              <ul aria-labelledby={group.section ? `nav-${group.section.toLowerCase()}` : undefined}>
-                {group.items.map((item) => (
-                  <li key={item.to}>
-                    <Link to={item.to} className="nav-link" aria-current={isCurrent(item) ? "page" : undefined}>
-                      {item.icon}
-                      {item.label}
-                    </Link>
-                  </li>
-                ))}
-              </ul>
+        <div className="sidebar-inner">
+          <Link to="/dashboard" className="sidebar-logo" aria-label="Hangar dashboard">
+            <Logo />
+          </Link>
+          <nav aria-label="Main" className="nav">
+            {NAV.map((group, i) => (
+              <div className="nav-group" key={group.section ?? i}>
+                {group.section && <p className="nav-section" id={`nav-${group.section.toLowerCase()}`}>{group.section}</p>}
+                <ul aria-labelledby={group.section ? `nav-${group.section.toLowerCase()}` : undefined}>
+                  {group.items.map((item) => (
+                    <li key={item.to}>
+                      <Link to={item.to} className="nav-link" aria-current={isCurrent(item) ? "page" : undefined}>
+                        {item.icon}
+                        {item.label}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ))}
+          </nav>
+          <div className="sidebar-account">
+            <span className="avatar" aria-hidden="true">
+              {initials(name)}
+            </span>
+            <div className="sidebar-account-text">
+              <p className="sidebar-account-name">{name}</p>
+              <p className="sidebar-account-email" title={account.email}>
+                {account.email}
+              </p>
             </div>
-          ))}
-        </nav>
-        <div className="sidebar-account">
-          <span className="avatar" aria-hidden="true">
-            {initials(name)}
-          </span>
-          <div className="sidebar-account-text">
-            <p className="sidebar-account-name">{name}</p>
-            <p className="sidebar-account-email">{account.email}</p>
+            <button
+              type="button"
+              className="button button-secondary button-small"
+              disabled={signingOut}
+              onClick={() => {
+                setSigningOut(true);
+                void signOut();
+              }}
+            >
+              {signingOut ? "Signing out…" : "Sign out"}
+            </button>
           </div>
-          <button
-            type="button"
-            className="button button-secondary button-small"
-            disabled={signingOut}
-            onClick={() => {
-              setSigningOut(true);
-              void signOut();
-            }}
-          >
-            {signingOut ? "Signing out…" : "Sign out"}
-          </button>
         </div>
       </aside>
       <main id="main" className="main" tabIndex={-1}>

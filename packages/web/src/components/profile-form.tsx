@@ -10,7 +10,7 @@ const LABELS = { displayName: "Display name", organization: "Organization" };
 
 /** Display name (required, shown to teammates and on share pages) and organization (optional). */
 export function ProfileForm({ account, submitLabel, onSaved }: { account: Account; submitLabel: string; onSaved(account: Account): void }) {
-  const form = useForm(FIELDS);
+  const form = useForm(FIELDS, LABELS);
   const [displayName, setDisplayName] = useState(account.displayName ?? "");
   const [organization, setOrganization] = useState(account.organization ?? "");
   const [saved, setSaved] = useState(false);

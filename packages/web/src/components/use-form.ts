@@ -20,7 +20,19 @@ export interface FormState<F extends string> {
   reset(): void;
 }
 
-export function useForm<F extends string>(fields: readonly F[]): FormState<F> {
+/**
+ * The API words field messages to follow the field's name ("is too common: …"); beside a field
+ * they read better as a sentence with the field's label in front.
+ */
+export function fieldSentence(label: string | undefined, message: string): string {
+  const text = /^[a-z]/.test(message) && label ? `${label} ${message}` : message;
+  const sentence = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
+const humanize = (field: string) => field.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+
+export function useForm<F extends string>(fields: readonly F[], labels: Partial<Record<F, string>> = {}): FormState<F> {
   const [busy, setBusy] = useState(false);
   const [formError, setFormError] = useState<string>();
   const [apiError, setApiError] = useState<ApiError>();
@@ -28,6 +40,7 @@ export function useForm<F extends string>(fields: readonly F[]): FormState<F> {
   const summaryRef = useRef<HTMLDivElement | null>(null);
   const busyRef = useRef(false);
   const known = useRef(new Set<string>(fields));
+  const labelsRef = useRef(labels);
 
   const focusSummary = () => requestAnimationFrame(() => summaryRef.current?.focus());
 
@@ -52,12 +65,15 @@ export function useForm<F extends string>(fields: readonly F[]): FormState<F> {
       if (error instanceof ApiError) {
         setApiError(error);
         for (const { field, message } of error.fields) {
-          if (known.current.has(field) && !next[field as F]) next[field as F] = message;
-          else unplaced.push(message);
+          const label = labelsRef.current[field as F];
+          if (known.current.has(field) && !next[field as F]) next[field as F] = fieldSentence(label, message);
+          else unplaced.push(fieldSentence(label ?? (field ? humanize(field) : undefined), message));
         }
       }
       setFieldErrors(next);
-      setFormError([describeError(error), ...unplaced].join(" "));
+      // With field errors, the envelope's message only repeats them in a programmer's words.
+      const lead = error instanceof ApiError && error.fields.length > 0 ? (Object.keys(next).length ? "Please correct the fields below." : "") : describeError(error);
+      setFormError([lead, ...unplaced].filter(Boolean).join(" "));
       focusSummary();
     } finally {
       busyRef.current = false;

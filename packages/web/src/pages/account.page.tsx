@@ -58,7 +58,7 @@ const PASSWORD_LABELS = { currentPassword: "Current password", newPassword: "New
 
 function ChangePasswordForm({ onChanged }: { onChanged(): void }) {
   const { email } = useAccount();
-  const form = useForm(PASSWORD_FIELDS);
+  const form = useForm(PASSWORD_FIELDS, PASSWORD_LABELS);
   const [currentPassword, setCurrent] = useState("");
   const [newPassword, setNew] = useState("");
   const [done, setDone] = useState(false);

@@ -10,7 +10,7 @@ import { Link } from "../app/router";
 const FIELDS = ["email"] as const;
 
 export function ForgotPasswordPage() {
-  const form = useForm(FIELDS);
+  const form = useForm(FIELDS, { email: "E-mail address" });
   const [email, setEmail] = useState("");
   const [sentTo, setSentTo] = useState<string>();
 

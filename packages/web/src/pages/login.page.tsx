@@ -27,7 +27,7 @@ export function LoginPage() {
   const { state } = useLocation();
   const next = useSearchParam("next");
   const notice = (state as { notice?: LoginNotice } | null)?.notice;
-  const form = useForm(FIELDS);
+  const form = useForm(FIELDS, LABELS);
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [resend, setResend] = useState<{ busy: boolean; sent: boolean; error?: string }>({ busy: false, sent: false });

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { accountApi } from "../api/account.api";
+import { BAD_LINK_MESSAGE, isBadLink } from "../api/api-client";
 import { ErrorSummary } from "../components/alerts";
 import { Button } from "../components/button";
 import { PASSWORD_RULES, passwordLengthError, PasswordField } from "../components/field";
@@ -14,7 +15,7 @@ export function ResetPasswordPage() {
   const token = useSearchParam("token");
   const navigate = useNavigate();
   const { refresh } = useSession();
-  const form = useForm(FIELDS);
+  const form = useForm(FIELDS, { newPassword: "New password" });
   const [password, setPassword] = useState("");
 
   if (!token) {
@@ -38,11 +39,16 @@ export function ResetPasswordPage() {
     });
   };
 
-  const badToken = form.apiError && form.apiError.status !== 429 && !form.fieldErrors.newPassword && form.apiError.status < 500 && form.apiError.fields.length === 0;
+  const badToken = isBadLink(form.apiError);
 
   return (
     <AuthLayout title="Choose a new password" subtitle="After the change, every device signed in to your account is signed out.">
-      <ErrorSummary message={form.formError} fieldErrors={form.fieldErrors} labels={{ newPassword: "New password" }} summaryRef={form.summaryRef}>
+      <ErrorSummary
+        message={badToken ? BAD_LINK_MESSAGE : form.formError}
+        fieldErrors={form.fieldErrors}
+        labels={{ newPassword: "New password" }}
+        summaryRef={form.summaryRef}
+      >
         {badToken && (
           <p>
             <Link to="/forgot-password">Ask for a new reset link</Link>

@@ -12,7 +12,7 @@ const LABELS = { email: "E-mail address", password: "Password" };
 
 export function SignUpPage() {
   const navigate = useNavigate();
-  const form = useForm(FIELDS);
+  const form = useForm(FIELDS, LABELS);
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
 
@@ -20,8 +20,8 @@ export function SignUpPage() {
     event.preventDefault();
     void form.submit({ email: emailError(email), password: passwordLengthError(password) }, async () => {
       const address = email.trim();
-      await accountApi.signUp(address, password);
-      navigate("/check-email", { state: { email: address, reason: "sign-up" } });
+      const { mailSent } = await accountApi.signUp(address, password);
+      navigate("/check-email", { state: { email: address, mailFailed: mailSent === false } });
     });
   };
 

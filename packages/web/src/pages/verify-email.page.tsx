@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { accountApi } from "../api/account.api";
-import { ApiError, describeError } from "../api/api-client";
+import { ApiError, BAD_LINK_MESSAGE, describeError, isBadLink } from "../api/api-client";
 import { ErrorSummary } from "../components/alerts";
 import { Button } from "../components/button";
 import { AuthLayout } from "../components/layouts";
@@ -83,7 +83,7 @@ export function VerifyEmailPage() {
   const rateLimited = status.error instanceof ApiError && status.error.status === 429;
   return (
     <AuthLayout title="We couldn't verify this link">
-      <ErrorSummary message={describeError(status.error)} />
+      <ErrorSummary message={isBadLink(status.error) ? BAD_LINK_MESSAGE : describeError(status.error)} />
       <p className="muted">
         {rateLimited
           ? "Wait a moment, then reload this page."
