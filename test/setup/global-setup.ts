@@ -16,7 +16,9 @@ export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), "hangar-it-"));
   // In-memory DynamoDB Local: same semantics, no SQLite fsync per write (test/local-stack.test.ts
   // covers the persistent mode and restarts).
-  const stack = await startStackProcess(dataDir, { HANGAR_DYNAMODB_IN_MEMORY: "1" });
+  // The accounts tests name their client address in this header (test/support/accounts.ts), so
+  // per-address rate limits can be exercised without one test's 429s spilling into another's.
+  const stack = await startStackProcess(dataDir, { HANGAR_DYNAMODB_IN_MEMORY: "1", HANGAR_CLIENT_IP_HEADER: "x-hangar-test-client-ip" });
   project.provide("stack", stack.info);
   return async () => {
     await stack.stop();

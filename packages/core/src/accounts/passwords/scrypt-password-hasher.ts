@@ -39,7 +39,31 @@ function parse(stored: string | undefined): Parsed | undefined {
   return { logN, r, p, salt: Buffer.from(m[4]!, "base64"), hash: Buffer.from(m[5]!, "base64") };
 }
 
+/**
+ * At most this many hashes at once per process; the rest wait their turn. Each takes 128 MiB
+ * off-heap: on Lambda a container serves one request at a time, but the local stack runs every
+ * handler in one process, where ten sign-ins at once would ask OpenSSL for 1.3 GB and fail.
+ */
+const MAX_CONCURRENT = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function gated<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  try {
+    return await work();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
 function derive(password: string, salt: Buffer, params: ScryptParameters, length: number): Promise<Buffer> {
+  return gated(() => deriveNow(password, salt, params, length));
+}
+
+function deriveNow(password: string, salt: Buffer, params: ScryptParameters, length: number): Promise<Buffer> {
   const N = 2 ** params.logN;
   // Node refuses when 128·N·r exceeds maxmem (32 MiB by default): allow what the parameters need.
   const options: ScryptOptions = { N, r: params.r, p: params.p, maxmem: 256 * N * params.r + 1024 * 1024 };
