@@ -118,6 +118,7 @@ describe("the object changing between complete's HEAD and its ranged reads", () 
         return head;
       },
       put: (k, body, type) => real.put(k, body, type),
+      delete: (k) => real.delete(k),
     };
     const deps: CompleteDeps = {
       files: new DynamoFileRepository(db(), stack().tableName),
