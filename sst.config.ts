@@ -1,6 +1,7 @@
 import type { SSTConfig } from "sst";
 import { ApiStack } from "./stacks/api-stack";
 import { StorageStack } from "./stacks/storage-stack";
+import { WebStack } from "./stacks/web-stack";
 import { configureApp } from "./stacks/app-defaults";
 
 export default {
@@ -9,6 +10,6 @@ export default {
   },
   stacks(app) {
     configureApp(app);
-    app.stack(StorageStack).stack(ApiStack);
+    app.stack(StorageStack).stack(ApiStack).stack(WebStack);
   },
 } satisfies SSTConfig;

@@ -1,10 +1,11 @@
 // sst loads aws-sdk v2 (its maintenance notice is noise here); set before it is imported.
 process.env.AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE = "1";
-const { synthesize } = await import("../stacks/synthesize");
+const { nagFindings, synthesize } = await import("../stacks/synthesize");
 
 /**
  * `npm run synth [-- <stage>]`: CloudFormation templates of a stage, offline (no AWS
- * credentials). Prints the templates' folder on its last line, for scripts to pick up.
+ * credentials). Prints the templates' folder on its last line, for scripts to pick up; exits 1
+ * when cdk-nag (AwsSolutions, Serverless) reports a finding that is not suppressed in the stacks.
  */
 const stage = process.argv[2] ?? process.env.SST_STAGE ?? "dev";
 const { assembly, outdir } = await synthesize({ stage });
@@ -12,5 +13,8 @@ for (const stack of assembly.stacks) {
   const resources = Object.keys((stack.template as { Resources?: object }).Resources ?? {}).length;
   console.log(`${stack.stackName}: ${resources} resources (${stack.templateFile})`);
 }
+const findings = nagFindings(assembly);
+for (const finding of findings) console.error(`cdk-nag: ${finding}`);
+if (findings.length > 0) process.exitCode = 1;
 console.log(outdir);
 export {};

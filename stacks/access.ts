@@ -6,8 +6,9 @@ import type { RouteFunctionName } from "@hangar/functions";
  * grants `dynamodb:*` / `s3:*`; every action here is one a use case performs, on the table ARN
  * or the `uploads/*` objects only. No function queries the GSI, so `<table>/index/*` is absent.
  *
- * Authorization notes: HeadObject is authorized by s3:GetObject; TransactWriteItems is
- * authorized per contained action (Update/Put/ConditionCheck), not by an action of its own.
+ * Authorization notes: HeadObject is authorized by s3:GetObject (s3:GetObjectVersion with a
+ * versionId); TransactWriteItems is authorized per contained action (Update/Put/ConditionCheck),
+ * not by an action of its own.
  */
 export const tableActions = {
   presign: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"],
@@ -24,49 +25,134 @@ export const tableActions = {
     "dynamodb:Query",
     "dynamodb:BatchWriteItem",
   ],
+  // Dashboard functions. All three authenticate by session (GetItem, UpdateItem to slide it,
+  // DeleteItem when it expired). Projects: project + name items in transactions (Put/Update/
+  // Delete), counters, purges (Query of usage, BatchWriteItem of records, share and usage items);
+  // the account delete also ends sessions (Query + BatchWriteItem) and removes user + e-mail.
+  projects: [
+    "dynamodb:GetItem",
+    "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:DeleteItem",
+    "dynamodb:Query",
+    "dynamodb:BatchWriteItem",
+  ],
+  // Keys: create (PutItem), revoke/regenerate (UpdateItem), usage days (Query of USAGE#<id>).
+  keys: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
+  // Files: get, delete (BatchWriteItem of record + share item), the project's count (UpdateItem).
+  files: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"],
 } as const satisfies Record<RouteFunctionName, readonly string[]>;
+
+/**
+ * Queries of the GSI (`<table>/index/*`): a project's files and keys, newest first. Only the
+ * dashboard functions list anything.
+ */
+export const indexActions: Partial<Record<string, readonly string[]>> = {
+  projects: ["dynamodb:Query"],
+  keys: ["dynamodb:Query"],
+  files: ["dynamodb:Query"],
+};
+
+/**
+ * On the bucket itself, limited by a condition to keys under `uploads/`: listing every version
+ * of a file's or project's objects so each can be deleted for good (the bucket is versioned).
+ */
+export const bucketActions: Partial<Record<string, readonly string[]>> = {
+  projects: ["s3:ListBucketVersions"],
+  files: ["s3:ListBucketVersions"],
+};
+
+/**
+ * Functions that invoke themselves asynchronously to finish a long delete in the background
+ * (packages/functions/src/composition/background.ts): lambda:InvokeFunction on their own ARN.
+ */
+export const selfInvoking: readonly string[] = ["projects"];
 
 export const uploadActions = {
   // The presigned PUT is executed with the presign function's credentials.
   presign: ["s3:PutObject"],
-  // Reads the package (ranged GETs, HEAD) and stores the extracted icon beside it.
-  complete: ["s3:GetObject", "s3:PutObject"],
-  // Presigned GETs run with these functions' credentials.
-  download: ["s3:GetObject"],
-  share: ["s3:GetObject"],
+  // Reads the package (HEAD, then ranged GETs of the version HEAD saw) and stores the icon beside it.
+  complete: ["s3:GetObject", "s3:GetObjectVersion", "s3:PutObject"],
+  // Presigned GETs run with these functions' credentials; they name the version complete pinned.
+  download: ["s3:GetObject", "s3:GetObjectVersion"],
+  share: ["s3:GetObject", "s3:GetObjectVersion"],
   // No object access at all.
   accounts: [],
+  // Presigned icon GETs in answers; deleting every version of a file's or project's objects.
+  projects: ["s3:GetObject", "s3:GetObjectVersion", "s3:DeleteObjectVersion"],
+  keys: [],
+  files: ["s3:GetObject", "s3:GetObjectVersion", "s3:DeleteObjectVersion"],
 } as const satisfies Record<RouteFunctionName, readonly string[]>;
+
+/**
+ * Functions that send mail, and what they may do with SES: SendEmail (SES v2) on the identity of
+ * the stage's HANGAR_MAIL_FROM only. Keyed by name like the tables above; a function of this
+ * table that is not (yet) in routes.ts is ignored.
+ */
+export const mailActions: Partial<Record<string, readonly string[]>> = {
+  accounts: ["ses:SendEmail"],
+};
 
 /** Deletes the object of an upload whose pending record expired (see storage-stack.ts). */
 export const reaperActions = {
   uploads: ["s3:DeleteObject"],
-  // Scoped to the table's streams, as in the DynamoDB guide's policy for stream consumers.
+  // On the table's one stream ARN, not `<table>/stream/*` (every past and future stream).
   stream: ["dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator", "dynamodb:ListStreams"],
 } as const;
 
 export interface AccessArns {
   tableArn: string;
+  /** The table's stream (the reaper's event source). */
+  tableStreamArn: string;
   /** `arn:...:s3:::<bucket>/uploads/*` */
   uploadsArn: string;
+  /** SES identities mail may be sent from (empty: no mail permission at all). */
+  mailIdentityArns?: string[];
+  /** The uploads bucket itself (version listings, conditioned to `uploads/`). */
+  bucketArn?: string;
 }
 
+const allow = (actions: readonly string[], resources: string[]) =>
+  new PolicyStatement({ effect: Effect.ALLOW, actions: [...actions], resources });
+
+/** The statements of one function: a table with no actions for it (e.g. `[]`) gives none. */
 export function functionStatements(name: RouteFunctionName, arns: AccessArns): PolicyStatement[] {
-  const uploads: readonly string[] = uploadActions[name];
-  return [
-    new PolicyStatement({ effect: Effect.ALLOW, actions: [...tableActions[name]], resources: [arns.tableArn] }),
-    // A function without object access gets no S3 statement (an empty one is not valid IAM).
-    ...(uploads.length > 0 ? [new PolicyStatement({ effect: Effect.ALLOW, actions: [...uploads], resources: [arns.uploadsArn] })] : []),
+  const rows: [readonly string[] | undefined, string[] | undefined][] = [
+    [(tableActions as Partial<Record<string, readonly string[]>>)[name], [arns.tableArn]],
+    [(uploadActions as Partial<Record<string, readonly string[]>>)[name], [arns.uploadsArn]],
+    [mailActions[name], arns.mailIdentityArns],
   ];
+  const statements = rows
+    .filter(([actions, resources]) => actions?.length && resources?.length)
+    .map(([actions, resources]) => allow(actions!, resources!));
+  const index = indexActions[name];
+  if (index?.length) statements.push(allow(index, [`${arns.tableArn}/index/*`]));
+  const bucket = bucketActions[name];
+  if (bucket?.length && arns.bucketArn) {
+    statements.push(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: [...bucket],
+        resources: [arns.bucketArn],
+        conditions: { StringLike: { "s3:prefix": ["uploads/*"] } },
+      }),
+    );
+  }
+  return statements;
 }
 
 export function reaperStatements(arns: AccessArns): PolicyStatement[] {
-  return [
-    new PolicyStatement({ effect: Effect.ALLOW, actions: [...reaperActions.uploads], resources: [arns.uploadsArn] }),
-    new PolicyStatement({
-      effect: Effect.ALLOW,
-      actions: [...reaperActions.stream],
-      resources: [`${arns.tableArn}/stream/*`],
-    }),
-  ];
+  return [allow(reaperActions.uploads, [arns.uploadsArn]), allow(reaperActions.stream, [arns.tableStreamArn])];
+}
+
+/**
+ * SES identity ARNs for HANGAR_MAIL_FROM. For an address both the address identity and its
+ * domain's: SES authorizes against whichever of the two is verified, and an operator may verify
+ * either.
+ */
+export function mailIdentityArns(mailFrom: string | undefined, partition: string, region: string, account: string): string[] {
+  if (!mailFrom) return [];
+  const arn = (identity: string) => `arn:${partition}:ses:${region}:${account}:identity/${identity}`;
+  const at = mailFrom.lastIndexOf("@");
+  return at < 0 ? [arn(mailFrom)] : [arn(mailFrom), arn(mailFrom.slice(at + 1))];
 }

@@ -43,5 +43,5 @@ export const lambdaNodejs = {
   // No source maps: SST would upload them through its bootstrap bucket (an AWS lookup at
   // synth); keepNames (SST's default) keeps function names readable in stack traces.
   sourcemap: false,
-  esbuild: { target: "node22", plugins: [envCredentialsOnly] },
+  esbuild: { target: "node24", plugins: [envCredentialsOnly] },
 } as const satisfies NodeJSProps;

@@ -18,23 +18,47 @@ export interface StageSettings {
   rateLimit?: number;
   rateWindowSeconds?: number;
   pendingTtlSeconds?: number;
-  /** Optional custom domain of the API; see docs/deploy.md for the two modes. */
+  /** Optional custom domain of the stage's CloudFront distribution; see docs/deploy.md for the two modes. */
   customDomain?: CustomDomainSettings;
+  /** HANGAR_MAIL_FROM: the SES identity (address or domain) account mails are sent from. */
+  mailFrom?: string;
   /** Retention of function logs and API access logs. */
   logRetention: LogRetention;
   logLevel: LogLevel;
-  /** Browser origins allowed to PUT/GET the bucket and call the API (dashboard uploads). */
+  /**
+   * Other browser origins allowed to PUT/GET the bucket and call the API. Empty (the default):
+   * no CORS at all, the dashboard is served from the API's own origin.
+   */
   corsOrigins: string[];
   alarms: boolean;
   /** Where alarms notify; without it they only change state in the console. */
   alarmEmail?: string;
-  /** API Gateway stage-wide limits: a backstop for floods on the unauthenticated routes. */
-  throttle: { rate: number; burst: number };
+  /** API Gateway limits of every route without a budget of its own. */
+  throttle: Throttle;
+  /** Each route of `complete`: the expensive one (a GB of memory for up to 29 s). */
+  completeThrottle: Throttle;
+  /** Each unauthenticated route (/share, /download, …): a flood there must not eat CI's capacity. */
+  publicThrottle: Throttle;
+  /** Opt-in reserved concurrency of `complete`: keeps Lambda capacity for uploads, and caps them. */
+  completeReservedConcurrency?: number;
+  /** Days a replaced or deleted object version is kept before the lifecycle rule expires it. */
+  noncurrentVersionDays: number;
+  /** S3 server access logs of the uploads bucket, into a separate log bucket. */
+  bucketAccessLogs: boolean;
+}
+
+export interface Throttle {
+  /** Steady requests per second. */
+  rate: number;
+  burst: number;
 }
 
 export interface CustomDomainSettings {
   domainName: string;
-  /** Set: domain managed outside Route 53 (you add the CNAME); no lookup at synth. */
+  /**
+   * Set: domain managed outside Route 53 (you add the CNAME); no lookup at synth. An ACM
+   * certificate in us-east-1, the only region CloudFront takes certificates from.
+   */
   certificateArn?: string;
   /** Route 53 zone; SST creates the certificate and records (looked up at deploy). */
   hostedZone?: string;
@@ -98,6 +122,18 @@ const HANDLER_SETTINGS = {
   pendingTtlSeconds: "HANGAR_PENDING_TTL_SECONDS",
 } as const;
 
+/** us-east-1: CloudFront only uses certificates from there, whatever the stage's region. */
+const CLOUDFRONT_CERTIFICATE = /^arn:aws[\w-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/;
+/** A domain (`example.com`) or an address at one (`hangar@example.com`): what SES verifies. */
+const MAIL_IDENTITY = /^(?:[A-Za-z0-9._%+-]{1,64}@)?(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
+function throttle(env: Env, prefix: string, fallback: Throttle): Throttle {
+  return {
+    rate: int(env, `${prefix}_RATE`, 1, 10_000) ?? fallback.rate,
+    burst: int(env, `${prefix}_BURST`, 1, 5_000) ?? fallback.burst,
+  };
+}
+
 /**
  * Validated by the handlers' own schema, so the deploy refuses exactly what a function would
  * refuse at its first request, with bounds defined once (settings.schema.ts).
@@ -134,25 +170,36 @@ export function resolveStageSettings(stage: string, env: Env): StageSettings {
   if (!domainName && (certificateArn || hostedZone)) {
     throw new StageSettingsError("HANGAR_DOMAIN_NAME", "required when a certificate or hosted zone is given");
   }
-  const origins = (text(env, "HANGAR_CORS_ORIGINS") ?? "*")
+  if (certificateArn && !CLOUDFRONT_CERTIFICATE.test(certificateArn)) {
+    throw new StageSettingsError("HANGAR_DOMAIN_CERTIFICATE_ARN", "expected an ACM certificate ARN in us-east-1 (CloudFront's region)");
+  }
+  const mailFrom = text(env, "HANGAR_MAIL_FROM");
+  if (mailFrom !== undefined && !MAIL_IDENTITY.test(mailFrom)) {
+    throw new StageSettingsError("HANGAR_MAIL_FROM", `expected an SES identity: an address or a domain, got "${mailFrom}"`);
+  }
+  const origins = (text(env, "HANGAR_CORS_ORIGINS") ?? "")
     .split(",")
     .map((o) => o.trim())
     .filter(Boolean);
+  const defaultThrottle = throttle(env, "HANGAR_API_THROTTLE", { rate: 50, burst: 100 });
 
   const settings: StageSettings = {
     stage,
     production,
     logRetention: retention(env, "HANGAR_LOG_RETENTION", production ? "three_months" : "one_week"),
     logLevel,
-    corsOrigins: origins.length > 0 ? origins : ["*"],
+    corsOrigins: origins,
     alarms: bool(env, "HANGAR_ALARMS", production),
-    throttle: {
-      rate: int(env, "HANGAR_API_THROTTLE_RATE", 1, 10_000) ?? 50,
-      burst: int(env, "HANGAR_API_THROTTLE_BURST", 1, 5_000) ?? 100,
-    },
+    throttle: defaultThrottle,
+    completeThrottle: throttle(env, "HANGAR_COMPLETE_THROTTLE", { rate: 10, burst: 20 }),
+    publicThrottle: throttle(env, "HANGAR_PUBLIC_THROTTLE", { rate: 20, burst: 40 }),
+    noncurrentVersionDays: int(env, "HANGAR_NONCURRENT_VERSION_DAYS", 1, 3650) ?? 30,
+    bucketAccessLogs: bool(env, "HANGAR_BUCKET_ACCESS_LOGS", production),
   };
   const optional = {
     ...handlerSettings(env),
+    completeReservedConcurrency: int(env, "HANGAR_COMPLETE_RESERVED_CONCURRENCY", 1, 1000),
+    mailFrom,
     alarmEmail: text(env, "HANGAR_ALARM_EMAIL"),
     customDomain: domainName
       ? { domainName, ...(certificateArn ? { certificateArn } : {}), ...(hostedZone ? { hostedZone } : {}) }
@@ -171,7 +218,7 @@ export function resolveStageSettings(stage: string, env: Env): StageSettings {
  */
 export function functionEnvironment(
   settings: StageSettings,
-  resources: { tableName: string; bucketName: string },
+  resources: { tableName: string; bucketName: string; originVerifySecret?: string },
 ): Record<string, string> {
   const env: Record<string, string> = {
     HANGAR_TABLE_NAME: resources.tableName,
@@ -179,7 +226,10 @@ export function functionEnvironment(
     POWERTOOLS_LOG_LEVEL: settings.logLevel,
   };
   const optional: Record<string, string | number | undefined> = {
-    HANGAR_PUBLIC_URL: settings.publicUrl,
+    HANGAR_ORIGIN_VERIFY_SECRET: resources.originVerifySecret,
+    // A custom domain is known at synth: links use it without any header (see web-stack.ts).
+    HANGAR_PUBLIC_URL: settings.publicUrl ?? (settings.customDomain ? `https://${settings.customDomain.domainName}` : undefined),
+    HANGAR_MAIL_FROM: settings.mailFrom,
     HANGAR_SHARE_BASE_URL: settings.shareBaseUrl,
     HANGAR_MAX_FILE_SIZE: settings.maxFileSize,
     HANGAR_RATE_LIMIT: settings.rateLimit,

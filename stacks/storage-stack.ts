@@ -1,11 +1,16 @@
 import { Duration, RemovalPolicy } from "aws-cdk-lib";
 import { FilterCriteria, StartingPosition } from "aws-cdk-lib/aws-lambda";
+import { SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
-import { BlockPublicAccess, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
+import { BlockPublicAccess, Bucket as CdkBucket, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
+import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
+import { NagSuppressions } from "cdk-nag";
 import { Bucket, Function, Table, type StackContext } from "sst/constructs";
 import { tableDefinition as keys } from "@hangar/core";
 import { reaperStatements } from "./access";
+import { alarmTopic, deadLetterAlarm, functionAlarms, iteratorAgeAlarm } from "./alarms";
 import { REAPER_HANDLER } from "./handlers";
+import { suppressProviders, suppressReaper } from "./nag";
 import { stageSettings } from "./settings";
 
 /** Where packages and their icons live; every function's S3 grant is limited to it. */
@@ -45,17 +50,31 @@ export function StorageStack({ stack, app }: StackContext) {
     cdk: { table: { deletionProtection: settings.production, removalPolicy } },
   });
 
+  // Server access logs (a stage setting): who read or wrote which object, kept apart from the data.
+  const accessLogs = settings.bucketAccessLogs
+    ? new CdkBucket(stack, "UploadsAccessLogs", {
+        blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+        objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+        // S3 delivers server access logs only to SSE-S3 buckets.
+        encryption: BucketEncryption.S3_MANAGED,
+        enforceSSL: true,
+        lifecycleRules: [{ id: "expire-access-logs", expiration: Duration.days(365) }],
+        removalPolicy,
+        autoDeleteObjects: !settings.production,
+      })
+    : undefined;
+  if (accessLogs) {
+    NagSuppressions.addResourceSuppressions(accessLogs, [
+      { id: "AwsSolutions-S1", reason: "This is the access-log bucket itself: logging its own reads would recurse." },
+    ]);
+  }
+
   const bucket = new Bucket(stack, "Uploads", {
-    cors: [
-      {
-        // The CI client does not need CORS; this is for browser uploads from a dashboard.
-        allowedMethods: ["PUT", "GET", "HEAD"],
-        allowedOrigins: settings.corsOrigins,
-        allowedHeaders: ["*"],
-        exposedHeaders: ["ETag"],
-        maxAge: "1 hour",
-      },
-    ],
+    // Browser uploads from other origins only when configured: the dashboard is same-origin.
+    cors:
+      settings.corsOrigins.length > 0
+        ? [{ allowedMethods: ["PUT", "GET", "HEAD"], allowedOrigins: settings.corsOrigins, allowedHeaders: ["*"], exposedHeaders: ["ETag"], maxAge: "1 hour" }]
+        : false,
     cdk: {
       bucket: {
         blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -63,19 +82,40 @@ export function StorageStack({ stack, app }: StackContext) {
         objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
         encryption: BucketEncryption.S3_MANAGED,
         enforceSSL: true,
+        /*
+         * Versioned on every stage: complete pins the version it inspected and downloads are
+         * signed for it, so a later PUT to a still-valid upload URL cannot swap a finished build.
+         * Replaced and deleted versions are kept for the recovery window, then expired.
+         */
+        versioned: true,
         lifecycleRules: [
           { id: "abort-incomplete-multipart-uploads", abortIncompleteMultipartUploadAfter: Duration.days(1) },
+          {
+            id: "expire-noncurrent-versions",
+            noncurrentVersionExpiration: Duration.days(settings.noncurrentVersionDays),
+            // A delete marker whose versions all expired is clutter S3 removes with this.
+            expiredObjectDeleteMarker: true,
+          },
         ],
+        ...(accessLogs ? { serverAccessLogsBucket: accessLogs, serverAccessLogsPrefix: "uploads/" } : {}),
         removalPolicy,
         autoDeleteObjects: !settings.production,
       },
     },
   });
+  if (!accessLogs) {
+    NagSuppressions.addResourceSuppressions(bucket.cdk.bucket, [
+      { id: "AwsSolutions-S1", reason: "Server access logging is a stage setting (HANGAR_BUCKET_ACCESS_LOGS, on for production); off here." },
+    ]);
+  }
 
   const arns = {
     tableArn: table.tableArn,
+    tableStreamArn: table.cdk.table.tableStreamArn!,
     uploadsArn: bucket.cdk.bucket.arnForObjects(`${UPLOADS_PREFIX}*`),
+    bucketArn: bucket.cdk.bucket.bucketArn,
   };
+  const topic = settings.alarms ? alarmTopic(stack, settings) : undefined;
 
   /*
    * Objects of uploads that are never completed are removed when their pending record
@@ -87,28 +127,49 @@ export function StorageStack({ stack, app }: StackContext) {
     handler: REAPER_HANDLER,
     memorySize: "256 MB",
     timeout: "30 seconds",
-    environment: { HANGAR_BUCKET_NAME: bucket.bucketName, POWERTOOLS_LOG_LEVEL: settings.logLevel },
+    // The same settings as every function (one schema); it only uses the bucket.
+    environment: { HANGAR_TABLE_NAME: table.tableName, HANGAR_BUCKET_NAME: bucket.bucketName, POWERTOOLS_LOG_LEVEL: settings.logLevel },
     logGroup: new LogGroup(stack, "ReapExpiredUploadsLogs", {
       retention: RetentionDays[settings.logRetention.toUpperCase() as keyof typeof RetentionDays],
       removalPolicy,
     }),
   });
   reaper.attachPermissions(reaperStatements(arns));
+  suppressReaper(reaper);
+  // Records whose delete still fails after the retries land here (their stream position, not the
+  // data), so an operator can see which uploads kept their object instead of losing the trace.
+  const reaperFailures = new Queue(stack, "ReapExpiredUploadsFailures", {
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: Duration.days(14),
+    removalPolicy,
+  });
+  NagSuppressions.addResourceSuppressions(reaperFailures, [
+    { id: "AwsSolutions-SQS3", reason: "This queue is itself the dead-letter destination of the reaper's stream mapping." },
+    { id: "Serverless-SQSRedrivePolicy", reason: "This queue is itself the dead-letter destination of the reaper's stream mapping." },
+  ]);
   reaper.addEventSourceMapping("ExpiredUploads", {
-    eventSourceArn: table.cdk.table.tableStreamArn!,
+    eventSourceArn: arns.tableStreamArn,
     startingPosition: StartingPosition.LATEST,
     batchSize: 100,
     maxBatchingWindow: Duration.seconds(60),
     bisectBatchOnError: true,
     retryAttempts: 5,
     reportBatchItemFailures: true,
+    onFailure: new SqsDlq(reaperFailures),
     filters: [FilterCriteria.filter(expiredUploadFilter)],
   });
+  if (topic) {
+    functionAlarms(stack, "ReapExpiredUploads", reaper, topic);
+    iteratorAgeAlarm(stack, reaper, topic);
+    deadLetterAlarm(stack, reaperFailures, topic);
+  }
 
+  suppressProviders(stack);
   stack.addOutputs({
     TableName: table.tableName,
     BucketName: bucket.bucketName,
   });
 
-  return { table, bucket, arns, reaper };
+  return { table, bucket, arns, reaper, reaperFailures, topic, accessLogs };
 }

@@ -1,7 +1,9 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { Aspects } from "aws-cdk-lib";
 import type { CloudAssembly } from "aws-cdk-lib/cx-api";
+import { AwsSolutionsChecks, ServerlessChecks } from "cdk-nag";
 import type { SSTConfig } from "sst";
 import { App } from "sst/constructs";
 import { initProject, useProject } from "sst/project.js";
@@ -42,7 +44,7 @@ export const FAKE_ACCOUNT = "123456789012";
 export async function synthesize(options: SynthesizeOptions): Promise<Synthesized> {
   process.env.NODE_ENV = "test";
   const cwd = process.cwd();
-  const saved = Object.fromEntries(Object.keys(options.env ?? {}).map((k) => [k, process.env[k]]));
+  const saved = Object.fromEntries([...Object.keys(options.env ?? {}), "HANGAR_SYNTH_ONLY"].map((k) => [k, process.env[k]]));
   // SST resolves handler paths and writes .sst/ relative to the working directory.
   process.chdir(REPO_ROOT);
   try {
@@ -51,6 +53,8 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;
     }
+    // Templates only: the web stack may stand in a placeholder for an unbuilt dashboard.
+    process.env.HANGAR_SYNTH_ONLY = "1";
     const project = useProject();
     const outdir = options.outdir ?? path.join(REPO_ROOT, ".sst", "synth", options.stage);
     // Stale assets of a previous synth would otherwise pile up beside the new ones.
@@ -70,6 +74,10 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
     const [, config] = (await load(project.paths.config)) as readonly [unknown, SSTConfig];
     await config.stacks(app);
     await app.finish();
+    // cdk-nag's rule packs report as error annotations (see nagFindings); accepted findings are
+    // suppressed in the stacks, each with its reason, so a new one shows up here.
+    Aspects.of(app).add(new AwsSolutionsChecks());
+    Aspects.of(app).add(new ServerlessChecks());
     const assembly = app.synth();
     return { app, assembly, outdir };
   } finally {
@@ -79,4 +87,11 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
       else process.env[key] = value;
     }
   }
+}
+
+/** Unsuppressed cdk-nag findings (and any other error annotation) of a synthesized assembly. */
+export function nagFindings(assembly: CloudAssembly): string[] {
+  return assembly.stacks.flatMap((stack) =>
+    stack.messages.filter((m) => m.level === "error").map((m) => `${stack.stackName}${m.id}: ${String(m.entry.data)}`),
+  );
 }

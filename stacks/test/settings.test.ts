@@ -17,11 +17,15 @@ describe("resolveStageSettings", () => {
       production: false,
       logRetention: "one_week",
       logLevel: "INFO",
-      corsOrigins: ["*"],
+      corsOrigins: [],
       alarms: false,
       throttle: { rate: 50, burst: 100 },
+      completeThrottle: { rate: 10, burst: 20 },
+      publicThrottle: { rate: 20, burst: 40 },
+      noncurrentVersionDays: 30,
+      bucketAccessLogs: false,
     });
-    expect(resolveStageSettings("prod", {})).toMatchObject({ logRetention: "three_months", alarms: true });
+    expect(resolveStageSettings("prod", {})).toMatchObject({ logRetention: "three_months", alarms: true, bucketAccessLogs: true });
   });
 
   it("reads every setting from the deploy environment", () => {
@@ -41,6 +45,14 @@ describe("resolveStageSettings", () => {
       HANGAR_ALARM_EMAIL: "ops@example.com",
       HANGAR_API_THROTTLE_RATE: "5",
       HANGAR_API_THROTTLE_BURST: "7",
+      HANGAR_COMPLETE_THROTTLE_RATE: "2",
+      HANGAR_COMPLETE_THROTTLE_BURST: "3",
+      HANGAR_PUBLIC_THROTTLE_RATE: "8",
+      HANGAR_PUBLIC_THROTTLE_BURST: "9",
+      HANGAR_COMPLETE_RESERVED_CONCURRENCY: "4",
+      HANGAR_NONCURRENT_VERSION_DAYS: "90",
+      HANGAR_BUCKET_ACCESS_LOGS: "on",
+      HANGAR_MAIL_FROM: "hangar@example.com",
     });
     expect(s).toEqual({
       stage: "dev",
@@ -58,6 +70,12 @@ describe("resolveStageSettings", () => {
       alarms: true,
       alarmEmail: "ops@example.com",
       throttle: { rate: 5, burst: 7 },
+      completeThrottle: { rate: 2, burst: 3 },
+      publicThrottle: { rate: 8, burst: 9 },
+      completeReservedConcurrency: 4,
+      noncurrentVersionDays: 90,
+      bucketAccessLogs: true,
+      mailFrom: "hangar@example.com",
     });
   });
 
@@ -77,8 +95,24 @@ describe("resolveStageSettings", () => {
     ["HANGAR_LOG_LEVEL", "TRACE"],
     ["HANGAR_ALARMS", "maybe"],
     ["HANGAR_DOMAIN_CERTIFICATE_ARN", "arn:aws:acm:eu-west-1:1:certificate/x"],
+    ["HANGAR_NONCURRENT_VERSION_DAYS", "0"],
+    ["HANGAR_COMPLETE_RESERVED_CONCURRENCY", "0"],
+    ["HANGAR_COMPLETE_THROTTLE_RATE", "-1"],
+    ["HANGAR_BUCKET_ACCESS_LOGS", "sometimes"],
+    ["HANGAR_MAIL_FROM", "Hangar <hangar@example.com>"],
+    ["HANGAR_MAIL_FROM", "not an identity"],
   ])("refuses %s=%s", (key, value) => {
     expect(() => resolveStageSettings("dev", { [key]: value })).toThrow(StageSettingsError);
+  });
+
+  it("refuses a custom-domain certificate outside us-east-1, where CloudFront cannot use it", () => {
+    const domain = { HANGAR_DOMAIN_NAME: "hangar.example.com" };
+    expect(() => resolveStageSettings("dev", { ...domain, HANGAR_DOMAIN_CERTIFICATE_ARN: "arn:aws:acm:eu-west-1:123456789012:certificate/abc-1" })).toThrow(
+      /us-east-1/,
+    );
+    expect(
+      resolveStageSettings("dev", { ...domain, HANGAR_DOMAIN_CERTIFICATE_ARN: "arn:aws:acm:us-east-1:123456789012:certificate/abc-1" }).customDomain,
+    ).toEqual({ domainName: "hangar.example.com", certificateArn: "arn:aws:acm:us-east-1:123456789012:certificate/abc-1" });
   });
 });
 
@@ -93,6 +127,14 @@ describe("functionEnvironment", () => {
     });
   });
 
+  it("defaults the public URL to the custom domain, known at synth, and passes the origin secret", () => {
+    const settings = resolveStageSettings("dev", { HANGAR_DOMAIN_NAME: "hangar.example.com" });
+    expect(functionEnvironment(settings, { ...resources, originVerifySecret: "s" })).toMatchObject({
+      HANGAR_PUBLIC_URL: "https://hangar.example.com",
+      HANGAR_ORIGIN_VERIFY_SECRET: "s",
+    });
+  });
+
   it("passes configured settings under the handlers' variable names", () => {
     const settings = resolveStageSettings("dev", {
       HANGAR_PUBLIC_URL: "https://dl.example.com",
@@ -101,6 +143,7 @@ describe("functionEnvironment", () => {
       HANGAR_RATE_LIMIT: "7",
       HANGAR_RATE_WINDOW_SECONDS: "9",
       HANGAR_PENDING_TTL_SECONDS: "1800",
+      HANGAR_MAIL_FROM: "example.com",
     });
     expect(functionEnvironment(settings, resources)).toEqual({
       HANGAR_TABLE_NAME: "t",
@@ -112,6 +155,7 @@ describe("functionEnvironment", () => {
       HANGAR_RATE_LIMIT: "7",
       HANGAR_RATE_WINDOW_SECONDS: "9",
       HANGAR_PENDING_TTL_SECONDS: "1800",
+      HANGAR_MAIL_FROM: "example.com",
     });
   });
 });

@@ -4,10 +4,13 @@ import path from "node:path";
 import { Match, Template } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Settings, fallbackHandler, functions as functionTable, routeKey, routes, type RouteFunctionName } from "@hangar/functions";
-import { reaperActions, tableActions, uploadActions } from "../access";
+import type { CloudAssembly } from "aws-cdk-lib/cx-api";
+import { mailActions, reaperActions, tableActions, uploadActions } from "../access";
+import { REAPER_ITERATOR_AGE_ALARM_MS } from "../alarms";
 import { accessLogFormat, COMPLETE_P99_ALARM_MS } from "../api-stack";
 import { expiredUploadFilter, REAPER_HANDLER } from "../storage-stack";
-import { REPO_ROOT, synthesize } from "../synthesize";
+import { apiPathPatterns, DASHBOARD_CSP, ORIGIN_READ_TIMEOUT_SECONDS, SPA_REWRITE_CODE, VIEWER_HOST_CODE } from "../web-stack";
+import { nagFindings, REPO_ROOT, synthesize } from "../synthesize";
 import {
   allIdentityStatements,
   asList,
@@ -18,6 +21,7 @@ import {
   props,
   roleStatements,
   routeTargets,
+  type CfnResource,
   type CfnTemplate,
   type Statement,
 } from "./template-helpers";
@@ -45,10 +49,19 @@ const SETTING_KEYS = [
   "HANGAR_ALARM_EMAIL",
   "HANGAR_API_THROTTLE_RATE",
   "HANGAR_API_THROTTLE_BURST",
+  "HANGAR_COMPLETE_THROTTLE_RATE",
+  "HANGAR_COMPLETE_THROTTLE_BURST",
+  "HANGAR_PUBLIC_THROTTLE_RATE",
+  "HANGAR_PUBLIC_THROTTLE_BURST",
+  "HANGAR_COMPLETE_RESERVED_CONCURRENCY",
+  "HANGAR_NONCURRENT_VERSION_DAYS",
+  "HANGAR_BUCKET_ACCESS_LOGS",
+  "HANGAR_MAIL_FROM",
 ];
 const unset = Object.fromEntries(SETTING_KEYS.map((k) => [k, undefined]));
 
-const CERT = "arn:aws:acm:eu-west-1:123456789012:certificate/00000000-0000-0000-0000-000000000000";
+// CloudFront's certificates live in us-east-1 whatever the stage's region (eu-west-1 here).
+const CERT = "arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-0000-0000-000000000000";
 const prodEnv = {
   ...unset,
   HANGAR_PRODUCTION: "true",
@@ -61,12 +74,17 @@ const prodEnv = {
   HANGAR_ALARM_EMAIL: "ops@example.com",
   HANGAR_API_THROTTLE_RATE: "20",
   HANGAR_API_THROTTLE_BURST: "40",
+  HANGAR_COMPLETE_RESERVED_CONCURRENCY: "5",
+  HANGAR_NONCURRENT_VERSION_DAYS: "60",
+  HANGAR_MAIL_FROM: "hangar@mail.example.com",
 };
 
 interface Stage {
   storage: CfnTemplate;
   api: CfnTemplate;
+  web: CfnTemplate;
   outdir: string;
+  assembly: CloudAssembly;
 }
 let dev: Stage;
 let prod: Stage;
@@ -76,7 +94,7 @@ async function synthStage(stage: string, env: Record<string, string | undefined>
   const outdir = path.join(tmp, stage);
   const { assembly } = await synthesize({ stage, env, outdir, region: "eu-west-1" });
   const template = (name: string) => assembly.getStackByName(`${stage}-hangar-${name}`).template as CfnTemplate;
-  return { storage: template("StorageStack"), api: template("ApiStack"), outdir };
+  return { storage: template("StorageStack"), api: template("ApiStack"), web: template("WebStack"), outdir, assembly };
 }
 
 beforeAll(async () => {
@@ -98,7 +116,11 @@ describe("synthesis", () => {
   it("writes one template per stack and a bundled handler per function, offline", async () => {
     const files = await readdir(dev.outdir);
     expect(files).toEqual(
-      expect.arrayContaining(["hangartest-dev-hangar-StorageStack.template.json", "hangartest-dev-hangar-ApiStack.template.json"]),
+      expect.arrayContaining([
+        "hangartest-dev-hangar-StorageStack.template.json",
+        "hangartest-dev-hangar-ApiStack.template.json",
+        "hangartest-dev-hangar-WebStack.template.json",
+      ]),
     );
     // Each function's code is an asset built locally (no Docker): its zip source is a folder
     // holding the esbuild output.
@@ -131,12 +153,12 @@ describe("API routes", () => {
 describe("functions", () => {
   const allOwn = (s: Stage) => [...ownFunctions(s.api), ...ownFunctions(s.storage)];
 
-  it("run ESM bundles on nodejs22.x, arm64, without X-Ray", () => {
+  it("run ESM bundles on nodejs24.x, arm64, without X-Ray", () => {
     for (const stage of [dev, prod]) {
       const fns = allOwn(stage);
       expect(fns).toHaveLength(routeFunctions.length + 2);
       for (const [, fn] of fns) {
-        expect(props(fn)).toMatchObject({ Runtime: "nodejs22.x", Architectures: ["arm64"] });
+        expect(props(fn)).toMatchObject({ Runtime: "nodejs24.x", Architectures: ["arm64"] });
         expect(props(fn).TracingConfig).toBeUndefined();
       }
     }
@@ -199,13 +221,25 @@ describe("environment", () => {
     expect(env.POWERTOOLS_LOG_LEVEL).toBe("INFO");
   });
 
-  it("passes the stage's settings through", () => {
+  it("passes the stage's settings through; links default to the custom domain when there is one", () => {
     const env = envOf(prod, handlerOf("presign"));
     expect(env).toMatchObject({
+      HANGAR_PUBLIC_URL: "https://hangar.example.com",
       HANGAR_SHARE_BASE_URL: "https://apps.example.com",
       HANGAR_MAX_FILE_SIZE: String(1024 ** 3),
+      HANGAR_MAIL_FROM: "hangar@mail.example.com",
       POWERTOOLS_LOG_LEVEL: "WARN",
     });
+  });
+
+  it("gives every function the origin secret by dynamic reference, never its value", () => {
+    const [secretId] = ofType(dev.api, "AWS::SecretsManager::Secret")[0]!;
+    for (const handler of apiHandlers) {
+      const secret = JSON.stringify(envOf(dev, handler).HANGAR_ORIGIN_VERIFY_SECRET);
+      expect(secret).toContain("{{resolve:secretsmanager:");
+      expect(secret).toContain(`{"Ref":"${secretId}"}`);
+    }
+    expect(props(ofType(dev.api, "AWS::SecretsManager::Secret")[0]![1]).GenerateSecretString).toMatchObject({ PasswordLength: 48 });
   });
 });
 
@@ -251,52 +285,72 @@ describe("table", () => {
 });
 
 describe("uploads bucket", () => {
-  const bucketOf = (s: Stage) => ofType(s.storage, "AWS::S3::Bucket")[0]!;
+  const bucketOf = (s: Stage) => ofType(s.storage, "AWS::S3::Bucket").find(([id]) => id.startsWith("UploadsBucket"))!;
+  const logBucketOf = (s: Stage) => ofType(s.storage, "AWS::S3::Bucket").find(([id]) => id.startsWith("UploadsAccessLogs"));
 
   it("blocks all public access, disables ACLs and encrypts with S3-managed keys", () => {
     for (const stage of [dev, prod]) {
-      expect(props(bucketOf(stage)[1])).toMatchObject({
-        PublicAccessBlockConfiguration: {
-          BlockPublicAcls: true,
-          BlockPublicPolicy: true,
-          IgnorePublicAcls: true,
-          RestrictPublicBuckets: true,
-        },
-        OwnershipControls: { Rules: [{ ObjectOwnership: "BucketOwnerEnforced" }] },
-        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }] },
-      });
+      for (const [, bucket] of ofType(stage.storage, "AWS::S3::Bucket")) {
+        expect(props(bucket)).toMatchObject({
+          PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+          OwnershipControls: { Rules: [{ ObjectOwnership: "BucketOwnerEnforced" }] },
+          BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }] },
+        });
+      }
     }
   });
 
   it("denies every request not made over TLS", () => {
-    const [bucketId] = bucketOf(dev);
-    const [, policy] = ofType(dev.storage, "AWS::S3::BucketPolicy")[0]!;
-    const statements = props<{ PolicyDocument: { Statement: Statement[] } }>(policy).PolicyDocument.Statement;
-    const tls = statements.find((s) => s.Effect === "Deny");
-    expect(tls).toMatchObject({
-      Action: "s3:*",
-      Principal: { AWS: "*" },
-      Condition: { Bool: { "aws:SecureTransport": "false" } },
-    });
-    expect(JSON.stringify(tls!.Resource)).toContain(bucketId);
-    expect(JSON.stringify(tls!.Resource)).toContain('"/*"');
+    for (const stage of [dev, prod]) {
+      for (const [bucketId] of ofType(stage.storage, "AWS::S3::Bucket")) {
+        const policy = ofType(stage.storage, "AWS::S3::BucketPolicy").find(([, p]) => JSON.stringify(props(p).Bucket) === JSON.stringify({ Ref: bucketId }));
+        const statements = props<{ PolicyDocument: { Statement: Statement[] } }>(policy![1]).PolicyDocument.Statement;
+        const tls = statements.find((s) => s.Effect === "Deny");
+        expect(tls).toMatchObject({ Action: "s3:*", Principal: { AWS: "*" }, Condition: { Bool: { "aws:SecureTransport": "false" } } });
+        expect(JSON.stringify(tls!.Resource)).toContain('"/*"');
+      }
+    }
   });
 
-  it("allows browser PUT/GET/HEAD from the stage's origins (default *)", () => {
-    expect(props(bucketOf(dev)[1]).CorsConfiguration).toEqual({
+  it("is versioned on every stage, so complete can pin the version it inspected", () => {
+    for (const stage of [dev, prod]) expect(props(bucketOf(stage)[1]).VersioningConfiguration).toEqual({ Status: "Enabled" });
+  });
+
+  it("expires noncurrent versions after the stage's days, drops expired delete markers and aborts stale multipart uploads", () => {
+    for (const [stage, days] of [[dev, 30], [prod, 60]] as const) {
+      expect(props(bucketOf(stage)[1]).LifecycleConfiguration).toEqual({
+        Rules: [
+          { Id: "abort-incomplete-multipart-uploads", Status: "Enabled", AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } },
+          { Id: "expire-noncurrent-versions", Status: "Enabled", NoncurrentVersionExpiration: { NoncurrentDays: days }, ExpiredObjectDeleteMarker: true },
+        ],
+      });
+    }
+  });
+
+  it("has no CORS unless origins are configured, and then only those (never * by default)", () => {
+    expect(props(bucketOf(dev)[1]).CorsConfiguration).toBeUndefined();
+    expect(props(bucketOf(prod)[1]).CorsConfiguration).toEqual({
       CorsRules: [
-        { AllowedMethods: ["PUT", "GET", "HEAD"], AllowedOrigins: ["*"], AllowedHeaders: ["*"], ExposedHeaders: ["ETag"], MaxAge: 3600 },
+        {
+          AllowedMethods: ["PUT", "GET", "HEAD"],
+          AllowedOrigins: ["https://dashboard.example.com", "https://admin.example.com"],
+          AllowedHeaders: ["*"],
+          ExposedHeaders: ["ETag"],
+          MaxAge: 3600,
+        },
       ],
     });
-    expect(props(bucketOf(prod)[1]).CorsConfiguration).toMatchObject({
-      CorsRules: [{ AllowedOrigins: ["https://dashboard.example.com", "https://admin.example.com"] }],
-    });
   });
 
-  it("aborts incomplete multipart uploads after one day", () => {
-    expect(props(bucketOf(dev)[1]).LifecycleConfiguration).toEqual({
-      Rules: [{ Id: "abort-incomplete-multipart-uploads", Status: "Enabled", AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }],
-    });
+  it("writes S3 server access logs to a separate bucket when the stage asks (production by default)", () => {
+    expect(logBucketOf(dev)).toBeUndefined();
+    expect(props(bucketOf(dev)[1]).LoggingConfiguration).toBeUndefined();
+    const [logId, logBucket] = logBucketOf(prod)!;
+    expect(props(bucketOf(prod)[1]).LoggingConfiguration).toEqual({ DestinationBucketName: { Ref: logId }, LogFilePrefix: "uploads/" });
+    expect(props(logBucket).LifecycleConfiguration).toMatchObject({ Rules: [{ ExpirationInDays: 365 }] });
+    // Delivered by the logging service through the bucket policy (the bucket has no ACLs).
+    const policy = ofType(prod.storage, "AWS::S3::BucketPolicy").find(([, p]) => JSON.stringify(props(p).Bucket) === JSON.stringify({ Ref: logId }))!;
+    expect(JSON.stringify(props(policy[1]))).toContain("logging.s3.amazonaws.com");
   });
 
   it("is retained on production and emptied then destroyed elsewhere", () => {
@@ -308,13 +362,16 @@ describe("uploads bucket", () => {
 });
 
 describe("uploads never completed", () => {
+  const mappingOf = (s: Stage) =>
+    props<{ FilterCriteria: { Filters: { Pattern: string }[] } } & Record<string, unknown>>(ofType(s.storage, "AWS::Lambda::EventSourceMapping")[0]![1]);
+  const queueOf = (s: Stage) => ofType(s.storage, "AWS::SQS::Queue")[0]!;
+
   it("are deleted by the reaper, triggered only by TTL deletions of pending file records", () => {
     const [fnId] = functionByHandler(dev.storage, REAPER_HANDLER);
-    const [, mapping] = ofType(dev.storage, "AWS::Lambda::EventSourceMapping")[0]!;
-    const p = props<{ FilterCriteria: { Filters: { Pattern: string }[] } } & Record<string, unknown>>(mapping);
+    const p = mappingOf(dev);
     expect(p.FunctionName).toEqual({ Ref: fnId });
     expect(JSON.stringify(p.EventSourceArn)).toContain("StreamArn");
-    expect(p).toMatchObject({ StartingPosition: "LATEST", FunctionResponseTypes: ["ReportBatchItemFailures"], BisectBatchOnFunctionError: true });
+    expect(p).toMatchObject({ StartingPosition: "LATEST", FunctionResponseTypes: ["ReportBatchItemFailures"], BisectBatchOnFunctionError: true, MaximumRetryAttempts: 5 });
     expect(p.FilterCriteria.Filters).toHaveLength(1);
     const pattern = JSON.parse(p.FilterCriteria.Filters[0]!.Pattern);
     expect(pattern).toEqual(expiredUploadFilter);
@@ -324,6 +381,17 @@ describe("uploads never completed", () => {
       dynamodb: { OldImage: { type: { S: ["file"] }, status: { S: expect.arrayContaining(["pending"]) } } },
     });
     expect(pattern.dynamodb.OldImage.status.S).not.toContain("completed");
+  });
+
+  it("send a batch the reaper gave up on to an encrypted, TLS-only dead-letter queue instead of dropping it", () => {
+    for (const stage of [dev, prod]) {
+      const [queueId, queue] = queueOf(stage);
+      expect(mappingOf(stage).DestinationConfig).toEqual({ OnFailure: { Destination: { "Fn::GetAtt": [queueId, "Arn"] } } });
+      expect(props(queue)).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+      const [, policy] = ofType(stage.storage, "AWS::SQS::QueuePolicy").find(([, p]) => JSON.stringify(props(p).Queues).includes(queueId))!;
+      const deny = props<{ PolicyDocument: { Statement: Statement[] } }>(policy).PolicyDocument.Statement.find((s) => s.Effect === "Deny");
+      expect(deny).toMatchObject({ Condition: { Bool: { "aws:SecureTransport": "false" } } });
+    }
   });
 });
 
@@ -340,40 +408,61 @@ describe("least privilege", () => {
       join[1][1] === "/uploads/*"
     );
   };
+  const rows = (table: object, name: string) => (table as Partial<Record<string, readonly string[]>>)[name] ?? [];
+  const mailers = Object.keys(mailActions).filter((name) => name in functionTable) as RouteFunctionName[];
 
-  it.each(routeFunctions)("%s gets exactly its table and uploads/* actions", (name) => {
+  it.each(routeFunctions)("%s gets exactly its table, uploads/* and mail actions", (name) => {
     for (const stage of [dev, prod]) {
       const [fnId] = functionByHandler(stage.api, handlerOf(name));
       const statements = roleStatements(stage.api, fnId);
-      const objectAccess: readonly string[] = uploadActions[name];
-      expect(statements).toHaveLength(objectAccess.length > 0 ? 2 : 1);
-      const table = statements.find((s) => actionsOf(s).every((a) => a.startsWith("dynamodb:")))!;
-      const uploads = statements.find((s) => actionsOf(s).every((a) => a.startsWith("s3:")))!;
-      expect(table).toMatchObject({ Effect: "Allow" });
-      expect(actionsOf(table)).toEqual([...tableActions[name]].sort());
-      expect(JSON.stringify(table.Resource)).toMatch(tableArnImport);
-      if (objectAccess.length === 0) continue;
-      expect(uploads).toMatchObject({ Effect: "Allow" });
-      expect(actionsOf(uploads)).toEqual([...uploadActions[name]].sort());
-      expect(isUploadsArn(uploads.Resource)).toBe(true);
+      const expected = [rows(tableActions, name), rows(uploadActions, name), stage === prod ? rows(mailActions, name) : []];
+      expect(statements).toHaveLength(expected.filter((a) => a.length > 0).length);
+      for (const s of statements) expect(s).toMatchObject({ Effect: "Allow" });
+      const table = statements.find((s) => actionsOf(s).every((a) => a.startsWith("dynamodb:")));
+      const uploads = statements.find((s) => actionsOf(s).every((a) => a.startsWith("s3:")));
+      if (rows(tableActions, name).length > 0) {
+        expect(actionsOf(table!)).toEqual([...rows(tableActions, name)].sort());
+        expect(JSON.stringify(table!.Resource)).toMatch(tableArnImport);
+      }
+      if (rows(uploadActions, name).length > 0) {
+        expect(actionsOf(uploads!)).toEqual([...rows(uploadActions, name)].sort());
+        expect(isUploadsArn(uploads!.Resource)).toBe(true);
+      }
     }
   });
 
-  it("grants the actions the use cases need, and nothing more", () => {
-    expect(tableActions).toEqual({
+  it("grants the reads of pinned versions complete and the signed downloads need", () => {
+    expect(tableActions).toMatchObject({
       presign: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"],
       complete: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"],
       download: ["dynamodb:GetItem"],
       share: ["dynamodb:GetItem"],
-      accounts: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:BatchWriteItem"],
     });
-    expect(uploadActions).toEqual({
+    expect(uploadActions).toMatchObject({
       presign: ["s3:PutObject"],
-      complete: ["s3:GetObject", "s3:PutObject"],
-      download: ["s3:GetObject"],
-      share: ["s3:GetObject"],
-      accounts: [],
+      complete: ["s3:GetObject", "s3:GetObjectVersion", "s3:PutObject"],
+      download: ["s3:GetObject", "s3:GetObjectVersion"],
+      share: ["s3:GetObject", "s3:GetObjectVersion"],
     });
+  });
+
+  it("lets the mail-sending functions call ses:SendEmail on the HANGAR_MAIL_FROM identity only, and only when it is set", () => {
+    expect(mailers.length).toBeGreaterThan(0);
+    for (const name of mailers) {
+      const sesOf = (s: Stage) => roleStatements(s.api, functionByHandler(s.api, handlerOf(name))[0]).filter((st) => actionsOf(st).some((a) => a.startsWith("ses:")));
+      expect(sesOf(dev)).toEqual([]);
+      const [ses] = sesOf(prod);
+      expect(actionsOf(ses!)).toEqual(["ses:SendEmail"]);
+      const resources = asList(ses!.Resource).map((r) => JSON.stringify(r));
+      expect(resources).toHaveLength(2);
+      expect(resources[0]).toMatch(/:ses:eu-west-1:123456789012:identity\/hangar@mail\.example\.com"/);
+      expect(resources[1]).toMatch(/:ses:eu-west-1:123456789012:identity\/mail\.example\.com"/);
+    }
+    // No other function may send mail.
+    for (const name of routeFunctions.filter((n) => !mailers.includes(n))) {
+      const statements = roleStatements(prod.api, functionByHandler(prod.api, handlerOf(name))[0]);
+      expect(statements.flatMap(actionsOf).filter((a) => a.startsWith("ses:"))).toEqual([]);
+    }
   });
 
   it("gives the fallback function no permission beyond writing its logs", () => {
@@ -381,40 +470,46 @@ describe("least privilege", () => {
     expect(roleStatements(dev.api, fnId)).toEqual([]);
   });
 
-  it("lets the reaper delete uploads/* objects and read the table's stream only", () => {
+  it("lets the reaper delete uploads/* objects, read the table's own stream and park failures in its queue", () => {
     const [fnId] = functionByHandler(dev.storage, REAPER_HANDLER);
     const statements = roleStatements(dev.storage, fnId);
-    expect(statements).toHaveLength(2);
+    expect(statements).toHaveLength(3);
     const del = statements.find((s) => actionsOf(s).includes("s3:DeleteObject"))!;
     expect(actionsOf(del)).toEqual([...reaperActions.uploads]);
     expect(JSON.stringify(del.Resource)).toMatch(/"\/uploads\/\*"/);
     const stream = statements.find((s) => actionsOf(s).includes("dynamodb:GetRecords"))!;
     expect(actionsOf(stream)).toEqual([...reaperActions.stream].sort());
-    expect(JSON.stringify(stream.Resource)).toMatch(/Table\w+","Arn"\]\},"\/stream\/\*"/);
+    const [tableId] = ofType(dev.storage, "AWS::DynamoDB::Table")[0]!;
+    expect(stream.Resource).toEqual({ "Fn::GetAtt": [tableId, "StreamArn"] });
+    const [queueId] = ofType(dev.storage, "AWS::SQS::Queue")[0]!;
+    const sqs = statements.find((s) => actionsOf(s).includes("sqs:SendMessage"))!;
+    expect(sqs.Resource).toEqual({ "Fn::GetAtt": [queueId, "Arn"] });
   });
 
-  it("has no wildcard action and no * resource on any S3 or DynamoDB action, in any stack", () => {
+  it("has no wildcard action and no * resource on any S3, DynamoDB, SES or SQS action, in any stack", () => {
     for (const stage of [dev, prod]) {
       for (const template of [stage.storage, stage.api]) {
         for (const statement of allIdentityStatements(template)) {
           for (const action of asList(statement.Action)) {
             expect(action).not.toBe("*");
-            if (/^(s3|dynamodb):/.test(action)) {
-              expect(action, `wildcard action ${action}`).toMatch(/^(s3|dynamodb):[A-Za-z]+$/);
+            if (/^(s3|dynamodb|ses|sqs):/.test(action)) {
+              expect(action, `wildcard action ${action}`).toMatch(/^(s3|dynamodb|ses|sqs):[A-Za-z]+$/);
               expect(asList(statement.Resource), `${action} on *`).not.toContain("*");
             }
           }
         }
       }
     }
-    // And our own functions' policies stay on the table and the uploads/ prefix.
+    // And our own functions' policies stay on the table, the uploads/ prefix, the mail identity
+    // and the reaper's queue.
     for (const stage of [dev, prod]) {
       for (const [template, fns] of [[stage.api, ownFunctions(stage.api)], [stage.storage, ownFunctions(stage.storage)]] as const) {
         for (const [fnId] of fns) {
           for (const s of roleStatements(template, fnId)) {
             for (const resource of asList(s.Resource as unknown)) {
               const text = JSON.stringify(resource);
-              expect(text.includes("Table") || text.includes('"/uploads/*"'), text).toBe(true);
+              const allowed = text.includes("Table") || text.includes('"/uploads/*"') || text.includes(":identity/") || text.includes("ReapExpiredUploadsFailures");
+              expect(allowed, text).toBe(true);
             }
           }
         }
@@ -438,16 +533,41 @@ describe("least privilege", () => {
 });
 
 describe("API stage", () => {
-  const stageOf = (s: Stage) => props(ofType(s.api, "AWS::ApiGatewayV2::Stage")[0]![1]);
+  const stageOf = (s: Stage) => ofType(s.api, "AWS::ApiGatewayV2::Stage")[0]![1];
 
-  it("throttles every route (defaults 50 rps, burst 100; per stage)", () => {
-    expect(stageOf(dev).DefaultRouteSettings).toEqual({ ThrottlingBurstLimit: 100, ThrottlingRateLimit: 50 });
-    expect(stageOf(prod).DefaultRouteSettings).toEqual({ ThrottlingBurstLimit: 40, ThrottlingRateLimit: 20 });
+  it("throttles every route without a budget of its own with the stage's defaults (50 rps, burst 100)", () => {
+    expect(props(stageOf(dev)).DefaultRouteSettings).toEqual({ ThrottlingBurstLimit: 100, ThrottlingRateLimit: 50 });
+    expect(props(stageOf(prod)).DefaultRouteSettings).toEqual({ ThrottlingBurstLimit: 40, ThrottlingRateLimit: 20 });
+  });
+
+  it("gives complete a lower budget and every public route its own, so public floods cannot starve CI uploads", () => {
+    const settings = props<{ RouteSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> }>(stageOf(dev)).RouteSettings;
+    for (const route of routes) {
+      const key = routeKey(route);
+      if (route.fn === "complete") expect(settings[key], key).toEqual({ ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 });
+      else if (route.auth === "none") expect(settings[key], key).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
+      else expect(settings[key], key).toBeUndefined();
+    }
+    expect(settings["GET /share/{userKey}"]).toBeDefined();
+    expect(settings["GET /download/{userKey}"]).toBeDefined();
+    // API Gateway refuses route settings for routes that do not exist yet.
+    const routeIds = ofType(dev.api, "AWS::ApiGatewayV2::Route").map(([id]) => id);
+    expect(stageOf(dev).DependsOn).toEqual(expect.arrayContaining(routeIds));
+  });
+
+  it("reserves concurrency for complete only when the stage opts in", () => {
+    const [, devComplete] = functionByHandler(dev.api, handlerOf("complete"));
+    expect(props(devComplete).ReservedConcurrentExecutions).toBeUndefined();
+    const [, prodComplete] = functionByHandler(prod.api, handlerOf("complete"));
+    expect(props(prodComplete).ReservedConcurrentExecutions).toBe(5);
+    for (const name of routeFunctions.filter((n) => n !== "complete")) {
+      expect(props(functionByHandler(prod.api, handlerOf(name))[1]).ReservedConcurrentExecutions).toBeUndefined();
+    }
   });
 
   it("writes JSON access logs with requestId, ip, routeKey, status and latency to a retained-per-stage group", () => {
     for (const [stage, days] of [[dev, 7], [prod, 90]] as const) {
-      const settings = stageOf(stage).AccessLogSettings as { Format: string; DestinationArn: { "Fn::GetAtt": [string, string] } };
+      const settings = props(stageOf(stage)).AccessLogSettings as { Format: string; DestinationArn: { "Fn::GetAtt": [string, string] } };
       expect(settings.Format).toBe(accessLogFormat);
       const format = JSON.parse(settings.Format) as Record<string, string>;
       expect(format).toMatchObject({
@@ -463,27 +583,67 @@ describe("API stage", () => {
     }
   });
 
-  it("serves the custom domain only when one is set", () => {
-    expect(ofType(dev.api, "AWS::ApiGatewayV2::DomainName")).toHaveLength(0);
-    const [, domain] = ofType(prod.api, "AWS::ApiGatewayV2::DomainName")[0]!;
-    expect(props(domain)).toMatchObject({
-      DomainName: "hangar.example.com",
-      DomainNameConfigurations: [{ CertificateArn: CERT, EndpointType: "REGIONAL" }],
-    });
-    expect(ofType(prod.api, "AWS::ApiGatewayV2::ApiMapping")).toHaveLength(1);
-    expect(JSON.stringify(prod.api.Outputs?.CustomDomainUrl)).toContain("hangar.example.com");
+  it("has no custom domain of its own (the domain belongs to the distribution) and CORS only for configured origins", () => {
+    for (const stage of [dev, prod]) expect(ofType(stage.api, "AWS::ApiGatewayV2::DomainName")).toHaveLength(0);
+    const apiOf = (s: Stage) => props(ofType(s.api, "AWS::ApiGatewayV2::Api")[0]![1]);
+    expect(apiOf(dev).CorsConfiguration).toBeUndefined();
+    expect(apiOf(prod).CorsConfiguration).toMatchObject({ AllowOrigins: ["https://dashboard.example.com", "https://admin.example.com"] });
   });
 });
 
 describe("alarms", () => {
+  const alarmsOf = (s: Stage) => [...ofType(s.storage, "AWS::CloudWatch::Alarm"), ...ofType(s.api, "AWS::CloudWatch::Alarm")].map(([id, a]) => [id, props(a)] as const);
+  const byFunction = (s: Stage, template: CfnTemplate, handler: string, metric: string) => {
+    const [fnId] = functionByHandler(template, handler);
+    return alarmsOf(s).filter(([, a]) => a.MetricName === metric && JSON.stringify(a.Dimensions) === JSON.stringify([{ Name: "FunctionName", Value: { Ref: fnId } }]));
+  };
+
   it("are off by default outside production", () => {
-    expect(ofType(dev.api, "AWS::CloudWatch::Alarm")).toHaveLength(0);
-    expect(ofType(dev.api, "AWS::SNS::Topic")).toHaveLength(0);
+    expect(alarmsOf(dev)).toHaveLength(0);
+    for (const t of [dev.storage, dev.api]) expect(ofType(t, "AWS::SNS::Topic")).toHaveLength(0);
   });
 
-  it("watch the API 5xx rate and complete's p99 duration, notifying the alarm e-mail", () => {
-    const alarms = ofType(prod.api, "AWS::CloudWatch::Alarm").map(([, a]) => props(a));
-    expect(alarms).toHaveLength(2);
+  it("notify one topic that is encrypted with a key CloudWatch may use and refuses publishers without TLS", () => {
+    const [[topicId, topic]] = ofType(prod.storage, "AWS::SNS::Topic") as [[string, CfnResource]];
+    expect(ofType(prod.api, "AWS::SNS::Topic")).toHaveLength(0);
+    const [keyId, key] = ofType(prod.storage, "AWS::KMS::Key")[0]!;
+    expect(props(topic).KmsMasterKeyId).toEqual({ "Fn::GetAtt": [keyId, "Arn"] });
+    expect(props(key).EnableKeyRotation).toBe(true);
+    expect(JSON.stringify(props(key).KeyPolicy)).toContain("cloudwatch.amazonaws.com");
+    const [, policy] = ofType(prod.storage, "AWS::SNS::TopicPolicy")[0]!;
+    const deny = props<{ PolicyDocument: { Statement: Statement[] } }>(policy).PolicyDocument.Statement.find((s) => s.Effect === "Deny");
+    expect(deny).toMatchObject({ Condition: { Bool: { "aws:SecureTransport": "false" } } });
+    Template.fromJSON(prod.storage).hasResourceProperties("AWS::SNS::Subscription", { Protocol: "email", Endpoint: "ops@example.com" });
+    for (const [id, alarm] of alarmsOf(prod)) {
+      expect(JSON.stringify(alarm.AlarmActions), id).toMatch(new RegExp(`^\\[\\{"(Ref":"${topicId}|Fn::ImportValue":"[^"]*${topicId}[^"]*)"\\}\\]$`));
+    }
+  });
+
+  it("watch errors and throttles of every function, the reaper included", () => {
+    const all = [
+      ...Object.values(functionTable).map((f) => [prod.api, f.handler] as const),
+      [prod.storage, REAPER_HANDLER] as const,
+    ];
+    for (const [template, handler] of all) {
+      for (const metric of ["Errors", "Throttles"]) {
+        const found = byFunction(prod, template, handler, metric);
+        expect(found, `${metric} of ${handler}`).toHaveLength(1);
+        expect(found[0]![1]).toMatchObject({ Namespace: "AWS/Lambda", Statistic: "Sum", Threshold: 1, ComparisonOperator: "GreaterThanOrEqualToThreshold" });
+      }
+    }
+  });
+
+  it("watch the reaper's iterator age and its dead-letter queue", () => {
+    const [age] = byFunction(prod, prod.storage, REAPER_HANDLER, "IteratorAge");
+    expect(age![1]).toMatchObject({ Statistic: "Maximum", Threshold: REAPER_ITERATOR_AGE_ALARM_MS });
+    const [queueId] = ofType(prod.storage, "AWS::SQS::Queue")[0]!;
+    const depth = alarmsOf(prod).find(([, a]) => a.MetricName === "ApproximateNumberOfMessagesVisible")!;
+    expect(depth[1]).toMatchObject({ Namespace: "AWS/SQS", Threshold: 1 });
+    expect(depth[1].Dimensions).toEqual([{ Name: "QueueName", Value: { "Fn::GetAtt": [queueId, "QueueName"] } }]);
+  });
+
+  it("watch the API 5xx rate and complete's p99 duration", () => {
+    const alarms = alarmsOf(prod).map(([, a]) => a);
     const rate = alarms.find((a) => Array.isArray(a.Metrics))!;
     expect(JSON.stringify(rate.Metrics)).toContain("100 * errors / requests");
     expect(JSON.stringify(rate.Metrics)).toContain('"MetricName":"5xx"');
@@ -491,17 +651,18 @@ describe("alarms", () => {
     const slow = alarms.find((a) => a.MetricName === "Duration")!;
     expect(slow).toMatchObject({ Namespace: "AWS/Lambda", ExtendedStatistic: "p99", Threshold: COMPLETE_P99_ALARM_MS });
     expect(slow.Dimensions).toEqual([{ Name: "FunctionName", Value: { Ref: completeId } }]);
-    const [topicId] = ofType(prod.api, "AWS::SNS::Topic")[0]!;
-    for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
-    Template.fromJSON(prod.api).hasResourceProperties("AWS::SNS::Subscription", { Protocol: "email", Endpoint: "ops@example.com" });
   });
 });
 
 describe("outputs and parameters", () => {
-  it("outputs the API and share base URLs and records them as SST Config parameters", () => {
-    expect(Object.keys(dev.api.Outputs ?? {})).toEqual(expect.arrayContaining(["ApiUrl", "BaseUrl", "ShareBaseUrl"]));
-    expect(prod.api.Outputs?.ShareBaseUrl?.Value).toBe("https://apps.example.com");
-    Template.fromJSON(prod.api).hasResourceProperties("AWS::SSM::Parameter", {
+  it("output the API URL, the stage's origin and the link bases, recorded as SST Config parameters", () => {
+    expect(Object.keys(dev.api.Outputs ?? {})).toEqual(expect.arrayContaining(["ApiUrl"]));
+    expect(Object.keys(dev.web.Outputs ?? {})).toEqual(expect.arrayContaining(["Url", "BaseUrl", "ShareBaseUrl", "DistributionDomainName"]));
+    expect(JSON.stringify(dev.web.Outputs?.BaseUrl?.Value)).toContain("DomainName");
+    expect(prod.web.Outputs?.Url?.Value).toBe("https://hangar.example.com");
+    expect(prod.web.Outputs?.BaseUrl?.Value).toBe("https://hangar.example.com");
+    expect(prod.web.Outputs?.ShareBaseUrl?.Value).toBe("https://apps.example.com");
+    Template.fromJSON(prod.web).hasResourceProperties("AWS::SSM::Parameter", {
       Name: "/sst/hangar/hangartest-prod/Parameter/HANGAR_SHARE_BASE_URL/value",
       Value: "https://apps.example.com",
     });
@@ -529,5 +690,170 @@ describe("same code everywhere", () => {
       }
     }
     expect(offenders).toEqual([]);
+  });
+});
+
+describe("cdk-nag", () => {
+  it("reports no finding of the AwsSolutions and Serverless packs that is not suppressed with a reason, on any stage", () => {
+    expect(nagFindings(dev.assembly)).toEqual([]);
+    expect(nagFindings(prod.assembly)).toEqual([]);
+  });
+
+  it("ran: the accepted findings are recorded as suppressions with their reasons in the templates", () => {
+    const metadata = JSON.stringify([dev.storage, dev.api, dev.web]);
+    for (const id of ["AwsSolutions-IAM4", "AwsSolutions-IAM5", "Serverless-LambdaDLQ", "AwsSolutions-CFR2"]) expect(metadata).toContain(`"id":"${id}"`);
+  });
+});
+
+describe("one origin per stage (CloudFront)", () => {
+  interface Behavior {
+    PathPattern?: string;
+    TargetOriginId: string;
+    CachePolicyId: string;
+    OriginRequestPolicyId?: string;
+    ResponseHeadersPolicyId?: { Ref: string };
+    ViewerProtocolPolicy: string;
+    AllowedMethods?: string[];
+    FunctionAssociations?: { EventType: string; FunctionARN: { "Fn::GetAtt": [string, string] } }[];
+  }
+  interface DistributionConfig {
+    DefaultCacheBehavior: Behavior;
+    CacheBehaviors: Behavior[];
+    Origins: { Id: string; DomainName: unknown; S3OriginConfig?: object; OriginAccessControlId?: unknown; CustomOriginConfig?: Record<string, unknown>; OriginCustomHeaders?: { HeaderName: string; HeaderValue: unknown }[] }[];
+    CustomErrorResponses?: unknown;
+    Aliases?: string[];
+    ViewerCertificate?: Record<string, unknown>;
+    DefaultRootObject?: string;
+  }
+  const configOf = (s: Stage) => props<{ DistributionConfig: DistributionConfig }>(ofType(s.web, "AWS::CloudFront::Distribution")[0]![1]).DistributionConfig;
+  const functionCode = (s: Stage, b: Behavior) => props(s.web.Resources[b.FunctionAssociations![0]!.FunctionARN["Fn::GetAtt"][0]]).FunctionCode;
+  // AWS managed policies (ids are fixed by CloudFront).
+  const CACHING_OPTIMIZED = "658327ea-f89d-4fab-a63d-7e88639e58f6";
+  const CACHING_DISABLED = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad";
+  const ALL_VIEWER_EXCEPT_HOST = "b689b0a8-53d0-40ab-baf2-68738e2966ac";
+
+  it("is one distribution per stage, in a stack of its own", () => {
+    for (const stage of [dev, prod]) {
+      expect(ofType(stage.web, "AWS::CloudFront::Distribution")).toHaveLength(1);
+      expect(ofType(stage.api, "AWS::CloudFront::Distribution")).toHaveLength(0);
+    }
+  });
+
+  it("serves the dashboard from a private bucket through Origin Access Control as the default behaviour", () => {
+    const config = configOf(dev);
+    const s3 = config.Origins.find((o) => o.Id === config.DefaultCacheBehavior.TargetOriginId)!;
+    expect(s3.S3OriginConfig).toEqual({ OriginAccessIdentity: "" });
+    expect(s3.OriginAccessControlId).toBeDefined();
+    expect(ofType(dev.web, "AWS::CloudFront::CloudFrontOriginAccessIdentity")).toHaveLength(0);
+    expect(config.DefaultCacheBehavior).toMatchObject({ CachePolicyId: CACHING_OPTIMIZED, ViewerProtocolPolicy: "redirect-to-https" });
+    expect(config.DefaultRootObject).toBe("index.html");
+    const [bucketId, bucket] = ofType(dev.web, "AWS::S3::Bucket")[0]!;
+    expect(props(bucket).PublicAccessBlockConfiguration).toMatchObject({ BlockPublicPolicy: true, RestrictPublicBuckets: true });
+    const [, policy] = ofType(dev.web, "AWS::S3::BucketPolicy").find(([, p]) => JSON.stringify(props(p).Bucket) === JSON.stringify({ Ref: bucketId }))!;
+    const read = props<{ PolicyDocument: { Statement: Statement[] } }>(policy).PolicyDocument.Statement.find(
+      (s) => s.Effect === "Allow" && JSON.stringify(s.Principal).includes("cloudfront"),
+    )!;
+    expect(read).toMatchObject({ Principal: { Service: "cloudfront.amazonaws.com" }, Action: "s3:GetObject" });
+    expect(JSON.stringify(read.Condition)).toContain("AWS:SourceArn");
+  });
+
+  it("has no distribution-wide error page, so the API's JSON 403/404 answers reach the client", () => {
+    for (const stage of [dev, prod]) expect(configOf(stage).CustomErrorResponses).toBeUndefined();
+  });
+
+  it("sends every route prefix of routes.ts to the API, uncached, with the client's headers but Host, cookies and query strings", () => {
+    const config = configOf(dev);
+    expect(config.CacheBehaviors.map((b) => b.PathPattern).sort()).toEqual(["/api/*", "/download/*", "/share/*"]);
+    expect(apiPathPatterns()).toEqual(["/api/*", "/download/*", "/share/*"]);
+    for (const route of routes) expect(apiPathPatterns().some((p) => route.path.startsWith(p.slice(0, -1))), route.path).toBe(true);
+    for (const behavior of config.CacheBehaviors) {
+      expect(behavior).toMatchObject({
+        CachePolicyId: CACHING_DISABLED,
+        OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST,
+        ViewerProtocolPolicy: "https-only",
+        AllowedMethods: ["GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"],
+      });
+      const origin = config.Origins.find((o) => o.Id === behavior.TargetOriginId)!;
+      expect(JSON.stringify(origin.DomainName)).toMatch(/Fn::Split.*ExportsOutputFnGetAttApi/);
+      expect(origin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: "https-only", OriginSSLProtocols: ["TLSv1.2"] });
+    }
+  });
+
+  it("waits longer for the API than the slowest function may take (complete's 29 s), within CloudFront's 60 s", () => {
+    const slowest = Math.max(...Object.values(functionTable).map((f) => f.timeoutSeconds));
+    for (const origin of configOf(dev).Origins.filter((o) => o.CustomOriginConfig)) {
+      const timeout = origin.CustomOriginConfig!.OriginReadTimeout as number;
+      expect(timeout).toBe(ORIGIN_READ_TIMEOUT_SECONDS);
+      expect(timeout).toBeGreaterThan(slowest);
+      expect(timeout).toBeLessThanOrEqual(60);
+    }
+  });
+
+  it("proves itself to the API with the origin secret, by dynamic reference to the API stack's secret", () => {
+    const origin = configOf(dev).Origins.find((o) => o.CustomOriginConfig)!;
+    const header = origin.OriginCustomHeaders!.find((h) => h.HeaderName === "x-hangar-origin-verify")!;
+    const value = JSON.stringify(header.HeaderValue);
+    expect(value).toContain("{{resolve:secretsmanager:");
+    expect(value).toMatch(/Fn::ImportValue[^}]*OriginVerifySecret/);
+  });
+
+  it("rewrites extension-less dashboard paths to the app shell, on the default behaviour only", () => {
+    const config = configOf(dev);
+    expect(functionCode(dev, config.DefaultCacheBehavior)).toBe(SPA_REWRITE_CODE);
+    const rewrite = new Function(`${SPA_REWRITE_CODE}; return handler;`)() as (e: unknown) => { uri: string };
+    const uri = (u: string) => rewrite({ request: { uri: u, headers: {} } }).uri;
+    expect(uri("/")).toBe("/index.html");
+    expect(uri("/verify-email")).toBe("/index.html");
+    expect(uri("/projects/abc/files")).toBe("/index.html");
+    expect(uri("/assets/index-3f2a.js")).toBe("/assets/index-3f2a.js");
+    expect(uri("/favicon.svg")).toBe("/favicon.svg");
+    for (const behavior of config.CacheBehaviors) expect(functionCode(dev, behavior)).toBe(VIEWER_HOST_CODE);
+  });
+
+  it("passes the viewer's Host to the API in x-hangar-viewer-host, overwriting what the viewer sent", () => {
+    const copy = new Function(`${VIEWER_HOST_CODE}; return handler;`)() as (e: unknown) => { headers: Record<string, { value: string }> };
+    const request = copy({ request: { uri: "/api/session", headers: { host: { value: "d111.cloudfront.net" }, "x-hangar-viewer-host": { value: "evil.example" } } } });
+    expect(request.headers["x-hangar-viewer-host"]).toEqual({ value: "d111.cloudfront.net" });
+    expect(request.headers.host).toEqual({ value: "d111.cloudfront.net" });
+  });
+
+  it("answers the dashboard with a strict CSP, nosniff, same-origin referrer, no framing and HSTS", () => {
+    const id = configOf(dev).DefaultCacheBehavior.ResponseHeadersPolicyId!.Ref;
+    const policy = props<{ ResponseHeadersPolicyConfig: { SecurityHeadersConfig: Record<string, Record<string, unknown>> } }>(dev.web.Resources[id]);
+    const headers = policy.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    expect(headers.ContentSecurityPolicy).toEqual({ ContentSecurityPolicy: DASHBOARD_CSP, Override: true });
+    expect(DASHBOARD_CSP).toBe(
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    );
+    expect(headers.ContentTypeOptions).toEqual({ Override: true });
+    expect(headers.ReferrerPolicy).toEqual({ ReferrerPolicy: "same-origin", Override: true });
+    expect(headers.FrameOptions).toEqual({ FrameOption: "DENY", Override: true });
+    expect(headers.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 31_536_000, Override: true });
+  });
+
+  it("carries the custom domain and its us-east-1 certificate, only when one is set", () => {
+    expect(configOf(dev).Aliases).toBeUndefined();
+    expect(configOf(prod).Aliases).toEqual(["hangar.example.com"]);
+    expect(configOf(prod).ViewerCertificate).toEqual({ AcmCertificateArn: CERT, MinimumProtocolVersion: "TLSv1.2_2021", SslSupportMethod: "sni-only" });
+  });
+
+  it("publishes the dashboard build: hashed assets immutable, the rest revalidated, then invalidates the cache", () => {
+    const deployments = ofType(dev.web, "Custom::CDKBucketDeployment").map(([, d]) => props(d));
+    expect(deployments).toHaveLength(2);
+    const assets = deployments.find((d) => JSON.stringify(d.Include) === '["assets/*"]')!;
+    expect(assets.SystemMetadata).toMatchObject({ "cache-control": "public, max-age=31536000, immutable" });
+    const rest = deployments.find((d) => JSON.stringify(d.Exclude) === '["assets/*"]')!;
+    expect(rest.SystemMetadata).toMatchObject({ "cache-control": "no-cache" });
+    expect(rest.DistributionPaths).toEqual(["/*"]);
+  });
+});
+
+describe("runtimes", () => {
+  it("bundles for node24 while the local stack keeps the Node version the README requires", async () => {
+    const { lambdaNodejs } = await import("../bundling");
+    expect(lambdaNodejs.esbuild.target).toBe("node24");
+    const pkg = JSON.parse(await readFile(path.join(REPO_ROOT, "package.json"), "utf8")) as { engines: { node: string } };
+    expect(pkg.engines.node).toBe(">=20.19");
+    await expect(readFile(path.join(REPO_ROOT, "README.md"), "utf8")).resolves.toContain("Node.js ≥ 20.19");
   });
 });

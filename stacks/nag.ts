@@ -1,0 +1,89 @@
+import type { Stack } from "aws-cdk-lib";
+import { NagSuppressions, type NagPackSuppression } from "cdk-nag";
+import type { IConstruct } from "constructs";
+
+/**
+ * Findings of cdk-nag (AwsSolutions, Serverless) accepted on purpose, each with its reason, on
+ * the narrowest construct and, for wildcards, the exact resource. Anything else fails the stack
+ * tests (stacks/test/nag.test.ts) and `npm run synth`.
+ */
+
+/** The logs-only managed policy every Lambda role of CDK/SST gets. */
+const BASIC_EXECUTION_ROLE: NagPackSuppression = {
+  id: "AwsSolutions-IAM4",
+  reason: "AWSLambdaBasicExecutionRole only lets the function write its own CloudWatch logs.",
+  appliesTo: ["Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole"],
+};
+
+/** The one wildcard our functions have: objects under the uploads prefix (object keys are per upload). */
+const UPLOADS_OBJECTS: NagPackSuppression = {
+  id: "AwsSolutions-IAM5",
+  reason: "Objects are keyed per upload (uploads/<project>/<file>/<name>); the grant is the exact actions on that prefix only.",
+  appliesTo: [{ regex: "/^Resource::<UploadsBucket[A-Za-z0-9]+\\.Arn>\\/uploads\\/\\*$/g" }],
+};
+
+/** Tracing is off on purpose (stacks/app-defaults.ts). */
+const NO_TRACING: NagPackSuppression = {
+  id: "Serverless-LambdaTracing",
+  reason: "No X-Ray tracer in the code: active tracing would only add xray:* grants and cost; requests are traced by id in the logs.",
+};
+
+/** Our Lambda functions (HTTP ones are invoked synchronously by API Gateway). */
+export function suppressHttpFunction(fn: IConstruct): void {
+  NagSuppressions.addResourceSuppressions(
+    fn,
+    [
+      BASIC_EXECUTION_ROLE,
+      UPLOADS_OBJECTS,
+      NO_TRACING,
+      {
+        id: "Serverless-LambdaDLQ",
+        reason: "Invoked synchronously by API Gateway: a failure is the caller's answer, there is no event to park.",
+      },
+    ],
+    true,
+  );
+}
+
+export function suppressReaper(fn: IConstruct): void {
+  NagSuppressions.addResourceSuppressions(
+    fn,
+    [
+      BASIC_EXECUTION_ROLE,
+      UPLOADS_OBJECTS,
+      NO_TRACING,
+      {
+        id: "Serverless-LambdaDLQ",
+        reason: "Invoked by a stream event source mapping, whose on-failure destination (an SQS queue) is configured on the mapping.",
+      },
+    ],
+    true,
+  );
+}
+
+/** Ids of the custom-resource providers CDK and SST add to stacks (not code of this repository). */
+const PROVIDER_ID = /^(CustomResourceHandler|Custom::|AWS679f53fac002430cb0da5b7982bd2287)/;
+
+/**
+ * The custom-resource providers CDK and SST put in a stack (auto-delete of objects, bucket
+ * deployment, SST's metadata): their code, runtime and IAM are the libraries', not ours. Call it
+ * last in a stack function, once every provider exists.
+ */
+export function suppressProviders(stack: Stack): void {
+  for (const child of stack.node.children) {
+    if (!PROVIDER_ID.test(child.node.id)) continue;
+    NagSuppressions.addResourceSuppressions(
+      child,
+      [
+        { id: "AwsSolutions-IAM4", reason: "A CDK/SST custom-resource provider: logs-only managed policy chosen by the library." },
+        { id: "AwsSolutions-IAM5", reason: "A CDK/SST custom-resource provider: the library scopes its grants to the bucket it manages." },
+        { id: "AwsSolutions-L1", reason: "A CDK/SST custom-resource provider: the library pins its runtime." },
+        { id: "Serverless-LambdaLatestVersion", reason: "A CDK/SST custom-resource provider: the library pins its runtime." },
+        { id: "Serverless-LambdaDLQ", reason: "Invoked synchronously by CloudFormation, which reports failures." },
+        { id: "Serverless-LambdaDefaultMemorySize", reason: "A CDK/SST custom-resource provider: the library's sizing." },
+        { id: "Serverless-LambdaTracing", reason: "A CDK/SST custom-resource provider: no tracing." },
+      ],
+      true,
+    );
+  }
+}

@@ -1,0 +1,42 @@
+import path from "node:path";
+import { build, type Plugin } from "esbuild";
+import { describe, expect, it } from "vitest";
+import { fallbackHandler } from "@hangar/functions";
+import { envCredentialsOnly, lambdaNodejs } from "../bundling";
+import { REAPER_HANDLER } from "../storage-stack";
+import { REPO_ROOT } from "../synthesize";
+
+/** The inputs of a function's bundle, built with the deploy's esbuild options (stacks/bundling.ts). */
+async function bundleInputs(handler: string): Promise<string[]> {
+  const parsed = path.posix.parse(handler);
+  const result = await build({
+    entryPoints: [path.join(REPO_ROOT, `${parsed.dir}/${parsed.name}.ts`)],
+    bundle: true,
+    platform: "node",
+    format: lambdaNodejs.format,
+    target: lambdaNodejs.esbuild.target,
+    mainFields: ["module", "main"],
+    // SST's pinned esbuild declares the plugin type; both versions run it the same way.
+    plugins: [envCredentialsOnly as unknown as Plugin],
+    metafile: true,
+    write: false,
+    logLevel: "silent",
+  });
+  return Object.keys(result.metafile!.inputs);
+}
+
+describe("function bundles", () => {
+  it("the fallback loads no composition root and no AWS SDK: a 404 costs no client construction", async () => {
+    const inputs = await bundleInputs(fallbackHandler);
+    expect(inputs.some((i) => i.includes("packages/functions/src/fallback/"))).toBe(true);
+    expect(inputs.filter((i) => i.includes("@aws-sdk/") || i.includes("@smithy/"))).toEqual([]);
+    expect(inputs.filter((i) => i.includes("composition/"))).toEqual([]);
+  });
+
+  it("the reaper carries the S3 client only: no DynamoDB client and no HTTP composition root", async () => {
+    const inputs = await bundleInputs(REAPER_HANDLER);
+    expect(inputs.some((i) => i.includes("@aws-sdk/client-s3/"))).toBe(true);
+    expect(inputs.filter((i) => i.includes("@aws-sdk/client-dynamodb/") || i.includes("@aws-sdk/lib-dynamodb/"))).toEqual([]);
+    expect(inputs.filter((i) => i.endsWith("composition/root.ts"))).toEqual([]);
+  });
+});
