@@ -7,7 +7,8 @@
  * at most 60 MB peak RSS for inspect of a 50 MB APK.
  *
  * Peak RSS comes from GNU time (`/usr/bin/time -f %M`, Debian package `time`) in a separate
- * pass, so wall times are measured without the wrapper. BENCH_RUNS sets the runs per row (15).
+ * pass (with CPU time, user + system: less sensitive than wall time to a busy machine), so wall
+ * times are measured without the wrapper. BENCH_RUNS sets the runs per row (15).
  * Last, the GitHub Action's upload step (its script, read from action.yml) uploads the small APK
  * to a local stack 5 times: what the step costs once the file is built (BENCH_ACTION=0 skips).
  */
@@ -75,12 +76,15 @@ function once(argv: string[], env?: NodeJS.ProcessEnv): Promise<{ ms: number; co
   });
 }
 
-function peakRssKb(argv: string[], env?: NodeJS.ProcessEnv): number | undefined {
+/** Peak RSS (kB) and CPU time (user + system, ms) of one run, from GNU time. */
+function usage(argv: string[], env?: NodeJS.ProcessEnv): { peakKb: number; cpuMs: number } | undefined {
   if (!existsSync(GNU_TIME)) return undefined;
-  const r = spawnSync(GNU_TIME, ["-f", "%M", ...argv], { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"], ...(env ? { env } : {}) });
-  const last = r.stderr.trim().split("\n").at(-1);
-  return last && /^\d+$/.test(last) ? Number(last) : undefined;
+  const r = spawnSync(GNU_TIME, ["-f", "%M %U %S", ...argv], { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"], ...(env ? { env } : {}) });
+  const m = /^(\d+) ([\d.]+) ([\d.]+)$/.exec(r.stderr.trim().split("\n").at(-1) ?? "");
+  return m ? { peakKb: Number(m[1]), cpuMs: (Number(m[2]) + Number(m[3])) * 1000 } : undefined;
 }
+
+const peakRssKb = (argv: string[], env?: NodeJS.ProcessEnv) => usage(argv, env)?.peakKb;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -116,11 +120,13 @@ async function main(): Promise<void> {
       if (round >= 0) times.get(row.label)!.push(r.ms);
     }
   }
-  const peaks = new Map(rows.map((r) => [r.label, median([0, 1, 2].map(() => peakRssKb(r.argv) ?? NaN))]));
+  const measured = new Map(rows.map((r) => [r.label, [0, 1, 2, 3, 4].map(() => usage(r.argv))]));
+  const peaks = new Map(rows.map((r) => [r.label, median(measured.get(r.label)!.map((u) => u?.peakKb ?? NaN))]));
+  const cpu = new Map(rows.map((r) => [r.label, median(measured.get(r.label)!.map((u) => u?.cpuMs ?? NaN))]));
 
   const floor = median(times.get("node -e 0")!);
   console.log(`bench:cli — Node ${process.versions.node}, ${RUNS} runs per row (median), peak RSS by ${existsSync(GNU_TIME) ? "GNU time" : "(GNU time missing: apt-get install time)"}`);
-  console.log(`${"command".padEnd(28)}${"median".padStart(10)}${"vs node -e 0".padStart(14)}${"peak RSS".padStart(11)}`);
+  console.log(`${"command".padEnd(28)}${"median".padStart(10)}${"vs node -e 0".padStart(14)}${"peak RSS".padStart(11)}${"CPU".padStart(9)}`);
   for (const row of rows) {
     const failed = failures.get(row.label);
     if (failed) {
@@ -131,7 +137,8 @@ async function main(): Promise<void> {
     const peak = peaks.get(row.label)!;
     const delta = row.label === "node -e 0" ? "" : `+${(ms - floor).toFixed(0)} ms`;
     console.log(
-      `${row.label.padEnd(28)}${`${ms.toFixed(0)} ms`.padStart(10)}${delta.padStart(14)}${(Number.isNaN(peak) ? "n/a" : `${(peak / 1024).toFixed(1)} MB`).padStart(11)}`,
+      `${row.label.padEnd(28)}${`${ms.toFixed(0)} ms`.padStart(10)}${delta.padStart(14)}${(Number.isNaN(peak) ? "n/a" : `${(peak / 1024).toFixed(1)} MB`).padStart(11)}` +
+        `${(Number.isNaN(cpu.get(row.label)!) ? "n/a" : `${cpu.get(row.label)!.toFixed(0)} ms`).padStart(9)}`,
     );
   }
   const version = median(times.get("hangar --version")!) - floor;
