@@ -39,6 +39,10 @@ class VersionedStorage extends MemoryStorage {
     this.gets.push(input);
     return super.presignGet(input);
   }
+  readonly deletes: [string, string | undefined][] = [];
+  override async delete(key: string, versionId?: string) {
+    this.deletes.push([key, versionId]);
+  }
 }
 
 function setup() {
@@ -87,6 +91,24 @@ describe("complete pins the version it inspected", () => {
     await iconLocation({ files: s.files, storage: s.storage }, legacy, 300);
     expect(s.storage.gets.map((g) => g.versionId)).toEqual([undefined, undefined]);
     expect(s.storage.gets.every((g) => !("versionId" in g))).toBe(true);
+  });
+
+  it("a complete that loses the race removes the icon version it wrote, so the winner's pinned icon stays current", async () => {
+    const winner = {
+      ...s.files.records.get(fileId)!,
+      status: "completed" as const,
+      userKey: "WINNER",
+      metadata,
+      completedAt: "t",
+      versionId: "v1",
+      iconKey: `uploads/prj_A/${fileId}/icon.png`,
+      iconVersionId: "v-winner",
+    };
+    s.files.beforeWrite = () => s.files.records.set(fileId, winner);
+    const result = await completeUpload(s.deps, apiKey(), { key, ...declared }, links);
+    expect(result.userKey).toBe("WINNER");
+    // Our icon PUT made version v2; only that version is removed, never the key (no delete marker).
+    expect(s.storage.deletes).toEqual([[`uploads/prj_A/${fileId}/icon.png`, "v2"]]);
   });
 
   it("fails cleanly with 409 object_changed, leaving the upload pending, when the pinned version vanished", async () => {

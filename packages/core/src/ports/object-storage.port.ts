@@ -43,7 +43,7 @@ export interface ObjectStore {
   /**
    * Removes the key (the reaper, for uploads never completed). Succeeds when nothing is there. On a
    * versioned bucket this adds a delete marker; the bytes stay as a noncurrent version until the
-   * bucket's lifecycle rule expires them.
+   * bucket's lifecycle rule expires them. With `versionId`, exactly that version is destroyed.
    */
-  delete(key: string): Promise<void>;
+  delete(key: string, versionId?: string): Promise<void>;
 }

@@ -120,6 +120,10 @@ export async function completeUpload(
     await deps.onCompleted?.(completed, caller);
     return completeResult(completed, links);
   }
-  // A concurrent complete won the conditional write: answer with its record.
+  // A concurrent complete won the conditional write: answer with its record. Our icon write may have
+  // become the key's current version, leaving the winner's pinned icon noncurrent (which the bucket's
+  // lifecycle rule expires): remove ours so the winner's is current again. Best effort: the answer is
+  // the winner's either way.
+  if (iconKey && iconVersionId) await deps.storage.delete(iconKey, iconVersionId).catch(() => undefined);
   return outcomeOf(await deps.files.get(file.fileId), links);
 }

@@ -42,10 +42,10 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  async delete(key: string): Promise<void> {
+  async delete(key: string, versionId?: string): Promise<void> {
     try {
       // S3 answers 204 for a key that does not exist: nothing to special-case.
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key, ...(versionId ? { VersionId: versionId } : {}) }));
     } catch (error) {
       throw s3Failure("DeleteObject", error);
     }
