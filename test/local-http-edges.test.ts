@@ -1,0 +1,109 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { fixtures } from "./support/fixtures";
+import { call, newKey, readFixture, stack, upload, type Key } from "./support/api";
+import { rawGet, rawRequest } from "./support/raw-http";
+
+/**
+ * The HTTP edges of the local stack, end to end through a real socket: what the local server
+ * answers itself, HEAD on the public links, malformed paths, and the Bearer scheme's case.
+ */
+function expectEnvelope(reply: { headers: Record<string, string>; body: string }, code: string) {
+  expect(reply.headers["content-type"]).toMatch(/^application\/json/);
+  const body = JSON.parse(reply.body) as { error: { code: string; message: string; requestId: string } };
+  expect(body.error.code).toBe(code);
+  expect(body.error.message).toEqual(expect.any(String));
+  expect(body.error.requestId).toMatch(/\S{8,}/);
+  expect(reply.headers["x-request-id"]).toBe(body.error.requestId);
+}
+
+describe("errors the local server answers itself", () => {
+  it("431: headers too large, as the JSON envelope with X-Request-Id", async () => {
+    const reply = await rawRequest(stack().baseUrl, `GET /share/x HTTP/1.1\r\nHost: x\r\nCookie: ${"c".repeat(64_000)}\r\n\r\n`);
+    expect(reply.status).toBe(431);
+    expectEnvelope(reply, "headers_too_large");
+  });
+
+  it("400: Transfer-Encoding chunked together with Content-Length (request smuggling shape)", async () => {
+    const reply = await rawRequest(
+      stack().baseUrl,
+      "POST /api/upload/api-key/presign HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4\r\n" +
+        "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+    );
+    expect(reply.status).toBe(400);
+    expectEnvelope(reply, "bad_request");
+  });
+
+  it("413: a body over API Gateway's 10 MB, refused from its Content-Length", async () => {
+    const reply = await rawRequest(
+      stack().baseUrl,
+      "POST /api/upload/api-key/complete HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10485761\r\n\r\n{",
+    );
+    expect(reply.status).toBe(413);
+    expectEnvelope(reply, "body_too_large");
+  });
+});
+
+describe("malformed paths", () => {
+  it.each(["/share/%ff%fe", "/download/%ff%fe", "/share/%e0%80", "/download/%c3"])("%s is a 404 in the envelope, never a 5xx", async (target) => {
+    for (const method of ["GET", "HEAD"]) {
+      const reply = await rawGet(stack().baseUrl, target, method);
+      expect(reply.status).toBe(404);
+      expect(reply.headers["x-request-id"]).toMatch(/\S{8,}/);
+      if (method === "GET") expectEnvelope(reply, "route_not_found");
+      else expect(reply.body).toBe("");
+    }
+  });
+});
+
+describe("HEAD on the public links", () => {
+  let userKey: string;
+  beforeAll(async () => {
+    const key = await newKey();
+    const { completed } = await upload(key, "head.apk", readFixture(fixtures("apk")[0]!));
+    expect(completed.status).toBe(200);
+    userKey = completed.json.userKey;
+  });
+
+  it.each(["share", "download"])("HEAD /%s/<userKey> answers like GET without a body", async (kind) => {
+    const path = `/${kind}/${userKey}`;
+    const [get, head] = [await call(path), await call(path, { method: "HEAD" })];
+    expect(get.status).toBe(kind === "share" ? 200 : 302);
+    expect(head.status).toBe(get.status);
+    expect(head.text).toBe("");
+    for (const name of ["content-type", "cache-control", "content-disposition"]) expect(head.headers.get(name)).toBe(get.headers.get(name));
+    expect(head.headers.get("x-request-id")).toMatch(/\S{8,}/);
+    expect(head.headers.get("x-request-id")).not.toBe(get.headers.get("x-request-id"));
+    if (kind === "download") expect(new URL(head.headers.get("location")!).pathname).toBe(new URL(get.headers.get("location")!).pathname);
+    else expect(get.text).toContain("<html");
+  });
+
+  it.each(["share", "download"])("HEAD /%s of an unknown key is a 404 without a body", async (kind) => {
+    const head = await call(`/${kind}/doesnotexist0000`, { method: "HEAD" });
+    expect(head.status).toBe(404);
+    expect(head.text).toBe("");
+    expect(head.headers.get("content-type")).toMatch(/^application\/json/);
+  });
+});
+
+describe("the Bearer scheme is case-insensitive (RFC 7235)", () => {
+  let key: Key;
+  beforeAll(async () => {
+    key = await newKey();
+  });
+
+  it.each(["bearer", "BEARER", "Bearer"])("presign accepts `%s <secret>`", async (scheme) => {
+    const reply = await call("/api/upload/api-key/presign", {
+      headers: { "X-Client-ID": key.clientId, Authorization: `${scheme} ${key.clientSecret}` },
+      body: { fileName: "case.apk", fileSize: 10, fileType: "application/vnd.android.package-archive" },
+    });
+    expect(reply.status, reply.text).toBe(200);
+  });
+
+  it("still refuses another scheme", async () => {
+    const reply = await call("/api/upload/api-key/presign", {
+      headers: { "X-Client-ID": key.clientId, Authorization: `Basic ${key.clientSecret}` },
+      body: { fileName: "case.apk", fileSize: 10, fileType: "application/vnd.android.package-archive" },
+    });
+    expect(reply.status).toBe(401);
+  });
+});
