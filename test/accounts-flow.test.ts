@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { PASSWORD, browser, dash, linkToken, mailsTo, signedIn, uniqueEmail, verifiedAccount } from "./support/accounts";
-import { db, stack } from "./support/api";
+import { db, newKey, stack } from "./support/api";
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
@@ -210,5 +210,26 @@ describe("sessions", () => {
     expect((await dash(b, "POST", "/api/account/password", { currentPassword: PASSWORD, newPassword: "a fresh passphrase" })).status).toBe(204);
     expect((await dash(other, "GET", "/api/account")).status).toBe(401);
     expect((await dash(b, "GET", "/api/account")).status).toBe(200);
+  });
+});
+
+describe("key:create", () => {
+  it("makes a verified owner, who can sign in to the dashboard after a password reset", async () => {
+    const project = `keyowner-${Date.now()}`;
+    await newKey(project);
+    const email = `it-${project}@hangar.test`;
+    const link = await db().send(new GetCommand({ TableName: stack().tableName, Key: { pk: `EMAIL#${email}`, sk: "EMAIL" } }));
+    const user = await db().send(new GetCommand({ TableName: stack().tableName, Key: { pk: `USER#${link.Item!.userId}`, sk: "USER" } }));
+    expect(user.Item).toMatchObject({ email, emailVerified: true });
+    expect(user.Item!.passwordHash).toBeUndefined();
+    const b = browser();
+    // No password yet: refused like any wrong password.
+    expect((await dash(b, "POST", "/api/session", { email, password: PASSWORD })).status).toBe(401);
+    expect((await dash(b, "POST", "/api/account/password-reset", { email })).status).toBe(202);
+    const token = await linkToken(email, "reset-password");
+    expect((await dash(b, "POST", "/api/account/password-reset/confirm", { token, newPassword: PASSWORD })).status).toBe(204);
+    const login = await dash(b, "POST", "/api/session", { email, password: PASSWORD });
+    expect(login.status).toBe(200);
+    expect(login.json.account).toMatchObject({ email, emailVerified: true });
   });
 });
