@@ -46,6 +46,8 @@ describe("local stack", () => {
   it("prints its base URL, mints keys with key:create and keeps them across a restart", async () => {
     running = await startStackProcess(dataDir);
     expect(running.output()).toContain(`Hangar is running at ${running.info.baseUrl}`);
+    expect(running.output()).toMatch(new RegExp(`^Mail: ${running.info.mailUrl}$`, "m"));
+    expect(running.info.mailUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
     const created = keyCreate(dataDir, "--project", "Restart Demo", "--json");
     expect(created.status, created.stderr).toBe(0);
