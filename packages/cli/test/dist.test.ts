@@ -52,6 +52,15 @@ describe("the package manifest", () => {
   });
 });
 
+describe("the sources", () => {
+  it("name files relative to the repository, never a path on someone's machine", () => {
+    const src = join(CLI_ROOT, "src");
+    for (const file of listFiles(src)) {
+      expect(readFileSync(join(src, file), "utf8"), file).not.toMatch(/(?:^|[\s(`'"])\/(?:work|home|Users|root|tmp)\/[\w.-]+\//m);
+    }
+  });
+});
+
 describe("zlib compat for Node 18", () => {
   it("the crc32 fallback agrees with zlib's, including a continued CRC", () => {
     const data = Buffer.from("The quick brown fox jumps over the lazy dog");
