@@ -32,17 +32,33 @@ async function open(): Promise<BrowserSession> {
   return session;
 }
 
-async function audit(page: Page, name: string) {
-  violations.push(...(await auditAndCapture(page, SHOTS, name)));
+async function audit(page: Page, name: string, axeAt?: readonly ("phone" | "desktop")[]) {
+  violations.push(...(await auditAndCapture(page, SHOTS, name, axeAt)));
 }
 
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 const alert = (page: Page) => page.getByRole("alert");
 
+/**
+ * expect.poll with room for a busy machine: password hashing (scrypt) and sending mail make a
+ * sign-up or a login take seconds when the CPU is shared, far past expect.poll's default 1 s.
+ */
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000, interval: 100 });
+
+/** Waits for the app to show `pathname`; if it does not, the failure says what the page said instead. */
+async function expectPath(page: Page, pathname: string) {
+  try {
+    await eventually(() => new URL(page.url()).pathname).toBe(pathname);
+  } catch (error) {
+    const said = await page.getByRole("alert").allTextContents().catch(() => []);
+    throw new Error(`expected ${pathname}, still on ${page.url()}; the page says: ${said.filter(Boolean).join(" | ") || "(no alert)"}`, { cause: error });
+  }
+}
+
 /** Waits until the form's request has settled: its submit button is back with its own label. */
 async function settled(page: Page, button: string) {
-  await expect.poll(() => page.getByRole("button", { name: button, exact: true }).isEnabled()).toBe(true);
+  await eventually(() => page.getByRole("button", { name: button, exact: true }).isEnabled()).toBe(true);
 }
 
 async function signUp(page: Page, email: string, password = PASSWORD) {
@@ -50,7 +66,7 @@ async function signUp(page: Page, email: string, password = PASSWORD) {
   await field(page, "E-mail address").fill(email);
   await field(page, "Password").fill(password);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect.poll(() => new URL(page.url()).pathname).toBe("/check-email");
+  await expectPath(page, "/check-email");
 }
 
 async function logIn(page: Page, email: string, password: string) {
@@ -83,119 +99,119 @@ describe("accounts in the browser", () => {
 
     // A stranger opening the root lands on the login page.
     await page.goto("/");
-    await expect.poll(() => new URL(page.url()).pathname).toBe("/login");
-    await expect.poll(() => heading(page).textContent()).toBe("Log in to Hangar");
+    await expectPath(page, "/login");
+    await eventually(() => heading(page).textContent()).toBe("Log in to Hangar");
     await audit(page, "01-login");
 
     await page.getByRole("link", { name: "Create an account" }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe("/sign-up");
+    await expectPath(page, "/sign-up");
     // The password rules are stated before anyone types.
     expect(await page.getByText("At least 12 characters (up to 256). Common passwords are not accepted.").isVisible()).toBe(true);
     await audit(page, "02-sign-up");
 
     await signUp(page, email);
-    await expect.poll(() => page.getByText(`We sent a verification link to ${email}`).isVisible()).toBe(true);
+    await eventually(() => page.getByText(`We sent a verification link to ${email}`).isVisible()).toBe(true);
     await audit(page, "03-check-email");
 
     const verifyLink = await followMailLink(page, email, "/verify-email");
-    await expect.poll(() => heading(page).textContent()).toBe("E-mail address verified");
+    await eventually(() => heading(page).textContent()).toBe("E-mail address verified");
     await audit(page, "04-verify-email");
 
     // The same link a second time is spent: it says so instead of pretending.
     await page.goto(verifyLink);
-    await expect.poll(() => heading(page).textContent()).toBe("We couldn't verify this link");
+    await eventually(() => heading(page).textContent()).toBe("We couldn't verify this link");
     await audit(page, "05-verify-email-used");
 
     await page.goto("/login");
     await logIn(page, email, PASSWORD);
     // First login without a display name: the profile comes first.
-    await expect.poll(() => new URL(page.url()).pathname).toBe("/profile");
-    await expect.poll(() => heading(page).textContent()).toBe("Complete your profile");
+    await expectPath(page, "/profile");
+    await eventually(() => heading(page).textContent()).toBe("Complete your profile");
     await audit(page, "06-profile");
 
     await page.getByRole("button", { name: "Continue to dashboard" }).click();
-    await expect.poll(() => field(page, "Display name").getAttribute("aria-invalid")).toBe("true");
+    await eventually(() => field(page, "Display name").getAttribute("aria-invalid")).toBe("true");
     expect(await page.locator("#field-displayName-error").textContent()).toContain("Enter the name people should see.");
     await field(page, "Display name").fill("Ada Lovelace");
     await page.getByLabel("Organization (optional)").fill("Analytical Engines");
     await page.getByRole("button", { name: "Continue to dashboard" }).click();
 
-    await expect.poll(() => new URL(page.url()).pathname).toBe("/dashboard");
-    await expect.poll(() => page.getByText("Welcome, Ada.").isVisible()).toBe(true);
+    await expectPath(page, "/dashboard");
+    await eventually(() => page.getByText("Welcome, Ada.").isVisible()).toBe(true);
     expect(await page.getByRole("heading", { name: "Create your first project" }).isVisible()).toBe(true);
     await audit(page, "07-dashboard");
 
     // The navigation a person uses: Projects, Security → Developer Settings, Account.
     const nav = page.getByRole("navigation", { name: "Main" });
     await nav.getByRole("link", { name: "Projects" }).click();
-    await expect.poll(() => heading(page).textContent()).toBe("Projects");
+    await eventually(() => heading(page).textContent()).toBe("Projects");
     await audit(page, "08-projects");
     await nav.getByRole("link", { name: "Developer Settings" }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe("/security/developer-settings");
+    await expectPath(page, "/security/developer-settings");
     await audit(page, "09-developer-settings");
     // A second device signs in; the account page lists it and can sign it out.
     const phone = await open();
     await phone.page.goto("/login");
     await logIn(phone.page, email, PASSWORD);
-    await expect.poll(() => new URL(phone.page.url()).pathname).toBe("/dashboard");
+    await expectPath(phone.page, "/dashboard");
 
     await nav.getByRole("link", { name: "Account" }).click();
-    await expect.poll(() => heading(page).textContent()).toBe("Account");
-    await expect.poll(() => page.getByText("1 other device is signed in.").isVisible()).toBe(true);
+    await eventually(() => heading(page).textContent()).toBe("Account");
+    await eventually(() => page.getByText("1 other device is signed in.").isVisible()).toBe(true);
     expect(await page.getByText("This device").count()).toBe(1);
     await audit(page, "10-account");
     const sessionList = page.getByRole("region", { name: "Sessions" }).getByRole("listitem");
     await sessionList.filter({ hasNotText: "This device" }).getByRole("button", { name: /^Sign out/ }).click();
-    await expect.poll(() => page.getByText("That device was signed out.").isVisible()).toBe(true);
-    await expect.poll(() => sessionList.count()).toBe(1);
+    await eventually(() => page.getByText("That device was signed out.").isVisible()).toBe(true);
+    await eventually(() => sessionList.count()).toBe(1);
     // That device's next page load finds its session gone.
     await phone.page.goto("/account");
-    await expect.poll(() => new URL(phone.page.url()).pathname).toBe("/login");
+    await expectPath(phone.page, "/login");
     expect(phone.problems).toEqual([]);
 
     // On a phone the navigation sits behind a menu button.
     await page.setViewportSize({ width: 360, height: 780 });
     await page.getByRole("button", { name: "Menu" }).click();
     expect(await page.getByRole("button", { name: "Menu" }).getAttribute("aria-expanded")).toBe("true");
-    await audit(page, "11-menu-open");
+    await audit(page, "11-menu-open", ["phone"]);
     await page.setViewportSize({ width: 360, height: 780 });
     await nav.getByRole("link", { name: "Dashboard" }).click();
-    await expect.poll(() => heading(page).textContent()).toBe("Dashboard");
+    await eventually(() => heading(page).textContent()).toBe("Dashboard");
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // Sign out, then back in: the profile is done, so straight to the dashboard.
     await nav.getByRole("link", { name: "Account" }).click();
     await page.getByRole("region", { name: "Sign out" }).getByRole("button", { name: "Sign out" }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe("/login");
-    await expect.poll(() => page.getByText("You are signed out.").isVisible()).toBe(true);
+    await expectPath(page, "/login");
+    await eventually(() => page.getByText("You are signed out.").isVisible()).toBe(true);
     await page.goto("/dashboard");
-    await expect.poll(() => new URL(page.url()).pathname).toBe("/login");
+    await expectPath(page, "/login");
     await logIn(page, email, PASSWORD);
-    await expect.poll(() => new URL(page.url()).pathname).toBe("/dashboard");
+    await expectPath(page, "/dashboard");
 
     // Forgot password: sign out, ask for a link, follow it, choose a new password.
     await page.getByRole("button", { name: "Sign out" }).first().click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe("/login");
+    await expectPath(page, "/login");
     await page.getByRole("link", { name: "Forgot password?" }).click();
-    await expect.poll(() => heading(page).textContent()).toBe("Reset your password");
+    await eventually(() => heading(page).textContent()).toBe("Reset your password");
     await audit(page, "12-forgot-password");
     await field(page, "E-mail address").fill(email);
     await page.getByRole("button", { name: "Send reset link" }).click();
-    await expect.poll(() => page.getByText("Check your inbox").isVisible()).toBe(true);
+    await eventually(() => page.getByText("Check your inbox").isVisible()).toBe(true);
     await audit(page, "13-forgot-password-sent");
 
     await followMailLink(page, email, "/reset-password");
-    await expect.poll(() => heading(page).textContent()).toBe("Choose a new password");
+    await eventually(() => heading(page).textContent()).toBe("Choose a new password");
     await audit(page, "14-reset-password");
     await field(page, "New password").fill("too short");
     await page.getByRole("button", { name: "Set new password" }).click();
-    await expect.poll(() => field(page, "New password").getAttribute("aria-invalid")).toBe("true");
+    await eventually(() => field(page, "New password").getAttribute("aria-invalid")).toBe("true");
     expect(await page.locator("#field-newPassword-error").textContent()).toContain("at least 12 characters");
     await audit(page, "15-reset-password-error");
     await field(page, "New password").fill(NEW_PASSWORD);
     await page.getByRole("button", { name: "Set new password" }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe("/login");
-    await expect.poll(() => page.getByText("Log in with your new password.", { exact: false }).isVisible()).toBe(true);
+    await expectPath(page, "/login");
+    await eventually(() => page.getByText("Log in with your new password.", { exact: false }).isVisible()).toBe(true);
 
     // The old password is gone; the new one opens the dashboard.
     await logIn(page, email, PASSWORD);
@@ -204,7 +220,7 @@ describe("accounts in the browser", () => {
     expect(new URL(page.url()).pathname).toBe("/login");
     await field(page, "Password").fill(NEW_PASSWORD);
     await page.getByRole("button", { name: "Log in" }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe("/dashboard");
+    await expectPath(page, "/dashboard");
 
     expect(problems).toEqual([]);
     expect(violations).toEqual([]);
@@ -221,7 +237,7 @@ describe("accounts in the browser", () => {
     await page.getByRole("button", { name: "Create account" }).click();
     const email = field(page, "E-mail address");
     const password = field(page, "Password");
-    await expect.poll(() => email.getAttribute("aria-invalid")).toBe("true");
+    await eventually(() => email.getAttribute("aria-invalid")).toBe("true");
     expect(await password.getAttribute("aria-invalid")).toBe("true");
     expect(await email.getAttribute("aria-describedby")).toContain("field-email-error");
     expect(await page.locator("#field-email-error").textContent()).toContain("Enter an e-mail address like name@example.com.");
@@ -240,20 +256,20 @@ describe("accounts in the browser", () => {
     await email.fill(unverified);
     await password.fill("password1234");
     await page.getByRole("button", { name: "Create account" }).click();
-    await expect.poll(() => password.getAttribute("aria-invalid")).toBe("true");
+    await eventually(() => password.getAttribute("aria-invalid")).toBe("true");
     expect((await page.locator("#field-password-error").textContent())?.length).toBeGreaterThan(0);
     await audit(page, "21-sign-up-common-password");
 
     // An address that was never verified cannot log in, and the answer offers a new link.
     await password.fill(PASSWORD);
     await page.getByRole("button", { name: "Create account" }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe("/check-email");
+    await expectPath(page, "/check-email");
     await page.goto("/login");
     await logIn(page, unverified, PASSWORD);
-    await expect.poll(() => page.getByRole("button", { name: "Resend verification e-mail" }).isVisible()).toBe(true);
+    await eventually(() => page.getByRole("button", { name: "Resend verification e-mail" }).isVisible()).toBe(true);
     await audit(page, "22-login-unverified");
     await page.getByRole("button", { name: "Resend verification e-mail" }).click();
-    await expect.poll(() => page.getByText(`We sent a new verification link to ${unverified}.`).isVisible()).toBe(true);
+    await eventually(() => page.getByText(`We sent a new verification link to ${unverified}.`).isVisible()).toBe(true);
     expect(new URL(page.url()).pathname).toBe("/login");
 
     // A wrong password says so, without telling which of the two was wrong.
@@ -267,15 +283,15 @@ describe("accounts in the browser", () => {
 
     // Mail links without their code explain themselves instead of failing silently.
     await page.goto("/verify-email");
-    await expect.poll(() => heading(page).textContent()).toBe("This link is incomplete");
+    await eventually(() => heading(page).textContent()).toBe("This link is incomplete");
     await page.goto("/reset-password?token=not-a-real-token");
     await field(page, "New password").fill(NEW_PASSWORD);
     await page.getByRole("button", { name: "Set new password" }).click();
-    await expect.poll(() => page.getByRole("link", { name: "Ask for a new reset link" }).isVisible()).toBe(true);
+    await eventually(() => page.getByRole("link", { name: "Ask for a new reset link" }).isVisible()).toBe(true);
     await audit(page, "24-reset-password-bad-link");
 
     await page.goto("/no-such-page");
-    await expect.poll(() => heading(page).textContent()).toBe("Page not found");
+    await eventually(() => heading(page).textContent()).toBe("Page not found");
     await audit(page, "25-not-found");
 
     expect(problems).toEqual([]);

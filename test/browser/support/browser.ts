@@ -33,10 +33,25 @@ export interface BrowserSession {
   problems: string[];
 }
 
-/** A fresh context (its own cookies): one person in one browser. */
+/**
+ * The integration stack reads the client's address from this header (test/setup/global-setup.ts),
+ * so each browser is its own client for the per-address limits, as people on different networks are.
+ */
+const CLIENT_IP_HEADER = "x-hangar-test-client-ip";
+let clients = 0;
+
+/** A fresh context (its own cookies and client address): one person in one browser. */
 export async function openSession(baseUrl: string): Promise<BrowserSession> {
   const browser = await sharedBrowser();
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: VIEWPORTS.desktop, locale: "en-US", timezoneId: "UTC" });
+  clients += 1;
+  const clientIp = `198.51.100.${(process.pid + clients) % 250 + 1}`;
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: VIEWPORTS.desktop,
+    locale: "en-US",
+    timezoneId: "UTC",
+    extraHTTPHeaders: { [CLIENT_IP_HEADER]: clientIp },
+  });
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();
   const problems: string[] = [];
@@ -58,19 +73,23 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
+type ViewportName = keyof typeof VIEWPORTS;
+
 /**
- * Checks the page with axe-core and saves a full-page screenshot at phone and desktop width
- * (`<dir>/<name>-phone.png`, `-desktop.png`). Returns the violations found at either width.
+ * Saves a full-page screenshot at phone and desktop width (`<dir>/<name>-phone.png`,
+ * `-desktop.png`) and checks the page with axe-core at the widths in `axeAt` (desktop by default:
+ * colours and names are the same at both; a page whose phone layout shows other elements, such
+ * as the open menu, asks for phone). Returns the violations found.
  */
-export async function auditAndCapture(page: Page, dir: string, name: string): Promise<string[]> {
+export async function auditAndCapture(page: Page, dir: string, name: string, axeAt: readonly ViewportName[] = ["desktop"]): Promise<string[]> {
   const out = join(SCREENSHOT_DIR, dir);
   mkdirSync(out, { recursive: true });
   const found: string[] = [];
-  for (const [label, size] of Object.entries(VIEWPORTS)) {
-    await page.setViewportSize(size);
+  for (const label of Object.keys(VIEWPORTS) as ViewportName[]) {
+    await page.setViewportSize(VIEWPORTS[label]);
     // Let layout settle (fonts, the sticky bar) before measuring contrast and taking the picture.
     await page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))");
-    for (const v of await seriousViolations(page)) found.push(`[${name} @ ${label}] ${v}`);
+    if (axeAt.includes(label)) for (const v of await seriousViolations(page)) found.push(`[${name} @ ${label}] ${v}`);
     await page.screenshot({ path: join(out, `${name}-${label}.png`), fullPage: true });
   }
   await page.setViewportSize(VIEWPORTS.desktop);

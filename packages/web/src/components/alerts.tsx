@@ -55,7 +55,8 @@ export function Notice({ kind = "success", title, children }: { kind?: "success"
       <AlertIcon kind={kind} />
       <div className="alert-body">
         {title && <p className="alert-title">{title}</p>}
-        {children}
+        {/* One block, so inline text and <strong> inside stay one paragraph. */}
+        {children && <div>{children}</div>}
       </div>
     </div>
   );
