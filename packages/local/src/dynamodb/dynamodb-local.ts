@@ -126,17 +126,18 @@ async function stopLeftoverJvm(stateDir: string, log: (line: string) => void): P
   rmSync(pidFile, { force: true });
 }
 
-async function waitUntilReady(endpoint: string, options: DynamoDbLocalOptions, child: ChildProcess, log: () => string) {
+async function waitUntilReady(endpoint: string, options: DynamoDbLocalOptions, child: ChildProcess, log: () => string, sourceMode: boolean) {
   const client = new DynamoDBClient({ endpoint, region: options.region, credentials: options.credentials, maxAttempts: 1 });
   const deadline = Date.now() + 90_000;
   try {
     while (Date.now() < deadline) {
       if (child.exitCode !== null || child.signalCode !== null) {
         const output = log();
-        if (/jdk\.compiler|source-file mode|launcher.*compil/i.test(output)) {
+        // Without javac the launcher runs in source-file mode, which a JRE without jdk.compiler cannot do.
+        if (sourceMode && /jdk\.compiler|source|LoopbackLauncher/i.test(output)) {
           throw new JavaMissingError(
-            "DynamoDB Local's loopback launcher needs a JDK (it compiles a one-file Java program): " +
-              `apt-get install default-jdk-headless. Java said: ${output.trim()}`,
+            "DynamoDB Local's loopback launcher needs a JDK (it compiles a one-file Java program; javac was not usable): " +
+              `on Debian/Ubuntu apt-get install default-jdk-headless. Java said: ${output.trim()}`,
           );
         }
         throw new Error(`DynamoDB Local exited (${child.exitCode ?? child.signalCode}): ${output}`);
@@ -220,7 +221,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
       setTimeout(() => child.kill("SIGKILL"), 5000).unref();
     });
   try {
-    await waitUntilReady(endpoint, options, child, () => output);
+    await waitUntilReady(endpoint, options, child, () => output, compiled === undefined);
   } catch (error) {
     closing = true;
     child.kill("SIGKILL");
