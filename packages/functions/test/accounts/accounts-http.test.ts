@@ -66,17 +66,21 @@ describe("same-origin guard", () => {
 });
 
 describe("client address", () => {
-  const none = { HANGAR_CLIENT_IP_HEADER: undefined };
+  const none = { HANGAR_CLIENT_IP_HEADER: undefined, HANGAR_ORIGIN_VERIFY_SECRET: undefined };
+  const viaCloudFront = { HANGAR_CLIENT_IP_HEADER: "cloudfront-viewer-address", HANGAR_ORIGIN_VERIFY_SECRET: "s".repeat(32) };
   it("is the address API Gateway saw, unless a trusted header is configured", () => {
     const e = event("POST", { "x-forwarded-for": "1.2.3.4", "cloudfront-viewer-address": "203.0.113.9:51234", "user-agent": "UA" });
     expect(clientInfo(e, none)).toEqual({ ip: "198.51.100.20", userAgent: "UA" });
-    expect(clientInfo(e, { HANGAR_CLIENT_IP_HEADER: "cloudfront-viewer-address" }).ip).toBe("203.0.113.9");
+    expect(clientInfo(e, { ...none, HANGAR_CLIENT_IP_HEADER: "cloudfront-viewer-address" }).ip).toBe("203.0.113.9");
+    // With an origin secret, only a request that came through CloudFront may name its address.
+    expect(clientInfo(e, viaCloudFront).ip).toBe("198.51.100.20");
+    expect(clientInfo(event("POST", { ...e.headers, "x-hangar-origin-verify": "s".repeat(32) }), viaCloudFront).ip).toBe("203.0.113.9");
     // A configured header that is absent or garbage falls back to the source address.
-    expect(clientInfo(event("POST", { "cloudfront-viewer-address": "<script>" }), { HANGAR_CLIENT_IP_HEADER: "cloudfront-viewer-address" }).ip).toBe("198.51.100.20");
+    expect(clientInfo(event("POST", { "cloudfront-viewer-address": "<script>" }), { ...none, HANGAR_CLIENT_IP_HEADER: "cloudfront-viewer-address" }).ip).toBe("198.51.100.20");
   });
 
   it("counts IPv6 clients per /64", () => {
-    const v6 = (ip: string) => clientInfo(event("POST", { "x-ip": ip }), { HANGAR_CLIENT_IP_HEADER: "x-ip" }).ip;
+    const v6 = (ip: string) => clientInfo(event("POST", { "x-ip": ip }), { ...none, HANGAR_CLIENT_IP_HEADER: "x-ip" }).ip;
     expect(v6("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
     expect(v6("2001:0db8:0001:0002:ffff:ffff:ffff:ffff")).toBe("2001:db8:1:2::/64");
     expect(v6("2001:db8::1")).toBe("2001:db8:0:0::/64");
