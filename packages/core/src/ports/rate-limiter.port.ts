@@ -5,6 +5,12 @@ export interface RateLimitDecision {
   state: RateLimitState;
 }
 
+/**
+ * A fixed-window counter per subject. Each instance has its own limit and window (the DynamoDB
+ * adapter takes them at construction), so one implementation serves every rule: API keys
+ * (HANGAR_RATE_LIMIT per minute) and the accounts' sign-in and mail limits (accountRateLimits).
+ * Subjects of different rules carry different prefixes, so their counters never mix.
+ */
 export interface RateLimiter {
   /** Counts one request for `subject` in the window containing `now`, atomically. */
   hit(subject: string, now: Date): Promise<RateLimitDecision>;
