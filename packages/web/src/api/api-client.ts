@@ -92,10 +92,10 @@ async function errorFrom(response: Response): Promise<ApiError> {
 /** A message for people, with the wait spelled out when the API asked us to slow down. */
 export function describeError(error: unknown): string {
   if (!(error instanceof ApiError)) return "Something went wrong. Please try again.";
-  if (error.status === 429 && error.retryAfterSeconds) {
-    return `${error.message.replace(/\.?$/, ".")} You can try again in ${formatWait(error.retryAfterSeconds)}.`;
-  }
-  return error.message;
+  // The API's messages are sentences that may lack the final stop.
+  const sentence = /[.!?]$/.test(error.message) ? error.message : `${error.message}.`;
+  if (error.status === 429 && error.retryAfterSeconds) return `${sentence} You can try again in ${formatWait(error.retryAfterSeconds)}.`;
+  return sentence;
 }
 
 function formatWait(seconds: number): string {

@@ -33,7 +33,8 @@ export function ErrorSummary({ message, fieldErrors = {}, labels = {}, summaryRe
                         document.getElementById(fieldId(field))?.focus();
                       }}
                     >
-                      {labels[field] ? `${labels[field]}: ` : ""}
+                      {/* API messages already name their field; the client's own may not. */}
+                      {labels[field] && !error.startsWith(labels[field]!) ? `${labels[field]}: ` : ""}
                       {error}
                     </a>
                   </li>
