@@ -45,8 +45,8 @@ async function waitUntil(condition: () => boolean, what: string, ms = 60_000) {
   }
 }
 
-async function start(dataDir: string) {
-  const s = await startStackProcess(dataDir, IN_MEMORY);
+async function start(dataDir: string, env: Record<string, string> = {}) {
+  const s = await startStackProcess(dataDir, { ...IN_MEMORY, ...env });
   running.push(s);
   return s;
 }
@@ -93,14 +93,17 @@ describe("DynamoDB Local's JVM under a stack that dies or hangs", () => {
     const b = await start(dataDir);
     expect(await presignStatus(b)).toBe(200);
 
-    // 3. A JVM that cannot notice (hung: SIGSTOP) outlives its killed stack: the next start of
-    //    this directory finds it by its pid file and command line, and stops it.
+    // 3. A JVM that cannot notice (hung: SIGSTOP) outlives its killed stack, on its port: the
+    //    next start of this directory on the same port finds it by its pid file and command
+    //    line, and stops it (instead of reusing it or calling the port busy).
     const jvmB = jvmPid(dataDir);
+    const dynamoPort = new URL(b.info.dynamoEndpoint).port;
     process.kill(jvmB, "SIGSTOP");
     process.kill(b.pid, "SIGKILL");
     await b.exited;
     expect(isRunning(jvmB)).toBe(true);
-    const c = await start(dataDir);
+    const c = await start(dataDir, { HANGAR_DYNAMODB_PORT: dynamoPort });
+    expect(new URL(c.info.dynamoEndpoint).port).toBe(dynamoPort);
     expect(c.output()).toContain(`Stopping DynamoDB Local (pid ${jvmB}) left running by an earlier run of ${dataDir}`);
     expect(isRunning(jvmB)).toBe(false);
     const jvmC = jvmPid(dataDir);

@@ -3,7 +3,7 @@ import { CreateBucketCommand, HeadBucketCommand, PutBucketVersioningCommand, S3C
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
-import { startDynamoDbLocal } from "./dynamodb/dynamodb-local";
+import { startDynamoDbLocal, stopLeftoverDynamoDbLocal } from "./dynamodb/dynamodb-local";
 import { ensureTable } from "./dynamodb/ensure-table";
 import { startLocalApiServer } from "./http/local-api-server";
 import { startMailCatcher } from "./mail/mail-catcher";
@@ -168,6 +168,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     lock.release();
   };
   try {
+    // A JVM a killed run of this directory left behind may hold the very port we are about to check.
+    await stopLeftoverDynamoDbLocal(dataDir, log);
     const [apiPort, s3Port, dynamoPort, mailWebPort, smtpPort] = (await choosePorts(options)) as [number, number, number, number, number];
     // Wait for all to settle and register each one that came up: if another fails, the ones
     // that started are stopped too (no orphaned DynamoDB Local JVM).
@@ -186,7 +188,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         onUnexpectedExit: (error) => {
           if (!closed) onServiceFailure(error);
         },
-        log,
       }).then(started),
       startObjectStore({ dataDir: join(dataDir, "s3"), host: options.host, port: s3Port, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }).then(started),
       startMailCatcher({ mailDir: join(dataDir, "mail"), smtpPort, webPort: mailWebPort }).then(started),

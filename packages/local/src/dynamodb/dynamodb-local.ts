@@ -20,8 +20,6 @@ export interface DynamoDbLocalOptions {
   credentials: { accessKeyId: string; secretAccessKey: string };
   /** Called once if the JVM exits while nobody asked it to (it is not restarted). */
   onUnexpectedExit?: (error: Error) => void;
-  /** Told when a JVM left by an earlier run of this data directory was found and stopped. */
-  log?: (line: string) => void;
 }
 
 export interface RunningDynamoDbLocal {
@@ -108,11 +106,12 @@ async function compiledLauncher(classPath: string, packageDir: string): Promise<
 
 /**
  * A JVM recorded in this data directory's pid file that still runs our launcher for this very
- * directory was left by an earlier run that died without stopping it (e.g. SIGKILL): stop it,
- * so this run neither reuses it nor collides with its port. A pid that now belongs to anything
- * else is left alone.
+ * directory was left by an earlier run that died without stopping it (e.g. SIGKILL while the JVM
+ * hung): stop it, so this run neither reuses it nor collides with its port. A pid that now
+ * belongs to anything else is left alone. Call it before choosing ports (it may hold one).
  */
-async function stopLeftoverJvm(stateDir: string, log: (line: string) => void): Promise<void> {
+export async function stopLeftoverDynamoDbLocal(stateDir: string, log: (line: string) => void): Promise<void> {
+  stateDir = resolve(stateDir);
   const pidFile = dynamoPidPath(stateDir);
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, "utf8").trim());
@@ -162,8 +161,6 @@ async function waitUntilReady(endpoint: string, options: DynamoDbLocalOptions, c
 export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise<RunningDynamoDbLocal> {
   await checkJava();
   const stateDir = resolve(options.stateDir);
-  const log = options.log ?? ((line: string) => console.log(line));
-  await stopLeftoverJvm(stateDir, log);
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
 
   const { jar, libDir, packageDir } = dynamoDbLocalJar();
