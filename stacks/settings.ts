@@ -1,5 +1,5 @@
 import { RetentionDays } from "aws-cdk-lib/aws-logs";
-import { Settings } from "@hangar/functions";
+import { Settings, VIEWER_ADDRESS_HEADER } from "@hangar/functions";
 
 /**
  * Everything that differs between stages. Values come from the environment of `sst deploy`,
@@ -225,6 +225,9 @@ export function functionEnvironment(
     HANGAR_BUCKET_NAME: resources.bucketName,
     POWERTOOLS_LOG_LEVEL: settings.logLevel,
   };
+  // Behind CloudFront the client's address arrives in this header (web-stack.ts), trusted only
+  // next to the origin secret; without the secret there is no proxy to trust.
+  if (resources.originVerifySecret) env.HANGAR_CLIENT_IP_HEADER = VIEWER_ADDRESS_HEADER;
   const optional: Record<string, string | number | undefined> = {
     HANGAR_ORIGIN_VERIFY_SECRET: resources.originVerifySecret,
     // A custom domain is known at synth: links use it without any header (see web-stack.ts).

@@ -28,7 +28,7 @@ import { BucketDeployment, CacheControl, Source } from "aws-cdk-lib/aws-s3-deplo
 import { NagSuppressions } from "cdk-nag";
 import type { Construct } from "constructs";
 import { Config, use, type StackContext } from "sst/constructs";
-import { functions as functionTable, ORIGIN_VERIFY_HEADER, routes, VIEWER_HOST_HEADER } from "@hangar/functions";
+import { functions as functionTable, ORIGIN_VERIFY_HEADER, routes, VIEWER_ADDRESS_HEADER, VIEWER_HOST_HEADER } from "@hangar/functions";
 import { ApiStack } from "./api-stack";
 import { suppressProviders } from "./nag";
 import { stageSettings, type StageSettings } from "./settings";
@@ -70,12 +70,14 @@ export const SPA_REWRITE_CODE = `function handler(event) {
 
 /**
  * Viewer request of the API paths: API Gateway must receive its own Host (forwarding the
- * viewer's makes it answer 403), so the viewer's travels in a header the functions trust only
- * next to the origin secret. Overwrites whatever the viewer sent under that name.
+ * viewer's makes it answer 403) and sees CloudFront's address, so the viewer's host and address
+ * travel in headers the functions trust only next to the origin secret. Overwrites whatever the
+ * viewer sent under those names.
  */
 export const VIEWER_HOST_CODE = `function handler(event) {
   var request = event.request;
   request.headers["${VIEWER_HOST_HEADER}"] = { value: request.headers.host ? request.headers.host.value : "" };
+  request.headers["${VIEWER_ADDRESS_HEADER}"] = { value: event.viewer.ip };
   return request;
 }`;
 
@@ -170,7 +172,7 @@ export function WebStack({ stack, app }: StackContext) {
   const viewerHost = new CloudFrontFunction(stack, "ViewerHost", {
     code: FunctionCode.fromInline(VIEWER_HOST_CODE),
     runtime: FunctionRuntime.JS_2_0,
-    comment: `Viewer Host -> ${VIEWER_HOST_HEADER}`,
+    comment: `Viewer Host and IP -> ${VIEWER_HOST_HEADER}, ${VIEWER_ADDRESS_HEADER}`,
   });
 
   // `https://<id>.execute-api.<region>.amazonaws.com` → its host name.

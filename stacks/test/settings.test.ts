@@ -127,11 +127,13 @@ describe("functionEnvironment", () => {
     });
   });
 
-  it("defaults the public URL to the custom domain, known at synth, and passes the origin secret", () => {
+  it("defaults the public URL to the custom domain, known at synth, and passes the origin secret and the client-address header", () => {
     const settings = resolveStageSettings("dev", { HANGAR_DOMAIN_NAME: "hangar.example.com" });
     expect(functionEnvironment(settings, { ...resources, originVerifySecret: "s" })).toMatchObject({
       HANGAR_PUBLIC_URL: "https://hangar.example.com",
       HANGAR_ORIGIN_VERIFY_SECRET: "s",
+      // The CloudFront Function's header (web-stack.ts) names the client's address.
+      HANGAR_CLIENT_IP_HEADER: "x-hangar-viewer-address",
     });
   });
 

@@ -238,6 +238,7 @@ describe("environment", () => {
       const secret = JSON.stringify(envOf(dev, handler).HANGAR_ORIGIN_VERIFY_SECRET);
       expect(secret).toContain("{{resolve:secretsmanager:");
       expect(secret).toContain(`{"Ref":"${secretId}"}`);
+      expect(envOf(dev, handler).HANGAR_CLIENT_IP_HEADER).toBe("x-hangar-viewer-address");
     }
     expect(props(ofType(dev.api, "AWS::SecretsManager::Secret")[0]![1]).GenerateSecretString).toMatchObject({ PasswordLength: 48 });
   });
@@ -810,10 +811,17 @@ describe("one origin per stage (CloudFront)", () => {
     for (const behavior of config.CacheBehaviors) expect(functionCode(dev, behavior)).toBe(VIEWER_HOST_CODE);
   });
 
-  it("passes the viewer's Host to the API in x-hangar-viewer-host, overwriting what the viewer sent", () => {
+  it("passes the viewer's Host and IP to the API in x-hangar-viewer-host/-address, overwriting what the viewer sent", () => {
     const copy = new Function(`${VIEWER_HOST_CODE}; return handler;`)() as (e: unknown) => { headers: Record<string, { value: string }> };
-    const request = copy({ request: { uri: "/api/session", headers: { host: { value: "d111.cloudfront.net" }, "x-hangar-viewer-host": { value: "evil.example" } } } });
+    const request = copy({
+      viewer: { ip: "203.0.113.7" },
+      request: {
+        uri: "/api/session",
+        headers: { host: { value: "d111.cloudfront.net" }, "x-hangar-viewer-host": { value: "evil.example" }, "x-hangar-viewer-address": { value: "10.0.0.1" } },
+      },
+    });
     expect(request.headers["x-hangar-viewer-host"]).toEqual({ value: "d111.cloudfront.net" });
+    expect(request.headers["x-hangar-viewer-address"]).toEqual({ value: "203.0.113.7" });
     expect(request.headers.host).toEqual({ value: "d111.cloudfront.net" });
   });
 

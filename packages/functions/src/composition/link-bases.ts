@@ -7,6 +7,11 @@ import type { Settings } from "./settings.schema";
 export const ORIGIN_VERIFY_HEADER = "x-hangar-origin-verify";
 /** The Host the viewer sent to CloudFront, copied by a CloudFront Function (stacks/web-stack.ts). */
 export const VIEWER_HOST_HEADER = "x-hangar-viewer-host";
+/**
+ * The viewer's IP address, set by the same CloudFront Function (API Gateway only sees CloudFront's).
+ * The stacks name it in HANGAR_CLIENT_IP_HEADER; it counts only next to the origin secret.
+ */
+export const VIEWER_ADDRESS_HEADER = "x-hangar-viewer-address";
 
 const HOST = /^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?(?::\d{1,5})?$/i;
 
