@@ -1,7 +1,8 @@
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatBytes } from "../../src/format/format-bytes";
 import { ProgressReporter } from "../../../cli/src/client/progress-reporter";
-import { renderSharePage } from "../../../functions/src/share/share-page";
 
 describe("formatBytes (one rule for every size Hangar shows)", () => {
   it("is decimal SI: 1000 per step, kB/MB/GB, one decimal above bytes", () => {
@@ -15,28 +16,29 @@ describe("formatBytes (one rule for every size Hangar shows)", () => {
     expect(formatBytes(2e15)).toBe("2000.0 TB");
   });
 
-  it("the share page and the CLI's progress show the same size for the same file", () => {
+  it("is the only byte formatter: the share page and the CLI import it, none defines its own", () => {
+    const root = join(import.meta.dirname, "../../..");
+    const users: string[] = [];
+    for (const dir of ["functions/src", "cli/src", "core/src", "local/src", "inspect/src"]) {
+      for (const file of readdirSync(join(root, dir), { recursive: true }) as string[]) {
+        if (!file.endsWith(".ts") || file.endsWith("format-bytes.ts")) continue;
+        const text = readFileSync(join(root, dir, file), "utf8");
+        expect(text, `${dir}/${file}`).not.toMatch(/function formatBytes|formatBytes\s*=\s*\(/);
+        if (/\bformatBytes\(/.test(text) && text.includes('from "@hangar/inspect/format"')) users.push(`${dir}/${file}`);
+      }
+    }
+    expect(users).toEqual(expect.arrayContaining(["functions/src/share/share-page.ts", "cli/src/client/progress-reporter.ts"]));
+  });
+
+  it("the CLI's progress line shows the size the share page shows", () => {
     const size = 3 * 1024 * 1024;
-    const page = renderSharePage(
-      {
-        userKey: "uk",
-        fileId: "f",
-        projectId: "p",
-        key: "k",
-        fileName: "app.apk",
-        fileSize: size,
-        metadata: { appName: "App", bundleId: "com.example", version: "1.0" },
-        completedAt: "2026-01-01T00:00:00Z",
-      },
-      { download: "https://example.com/download/uk" },
-    );
     const lines: string[] = [];
     new ProgressReporter({ stream: { write: (t: string) => lines.push(t) }, tty: false, label: "app.apk", now: () => 0 }).update({
       sentBytes: size,
       totalBytes: size,
       attempt: 1,
     });
-    expect(page).toContain("3.1 MB");
-    expect(lines.join("")).toContain("of 3.1 MB");
+    expect(lines.join("")).toContain(`of ${formatBytes(size)}`);
+    expect(formatBytes(size)).toBe("3.1 MB");
   });
 });
