@@ -1,4 +1,5 @@
 import { Effect, PolicyStatement } from "aws-cdk-lib/aws-iam";
+import { tableDefinition } from "@hangar/core";
 import type { RouteFunctionName } from "@hangar/functions";
 
 /**
@@ -44,7 +45,7 @@ export const tableActions = {
 } as const satisfies Record<RouteFunctionName, readonly string[]>;
 
 /**
- * Queries of the GSI (`<table>/index/*`): a project's files and keys, newest first. Only the
+ * Queries of the GSI (`<table>/index/gsi1`): a project's files and keys, newest first. Only the
  * dashboard functions list anything.
  */
 export const indexActions: Partial<Record<string, readonly string[]>> = {
@@ -126,7 +127,8 @@ export function functionStatements(name: RouteFunctionName, arns: AccessArns): P
     .filter(([actions, resources]) => actions?.length && resources?.length)
     .map(([actions, resources]) => allow(actions!, resources!));
   const index = indexActions[name];
-  if (index?.length) statements.push(allow(index, [`${arns.tableArn}/index/*`]));
+  // The one GSI by name, not `<table>/index/*`.
+  if (index?.length) statements.push(allow(index, [`${arns.tableArn}/index/${tableDefinition.gsi1.name}`]));
   const bucket = bucketActions[name];
   if (bucket?.length && arns.bucketArn) {
     statements.push(

@@ -5,7 +5,7 @@ import { Match, Template } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Settings, fallbackHandler, functions as functionTable, routeKey, routes, type RouteFunctionName } from "@hangar/functions";
 import type { CloudAssembly } from "aws-cdk-lib/cx-api";
-import { mailActions, reaperActions, tableActions, uploadActions } from "../access";
+import { bucketActions, indexActions, mailActions, reaperActions, selfInvoking, tableActions, uploadActions } from "../access";
 import { REAPER_ITERATOR_AGE_ALARM_MS } from "../alarms";
 import { accessLogFormat, COMPLETE_P99_ALARM_MS } from "../api-stack";
 import { expiredUploadFilter, REAPER_HANDLER } from "../storage-stack";
@@ -416,11 +416,20 @@ describe("least privilege", () => {
     for (const stage of [dev, prod]) {
       const [fnId] = functionByHandler(stage.api, handlerOf(name));
       const statements = roleStatements(stage.api, fnId);
-      const expected = [rows(tableActions, name), rows(uploadActions, name), stage === prod ? rows(mailActions, name) : []];
+      const expected = [
+        rows(tableActions, name),
+        rows(uploadActions, name),
+        stage === prod ? rows(mailActions, name) : [],
+        rows(indexActions, name),
+        rows(bucketActions, name),
+        selfInvoking.includes(name) ? ["lambda:InvokeFunction"] : [],
+      ];
       expect(statements).toHaveLength(expected.filter((a) => a.length > 0).length);
       for (const s of statements) expect(s).toMatchObject({ Effect: "Allow" });
-      const table = statements.find((s) => actionsOf(s).every((a) => a.startsWith("dynamodb:")));
-      const uploads = statements.find((s) => actionsOf(s).every((a) => a.startsWith("s3:")));
+      const onIndex = (s: Statement) => JSON.stringify(s.Resource).includes("/index/");
+      const onBucket = (s: Statement) => s.Condition !== undefined;
+      const table = statements.find((s) => actionsOf(s).every((a) => a.startsWith("dynamodb:")) && !onIndex(s));
+      const uploads = statements.find((s) => actionsOf(s).every((a) => a.startsWith("s3:")) && !onBucket(s));
       if (rows(tableActions, name).length > 0) {
         expect(actionsOf(table!)).toEqual([...rows(tableActions, name)].sort());
         expect(JSON.stringify(table!.Resource)).toMatch(tableArnImport);
@@ -429,6 +438,30 @@ describe("least privilege", () => {
         expect(actionsOf(uploads!)).toEqual([...rows(uploadActions, name)].sort());
         expect(isUploadsArn(uploads!.Resource)).toBe(true);
       }
+    }
+  });
+
+  it("lets the dashboard functions query the GSI by name, list versions under uploads/ only, and projects invoke itself", () => {
+    for (const name of ["projects", "keys", "files"] as RouteFunctionName[]) {
+      const [fnId] = functionByHandler(dev.api, handlerOf(name));
+      const statements = roleStatements(dev.api, fnId);
+      const index = statements.find((s) => JSON.stringify(s.Resource).includes("/index/"))!;
+      expect(actionsOf(index)).toEqual(["dynamodb:Query"]);
+      expect(JSON.stringify(index.Resource)).toMatch(/"\/index\/gsi1"/);
+      const listing = statements.find((s) => actionsOf(s).includes("s3:ListBucketVersions"));
+      if (name === "keys") {
+        expect(listing).toBeUndefined();
+        continue;
+      }
+      expect(listing!.Condition).toEqual({ StringLike: { "s3:prefix": ["uploads/*"] } });
+      expect(JSON.stringify(listing!.Resource)).toMatch(/UploadsBucket\w*Arn/);
+    }
+    const [projectsId] = functionByHandler(dev.api, handlerOf("projects"));
+    const invoke = roleStatements(dev.api, projectsId).find((s) => actionsOf(s).includes("lambda:InvokeFunction"))!;
+    expect(JSON.stringify(invoke.Resource)).toContain(projectsId);
+    for (const name of ["keys", "files", "presign", "complete"] as RouteFunctionName[]) {
+      const [fnId] = functionByHandler(dev.api, handlerOf(name));
+      expect(roleStatements(dev.api, fnId).some((s) => actionsOf(s).includes("lambda:InvokeFunction"))).toBe(false);
     }
   });
 
@@ -509,7 +542,14 @@ describe("least privilege", () => {
           for (const s of roleStatements(template, fnId)) {
             for (const resource of asList(s.Resource as unknown)) {
               const text = JSON.stringify(resource);
-              const allowed = text.includes("Table") || text.includes('"/uploads/*"') || text.includes(":identity/") || text.includes("ReapExpiredUploadsFailures");
+              const allowed =
+                text.includes("Table") ||
+                text.includes('"/uploads/*"') ||
+                text.includes(":identity/") ||
+                text.includes("ReapExpiredUploadsFailures") ||
+                // Version listings: the bucket, only under uploads/; and a function invoking itself.
+                (JSON.stringify(s.Condition) === '{"StringLike":{"s3:prefix":["uploads/*"]}}' && /UploadsBucket\w*Arn/.test(text)) ||
+                (asList(s.Action).join() === "lambda:InvokeFunction" && text.includes(fnId));
               expect(allowed, text).toBe(true);
             }
           }

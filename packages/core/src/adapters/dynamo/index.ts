@@ -10,3 +10,4 @@ export * from "./file-catalog.dynamo";
 export * from "./user-repository.dynamo";
 export * from "./session-repository.dynamo";
 export * from "./token-repository.dynamo";
+export * from "./account-removal.dynamo";

@@ -1,0 +1,26 @@
+import { deleteAccount } from "@hangar/core";
+import { clearedSessionCookie } from "../accounts/session-cookie";
+import { getAccountCloser } from "../composition/account-closer";
+import { getDashboard, inlineBudget } from "../composition/dashboard";
+import { linkBases } from "../composition/link-bases";
+import { getRuntime } from "../composition/root";
+import type { ContextFor, HttpEvent, HttpResult } from "../middleware/http-context";
+import { deleted } from "./answers";
+
+/**
+ * `DELETE /api/account {password}`: served by the projects function because it is a purge of
+ * every project (the same code, permissions and background path as a project delete).
+ */
+export const deleteAccountEndpoint = {
+  json: true,
+  handler: async (event: HttpEvent, context: ContextFor<"session">): Promise<HttpResult> => {
+    const { status } = await deleteAccount(
+      { ...getDashboard(), account: getAccountCloser() },
+      context.session.userId,
+      context.body,
+      inlineBudget(),
+    );
+    // Every session ended: the browser drops its cookie too.
+    return { ...deleted(status), cookies: [clearedSessionCookie(linkBases(event, getRuntime().settings).publicBaseUrl)] };
+  },
+};

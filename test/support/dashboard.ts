@@ -1,0 +1,60 @@
+import { ListObjectVersionsCommand } from "@aws-sdk/client-s3";
+import { ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { expect } from "vitest";
+import { db, stack, storeClient, upload, readFixture, type Key } from "./api";
+import { dash, type Browser } from "./accounts";
+import { fixtures } from "./fixtures";
+
+/** A project made through the dashboard API. */
+export async function newProject(b: Browser, name = `Project ${Math.random().toString(36).slice(2, 8)}`, color = "blue") {
+  const reply = await dash(b, "POST", "/api/projects", { name, description: "made by a test", color });
+  expect(reply.status, reply.text).toBe(201);
+  return reply.json as { projectId: string; name: string };
+}
+
+/** A key made through the dashboard API: what a person copies into CI. */
+export async function newDashboardKey(b: Browser, projectId: string, name = "CI"): Promise<Key> {
+  const reply = await dash(b, "POST", "/api/keys", { name, projectId });
+  expect(reply.status, reply.text).toBe(201);
+  return { clientId: reply.json.clientId, clientSecret: reply.json.clientSecret, projectId };
+}
+
+export const ipaPath = () => fixtures("ipa").find((f) => f.endsWith("xml-plist.ipa"))!;
+
+/** presign → PUT → complete with a real IPA fixture; returns the complete answer. */
+export async function uploadIpa(key: Key, name = "App.ipa") {
+  const bytes = readFixture(ipaPath());
+  const { completed } = await upload(key, name, bytes);
+  expect(completed.status, completed.text).toBe(200);
+  return { ...(completed.json as { fileId: string; userKey: string; shareUrl: string; downloadUrl: string }), size: bytes.length };
+}
+
+/** Every item of the table whose attributes mention `needle` (an id): what a delete must leave none of. */
+export async function itemsMentioning(...needles: string[]): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(new ScanCommand({ TableName: stack().tableName, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    for (const item of page.Items ?? []) {
+      const text = JSON.stringify(item);
+      if (needles.some((n) => text.includes(n))) found.push(item);
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return found;
+}
+
+/** Every object version and delete marker under a prefix of the uploads bucket. */
+export async function versionsUnder(prefix: string): Promise<string[]> {
+  const out = await storeClient().send(new ListObjectVersionsCommand({ Bucket: stack().bucketName, Prefix: prefix }));
+  return [...(out.Versions ?? []), ...(out.DeleteMarkers ?? [])].map((v) => `${v.Key}@${v.VersionId}`);
+}
+
+/** Polls until `check` holds (background deletes), failing after 60 s. */
+export async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within 60 s: ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
