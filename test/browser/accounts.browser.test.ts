@@ -98,7 +98,11 @@ describe("accounts in the browser", () => {
     const email = newAddress("journey");
 
     // A stranger opening the root lands on the login page.
-    await page.goto("/");
+    const first = await page.goto("/");
+    // The dashboard is served under a CSP without inline scripts (the console check below catches any breach).
+    const csp = first?.headers()["content-security-policy"] ?? "";
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain("unsafe-inline");
     await expectPath(page, "/login");
     await eventually(() => heading(page).textContent()).toBe("Log in to Hangar");
     await audit(page, "01-login");
@@ -188,6 +192,19 @@ describe("accounts in the browser", () => {
     await expectPath(page, "/login");
     await logIn(page, email, PASSWORD);
     await expectPath(page, "/dashboard");
+
+    // Signed in, a fresh load of a page never shows the login form on its way (no flash of
+    // logged-out content): an observer notes every heading the page ever renders.
+    await page.addInitScript(`
+      window.__headings = [];
+      new MutationObserver(() => {
+        for (const h of document.querySelectorAll("h1")) if (!window.__headings.includes(h.textContent)) window.__headings.push(h.textContent);
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    `);
+    await page.goto("/account");
+    await eventually(() => heading(page).textContent()).toBe("Account");
+    expect(await page.evaluate("window.__headings")).toEqual(["Account"]);
+    await nav.getByRole("link", { name: "Dashboard" }).click();
 
     // Forgot password: sign out, ask for a link, follow it, choose a new password.
     await page.getByRole("button", { name: "Sign out" }).first().click();
