@@ -13,6 +13,10 @@ for (const stack of assembly.stacks) {
   const resources = Object.keys((stack.template as { Resources?: object }).Resources ?? {}).length;
   console.log(`${stack.stackName}: ${resources} resources (${stack.templateFile})`);
 }
+// Warnings worth reading before a deploy (a placeholder dashboard, mail without HANGAR_MAIL_FROM…).
+for (const stack of assembly.stacks) {
+  for (const message of stack.messages.filter((m) => m.level === "warning")) console.error(`warning: ${message.id}: ${String(message.entry.data)}`);
+}
 const findings = nagFindings(assembly);
 for (const finding of findings) console.error(`cdk-nag: ${finding}`);
 if (findings.length > 0) process.exitCode = 1;
