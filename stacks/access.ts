@@ -14,8 +14,10 @@ import type { RouteFunctionName } from "@hangar/functions";
 export const tableActions = {
   presign: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"],
   complete: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"],
-  download: ["dynamodb:GetItem"],
-  share: ["dynamodb:GetItem"],
+  // The share item with its settings; UpdateItem counts downloads (download) and install starts and
+  // wrong link passwords (share).
+  download: ["dynamodb:GetItem", "dynamodb:UpdateItem"],
+  share: ["dynamodb:GetItem", "dynamodb:UpdateItem"],
   // Users, sessions, tokens, limiter counters: sessions are listed with a Query of the user's
   // partition and ended with BatchWriteItem; sign-up writes user + e-mail in one transaction (Put).
   accounts: [
@@ -42,6 +44,9 @@ export const tableActions = {
   keys: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
   // Files: get, delete (BatchWriteItem of record + share item), the project's count (UpdateItem).
   files: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"],
+  // Links: session (Get/Update/Delete), file + project + share reads, settings (UpdateItem), regenerate
+  // (a transaction of Put new share, Delete old share, Update file).
+  links: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
 } as const satisfies Record<RouteFunctionName, readonly string[]>;
 
 /**
@@ -83,6 +88,7 @@ export const uploadActions = {
   projects: ["s3:GetObject", "s3:GetObjectVersion", "s3:DeleteObjectVersion"],
   keys: [],
   files: ["s3:GetObject", "s3:GetObjectVersion", "s3:DeleteObjectVersion"],
+  links: [],
 } as const satisfies Record<RouteFunctionName, readonly string[]>;
 
 /**

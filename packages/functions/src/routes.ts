@@ -26,7 +26,8 @@ export const functions = {
   // Inspecting a package is CPU- and network-bound: Lambda's CPU share grows with memory.
   complete: { handler: "packages/functions/src/upload/complete.handler.handler", memoryMB: 1024, timeoutSeconds: 29 },
   download: { handler: "packages/functions/src/share/download.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
-  share: { handler: "packages/functions/src/share/share.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  // 512 MB: a link password is checked with the accounts' scrypt parameters (128 MiB per hash).
+  share: { handler: "packages/functions/src/share/share.handler.handler", memoryMB: 512, timeoutSeconds: 10 },
   /**
    * Sign-up, sign-in, sessions, profile and passwords. One scrypt hash (N=2^17, r=8) needs
    * 128 MiB and about a second of one CPU (docs/accounts.md): 1769 MB is where Lambda gives a
@@ -39,6 +40,8 @@ export const functions = {
   projects: { handler: "packages/functions/src/projects/projects.handler.handler", memoryMB: 512, timeoutSeconds: 29 },
   keys: { handler: "packages/functions/src/keys/keys.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   files: { handler: "packages/functions/src/files/files.handler.handler", memoryMB: 256, timeoutSeconds: 29 },
+  // Share link controls (enable, expiry, password, cap, regenerate); a new password is hashed with scrypt.
+  links: { handler: "packages/functions/src/links/links.handler.handler", memoryMB: 512, timeoutSeconds: 10 },
   /**
    * Answers every request no route matches (API Gateway's `$default` route), so that unknown
    * paths get our JSON 404 and known paths with the wrong method a 405. It touches no resource.
@@ -68,6 +71,13 @@ export const routes = [
   { method: "HEAD", path: "/download/{userKey}", auth: "none", fn: "download" },
   { method: "GET", path: "/share/{userKey}", auth: "none", fn: "share" },
   { method: "HEAD", path: "/share/{userKey}", auth: "none", fn: "share" },
+  // The share page's password form, the iOS install manifest, the QR code, and a stable icon address.
+  { method: "POST", path: "/share/{userKey}", auth: "none", fn: "share" },
+  { method: "GET", path: "/share/{userKey}/manifest.plist", auth: "none", fn: "share" },
+  { method: "HEAD", path: "/share/{userKey}/manifest.plist", auth: "none", fn: "share" },
+  { method: "GET", path: "/share/{userKey}/qr.svg", auth: "none", fn: "share" },
+  { method: "GET", path: "/share/{userKey}/icon.png", auth: "none", fn: "share" },
+  { method: "HEAD", path: "/share/{userKey}/icon.png", auth: "none", fn: "share" },
   // Accounts and dashboard sessions (docs/accounts.md). Session routes read the cookie only.
   { method: "POST", path: "/api/account/sign-up", auth: "none", fn: "accounts" },
   { method: "POST", path: "/api/account/verify-email", auth: "none", fn: "accounts" },
@@ -99,6 +109,8 @@ export const routes = [
   { method: "GET", path: "/api/files", auth: "session", fn: "files" },
   { method: "GET", path: "/api/files/{fileId}", auth: "session", fn: "files" },
   { method: "DELETE", path: "/api/files/{fileId}", auth: "session", fn: "files" },
+  { method: "PATCH", path: "/api/files/{fileId}/share", auth: "session", fn: "links" },
+  { method: "POST", path: "/api/files/{fileId}/share/regenerate", auth: "session", fn: "links" },
 ] as const satisfies readonly RouteDefinition[];
 
 export type Route = (typeof routes)[number];

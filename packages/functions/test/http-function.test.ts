@@ -18,19 +18,19 @@ function event(method: string, routeKey: string, rawPath: string): HttpEvent {
 }
 
 describe("httpFunction", () => {
-  const handler = httpFunction("share", {
-    "GET /share/{userKey}": { handler: async (e) => json(200, { key: e.pathParameters?.userKey }) },
-    "HEAD /share/{userKey}": { handler: async (e) => json(200, { key: e.pathParameters?.userKey }) },
+  const handler = httpFunction("download", {
+    "GET /download/{userKey}": { handler: async (e) => json(200, { key: e.pathParameters?.userKey }) },
+    "HEAD /download/{userKey}": { handler: async (e) => json(200, { key: e.pathParameters?.userKey }) },
   });
 
   it("dispatches by API Gateway's route key and stamps the request id", async () => {
-    const result = await handler(event("GET", "GET /share/{userKey}", "/share/AbC123"), ctx);
+    const result = await handler(event("GET", "GET /download/{userKey}", "/download/AbC123"), ctx);
     expect(result).toMatchObject({ statusCode: 200, body: JSON.stringify({ key: "AbC123" }) });
     expect(result.headers?.["X-Request-Id"]).toBe("req-1");
   });
 
   it("answers HEAD like GET without a body", async () => {
-    const result = await handler(event("HEAD", "HEAD /share/{userKey}", "/share/AbC123"), ctx);
+    const result = await handler(event("HEAD", "HEAD /download/{userKey}", "/download/AbC123"), ctx);
     expect(result).toMatchObject({ statusCode: 200, body: "" });
     expect(result.headers?.["Content-Type"]).toMatch(/json/);
   });

@@ -2,6 +2,14 @@ import type { PackageMetadata } from "./package-inspector.port";
 
 export type FileStatus = "pending" | "completed" | "rejected";
 
+/** Optional context complete was given: release notes and where CI built it (all validated text). */
+export interface BuildContext {
+  releaseNotes?: string;
+  branch?: string;
+  commit?: string;
+  ciUrl?: string;
+}
+
 export interface FileRecord {
   fileId: string;
   /** Object key in the uploads bucket; contains the file id. */
@@ -27,6 +35,7 @@ export interface FileRecord {
   /** Version of the icon complete wrote. */
   iconVersionId?: string;
   rejection?: { reason: string; message: string };
+  buildContext?: BuildContext;
 }
 
 export interface CompletedFile extends FileRecord {
@@ -50,6 +59,7 @@ export interface SharedFile {
   iconKey?: string;
   iconVersionId?: string;
   completedAt: string;
+  buildContext?: BuildContext;
 }
 
 export interface FileRepository {

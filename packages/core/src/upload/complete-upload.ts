@@ -1,6 +1,6 @@
 import { ConflictError, InvalidPackageError, NotFoundError } from "../errors/domain-errors";
 import type { IdSource } from "../ids/random-ids";
-import type { ApiKey, Clock, CompletedFile, FileRecord, FileRepository, ObjectStore, PackageInspector } from "../ports";
+import type { ApiKey, BuildContext, Clock, CompletedFile, FileRecord, FileRepository, ObjectStore, PackageInspector } from "../ports";
 import { iconKeyFor, parseObjectKey } from "./object-key";
 import { assertFileType } from "./presign-upload";
 import type { Complete, CompleteResult } from "./upload.schema";
@@ -30,6 +30,16 @@ export function completeResult(file: CompletedFile, links: LinkBases): CompleteR
     shareUrl: `${links.shareBaseUrl}/share/${file.userKey}`,
     metadata: file.metadata,
   };
+}
+
+/** The optional context fields complete was given, without empty ones. */
+function buildContextOf(input: Complete): { buildContext?: BuildContext } {
+  const context: BuildContext = {};
+  for (const field of ["releaseNotes", "branch", "commit", "ciUrl"] as const) {
+    const value = input[field]?.trim();
+    if (value) context[field] = value;
+  }
+  return Object.keys(context).length > 0 ? { buildContext: context } : {};
 }
 
 function rejectedError(file: FileRecord): InvalidPackageError {
@@ -114,6 +124,7 @@ export async function completeUpload(
     ...(head.versionId ? { versionId: head.versionId } : {}),
     ...(iconKey ? { iconKey } : {}),
     ...(iconVersionId ? { iconVersionId } : {}),
+    ...buildContextOf(input),
   };
   delete completed.expiresAt;
   if (await deps.files.complete(completed)) {

@@ -80,11 +80,52 @@ export const Presign = z.object({
 });
 export type Presign = z.infer<typeof Presign>;
 
+/**
+ * Free text shown on the share page (release notes, branch, commit): the same Unicode hygiene as
+ * file names (well-formed, NFC, no bidirectional or invisible controls), without the extension rule.
+ * Notes may span lines (\n and \t pass); the one-line fields refuse every control character.
+ */
+const DisplayText = (max: number, multiline: boolean) =>
+  z.pipe(
+    z.string().check(
+      z.refine((n) => !LONE_SURROGATE.test(n), {
+        error: (issue) => `must be well-formed Unicode (unpaired surrogate ${codePointsMatching(String(issue.input), LONE_SURROGATE)})`,
+        abort: true,
+      }),
+    ),
+    z.transform((n) => n.normalize("NFC").replace(/\r\n?/g, "\n")),
+  ).check(
+    z.maxLength(max, `must be at most ${max} characters`),
+    z.refine((n) => !(multiline ? /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/ : CONTROL_CHARS).test(n), "must not contain control characters"),
+    z.refine((n) => !INVISIBLE_CHAR.test(n), {
+      error: (issue) =>
+        `must not contain invisible or bidirectional control characters (${codePointsMatching(String(issue.input), INVISIBLE_CHAR)})`,
+    }),
+  );
+
+/** Where the build came from, as the CI told it; only http(s) URLs (a javascript: URL would become a link). */
+const CiUrl = z.string().check(
+  z.maxLength(2048, "must be at most 2048 characters"),
+  z.refine((u) => {
+    try {
+      const url = new URL(u);
+      return (url.protocol === "https:" || url.protocol === "http:") && !CONTROL_CHARS.test(u);
+    } catch {
+      return false;
+    }
+  }, "must be an http:// or https:// URL"),
+);
+
 export const Complete = z.object({
   key: z.string().check(z.minLength(1, "must not be empty"), z.maxLength(1024, "must be at most 1024 characters")),
   fileName: FileName,
   fileSize: FileSize,
   fileType: FileType,
+  // Optional build context (shown on the share page); the four fields above stay enough.
+  releaseNotes: z.optional(DisplayText(5000, true)),
+  branch: z.optional(DisplayText(255, false)),
+  commit: z.optional(DisplayText(64, false)),
+  ciUrl: z.optional(CiUrl),
 });
 export type Complete = z.infer<typeof Complete>;
 

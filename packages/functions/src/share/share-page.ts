@@ -1,47 +1,288 @@
+import { createHash } from "node:crypto";
 import type { SharedFile } from "@hangar/core";
 import { formatBytes } from "@hangar/inspect/format";
+import type { Device } from "./device";
+import { escapeHtml as e } from "./html";
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+/**
+ * The one stylesheet of every share page, inline and allowed by its hash in the CSP, so the page
+ * is one request and the policy still refuses every other style and all script.
+ */
+const STYLE = `
+:root{color-scheme:light;--ink:#1b1f24;--muted:#57606a;--line:#d0d7de;--bg:#f6f8fa;--card:#fff;--accent:#0a58ca;--accent-ink:#fff;--warn-bg:#fff8c5;--warn-line:#d4a72c}
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:var(--bg)}
+main{max-width:44rem;margin:0 auto;padding:1.25rem 1rem 2.5rem}
+.card{background:var(--card);border:1px solid var(--line);border-radius:16px;padding:1.25rem;margin-bottom:1rem}
+.app{display:flex;gap:1rem;align-items:center}
+.app img,.app .placeholder{width:72px;height:72px;border-radius:16px;flex:none;border:1px solid var(--line);background:var(--bg)}
+h1{font-size:1.45rem;line-height:1.25;margin:0;overflow-wrap:anywhere}
+h2{font-size:1.05rem;margin:0 0 .75rem}
+.sub{margin:.15rem 0 0;color:var(--muted)}
+.actions{display:flex;flex-wrap:wrap;gap:.75rem;margin-top:1.25rem}
+.button{display:inline-flex;align-items:center;justify-content:center;min-height:48px;padding:.7rem 1.4rem;border-radius:10px;font-weight:600;text-decoration:none;border:2px solid var(--accent)}
+.button.primary{background:var(--accent);color:var(--accent-ink)}
+.button.secondary{background:var(--card);color:var(--accent)}
+.button:focus-visible,input:focus-visible{outline:3px solid #0969da;outline-offset:2px}
+.notice{margin-top:1rem;padding:.75rem 1rem;border-radius:10px;background:var(--warn-bg);border:1px solid var(--warn-line)}
+.notice p{margin:0}.notice p+p{margin-top:.4rem}
+.qr{display:flex;gap:1.25rem;align-items:center;flex-wrap:wrap}
+.qr svg{width:176px;height:176px;flex:none;border-radius:8px}
+.qr p{margin:0;color:var(--muted);max-width:22rem}
+dl{display:grid;grid-template-columns:minmax(7rem,max-content) 1fr;gap:.45rem 1rem;margin:0}
+dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}
+.notes{white-space:pre-wrap;overflow-wrap:anywhere;margin:0;font:inherit}
+form{display:grid;gap:.5rem;max-width:22rem}
+label{font-weight:600}
+input[type=password]{font:inherit;padding:.6rem .75rem;border:1px solid #6e7781;border-radius:8px;min-height:48px}
+button{font:inherit;cursor:pointer}
+.error{color:#a40e26;margin:0}
+footer{text-align:center;color:var(--muted);font-size:.875rem}
+@media (max-width:30rem){.actions .button{flex:1 1 100%}.qr svg{width:150px;height:150px}dl{grid-template-columns:1fr}dt{margin-top:.35rem}}
+`.trim();
 
-/** A plain, dependency-free page: everything user-controlled (names from the package) is escaped. */
-export function renderSharePage(file: SharedFile, links: { download: string; icon?: string }): string {
-  const m = file.metadata;
-  const platform = m.platform === "ios" ? "iOS" : m.platform === "android" ? "Android" : "";
-  const rows: [string, string][] = [
-    ["Version", m.buildNumber ? `${m.version} (${m.buildNumber})` : m.version],
-    ["Bundle ID", m.bundleId],
-    ["Platform", platform],
-    ["Minimum OS", m.minOs ?? ""],
-    ["Size", formatBytes(file.fileSize)],
-    ["File", file.fileName],
-    ["Uploaded", file.completedAt],
-  ];
+export const STYLE_HASH = `'sha256-${createHash("sha256").update(STYLE).digest("base64")}'`;
+
+/** Every share page's policy: no script at all, the one style by hash, images from us and the signed store. */
+export function pageCsp(imageOrigins: string[] = []): string {
+  const img = ["'self'", "data:", ...new Set(imageOrigins)].join(" ");
+  return `default-src 'none'; img-src ${img}; style-src ${STYLE_HASH}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+}
+
+interface Frame {
+  title: string;
+  /** Open Graph / Twitter card (omitted on protected, gone and unknown links). */
+  card?: { title: string; description: string; url: string; image?: string };
+  body: string;
+}
+
+function frame({ title, card, body }: Frame): string {
+  const meta = card
+    ? [
+        `<meta property="og:type" content="website">`,
+        `<meta property="og:title" content="${e(card.title)}">`,
+        `<meta property="og:description" content="${e(card.description)}">`,
+        `<meta property="og:url" content="${e(card.url)}">`,
+        ...(card.image ? [`<meta property="og:image" content="${e(card.image)}">`] : []),
+        `<meta name="twitter:card" content="summary">`,
+        `<meta name="twitter:title" content="${e(card.title)}">`,
+        `<meta name="twitter:description" content="${e(card.description)}">`,
+        ...(card.image ? [`<meta name="twitter:image" content="${e(card.image)}">`] : []),
+        `<meta name="description" content="${e(card.description)}">`,
+      ].join("\n")
+    : "";
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(m.appName)} ${escapeHtml(m.version)}</title>
-<style>
-body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1b1f24}
-header{display:flex;gap:1rem;align-items:center}img{width:72px;height:72px;border-radius:16px}
-h1{font-size:1.5rem;margin:0}dl{display:grid;grid-template-columns:max-content 1fr;gap:.4rem 1rem}
-dt{color:#57606a}dd{margin:0;word-break:break-all}
-a.download{display:inline-block;margin-top:1.5rem;padding:.75rem 1.5rem;background:#0969da;color:#fff;border-radius:8px;text-decoration:none}
-</style>
+<meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="no-referrer">
+<title>${e(title)}</title>
+${meta}
+<style>${STYLE}</style>
 </head>
 <body>
-<header>${links.icon ? `<img src="${escapeHtml(links.icon)}" alt="">` : ""}<h1>${escapeHtml(m.appName)}</h1></header>
-<dl>
-${rows
-  .filter(([, v]) => v)
-  .map(([k, v]) => `<dt>${k}</dt><dd>${escapeHtml(v)}</dd>`)
-  .join("\n")}
-</dl>
-<a class="download" href="${escapeHtml(links.download)}">Download</a>
+<main>
+${body}
+<footer><p>Shared with Hangar</p></footer>
+</main>
 </body>
 </html>
 `;
 }
+
+const platformName = (p: unknown) => (p === "ios" ? "iOS" : p === "android" ? "Android" : "");
+const str = (v: unknown) => (typeof v === "string" && v.length > 0 ? v : undefined);
+
+interface Provisioning {
+  kind?: string;
+  teamName?: string;
+  teamId?: string;
+  expiresAt?: string;
+  provisionedDevices?: number;
+}
+
+const PROFILE_KIND: Record<string, string> = {
+  development: "Development",
+  "ad-hoc": "Ad hoc",
+  enterprise: "Enterprise (in-house)",
+  "app-store": "App Store",
+};
+
+/** Why an iOS build cannot be installed over the air, or undefined when it can. */
+export function otaBlocker(file: SharedFile, now: Date): string | undefined {
+  if (file.metadata.platform !== "ios") return undefined;
+  const p = file.metadata.provisioning as Provisioning | undefined;
+  if (!p) return "This build carries no provisioning profile, so iOS cannot install it over the air. Upload a build signed for development, ad hoc or enterprise distribution.";
+  if (p.kind === "app-store")
+    return "This build is signed for App Store distribution. iOS installs such builds only from the App Store or TestFlight, never from a link. Upload an ad hoc, development or enterprise build to install it here.";
+  if (p.expiresAt && Date.parse(p.expiresAt) <= now.getTime())
+    return `Its provisioning profile expired on ${formatDate(p.expiresAt)}, and iOS refuses to install a build whose profile has expired. Upload a build signed with a current profile.`;
+  return undefined;
+}
+
+const formatDate = (iso: string) => {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  const d = new Date(t);
+  return `${d.getUTCDate()} ${["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+};
+const formatDateTime = (iso: string) => {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? iso : `${formatDate(iso)}, ${new Date(t).toISOString().slice(11, 16)} UTC`;
+};
+
+export interface PageLinks {
+  shareUrl: string;
+  downloadUrl: string;
+  /** The `itms-services://` link (iOS builds only). */
+  installUrl?: string;
+  /** Signed icon address for the <img>; the stable icon route for the card. */
+  iconSrc?: string;
+  iconRoute?: string;
+  /** The share URL's QR code, inline SVG. */
+  qrSvg: string;
+  /** The page's origin is plain http: iOS refuses OTA installs from it. */
+  insecure: boolean;
+}
+
+export function describeBuild(file: SharedFile): string {
+  const m = file.metadata;
+  const version = m.buildNumber ? `${m.version} (${m.buildNumber})` : m.version;
+  return [`Version ${version}`, platformName(m.platform), formatBytes(file.fileSize)].filter(Boolean).join(" · ");
+}
+
+/** The build's page: what it is, how to install it on the device at hand, and its details. */
+export function renderSharePage(file: SharedFile, device: Device, links: PageLinks, now: Date): string {
+  const m = file.metadata;
+  const ios = m.platform === "ios";
+  const blocker = otaBlocker(file, now);
+  const kindName = ios ? "IPA" : "APK";
+  const notices: string[] = [];
+  const buttons: string[] = [];
+  // Over plain http the link is still offered (the local stack, a proxy misconfigured), beside a
+  // notice saying why iOS will refuse it, rather than hiding the one action people look for.
+  const install = links.installUrl && !blocker ? links.installUrl : undefined;
+  const download = (primary: boolean) =>
+    `<a class="button ${primary ? "primary" : "secondary"}" href="${e(links.downloadUrl)}" download>Download ${kindName}</a>`;
+  const installButton = (primary: boolean, label = "Install") =>
+    `<a class="button ${primary ? "primary" : "secondary"}" href="${e(install!)}">${label}</a>`;
+
+  if (ios) {
+    if (blocker) notices.push(`<p><strong>Cannot be installed over the air.</strong> ${e(blocker)}</p>`);
+    else if (links.insecure && device !== "android")
+      notices.push(
+        `<p><strong>iOS installs need https.</strong> This page is served over plain http, and iPhones and iPads install builds over the air only from https addresses, so Install will not work from here. Open the link through an https address (the stage's public URL) to install.</p>`,
+      );
+    if (device === "ios") {
+      if (install) buttons.push(installButton(true));
+      buttons.push(download(!install));
+    } else if (device === "android") {
+      notices.push(`<p>This build is for iPhone and iPad. Open this page on one of them to install it.</p>`);
+      buttons.push(download(false));
+    } else {
+      if (install) buttons.push(installButton(true, "Install on iPhone or iPad"));
+      buttons.push(download(!install));
+    }
+  } else {
+    if (device === "ios") notices.push(`<p>This build is for Android. Open this page on an Android device to install it.</p>`);
+    buttons.push(download(device !== "ios"));
+  }
+
+  const p = m.provisioning as Provisioning | undefined;
+  const ctx = file.buildContext ?? {};
+  const rows: [string, string | undefined, string?][] = [
+    ["Version", m.version],
+    ["Build", str(m.buildNumber)],
+    ["Platform", platformName(m.platform) || undefined],
+    ["Size", formatBytes(file.fileSize)],
+    ["Uploaded", formatDateTime(file.completedAt)],
+    ["Minimum OS", str(m.minOs) && `${ios ? "iOS" : "Android API"} ${m.minOs}`],
+    [ios ? "Bundle ID" : "Package", m.bundleId],
+    ["File", file.fileName],
+    ...(p
+      ? ([
+          ["Profile", p.kind ? (PROFILE_KIND[p.kind] ?? p.kind) : undefined],
+          ["Team", str(p.teamName) ?? str(p.teamId)],
+          ["Profile expires", str(p.expiresAt) && formatDate(p.expiresAt!)],
+          ["Devices", typeof p.provisionedDevices === "number" && p.kind !== "enterprise" && p.kind !== "app-store" ? String(p.provisionedDevices) : undefined],
+        ] as [string, string | undefined][])
+      : []),
+    ["Branch", ctx.branch],
+    ["Commit", ctx.commit],
+  ];
+  const details = rows
+    .filter(([, v]) => v)
+    .map(([k, v]) => `<dt>${e(k)}</dt><dd>${e(v!)}</dd>`)
+    .concat(ctx.ciUrl ? [`<dt>CI run</dt><dd><a href="${e(ctx.ciUrl)}" rel="noopener noreferrer nofollow">${e(ctx.ciUrl)}</a></dd>`] : [])
+    .join("\n");
+
+  const devicesNote =
+    ios && !blocker && p && (p.kind === "development" || p.kind === "ad-hoc")
+      ? `<p class="sub">Installs only on the ${p.provisionedDevices ?? 0} device${p.provisionedDevices === 1 ? "" : "s"} registered in its provisioning profile.</p>`
+      : "";
+
+  const qr =
+    device === "desktop"
+      ? `<section class="card" aria-labelledby="qr-title"><h2 id="qr-title">Open on your phone</h2><div class="qr">${links.qrSvg}<p>Scan this code with the phone's camera to open this page there, then tap ${ios ? "Install" : "Download APK"}.</p></div></section>`
+      : "";
+
+  const body = `<section class="card" aria-labelledby="app-title">
+<div class="app">${links.iconSrc ? `<img src="${e(links.iconSrc)}" alt="" width="72" height="72">` : `<div class="placeholder" aria-hidden="true"></div>`}
+<div><h1 id="app-title">${e(m.appName)}</h1><p class="sub">${e(describeBuild(file))}</p></div></div>
+${notices.length ? `<div class="notice" role="note">${notices.join("")}</div>` : ""}
+<div class="actions">${buttons.join("")}</div>
+${devicesNote}
+</section>
+${qr}
+${ctx.releaseNotes ? `<section class="card" aria-labelledby="notes-title"><h2 id="notes-title">Release notes</h2><p class="notes">${e(ctx.releaseNotes)}</p></section>` : ""}
+<section class="card" aria-labelledby="details-title"><h2 id="details-title">Details</h2><dl>
+${details}
+</dl></section>`;
+  return frame({
+    title: `${m.appName} ${m.version}`,
+    card: {
+      title: `${m.appName} ${m.version}`,
+      description: `${describeBuild(file)}. Install it from this link.`,
+      url: links.shareUrl,
+      ...(links.iconRoute ? { image: links.iconRoute } : {}),
+    },
+    body,
+  });
+}
+
+/** A protected link: nothing of the build until the password is given. */
+export function renderPasswordPage(action: string, problem?: string): string {
+  return frame({
+    title: "Protected build",
+    body: `<section class="card" aria-labelledby="pw-title"><h1 id="pw-title">This build is protected</h1>
+<p class="sub">Enter the password the person who shared it gave you.</p>
+<form method="post" action="${e(action)}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256"${problem ? ` aria-describedby="pw-error" aria-invalid="true"` : ""}>
+${problem ? `<p class="error" id="pw-error" role="alert">${e(problem)}</p>` : ""}
+<button class="button primary" type="submit">Continue</button>
+</form></section>`,
+  });
+}
+
+export type GoneReason = "disabled" | "expired" | "capped" | "unknown";
+
+const GONE: Record<GoneReason, { heading: string; text: string }> = {
+  disabled: { heading: "This link is turned off", text: "The person who shared this build has turned its link off. Ask them for a new one." },
+  expired: { heading: "This link has expired", text: "The link to this build was set to expire and no longer works. Ask the person who shared it for a new one." },
+  capped: { heading: "Install limit reached", text: "This link has been used as many times as its owner allowed. Ask the person who shared it for a new link." },
+  unknown: {
+    heading: "No build at this link",
+    text: "Nothing is shared at this address. The link may be mistyped, or the build was removed or its link replaced. Ask the person who shared it for the current link.",
+  },
+};
+
+/** The friendly page of a link that serves nothing (410, or 404 for an unknown key). */
+export function renderGonePage(reason: GoneReason): string {
+  const { heading, text } = GONE[reason];
+  return frame({ title: heading, body: `<section class="card" aria-labelledby="gone-title"><h1 id="gone-title">${e(heading)}</h1><p>${e(text)}</p></section>` });
+}
+
+export const goneMessage = (reason: GoneReason) => GONE[reason].text;

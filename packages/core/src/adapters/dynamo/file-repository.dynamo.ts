@@ -32,6 +32,7 @@ export function toRecord(item: Record<string, unknown>): FileRecord {
   if (item.iconKey) record.iconKey = item.iconKey as string;
   if (typeof item.iconVersionId === "string") record.iconVersionId = item.iconVersionId;
   if (item.rejection) record.rejection = item.rejection as FileRecord["rejection"];
+  if (item.buildContext && typeof item.buildContext === "object") record.buildContext = item.buildContext as FileRecord["buildContext"];
   return record;
 }
 
@@ -82,12 +83,14 @@ export class DynamoFileRepository implements FileRepository {
       ...(file.versionId ? { versionId: file.versionId } : {}),
       ...(file.iconKey ? { iconKey: file.iconKey } : {}),
       ...(file.iconVersionId ? { iconVersionId: file.iconVersionId } : {}),
+      ...(file.buildContext ? { buildContext: file.buildContext } : {}),
     };
     // Optional attributes the completed record carries, written only when present.
     const optional = {
       ...(file.versionId ? { versionId: file.versionId } : {}),
       ...(file.iconKey ? { iconKey: file.iconKey } : {}),
       ...(file.iconVersionId ? { iconVersionId: file.iconVersionId } : {}),
+      ...(file.buildContext ? { buildContext: file.buildContext } : {}),
     };
     const optionalNames = Object.keys(optional);
     try {
@@ -152,14 +155,16 @@ export class DynamoFileRepository implements FileRepository {
     }
   }
 
-  async getShared(userKey: string): Promise<SharedFile | undefined> {
-    const item = await getItem(this.db, this.tableName, keys.share(userKey), "share");
+  /** `read`: the share item already fetched (the link adapter reads it with its settings). */
+  async getShared(userKey: string, read?: Record<string, any>): Promise<SharedFile | undefined> {
+    const item = read ?? (await getItem(this.db, this.tableName, keys.share(userKey), "share"));
     if (!item) return undefined;
     const { fileId, projectId, key, fileName, fileSize, completedAt, iconKey, versionId, iconVersionId } = item;
     const shared: SharedFile = { userKey, fileId, projectId, key, fileName, fileSize, metadata: decodeMetadata(item.metadata)!, completedAt };
     if (typeof versionId === "string") shared.versionId = versionId;
     if (iconKey) shared.iconKey = iconKey;
     if (typeof iconVersionId === "string") shared.iconVersionId = iconVersionId;
+    if (item.buildContext && typeof item.buildContext === "object") shared.buildContext = item.buildContext as SharedFile["buildContext"];
     return shared;
   }
 }

@@ -1,0 +1,64 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { ShareLink } from "./share-link.port";
+
+export type LinkState = "open" | "disabled" | "expired" | "capped";
+
+/** Why a link that exists serves nothing; the order is what the owner would fix first. */
+export function linkState(link: Pick<ShareLink, "enabled" | "expiresAt" | "maxDownloads" | "downloads">, now: Date): LinkState {
+  if (!link.enabled) return "disabled";
+  if (link.expiresAt && Date.parse(link.expiresAt) <= now.getTime()) return "expired";
+  if (link.maxDownloads !== undefined && link.downloads >= link.maxDownloads) return "capped";
+  return "open";
+}
+
+/** How long a right password opens the link in that browser, and in the URLs of an iOS install. */
+export const LINK_ACCESS_SECONDS = 12 * 3600;
+
+export const newTokenSecret = () => randomBytes(32).toString("base64url");
+
+const mac = (secret: string, userKey: string, expires: number) =>
+  createHmac("sha256", Buffer.from(secret, "base64url")).update(`${userKey}.${expires}`).digest("base64url");
+
+/**
+ * `<expires>.<hmac>`: proof that whoever holds it gave the link's password. Keyed by the link's own
+ * secret, so a new password or a regenerated link voids every token at once. It travels as an
+ * HttpOnly cookie for browsers and in the manifest and package URLs for iOS, which fetches both
+ * without the browser's cookies.
+ */
+export function signLinkToken(secret: string, userKey: string, now: Date, seconds = LINK_ACCESS_SECONDS): string {
+  const expires = Math.floor(now.getTime() / 1000) + seconds;
+  return `${expires}.${mac(secret, userKey, expires)}`;
+}
+
+export function verifyLinkToken(secret: string | undefined, userKey: string, token: string | undefined, now: Date): boolean {
+  if (!secret || !token || token.length > 128) return false;
+  const match = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  if (!match) return false;
+  const expires = Number(match[1]);
+  if (expires <= now.getTime() / 1000) return false;
+  const given = Buffer.from(match[2]!);
+  const expected = Buffer.from(mac(secret, userKey, expires));
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * Link-preview fetchers (chat unfurlers, social cards, search crawlers): they open the page or the
+ * icon to draw a preview, and must not count as downloads or installs.
+ */
+const PREVIEW_BOT =
+  /slackbot|slack-imgproxy|skypeuripreview|microsoftpreview|teams|discordbot|twitterbot|facebookexternalhit|facebot|meta-externalagent|telegrambot|whatsapp|linkedinbot|redditbot|pinterest|embedly|iframely|mastodon|vkshare|googlebot|bingbot|applebot|duckduckbot|yandex|baiduspider|bot\b|crawler|spider|preview/i;
+
+export const isPreviewBot = (userAgent: string | undefined) => userAgent !== undefined && PREVIEW_BOT.test(userAgent);
+
+/** `YYYY-MM-DD` in UTC. */
+export const utcDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/** The last `count` UTC days, oldest first, with their counts (zero where nothing happened). */
+export function dailySeries(link: Pick<ShareLink, "days">, now: Date, count = 30) {
+  const series: { day: string; downloads: number; installs: number }[] = [];
+  for (let i = count - 1; i >= 0; i--) {
+    const day = utcDay(new Date(now.getTime() - i * 86_400_000));
+    series.push({ day, downloads: link.days[day]?.downloads ?? 0, installs: link.days[day]?.installs ?? 0 });
+  }
+  return series;
+}

@@ -1,0 +1,103 @@
+import { NotFoundError } from "../errors/domain-errors";
+import type { Clock, FileRecord, PasswordHasher, ProjectView } from "../ports";
+import type { LinkBases } from "../upload/upload-settings";
+import { parseInput } from "../validation/parse-input";
+import { dailySeries, linkState, newTokenSecret, type LinkState } from "./link-access";
+import { ShareSettings } from "./link.schema";
+import type { ShareLink, ShareLinkChanges, ShareLinks } from "./share-link.port";
+
+export interface LinkDeps {
+  files: { get(fileId: string): Promise<FileRecord | undefined> };
+  projects: { get(userId: string, projectId: string): Promise<ProjectView | undefined> };
+  links: ShareLinks;
+  hasher: PasswordHasher;
+  clock: Clock;
+  ids: { userKey(): string };
+}
+
+/** What the owner sees of a link: its settings (never the password) and its counts. */
+export interface LinkView {
+  userKey: string;
+  shareUrl: string;
+  state: LinkState;
+  enabled: boolean;
+  expiresAt: string | null;
+  hasPassword: boolean;
+  maxDownloads: number | null;
+  downloads: number;
+  installs: number;
+  /** The last 30 UTC days, oldest first. */
+  daily: { day: string; downloads: number; installs: number }[];
+}
+
+const FILE_ID = /^[A-Za-z0-9_]{1,64}$/;
+const notFound = () => new NotFoundError("file_not_found", "No shared build with this id in your account");
+
+export function linkView(link: ShareLink, now: Date, bases: LinkBases): LinkView {
+  return {
+    userKey: link.userKey,
+    shareUrl: `${bases.shareBaseUrl}/share/${link.userKey}`,
+    state: linkState(link, now),
+    enabled: link.enabled,
+    expiresAt: link.expiresAt ?? null,
+    hasPassword: link.passwordHash !== undefined,
+    maxDownloads: link.maxDownloads ?? null,
+    downloads: link.downloads,
+    installs: link.installs,
+    daily: dailySeries(link, now),
+  };
+}
+
+/** The link of a completed file the account owns; anything else (another account's too) is 404. */
+async function ownLink(deps: Pick<LinkDeps, "files" | "projects" | "links">, userId: string, fileId: string | undefined): Promise<ShareLink> {
+  const file = fileId && FILE_ID.test(fileId) ? await deps.files.get(fileId) : undefined;
+  const project = file ? await deps.projects.get(userId, file.projectId) : undefined;
+  if (!file || !project || project.status !== "active" || file.status !== "completed" || !file.userKey) throw notFound();
+  const link = await deps.links.get(file.userKey);
+  if (!link || link.fileId !== file.fileId) throw notFound();
+  return link;
+}
+
+/** The link settings and counts of a file, for the file page (undefined when it has no link). */
+export async function fileLinkView(deps: Pick<LinkDeps, "links" | "clock">, file: FileRecord, bases: LinkBases): Promise<LinkView | undefined> {
+  if (file.status !== "completed" || !file.userKey) return undefined;
+  const link = await deps.links.get(file.userKey);
+  return link && link.fileId === file.fileId ? linkView(link, deps.clock.now(), bases) : undefined;
+}
+
+/** PATCH /api/files/{fileId}/share: omitted fields stay, null clears one. */
+export async function updateShareSettings(
+  deps: LinkDeps,
+  userId: string,
+  fileId: string | undefined,
+  raw: unknown,
+  bases: LinkBases,
+): Promise<LinkView> {
+  const input = parseInput(ShareSettings, raw);
+  const link = await ownLink(deps, userId, fileId);
+  const changes: ShareLinkChanges = {};
+  if (input.enabled !== undefined) changes.enabled = input.enabled;
+  if (input.expiresAt !== undefined) changes.expiresAt = input.expiresAt === null ? null : new Date(input.expiresAt).toISOString();
+  if (input.maxDownloads !== undefined) changes.maxDownloads = input.maxDownloads;
+  if (input.password !== undefined) {
+    // A new secret with every new password: whoever was let in with the old one is out at once.
+    changes.password = input.password === null ? null : { hash: await deps.hasher.hash(input.password.normalize("NFKC")), tokenSecret: newTokenSecret() };
+  }
+  if (!(await deps.links.update(link.userKey, changes))) throw notFound();
+  const updated = await deps.links.get(link.userKey);
+  if (!updated) throw notFound();
+  return linkView(updated, deps.clock.now(), bases);
+}
+
+/** POST /api/files/{fileId}/share/regenerate: a new key; the old link is dead at once (404). */
+export async function regenerateShareLink(
+  deps: LinkDeps,
+  userId: string,
+  fileId: string | undefined,
+  bases: LinkBases,
+): Promise<{ userKey: string; shareUrl: string; downloadUrl: string }> {
+  const link = await ownLink(deps, userId, fileId);
+  const userKey = deps.ids.userKey();
+  if (!(await deps.links.regenerate(link, userKey, newTokenSecret()))) throw notFound();
+  return { userKey, shareUrl: `${bases.shareBaseUrl}/share/${userKey}`, downloadUrl: `${bases.publicBaseUrl}/download/${userKey}` };
+}

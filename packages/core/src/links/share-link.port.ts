@@ -1,0 +1,48 @@
+import type { SharedFile } from "../ports";
+
+/** The owner's controls on a share link, stored on its share item beside what the page serves. */
+export interface ShareLink extends SharedFile {
+  /** False once the owner turned the link off. */
+  enabled: boolean;
+  /** ISO time after which the link answers 410. */
+  expiresAt?: string;
+  /** Self-describing scrypt hash of the link's password; never leaves the server. */
+  passwordHash?: string;
+  /** Random per-link key of the access tokens (cookie, manifest URLs): replaced with the password or the key. */
+  tokenSecret?: string;
+  /** Downloads admitted in all; the next one answers 410. */
+  maxDownloads?: number;
+  downloads: number;
+  /** iOS install starts (manifest fetches). */
+  installs: number;
+  /** Per-UTC-day counts, `YYYY-MM-DD` → counts, the last days only. */
+  days: Record<string, { downloads: number; installs: number }>;
+}
+
+/** A change of settings: undefined keeps a value, null clears it. */
+export interface ShareLinkChanges {
+  enabled?: boolean;
+  expiresAt?: string | null;
+  /** A new password hash and token secret together, or null to remove the password. */
+  password?: { hash: string; tokenSecret: string } | null;
+  maxDownloads?: number | null;
+}
+
+export type DownloadCount = "counted" | "capped" | "gone";
+
+export interface ShareLinks {
+  /** Strongly consistent: a regenerated or disabled link is dead on the very next request. */
+  get(userKey: string): Promise<ShareLink | undefined>;
+  /** Applies the changes to an existing share item; false when it no longer exists. */
+  update(userKey: string, changes: ShareLinkChanges): Promise<boolean>;
+  /**
+   * Moves the link to a new key in one transaction: the new share item (same file, settings and
+   * counts, a new token secret), the old one deleted, the file record pointing at the new key.
+   * False when the old link is no longer the file's (a concurrent regenerate or delete).
+   */
+  regenerate(link: ShareLink, newUserKey: string, tokenSecret: string): Promise<boolean>;
+  /** One download, atomically, admitted only below the cap: exactly `maxDownloads` ever pass. */
+  countDownload(userKey: string, day: string): Promise<DownloadCount>;
+  /** One iOS install start. */
+  countInstall(userKey: string, day: string): Promise<void>;
+}

@@ -1,0 +1,169 @@
+import { TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { cancelledConditions, dynamoFailure, getItem, isConditionFailure } from "../adapters/dynamo/dynamo-errors";
+import { keys } from "../adapters/dynamo/table-keys";
+import { DynamoFileRepository } from "../adapters/dynamo/file-repository.dynamo";
+import type { DownloadCount, ShareLink, ShareLinkChanges, ShareLinks } from "./share-link.port";
+
+/** Per-day counters are top-level attributes (`dl_2026-11-24`, `in_…`): ADD creates them, no map to initialize. */
+const DOWNLOADS_OF = "dl_";
+const INSTALLS_OF = "in_";
+/** Days older than the 30 shown are removed by the counting updates themselves, a window at a time. */
+const KEEP_DAYS = 31;
+const PRUNE_DAYS = 14;
+
+function staleDays(day: string): string[] {
+  const today = Date.parse(`${day}T00:00:00Z`);
+  return Array.from({ length: PRUNE_DAYS }, (_, i) => new Date(today - (KEEP_DAYS + i) * 86_400_000).toISOString().slice(0, 10));
+}
+
+/**
+ * The share item (`SHARE#<userKey>`) carries the link's settings and counters, so one GetItem
+ * serves the page and one conditional UpdateItem admits a download under the cap.
+ */
+export class DynamoShareLinks implements ShareLinks {
+  private readonly files: DynamoFileRepository;
+
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {
+    this.files = new DynamoFileRepository(db, tableName);
+  }
+
+  async get(userKey: string): Promise<ShareLink | undefined> {
+    const item = await getItem(this.db, this.tableName, keys.share(userKey), "share", { consistent: true });
+    if (!item) return undefined;
+    const shared = await this.files.getShared(userKey, item);
+    if (!shared) return undefined;
+    const days: ShareLink["days"] = {};
+    for (const [name, value] of Object.entries(item)) {
+      const prefix = name.slice(0, 3);
+      if ((prefix !== DOWNLOADS_OF && prefix !== INSTALLS_OF) || typeof value !== "number") continue;
+      const entry = (days[name.slice(3)] ??= { downloads: 0, installs: 0 });
+      if (prefix === DOWNLOADS_OF) entry.downloads = value;
+      else entry.installs = value;
+    }
+    return {
+      ...shared,
+      enabled: item.enabled !== false,
+      ...(typeof item.linkExpiresAt === "string" ? { expiresAt: item.linkExpiresAt } : {}),
+      ...(typeof item.passwordHash === "string" ? { passwordHash: item.passwordHash } : {}),
+      ...(typeof item.tokenSecret === "string" ? { tokenSecret: item.tokenSecret } : {}),
+      ...(typeof item.maxDownloads === "number" ? { maxDownloads: item.maxDownloads } : {}),
+      downloads: typeof item.downloads === "number" ? item.downloads : 0,
+      installs: typeof item.installs === "number" ? item.installs : 0,
+      days,
+    };
+  }
+
+  async update(userKey: string, changes: ShareLinkChanges): Promise<boolean> {
+    const set: string[] = [];
+    const remove: string[] = [];
+    const values: Record<string, unknown> = {};
+    const assign = (name: string, value: unknown) => {
+      if (value === undefined) return;
+      if (value === null) remove.push(name);
+      else {
+        set.push(`${name} = :${name}`);
+        values[`:${name}`] = value;
+      }
+    };
+    assign("enabled", changes.enabled);
+    assign("linkExpiresAt", changes.expiresAt);
+    assign("maxDownloads", changes.maxDownloads);
+    if (changes.password === null) remove.push("passwordHash");
+    else if (changes.password) {
+      assign("passwordHash", changes.password.hash);
+      assign("tokenSecret", changes.password.tokenSecret);
+    }
+    if (set.length === 0 && remove.length === 0) return (await this.get(userKey)) !== undefined;
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.share(userKey),
+          UpdateExpression: [set.length ? `SET ${set.join(", ")}` : "", remove.length ? `REMOVE ${remove.join(", ")}` : ""].join(" ").trim(),
+          ConditionExpression: "attribute_exists(pk)",
+          ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw dynamoFailure("UpdateItem(share settings)", error);
+    }
+  }
+
+  async regenerate(link: ShareLink, newUserKey: string, tokenSecret: string): Promise<boolean> {
+    const item = await getItem(this.db, this.tableName, keys.share(link.userKey), "share", { consistent: true });
+    if (!item) return false;
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: { ...item, ...keys.share(newUserKey), userKey: newUserKey, tokenSecret },
+                ConditionExpression: "attribute_not_exists(pk)",
+              },
+            },
+            { Delete: { TableName: this.tableName, Key: keys.share(link.userKey), ConditionExpression: "attribute_exists(pk)" } },
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: keys.file(link.fileId),
+                UpdateExpression: "SET userKey = :new",
+                ConditionExpression: "userKey = :old",
+                ExpressionAttributeValues: { ":new": newUserKey, ":old": link.userKey },
+              },
+            },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (cancelledConditions(error)?.some(Boolean)) return false;
+      throw dynamoFailure("TransactWriteItems(regenerate link)", error);
+    }
+  }
+
+  private counterUpdate(userKey: string, day: string, counter: "downloads" | "installs", prefix: string, cap: boolean) {
+    const stale = staleDays(day);
+    return new UpdateCommand({
+      TableName: this.tableName,
+      Key: keys.share(userKey),
+      UpdateExpression: `ADD ${counter} :one, #today :one REMOVE ${stale.map((_, i) => `#old${i}`).join(", ")}`,
+      // The item must still exist (an ADD would otherwise create a ghost share), the link must be on,
+      // and for downloads the count must be below the cap: DynamoDB serializes updates of one item,
+      // so under any concurrency exactly maxDownloads downloads are admitted.
+      ConditionExpression:
+        "attribute_exists(pk) AND (attribute_not_exists(enabled) OR enabled = :on)" +
+        (cap ? " AND (attribute_not_exists(maxDownloads) OR (attribute_not_exists(downloads) AND maxDownloads > :zero) OR downloads < maxDownloads)" : ""),
+      ExpressionAttributeNames: {
+        "#today": `${prefix}${day}`,
+        ...Object.fromEntries(stale.map((d, i) => [`#old${i}`, `${prefix}${d}`])),
+      },
+      ExpressionAttributeValues: { ":one": 1, ":on": true, ...(cap ? { ":zero": 0 } : {}) },
+    });
+  }
+
+  async countDownload(userKey: string, day: string): Promise<DownloadCount> {
+    try {
+      await this.db.send(this.counterUpdate(userKey, day, "downloads", DOWNLOADS_OF, true));
+      return "counted";
+    } catch (error) {
+      if (!isConditionFailure(error)) throw dynamoFailure("UpdateItem(count download)", error);
+    }
+    return (await this.get(userKey)) ? "capped" : "gone";
+  }
+
+  async countInstall(userKey: string, day: string): Promise<void> {
+    try {
+      await this.db.send(this.counterUpdate(userKey, day, "installs", INSTALLS_OF, false));
+    } catch (error) {
+      // A link disabled or deleted between the read and the count: nothing to count.
+      if (!isConditionFailure(error)) throw dynamoFailure("UpdateItem(count install)", error);
+    }
+  }
+}

@@ -1,0 +1,179 @@
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import plist from "plist";
+import { beforeAll, describe, expect, it } from "vitest";
+import { dash, signedIn, type Browser } from "./support/accounts";
+import { call, db, stack, type Key } from "./support/api";
+import { newDashboardKey, newProject, uploadIpa } from "./support/dashboard";
+
+const HTML = { Accept: "text/html" };
+
+let owner: Browser;
+let key: Key;
+beforeAll(async () => {
+  ({ b: owner } = await signedIn());
+  const project = await newProject(owner);
+  key = await newDashboardKey(owner, project.projectId);
+});
+
+const settings = (b: Browser, fileId: string, body: unknown) => dash(b, "PATCH", `/api/files/${fileId}/share`, body);
+const shareItem = async (userKey: string) =>
+  (await db().send(new GetCommand({ TableName: stack().tableName, Key: { pk: `SHARE#${userKey}`, sk: "SHARE" }, ConsistentRead: true }))).Item;
+
+/** Submits the page's password form as a browser does; returns the answer and the cookies it set. */
+async function unlock(userKey: string, password: string, ip = "203.0.113.9") {
+  const reply = await call(`/share/${userKey}`, {
+    method: "POST",
+    rawBody: new URLSearchParams({ password }).toString(),
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html", "X-Hangar-Test-Client-Ip": ip },
+  });
+  return { reply, cookies: reply.headers.getSetCookie() };
+}
+
+describe("PATCH /api/files/{fileId}/share", () => {
+  it("turns a link off and on: 410 page, download and manifest answer 410 without a signed URL", async () => {
+    const file = await uploadIpa(key);
+    const off = await settings(owner, file.fileId, { enabled: false });
+    expect(off.status, off.text).toBe(200);
+    expect(off.json).toMatchObject({ enabled: false, state: "disabled", hasPassword: false, downloads: 0, installs: 0 });
+    const pageReply = await call(`/share/${file.userKey}`, { headers: HTML });
+    expect(pageReply.status).toBe(410);
+    expect(pageReply.text).toContain("This link is turned off");
+    for (const path of [`/download/${file.userKey}`, `/share/${file.userKey}/manifest.plist`]) {
+      const reply = await call(path);
+      expect(reply.status, path).toBe(410);
+      expect(reply.headers.get("location")).toBeNull();
+      expect(reply.json.error.code).toBe("link_disabled");
+    }
+    expect((await settings(owner, file.fileId, { enabled: true })).json.state).toBe("open");
+    expect((await call(`/download/${file.userKey}`)).status).toBe(302);
+  });
+
+  it("expires a link at its expiry and clears it with null", async () => {
+    const file = await uploadIpa(key);
+    const past = await settings(owner, file.fileId, { expiresAt: "2020-01-01T00:00:00Z" });
+    expect(past.json).toMatchObject({ expiresAt: "2020-01-01T00:00:00.000Z", state: "expired" });
+    const reply = await call(`/share/${file.userKey}`, { headers: HTML });
+    expect(reply.status).toBe(410);
+    expect(reply.text).toContain("This link has expired");
+    expect((await settings(owner, file.fileId, { expiresAt: null })).json).toMatchObject({ expiresAt: null, state: "open" });
+    expect((await call(`/share/${file.userKey}`, { headers: HTML })).status).toBe(200);
+  });
+
+  it("admits exactly maxDownloads downloads under concurrency, then 410 install limit reached", async () => {
+    const file = await uploadIpa(key);
+    expect((await settings(owner, file.fileId, { maxDownloads: 3 })).json.maxDownloads).toBe(3);
+    const replies = await Promise.all(Array.from({ length: 10 }, () => call(`/download/${file.userKey}`)));
+    expect(replies.filter((r) => r.status === 302)).toHaveLength(3);
+    expect(replies.filter((r) => r.status === 410)).toHaveLength(7);
+    expect(replies.filter((r) => r.status === 410).every((r) => r.headers.get("location") === null)).toBe(true);
+    expect((await shareItem(file.userKey))!.downloads).toBe(3);
+    const pageReply = await call(`/share/${file.userKey}`, { headers: HTML });
+    expect(pageReply.status).toBe(410);
+    expect(pageReply.text).toContain("Install limit reached");
+    const view = await settings(owner, file.fileId, {});
+    expect(view.json).toMatchObject({ downloads: 3, state: "capped" });
+    expect(view.json.daily).toHaveLength(30);
+    expect(view.json.daily.at(-1)).toMatchObject({ day: new Date().toISOString().slice(0, 10), downloads: 3 });
+  });
+
+  it("refuses bad values with field messages and another account's file with 404", async () => {
+    const file = await uploadIpa(key);
+    const bad = await settings(owner, file.fileId, { enabled: "yes", maxDownloads: 0, expiresAt: "tomorrow", password: "abc" });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.fields.map((f: { field: string }) => f.field).sort()).toEqual(["enabled", "expiresAt", "maxDownloads", "password"]);
+    const { b: stranger } = await signedIn();
+    expect((await settings(stranger, file.fileId, { enabled: false })).status).toBe(404);
+    expect((await dash(stranger, "POST", `/api/files/${file.fileId}/share/regenerate`)).status).toBe(404);
+    expect((await call(`/api/files/${file.fileId}/share`, { method: "PATCH", body: { enabled: false } })).status).toBe(401);
+  });
+});
+
+describe("password-protected links", () => {
+  it("shows nothing of the build until the password is given; download and manifest answer 401", async () => {
+    const file = await uploadIpa(key, "Secret.ipa");
+    const set = await settings(owner, file.fileId, { password: "open sesame" });
+    expect(set.json.hasPassword).toBe(true);
+    expect(JSON.stringify(set.json)).not.toContain("open sesame");
+    expect((await shareItem(file.userKey))!.passwordHash).toMatch(/^\$?scrypt/);
+
+    const locked = await call(`/share/${file.userKey}`, { headers: HTML });
+    expect(locked.status).toBe(401);
+    expect(locked.text).toContain("This build is protected");
+    expect(locked.text).not.toContain("Demo App");
+    expect(locked.text).not.toContain("og:image");
+    for (const path of [`/download/${file.userKey}`, `/share/${file.userKey}/manifest.plist`, `/share/${file.userKey}/icon.png`]) {
+      const reply = await call(path);
+      expect(reply.status, path).toBe(401);
+      expect(reply.headers.get("location")).toBeNull();
+    }
+
+    const wrong = await unlock(file.userKey, "guess");
+    expect(wrong.reply.status).toBe(401);
+    expect(wrong.reply.text).toContain("That password is not right");
+    expect(wrong.cookies).toEqual([]);
+
+    const right = await unlock(file.userKey, "open sesame");
+    expect(right.reply.status).toBe(303);
+    expect(right.reply.headers.get("location")).toBe(`/share/${file.userKey}`);
+    expect(right.cookies).toHaveLength(2);
+    for (const cookie of right.cookies) {
+      expect(cookie).toMatch(/HttpOnly/);
+      expect(cookie).toMatch(/Max-Age=43200/);
+    }
+    expect(right.cookies.map((c) => /Path=([^;]+)/.exec(c)![1]).sort()).toEqual([`/download/${file.userKey}`, `/share/${file.userKey}`]);
+    const cookie = right.cookies[0]!.split(";")[0]!;
+
+    const open = await call(`/share/${file.userKey}`, { headers: { ...HTML, Cookie: cookie, "User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X)" } });
+    expect(open.status).toBe(200);
+    expect(open.text).toContain("Demo App");
+    // iOS fetches the manifest and the package without the browser's cookies: the URLs carry a token.
+    const install = /href="(itms-services:[^"]+)"/.exec(open.text)![1]!.replace(/&amp;/g, "&");
+    const manifestUrl = decodeURIComponent(install.split("&url=")[1]!);
+    expect(manifestUrl).toMatch(new RegExp(`^${stack().baseUrl}/share/${file.userKey}/manifest\\.plist\\?t=`));
+    const manifest = await fetch(manifestUrl);
+    expect(manifest.status).toBe(200);
+    const parsed = plist.parse(await manifest.text()) as any;
+    const packageUrl: string = parsed.items[0].assets[0].url;
+    expect(packageUrl).toMatch(/\/download\/\w+\?t=/);
+    expect((await fetch(packageUrl, { redirect: "manual" })).status).toBe(302);
+    // A forged token opens nothing.
+    expect((await call(`/download/${file.userKey}?t=99999999999.${"A".repeat(43)}`)).status).toBe(401);
+
+    // A new password voids the old cookie at once.
+    await settings(owner, file.fileId, { password: "another secret" });
+    expect((await call(`/share/${file.userKey}`, { headers: { ...HTML, Cookie: cookie } })).status).toBe(401);
+    await settings(owner, file.fileId, { password: null });
+    expect((await call(`/share/${file.userKey}`, { headers: HTML })).status).toBe(200);
+  });
+
+  it("rate-limits wrong answers per link (429 with Retry-After), whatever the address", async () => {
+    const file = await uploadIpa(key, "Guessed.ipa");
+    await settings(owner, file.fileId, { password: "right answer" });
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await unlock(file.userKey, `wrong ${i}`, `198.18.0.${i + 1}`)).reply.status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    const limited = await unlock(file.userKey, "right answer", "198.18.1.1");
+    expect(limited.reply.status).toBe(429);
+    expect(Number(limited.reply.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(limited.cookies).toEqual([]);
+  });
+});
+
+describe("POST /api/files/{fileId}/share/regenerate", () => {
+  it("gives a new key; the old link is dead at once and the counts and settings move along", async () => {
+    const file = await uploadIpa(key);
+    await settings(owner, file.fileId, { maxDownloads: 50 });
+    expect((await call(`/download/${file.userKey}`)).status).toBe(302);
+    const reply = await dash(owner, "POST", `/api/files/${file.fileId}/share/regenerate`);
+    expect(reply.status, reply.text).toBe(200);
+    const { userKey, shareUrl } = reply.json;
+    expect(userKey).not.toBe(file.userKey);
+    expect(shareUrl).toBe(`${stack().baseUrl}/share/${userKey}`);
+    expect((await call(`/share/${file.userKey}`)).status).toBe(404);
+    expect((await call(`/download/${file.userKey}`)).status).toBe(404);
+    expect((await call(`/share/${userKey}`, { headers: HTML })).status).toBe(200);
+    const view = await settings(owner, file.fileId, {});
+    expect(view.json).toMatchObject({ userKey, downloads: 1, maxDownloads: 50 });
+    expect(await shareItem(file.userKey)).toBeUndefined();
+  });
+});
