@@ -97,6 +97,15 @@ describe("tokens", () => {
     expect(twice.json.error.code).toBe("invalid_token");
   });
 
+  it("are consumed by a conditional write: of concurrent uses of one link exactly one wins", async () => {
+    const b = browser();
+    const email = uniqueEmail("race");
+    await dash(b, "POST", "/api/account/sign-up", { email, password: PASSWORD });
+    const token = await linkToken(email, "verify-email");
+    const replies = await Promise.all(Array.from({ length: 6 }, () => dash(browser(), "POST", "/api/account/verify-email", { token })));
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
+  });
+
   it("that expired are refused even before DynamoDB's TTL removes them (reset: 1 hour)", async () => {
     const b = browser();
     const email = await verifiedAccount(b);
