@@ -5,9 +5,12 @@
  * ((key lookup ‖ counter update) → pending record), so its target is p50 ≤ 2.5× that GetItem.
  * Then sign-in (POST /api/session) beside one scrypt hash computed in this process: the hash is
  * sign-in's cost, and the table shows how much of it.
+ * Then the dashboard: the first page (and a cursor page) of a project holding 10,000 files, and
+ * presign with per-key usage counting against a second stack with HANGAR_USAGE_COUNTING=off, in
+ * alternating rounds (target: counting adds at most 10 % to presign's p50).
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ScryptPasswordHasher } from "@hangar/core/accounts";
 import { mintApiKey } from "@hangar/local";
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
@@ -51,6 +54,7 @@ const stack = await startStackProcess(dataDir, {
   ...(onDisk ? {} : { HANGAR_DYNAMODB_IN_MEMORY: "1" }),
 });
 console.log(`DynamoDB Local ${onDisk ? "on disk (SQLite)" : "in memory"}; ${PER_LEVEL} requests per level\n`);
+let usageVerdict = "";
 try {
   const { info } = stack;
   const client = new DynamoDBClient({ endpoint: info.dynamoEndpoint, region: info.region, credentials: info.credentials });
@@ -155,6 +159,96 @@ try {
     if (res.status !== 200) throw new Error(`sign-in ${res.status} ${await res.text()}`);
   });
   rows.push(["POST /api/session (sign-in)", "1", login.p50.toFixed(2), login.p99.toFixed(2), login.rps.toFixed(1), `${(login.p50 / baseline.p50).toFixed(2)}×`]);
+  // An unknown address must cost the same (a dummy hash), so its time does not reveal accounts.
+  const unknown = await measure(1, logins, async (i) => {
+    const res = await fetch(`${info.baseUrl}/api/session`, { method: "POST", headers: { ...dashboard, "x-bench-client-ip": `10.2.${i >> 8}.${i & 255}` }, body: JSON.stringify({ email: `nobody-${i}@hangar.test`, password }) });
+    if (res.status !== 401) throw new Error(`unknown sign-in ${res.status}`);
+  });
+  rows.push(["POST /api/session, unknown address (401)", "1", unknown.p50.toFixed(2), unknown.p99.toFixed(2), unknown.rps.toFixed(1), `${(unknown.p50 / baseline.p50).toFixed(2)}×`]);
+
+  // Dashboard: the first page of a project holding 10,000 files (one gsi1 Query with Limit).
+  const signIn = await fetch(`${info.baseUrl}/api/session`, { method: "POST", headers: { ...dashboard, "x-bench-client-ip": "10.2.0.1" }, body: JSON.stringify({ email, password }) });
+  const cookie = signIn.headers.getSetCookie()[0]!.split(";")[0]!;
+  const session = { ...dashboard, Cookie: cookie };
+  const created = await fetch(`${info.baseUrl}/api/projects`, { method: "POST", headers: session, body: JSON.stringify({ name: "Ten thousand", color: "blue" }) });
+  const { projectId } = (await created.json()) as { projectId: string };
+  const FILES = Number(process.env.BENCH_PROJECT_FILES ?? 10_000);
+  const writes = Array.from({ length: FILES }, (_, i) => {
+    const fileId = `fil_bench${String(i).padStart(11, "0")}`;
+    const createdAt = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
+    return {
+      PutRequest: {
+        Item: {
+          pk: `FILE#${fileId}`, sk: "FILE", type: "file", gsi1pk: `PROJECT#${projectId}`, gsi1sk: `FILE#${createdAt}#${fileId}`,
+          fileId, projectId, key: `uploads/${projectId}/${fileId}/App.ipa`, clientId: key.clientId, fileName: "App.ipa",
+          fileType: "application/octet-stream", fileSize: ipa.length, status: "completed", createdAt, userKey: `bench${String(i).padStart(7, "0")}`,
+          metadata: JSON.stringify({ appName: "Bench", bundleId: "com.example.bench", version: "1.0", buildNumber: String(i), platform: "ios" }),
+        },
+      },
+    };
+  });
+  for (let i = 0; i < writes.length; i += 25) {
+    await db.send(new BatchWriteCommand({ RequestItems: { [info.tableName]: writes.slice(i, i + 25) } }));
+  }
+  const listPage = async (query: string) => {
+    const res = await fetch(`${info.baseUrl}/api/projects/${projectId}/files?${query}`, { headers: session });
+    const body = (await res.json()) as { items: unknown[]; nextCursor: string | null };
+    if (res.status !== 200 || body.items.length === 0) throw new Error(`files ${res.status}`);
+    return body;
+  };
+  for (let i = 0; i < 10; i++) await listPage("limit=25");
+  const firstPage = await measure(1, Math.min(PER_LEVEL, 200), async () => {
+    await listPage("limit=25");
+  });
+  rows.push([`project files, first page of 25 (${FILES} files)`, "1", firstPage.p50.toFixed(2), firstPage.p99.toFixed(2), firstPage.rps.toFixed(0), `${(firstPage.p50 / baseline.p50).toFixed(2)}×`]);
+  const { nextCursor } = await listPage("limit=25");
+  const secondPage = await measure(1, Math.min(PER_LEVEL, 200), async () => {
+    await listPage(`limit=25&cursor=${encodeURIComponent(nextCursor!)}`);
+  });
+  rows.push([`project files, page 2 by cursor (${FILES} files)`, "1", secondPage.p50.toFixed(2), secondPage.p99.toFixed(2), secondPage.rps.toFixed(0), `${(secondPage.p50 / baseline.p50).toFixed(2)}×`]);
+
+  // Usage counting's cost: presign on this stack (counting on) against a second stack started
+  // with HANGAR_USAGE_COUNTING=off, in alternating rounds so drift of the machine hits both.
+  const offDir = mkdtempSync(join(tmpdir(), "hangar-bench-api-off-"));
+  const offStack = await startStackProcess(offDir, {
+    HANGAR_RATE_LIMIT: "1000000",
+    HANGAR_USAGE_COUNTING: "off",
+    ...(onDisk ? {} : { HANGAR_DYNAMODB_IN_MEMORY: "1" }),
+  });
+  try {
+    const offInfo = offStack.info;
+    const offClient = new DynamoDBClient({ endpoint: offInfo.dynamoEndpoint, region: offInfo.region, credentials: offInfo.credentials });
+    const offKey = await mintApiKey(DynamoDBDocumentClient.from(offClient), offInfo.tableName, { email: "bench@hangar.test", projectName: "bench" });
+    const presignOn = () => post("/api/upload/api-key/presign", declared);
+    const presignOff = async () => {
+      const res = await fetch(`${offInfo.baseUrl}/api/upload/api-key/presign`, {
+        method: "POST",
+        headers: { "X-Client-ID": offKey.clientId, Authorization: `Bearer ${offKey.clientSecret}`, "Content-Type": "application/json" },
+        body: JSON.stringify(declared),
+      });
+      if (res.status !== 200) throw new Error(`presign (counting off) ${res.status}`);
+      await res.arrayBuffer();
+    };
+    for (let i = 0; i < 30; i++) await presignOff();
+    const on: number[] = [];
+    const off: number[] = [];
+    for (let round = 0; round < 4; round++) {
+      off.push((await measure(1, Math.ceil(PER_LEVEL / 2), presignOff)).p50);
+      on.push((await measure(1, Math.ceil(PER_LEVEL / 2), presignOn)).p50);
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const onP50 = median(on);
+    const offP50 = median(off);
+    rows.push(["presign, usage counting off (second stack)", "1", offP50.toFixed(2), "", "", `${(offP50 / baseline.p50).toFixed(2)}×`]);
+    rows.push(["presign, usage counting on (same rounds)", "1", onP50.toFixed(2), "", "", `${(onP50 / baseline.p50).toFixed(2)}×`]);
+    usageVerdict = `presign p50 with usage counting = ${((onP50 / offP50 - 1) * 100).toFixed(1)} % over counting off (target within 10 %): ${
+      onP50 <= offP50 * 1.1 ? "met" : "NOT met"
+    }`;
+    offClient.destroy();
+  } finally {
+    await offStack.stop();
+    rmSync(offDir, { recursive: true, force: true });
+  }
 
   const head = ["operation", "clients", "p50 ms", "p99 ms", "req/s", "p50 / GetItem p50"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -168,6 +262,7 @@ try {
       presign1 <= 2.5 * baseline.p50 ? "met" : "NOT met"
     }`,
   );
+  console.log(usageVerdict);
   client.destroy();
 } finally {
   await stack.stop();
