@@ -173,7 +173,7 @@ describe("functions", () => {
     expect(functionTable).toMatchObject({
       presign: { memoryMB: 256, timeoutSeconds: 10 },
       download: { memoryMB: 256, timeoutSeconds: 10 },
-      share: { memoryMB: 256, timeoutSeconds: 10 },
+      share: { memoryMB: 512, timeoutSeconds: 10 },
       complete: { memoryMB: 1024, timeoutSeconds: 29 },
     });
   });
@@ -469,8 +469,8 @@ describe("least privilege", () => {
     expect(tableActions).toMatchObject({
       presign: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"],
       complete: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"],
-      download: ["dynamodb:GetItem"],
-      share: ["dynamodb:GetItem"],
+      download: ["dynamodb:GetItem", "dynamodb:UpdateItem"],
+      share: ["dynamodb:GetItem", "dynamodb:UpdateItem"],
     });
     expect(uploadActions).toMatchObject({
       presign: ["s3:PutObject"],
