@@ -22,6 +22,7 @@ const JOURNEY_TIMEOUT_MS = 600_000;
 const newAddress = (label: string) => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 const PASSWORD = "violet kettle under 42 maple roofs";
 const NEW_PASSWORD = "seven quiet lanterns over the harbour";
+const CHANGED_PASSWORD = "a third password for the account page";
 
 let violations: string[] = [];
 const sessions: BrowserSession[] = [];
@@ -171,6 +172,15 @@ describe("accounts in the browser", () => {
     // That device's next page load finds its session gone.
     await phone.page.goto("/account");
     await expectPath(phone.page, "/login");
+    // It signs in again, and "sign out everywhere else" ends it once more.
+    await logIn(phone.page, email, PASSWORD);
+    await expectPath(phone.page, "/account");
+    await page.reload();
+    await eventually(() => page.getByText("1 other device is signed in.").isVisible()).toBe(true);
+    await page.getByRole("button", { name: "Sign out everywhere else" }).click();
+    await eventually(() => page.getByText("Every other device was signed out.").isVisible()).toBe(true);
+    await phone.page.reload();
+    await expectPath(phone.page, "/login");
     expect(phone.problems).toEqual([]);
 
     // On a phone the navigation sits behind a menu button.
@@ -238,6 +248,18 @@ describe("accounts in the browser", () => {
     await field(page, "Password").fill(NEW_PASSWORD);
     await page.getByRole("button", { name: "Log in" }).click();
     await expectPath(page, "/dashboard");
+
+    // Changing the password on the account page: the wrong current one is named beside its field.
+    await nav.getByRole("link", { name: "Account" }).click();
+    const passwordCard = page.getByRole("region", { name: "Password" });
+    await field(page, "Current password").fill(PASSWORD);
+    await field(page, "New password").fill(CHANGED_PASSWORD);
+    await passwordCard.getByRole("button", { name: "Change password" }).click();
+    await eventually(() => field(page, "Current password").getAttribute("aria-invalid")).toBe("true");
+    await audit(page, "16-account-password-error");
+    await field(page, "Current password").fill(NEW_PASSWORD);
+    await passwordCard.getByRole("button", { name: "Change password" }).click();
+    await eventually(() => page.getByText("Password changed. Every other device was signed out.").isVisible()).toBe(true);
 
     expect(problems).toEqual([]);
     expect(violations).toEqual([]);
