@@ -90,6 +90,8 @@ export async function auditAndCapture(page: Page, dir: string, name: string, axe
     // Let layout settle (fonts, the sticky bar) before measuring contrast and taking the picture.
     await page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))");
     if (axeAt.includes(label)) for (const v of await seriousViolations(page)) found.push(`[${name} @ ${label}] ${v}`);
+    // From the top, so sticky parts (the sidebar) sit where a person first sees them.
+    await page.evaluate("window.scrollTo(0, 0)");
     await page.screenshot({ path: join(out, `${name}-${label}.png`), fullPage: true });
   }
   await page.setViewportSize(VIEWPORTS.desktop);
