@@ -1,7 +1,7 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import plist from "plist";
 import { beforeAll, describe, expect, it } from "vitest";
-import { dash, signedIn, type Browser } from "./support/accounts";
+import { browser, dash, signedIn, type Browser } from "./support/accounts";
 import { call, db, stack, type Key } from "./support/api";
 import { newDashboardKey, newProject, uploadIpa } from "./support/dashboard";
 
@@ -84,7 +84,7 @@ describe("PATCH /api/files/{fileId}/share", () => {
     const { b: stranger } = await signedIn();
     expect((await settings(stranger, file.fileId, { enabled: false })).status).toBe(404);
     expect((await dash(stranger, "POST", `/api/files/${file.fileId}/share/regenerate`)).status).toBe(404);
-    expect((await call(`/api/files/${file.fileId}/share`, { method: "PATCH", body: { enabled: false } })).status).toBe(401);
+    expect((await settings(browser(), file.fileId, { enabled: false })).status).toBe(401);
   });
 });
 
@@ -175,5 +175,28 @@ describe("POST /api/files/{fileId}/share/regenerate", () => {
     const view = await settings(owner, file.fileId, {});
     expect(view.json).toMatchObject({ userKey, downloads: 1, maxDownloads: 50 });
     expect(await shareItem(file.userKey)).toBeUndefined();
+  });
+});
+
+describe("GET /api/files/{fileId} and DELETE", () => {
+  it("carries the link's settings (never the password) and its counts", async () => {
+    const file = await uploadIpa(key);
+    await settings(owner, file.fileId, { password: "kept secret", maxDownloads: 9 });
+    await call(`/share/${file.userKey}/manifest.plist`, { headers: { Cookie: "x=y" } }); // 401: not an install
+    await settings(owner, file.fileId, { password: null });
+    await Promise.all([call(`/download/${file.userKey}`), call(`/download/${file.userKey}`), call(`/share/${file.userKey}/manifest.plist`)]);
+    const detail = await dash(owner, "GET", `/api/files/${file.fileId}`);
+    expect(detail.status, detail.text).toBe(200);
+    expect(detail.json.share).toMatchObject({ userKey: file.userKey, enabled: true, hasPassword: false, maxDownloads: 9, downloads: 2, installs: 1, state: "open" });
+    expect(JSON.stringify(detail.json)).not.toMatch(/passwordHash|tokenSecret|kept secret/);
+  });
+
+  it("a deleted build's link answers 404 with a page that says it may have been removed", async () => {
+    const file = await uploadIpa(key);
+    expect((await dash(owner, "DELETE", `/api/files/${file.fileId}`)).status).toBe(204);
+    const reply = await call(`/share/${file.userKey}`, { headers: HTML });
+    expect(reply.status).toBe(404);
+    expect(reply.text).toContain("the build was removed");
+    expect((await call(`/download/${file.userKey}`)).status).toBe(404);
   });
 });

@@ -58,7 +58,7 @@ describe("route matching", () => {
     expect(matchRoute("GET", "/share/")).toEqual({ kind: "not_found" });
     expect(matchRoute("GET", "/share/a/b")).toEqual({ kind: "not_found" });
     expect(matchRoute("PUT", "/api/upload/api-key/complete")).toEqual({ kind: "method_not_allowed", allowed: ["POST"] });
-    expect(matchRoute("POST", "/share/AbC123")).toEqual({ kind: "method_not_allowed", allowed: ["GET", "HEAD"] });
+    expect(matchRoute("DELETE", "/share/AbC123")).toEqual({ kind: "method_not_allowed", allowed: ["GET", "HEAD", "POST"] });
   });
 
   it("answers 404, not an error, for path parameters that are not valid percent-encoding", () => {

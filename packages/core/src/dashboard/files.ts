@@ -6,6 +6,7 @@ import { decodeCursor, encodeCursor } from "./cursor";
 import { PageQuery } from "./dashboard.schema";
 import type { DashboardDeps } from "./dashboard-deps";
 import { ownProject } from "./projects";
+import { fileLinkView, type LinkDeps, type LinkView } from "../links/manage-link";
 
 /** Life of the presigned icon addresses in answers: long enough for a dashboard tab. */
 const ICON_URL_SECONDS = 3600;
@@ -35,6 +36,8 @@ export interface FileSummary {
 }
 
 export interface FileDetail extends FileSummary {
+  /** The share link's settings (never its password) and counts; null without a link. */
+  share?: LinkView | null;
   fileType: string;
   projectName: string;
   /** Everything the extractor found (permissions, SDKs, locales, provisioning…). */
@@ -130,7 +133,7 @@ async function ownFile(
 }
 
 export async function getFile(
-  deps: Pick<DashboardDeps, "projects" | "files" | "keys" | "signer">,
+  deps: Pick<DashboardDeps, "projects" | "files" | "keys" | "signer"> & { links?: Pick<LinkDeps, "links" | "clock"> },
   userId: string,
   fileId: string | undefined,
   links: LinkBases,
@@ -144,6 +147,7 @@ export async function getFile(
     projectName: project.name,
     metadata: file.metadata ?? null,
     expiresAt: file.expiresAt ?? null,
+    ...(deps.links ? { share: (await fileLinkView(deps.links, file, links)) ?? null } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { getRuntime } from "../composition/root";
 import type { ContextFor, HttpEvent, HttpResult } from "../middleware/http-context";
 import { json } from "../middleware/http-function";
 import { dashboardFunction } from "../composition/dashboard-http";
+import { getLinkRuntime } from "../links/link-runtime";
 
 type Session = ContextFor<"session">;
 
@@ -17,7 +18,11 @@ export const handler = dashboardFunction(
     },
     "GET /api/files/{fileId}": {
       handler: async (e: HttpEvent, c: Session) =>
-        json(200, await getFile(getDashboard(), c.session.userId, e.pathParameters?.fileId, linkBases(e, getRuntime().settings))),
+        json(
+          200,
+          // With the share link's settings and counts (links/): the file page's link controls.
+          await getFile({ ...getDashboard(), links: { links: getLinkRuntime().links, clock: getRuntime().clock } }, c.session.userId, e.pathParameters?.fileId, linkBases(e, getRuntime().settings)),
+        ),
     },
     "DELETE /api/files/{fileId}": {
       handler: async (e: HttpEvent, c: Session): Promise<HttpResult> => {
