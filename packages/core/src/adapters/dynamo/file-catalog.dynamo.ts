@@ -56,7 +56,13 @@ export class DynamoFileCatalog implements FileCatalog {
   }
 
   async removeMany(files: FileRecord[]): Promise<void> {
-    const itemKeys = files.flatMap((f) => [keys.file(f.fileId), ...(f.userKey ? [keys.share(f.userKey)] : [])]);
+    const itemKeys = files.flatMap((f) => [
+      keys.file(f.fileId),
+      ...(f.userKey ? [keys.share(f.userKey)] : []),
+      // The seal item complete writes for a pinned version (it expires by TTL otherwise, and then
+      // seals an object that is gone). Deleting it here is not a TTL deletion, so it triggers nothing.
+      { pk: `SEAL#${f.fileId}`, sk: "SEAL" },
+    ]);
     try {
       await batchDelete(this.db, this.tableName, itemKeys);
     } catch (error) {
