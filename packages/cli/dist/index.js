@@ -24,6 +24,7 @@ import {
   formatBytes,
   formatDuration,
   formatGithubOutput,
+  installLinks,
   isRefusedUploadAddress,
   mediaTypeFor,
   parseRateLimitReset,
@@ -33,7 +34,7 @@ import {
   serverWaitMs,
   systemRetryClock,
   uploadExitCode
-} from "./chunks/chunk-XZR2JHYS.js";
+} from "./chunks/chunk-R3JHRP4M.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import "./chunks/chunk-T2WVRDWY.js";
 export {
@@ -62,6 +63,7 @@ export {
   formatBytes,
   formatDuration,
   formatGithubOutput,
+  installLinks,
   isRefusedUploadAddress,
   mediaTypeFor,
   parseRateLimitReset,

@@ -21,7 +21,17 @@ export interface PresignResponse {
   expireAt: string;
 }
 
-export interface CompleteRequest extends PresignRequest {
+/** Optional context complete stores with the build and shows on its share page. */
+export interface BuildContext {
+  /** At most 5,000 characters. */
+  releaseNotes?: string;
+  branch?: string;
+  commit?: string;
+  /** The CI run that built it (http or https). */
+  ciUrl?: string;
+}
+
+export interface CompleteRequest extends PresignRequest, BuildContext {
   key: string;
 }
 

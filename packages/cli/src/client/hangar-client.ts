@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import {
   mediaTypeFor,
+  type BuildContext,
   type CompleteRequest,
   type CompleteResponse,
   type PackageMetadata,
@@ -88,6 +89,8 @@ export interface UploadOptions {
   onRetry?: (notice: RetryNotice) => void;
   /** Called as each step starts (a re-presign for a refused address calls it again). */
   onStep?: (step: UploadStep) => void;
+  /** Release notes and CI context sent with complete (a service that predates them ignores them). */
+  context?: BuildContext;
 }
 
 /** One upload's cancellation and time budget. */
@@ -186,9 +189,9 @@ export class HangarClient {
       });
       // A re-presign inside the PUT loop is presign time, not PUT time.
       timings.putMs = this.clock.now() - putStarted - (timings.presignMs - presignBeforePut);
-      const completed = await timed("completeMs", () => this.complete({ ...declared, key: address.key }, run));
+      const completed = await timed("completeMs", () => this.complete({ ...declared, key: address.key, ...options.context }, run));
       timings.totalMs = this.clock.now() - started;
-      return { ...completed, timings };
+      return { ...completed, ...installLinks(completed), timings };
     } finally {
       clearTimeout(budgetTimer);
     }
@@ -395,4 +398,18 @@ function readComplete(json: unknown): CompleteResponse {
     version: text(meta["version"]),
   };
   return { ...json, message: text(message), fileId, userKey, downloadUrl, shareUrl, metadata: packageMetadata };
+}
+
+/**
+ * The share link's QR code (an SVG the service draws) and, for iOS builds, the itms-services link
+ * that installs over the air, derived from shareUrl when the service does not send them itself.
+ */
+export function installLinks(completed: CompleteResponse): { qrCodeUrl: string; installUrl?: string } {
+  const qrCodeUrl = typeof completed.qrCodeUrl === "string" ? completed.qrCodeUrl : `${completed.shareUrl}/qr.svg`;
+  if (completed.metadata["platform"] !== "ios") return { qrCodeUrl };
+  const installUrl =
+    typeof completed.installUrl === "string"
+      ? completed.installUrl
+      : `itms-services://?action=download-manifest&url=${encodeURIComponent(`${completed.shareUrl}/manifest.plist`)}`;
+  return { qrCodeUrl, installUrl };
 }

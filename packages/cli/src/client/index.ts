@@ -1,6 +1,6 @@
 export * from "./api-types";
 export * from "./client-errors";
-export { HangarClient, CLIENT_VERSION } from "./hangar-client";
+export { HangarClient, CLIENT_VERSION, installLinks } from "./hangar-client";
 export type { HangarClientOptions, RetryNotice, UploadOptions, UploadProgress } from "./hangar-client";
 export * from "./retry-policy";
 export { appendGithubOutput, formatGithubOutput } from "./github-output";

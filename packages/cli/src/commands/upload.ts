@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { anySignal } from "../client/any-signal";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, parseCommandArgs, usageText } from "../command";
@@ -21,6 +22,7 @@ import {
   formatBytes,
   isRefusedUploadAddress,
   mediaTypeFor,
+  type BuildContext,
   type RetryOptions,
   type UploadResult,
   type UploadStep,
@@ -57,10 +59,15 @@ Credentials (flags override the environment, which overrides the config file):
 
 Options:
   --name <file name>       Name announced to the service (default: the file's name).
+  --notes <text>           Release notes shown on the share page (at most 5,000 characters).
+  --notes-file <file>      Read the release notes from a UTF-8 file ("-" reads stdin).
+  --no-ci-context          Do not send the branch, commit and CI run URL read from GitHub
+                           Actions, GitLab CI or Bitrise variables (sent by default).
   --json                   Print the service's answer plus "timings" (ms) as JSON on stdout,
                            and nothing else there. A failure prints {"error":{...}}.
   --github-output          Append share_url, download_url, file_id, user_key, version,
-                           app_name, bundle_id to $GITHUB_OUTPUT (automatic when it is set).
+                           app_name, bundle_id, qr_code_url (and install_url for iOS) to
+                           $GITHUB_OUTPUT (automatic when it is set).
   -q, --quiet              No progress and no retry notices (errors are still printed).
   -v, --verbose            Log each step and its timings to stderr (secrets redacted).
   --max-retries <n>        Retries per step on 5xx, network errors and 429 (default ${defaultRetryOptions.maxRetries}).
@@ -88,6 +95,8 @@ export interface UploadArgs {
   clientId: string;
   clientSecret: string;
   fileName?: string;
+  /** Release notes and CI context for complete. */
+  context?: BuildContext;
   json: boolean;
   githubOutput?: string;
   quiet: boolean;
@@ -120,6 +129,9 @@ export function parseUploadArgs(args: string[], env: NodeJS.ProcessEnv, secrets:
       "client-secret": { type: "string" },
       config: { type: "string" },
       name: { type: "string" },
+      notes: { type: "string" },
+      "notes-file": { type: "string" },
+      "no-ci-context": { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       "github-output": { type: "boolean", default: false },
       quiet: { type: "boolean", short: "q", default: false },
@@ -176,6 +188,19 @@ export function parseUploadArgs(args: string[], env: NodeJS.ProcessEnv, secrets:
     retry.timeoutMs = Math.round(seconds * 1000);
   }
 
+  if (values.notes !== undefined && values["notes-file"] !== undefined) throw new UsageError("give --notes or --notes-file, not both");
+  let releaseNotes = values.notes;
+  if (values["notes-file"] !== undefined) {
+    try {
+      releaseNotes = readFileSync(values["notes-file"] === "-" ? 0 : values["notes-file"], "utf8");
+    } catch (error) {
+      throw new UsageError(`--notes-file: cannot read ${values["notes-file"]} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+  }
+  releaseNotes = releaseNotes?.replace(/\r\n?/g, "\n").trim();
+  if (releaseNotes !== undefined && [...releaseNotes].length > MAX_NOTES) throw new UsageError(`release notes are ${[...releaseNotes].length} characters; at most ${MAX_NOTES} are accepted`);
+  const context: BuildContext = { ...(values["no-ci-context"] ? {} : ciContext(env)), ...(releaseNotes ? { releaseNotes } : {}) };
+
   const githubOutput = env.GITHUB_OUTPUT || undefined;
   if (values["github-output"] && !githubOutput) throw new UsageError("--github-output needs the GITHUB_OUTPUT variable (set by GitHub Actions)");
 
@@ -185,6 +210,7 @@ export function parseUploadArgs(args: string[], env: NodeJS.ProcessEnv, secrets:
     clientId: clientId!,
     clientSecret: clientSecret!,
     ...(values.name !== undefined ? { fileName: values.name } : {}),
+    ...(Object.keys(context).length > 0 ? { context } : {}),
     json: values.json === true,
     ...(githubOutput ? { githubOutput } : {}),
     quiet: values.quiet === true,
@@ -239,6 +265,41 @@ function errorJson(error: unknown, exitCode: number): Record<string, unknown> {
   return { code, ...step, ...base };
 }
 
+/** What complete accepts (packages/core/src/upload/upload.schema.ts). */
+const MAX_NOTES = 5000;
+
+/** A CI variable, trimmed and bounded; undefined when unset, empty or holding control characters. */
+function ciValue(value: string | undefined, max: number): string | undefined {
+  const v = value?.trim();
+  return v && v.length <= max && !/[\u0000-\u001f\u007f]/.test(v) ? v : undefined;
+}
+
+const httpUrl = (value: string | undefined) => {
+  const v = ciValue(value, 2048);
+  return v && /^https?:\/\/[^/]/i.test(v) && URL.canParse(v) ? v : undefined;
+};
+
+/**
+ * Branch, commit and run URL from the CI's own variables: GitHub Actions, GitLab CI, Bitrise.
+ * Nothing outside these CIs (a laptop's environment says nothing about the build).
+ */
+export function ciContext(env: NodeJS.ProcessEnv): BuildContext {
+  let found: { branch?: string | undefined; commit?: string | undefined; ciUrl?: string | undefined } = {};
+  if (env.GITHUB_ACTIONS === "true") {
+    const run = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
+    // On pull requests GITHUB_REF_NAME is "<n>/merge"; GITHUB_HEAD_REF is the branch people know.
+    found = { branch: env.GITHUB_HEAD_REF || env.GITHUB_REF_NAME, commit: env.GITHUB_SHA, ciUrl: run };
+  } else if (env.GITLAB_CI === "true") {
+    found = { branch: env.CI_MERGE_REQUEST_SOURCE_BRANCH_NAME || env.CI_COMMIT_REF_NAME, commit: env.CI_COMMIT_SHA, ciUrl: env.CI_JOB_URL || env.CI_PIPELINE_URL };
+  } else if (env.BITRISE_IO === "true" || env.BITRISE_BUILD_URL) {
+    found = { branch: env.BITRISE_GIT_BRANCH, commit: env.BITRISE_GIT_COMMIT || env.GIT_CLONE_COMMIT_HASH, ciUrl: env.BITRISE_BUILD_URL };
+  }
+  const branch = ciValue(found.branch, 255);
+  const commit = ciValue(found.commit, 64);
+  const ciUrl = httpUrl(found.ciUrl);
+  return { ...(branch ? { branch } : {}), ...(commit ? { commit } : {}), ...(ciUrl ? { ciUrl } : {}) };
+}
+
 export function githubOutputs(result: UploadResult): Record<string, string> {
   return {
     share_url: result.shareUrl,
@@ -248,6 +309,8 @@ export function githubOutputs(result: UploadResult): Record<string, string> {
     version: result.metadata.version,
     app_name: result.metadata.appName,
     bundle_id: result.metadata.bundleId,
+    ...(typeof result.qrCodeUrl === "string" ? { qr_code_url: result.qrCodeUrl } : {}),
+    ...(typeof result.installUrl === "string" ? { install_url: result.installUrl } : {}),
   };
 }
 
@@ -260,6 +323,7 @@ function summary(result: UploadResult, fileName: string, size: number): string {
     `  Bundle ID: ${m.bundleId}`,
     `  Version:   ${m.version}${build}`,
     `  Share:     ${result.shareUrl}`,
+    ...(typeof result.qrCodeUrl === "string" ? [`  QR code:   ${result.qrCodeUrl}`] : []),
     `  Download:  ${result.downloadUrl}`,
     "",
   ].join("\n");
@@ -332,6 +396,7 @@ async function run(args: string[], io: UploadIo): Promise<number> {
     const client = new HangarClient({ url: opts.url, clientId: opts.clientId, clientSecret: opts.clientSecret, retry: opts.retry });
     const result = await client.upload(opts.file, {
       ...(opts.fileName !== undefined ? { fileName: opts.fileName } : {}),
+      ...(opts.context ? { context: opts.context } : {}),
       signal,
       onStep: (s) => {
         current.step = s;

@@ -71,6 +71,7 @@ describe("hangar upload (bin)", () => {
       version: "1.2.3",
       app_name: "Fake App",
       bundle_id: "com.example.fake",
+      qr_code_url: `${fake.url}/share/ukfile1/qr.svg`,
     });
   });
 

@@ -85,7 +85,12 @@ describe("hangar upload against the local stack", () => {
       version: "1.4.2",
       app_name: "Demo App",
       bundle_id: "com.example.demo",
+      qr_code_url: `${result.shareUrl}/qr.svg`,
+      install_url: `itms-services://?action=download-manifest&url=${encodeURIComponent(`${result.shareUrl}/manifest.plist`)}`,
     });
+    // Both answer on the stack: the QR code and the manifest the install link names.
+    expect((await fetch(`${result.shareUrl}/qr.svg`)).headers.get("content-type")).toBe("image/svg+xml");
+    expect((await fetch(`${result.shareUrl}/manifest.plist`)).status).toBe(200);
   });
 
   it("exits 3 on a wrong secret", async () => {

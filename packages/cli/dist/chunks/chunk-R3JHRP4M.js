@@ -11,6 +11,7 @@ import {
 } from "./chunk-T2WVRDWY.js";
 
 // src/commands/upload.ts
+import { readFileSync } from "node:fs";
 import { basename as basename2 } from "node:path";
 
 // src/client/any-signal.ts
@@ -529,9 +530,9 @@ var HangarClient = class {
         }
       });
       timings.putMs = this.clock.now() - putStarted - (timings.presignMs - presignBeforePut);
-      const completed = await timed("completeMs", () => this.complete({ ...declared, key: address.key }, run2));
+      const completed = await timed("completeMs", () => this.complete({ ...declared, key: address.key, ...options.context }, run2));
       timings.totalMs = this.clock.now() - started;
-      return { ...completed, timings };
+      return { ...completed, ...installLinks(completed), timings };
     } finally {
       clearTimeout(budgetTimer);
     }
@@ -717,6 +718,12 @@ function readComplete(json) {
   };
   return { ...json, message: text(message), fileId, userKey, downloadUrl, shareUrl, metadata: packageMetadata };
 }
+function installLinks(completed) {
+  const qrCodeUrl = typeof completed.qrCodeUrl === "string" ? completed.qrCodeUrl : `${completed.shareUrl}/qr.svg`;
+  if (completed.metadata["platform"] !== "ios") return { qrCodeUrl };
+  const installUrl = typeof completed.installUrl === "string" ? completed.installUrl : `itms-services://?action=download-manifest&url=${encodeURIComponent(`${completed.shareUrl}/manifest.plist`)}`;
+  return { qrCodeUrl, installUrl };
+}
 
 // src/client/github-output.ts
 import { randomBytes } from "node:crypto";
@@ -871,10 +878,15 @@ Credentials (flags override the environment, which overrides the config file):
 
 Options:
   --name <file name>       Name announced to the service (default: the file's name).
+  --notes <text>           Release notes shown on the share page (at most 5,000 characters).
+  --notes-file <file>      Read the release notes from a UTF-8 file ("-" reads stdin).
+  --no-ci-context          Do not send the branch, commit and CI run URL read from GitHub
+                           Actions, GitLab CI or Bitrise variables (sent by default).
   --json                   Print the service's answer plus "timings" (ms) as JSON on stdout,
                            and nothing else there. A failure prints {"error":{...}}.
   --github-output          Append share_url, download_url, file_id, user_key, version,
-                           app_name, bundle_id to $GITHUB_OUTPUT (automatic when it is set).
+                           app_name, bundle_id, qr_code_url (and install_url for iOS) to
+                           $GITHUB_OUTPUT (automatic when it is set).
   -q, --quiet              No progress and no retry notices (errors are still printed).
   -v, --verbose            Log each step and its timings to stderr (secrets redacted).
   --max-retries <n>        Retries per step on 5xx, network errors and 429 (default ${defaultRetryOptions.maxRetries}).
@@ -904,6 +916,9 @@ function parseUploadArgs(args, env, secrets = []) {
       "client-secret": { type: "string" },
       config: { type: "string" },
       name: { type: "string" },
+      notes: { type: "string" },
+      "notes-file": { type: "string" },
+      "no-ci-context": { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       "github-output": { type: "boolean", default: false },
       quiet: { type: "boolean", short: "q", default: false },
@@ -956,6 +971,18 @@ function parseUploadArgs(args, env, secrets = []) {
     }
     retry.timeoutMs = Math.round(seconds * 1e3);
   }
+  if (values.notes !== void 0 && values["notes-file"] !== void 0) throw new UsageError("give --notes or --notes-file, not both");
+  let releaseNotes = values.notes;
+  if (values["notes-file"] !== void 0) {
+    try {
+      releaseNotes = readFileSync(values["notes-file"] === "-" ? 0 : values["notes-file"], "utf8");
+    } catch (error) {
+      throw new UsageError(`--notes-file: cannot read ${values["notes-file"]} (${error.code ?? error.message})`);
+    }
+  }
+  releaseNotes = releaseNotes?.replace(/\r\n?/g, "\n").trim();
+  if (releaseNotes !== void 0 && [...releaseNotes].length > MAX_NOTES) throw new UsageError(`release notes are ${[...releaseNotes].length} characters; at most ${MAX_NOTES} are accepted`);
+  const context = { ...values["no-ci-context"] ? {} : ciContext(env), ...releaseNotes ? { releaseNotes } : {} };
   const githubOutput = env.GITHUB_OUTPUT || void 0;
   if (values["github-output"] && !githubOutput) throw new UsageError("--github-output needs the GITHUB_OUTPUT variable (set by GitHub Actions)");
   return {
@@ -964,6 +991,7 @@ function parseUploadArgs(args, env, secrets = []) {
     clientId,
     clientSecret,
     ...values.name !== void 0 ? { fileName: values.name } : {},
+    ...Object.keys(context).length > 0 ? { context } : {},
     json: values.json === true,
     ...githubOutput ? { githubOutput } : {},
     quiet: values.quiet === true,
@@ -1001,6 +1029,30 @@ function errorJson(error, exitCode) {
   const step = error instanceof HangarNetworkError || error instanceof HangarTimeoutError ? { step: error.step } : {};
   return { code, ...step, ...base };
 }
+var MAX_NOTES = 5e3;
+function ciValue(value, max) {
+  const v = value?.trim();
+  return v && v.length <= max && !/[\u0000-\u001f\u007f]/.test(v) ? v : void 0;
+}
+var httpUrl = (value) => {
+  const v = ciValue(value, 2048);
+  return v && /^https?:\/\/[^/]/i.test(v) && URL.canParse(v) ? v : void 0;
+};
+function ciContext(env) {
+  let found = {};
+  if (env.GITHUB_ACTIONS === "true") {
+    const run2 = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : void 0;
+    found = { branch: env.GITHUB_HEAD_REF || env.GITHUB_REF_NAME, commit: env.GITHUB_SHA, ciUrl: run2 };
+  } else if (env.GITLAB_CI === "true") {
+    found = { branch: env.CI_MERGE_REQUEST_SOURCE_BRANCH_NAME || env.CI_COMMIT_REF_NAME, commit: env.CI_COMMIT_SHA, ciUrl: env.CI_JOB_URL || env.CI_PIPELINE_URL };
+  } else if (env.BITRISE_IO === "true" || env.BITRISE_BUILD_URL) {
+    found = { branch: env.BITRISE_GIT_BRANCH, commit: env.BITRISE_GIT_COMMIT || env.GIT_CLONE_COMMIT_HASH, ciUrl: env.BITRISE_BUILD_URL };
+  }
+  const branch = ciValue(found.branch, 255);
+  const commit = ciValue(found.commit, 64);
+  const ciUrl = httpUrl(found.ciUrl);
+  return { ...branch ? { branch } : {}, ...commit ? { commit } : {}, ...ciUrl ? { ciUrl } : {} };
+}
 function githubOutputs(result) {
   return {
     share_url: result.shareUrl,
@@ -1009,7 +1061,9 @@ function githubOutputs(result) {
     user_key: result.userKey,
     version: result.metadata.version,
     app_name: result.metadata.appName,
-    bundle_id: result.metadata.bundleId
+    bundle_id: result.metadata.bundleId,
+    ...typeof result.qrCodeUrl === "string" ? { qr_code_url: result.qrCodeUrl } : {},
+    ...typeof result.installUrl === "string" ? { install_url: result.installUrl } : {}
   };
 }
 function summary(result, fileName, size) {
@@ -1021,6 +1075,7 @@ function summary(result, fileName, size) {
     `  Bundle ID: ${m.bundleId}`,
     `  Version:   ${m.version}${build}`,
     `  Share:     ${result.shareUrl}`,
+    ...typeof result.qrCodeUrl === "string" ? [`  QR code:   ${result.qrCodeUrl}`] : [],
     `  Download:  ${result.downloadUrl}`,
     ""
   ].join("\n");
@@ -1083,6 +1138,7 @@ async function run(args, io) {
     const client = new HangarClient({ url: opts.url, clientId: opts.clientId, clientSecret: opts.clientSecret, retry: opts.retry });
     const result = await client.upload(opts.file, {
       ...opts.fileName !== void 0 ? { fileName: opts.fileName } : {},
+      ...opts.context ? { context: opts.context } : {},
       signal,
       onStep: (s) => {
         current.step = s;
@@ -1209,6 +1265,7 @@ export {
   retryDelayMs,
   CLIENT_VERSION,
   HangarClient,
+  installLinks,
   formatGithubOutput,
   appendGithubOutput,
   formatBytes2 as formatBytes,
@@ -1219,6 +1276,7 @@ export {
   HELP,
   parseUploadArgs,
   uploadExitCode,
+  ciContext,
   githubOutputs,
   run,
   describeFields,
