@@ -100,9 +100,14 @@ export const mailActions: Partial<Record<string, readonly string[]>> = {
   accounts: ["ses:SendEmail"],
 };
 
-/** Deletes the object of an upload whose pending record expired (see storage-stack.ts). */
+/**
+ * Deletes the object of an upload whose pending record expired, and seals completed uploads
+ * (lists the versions of a package's key and destroys all but the pinned one; see storage-stack.ts).
+ */
 export const reaperActions = {
-  uploads: ["s3:DeleteObject"],
+  uploads: ["s3:DeleteObject", "s3:DeleteObjectVersion"],
+  /** ListObjectVersions, on the bucket, conditioned to keys under `uploads/`. */
+  bucket: ["s3:ListBucketVersions"],
   // On the table's one stream ARN, not `<table>/stream/*` (every past and future stream).
   stream: ["dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator", "dynamodb:ListStreams"],
 } as const;
@@ -150,7 +155,20 @@ export function functionStatements(name: RouteFunctionName, arns: AccessArns): P
 }
 
 export function reaperStatements(arns: AccessArns): PolicyStatement[] {
-  return [allow(reaperActions.uploads, [arns.uploadsArn]), allow(reaperActions.stream, [arns.tableStreamArn])];
+  return [
+    allow(reaperActions.uploads, [arns.uploadsArn]),
+    allow(reaperActions.stream, [arns.tableStreamArn]),
+    ...(arns.bucketArn
+      ? [
+          new PolicyStatement({
+            effect: Effect.ALLOW,
+            actions: [...reaperActions.bucket],
+            resources: [arns.bucketArn],
+            conditions: { StringLike: { "s3:prefix": ["uploads/*"] } },
+          }),
+        ]
+      : []),
+  ];
 }
 
 /**

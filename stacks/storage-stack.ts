@@ -27,6 +27,17 @@ export const expiredUploadFilter = {
   dynamodb: { OldImage: { type: { S: ["file"] }, status: { S: ["pending", "rejected"] } } },
 };
 
+/**
+ * And TTL deletions of `seal` items: complete writes one per pinned package, due when its upload
+ * URL is dead; the reaper then destroys every other version of the key (core sealUpload), so
+ * the noncurrent-version expiry rule can never take a completed build away.
+ */
+export const sealFilter = {
+  eventName: ["REMOVE"],
+  userIdentity: { type: ["Service"], principalId: ["dynamodb.amazonaws.com"] },
+  dynamodb: { OldImage: { type: { S: ["seal"] } } },
+};
+
 export { REAPER_HANDLER };
 
 export function StorageStack({ stack, app }: StackContext) {
@@ -157,7 +168,7 @@ export function StorageStack({ stack, app }: StackContext) {
     retryAttempts: 5,
     reportBatchItemFailures: true,
     onFailure: new SqsDlq(reaperFailures),
-    filters: [FilterCriteria.filter(expiredUploadFilter)],
+    filters: [FilterCriteria.filter(expiredUploadFilter), FilterCriteria.filter(sealFilter)],
   });
   if (topic) {
     functionAlarms(stack, "ReapExpiredUploads", reaper, topic);

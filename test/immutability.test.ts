@@ -5,6 +5,8 @@ import {
   completeUpload,
   defaultUploadSettings,
   randomIds,
+  SEAL_MARGIN_SECONDS,
+  sealUpload,
   type ApiKey,
   type CompleteDeps,
   type ObjectStore,
@@ -81,6 +83,29 @@ describe("a completed build cannot be swapped through its upload URL", () => {
     expect(page.text).toContain(`versionId=${encodeURIComponent(share!.iconVersionId as string)}`);
   });
 
+  it("seals the key once the upload URL is dead: only the pinned version remains, current again", async () => {
+    const { presigned, completed } = await upload(key, "sealed.apk", original);
+    expect(completed.status, completed.text).toBe(200);
+    expect((await put(presigned.json.uploadUrl, swapped(original))).status).toBe(200);
+    expect((await put(presigned.json.uploadUrl, swapped(original))).status).toBe(200);
+
+    // complete wrote a seal item whose TTL fires when no presigned PUT can succeed any more.
+    const file = await item(`FILE#${completed.json.fileId}`, "FILE");
+    const seal = await item(`SEAL#${completed.json.fileId}`, "SEAL");
+    expect(seal).toMatchObject({ type: "seal", key: presigned.json.key, versionId: file!.versionId });
+    const signedAt = Math.floor(Date.parse(file!.createdAt as string) / 1000);
+    expect(seal!.ttl).toBe(signedAt + defaultUploadSettings.presignExpiresSeconds + SEAL_MARGIN_SECONDS);
+
+    // What the reaper does when that TTL fires, against the real store: the two overwrites go.
+    const store = new S3ObjectStore(storeClient(), stack().bucketName);
+    expect((await store.listVersions(presigned.json.key)).length).toBe(3);
+    expect(await sealUpload({ storage: store }, { key: presigned.json.key, versionId: file!.versionId as string })).toEqual({ removed: 2 });
+    expect(await store.listVersions(presigned.json.key)).toEqual([{ versionId: file!.versionId }]);
+    // The pinned version is the current one again: nothing left for noncurrent expiry to take.
+    expect((await store.head(presigned.json.key))?.versionId).toBe(file!.versionId);
+    expect((await followDownload(completed.json.userKey)).bytes).toEqual(original);
+  });
+
   it("keeps serving records completed before versioning (no version id), unpinned", async () => {
     const { completed } = await upload(key, "legacy.apk", original);
     expect(completed.status, completed.text).toBe(200);
@@ -119,6 +144,7 @@ describe("the object changing between complete's HEAD and its ranged reads", () 
       },
       put: (k, body, type) => real.put(k, body, type),
       delete: (k) => real.delete(k),
+      listVersions: (k) => real.listVersions(k),
     };
     const deps: CompleteDeps = {
       files: new DynamoFileRepository(db(), stack().tableName),

@@ -8,7 +8,7 @@ import type { CloudAssembly } from "aws-cdk-lib/cx-api";
 import { bucketActions, indexActions, mailActions, reaperActions, selfInvoking, tableActions, uploadActions } from "../access";
 import { REAPER_ITERATOR_AGE_ALARM_MS } from "../alarms";
 import { accessLogFormat, COMPLETE_P99_ALARM_MS } from "../api-stack";
-import { expiredUploadFilter, REAPER_HANDLER } from "../storage-stack";
+import { expiredUploadFilter, REAPER_HANDLER, sealFilter } from "../storage-stack";
 import { apiPathPatterns, DASHBOARD_CSP, ORIGIN_READ_TIMEOUT_SECONDS, SPA_REWRITE_CODE, VIEWER_HOST_CODE } from "../web-stack";
 import { nagFindings, REPO_ROOT, synthesize } from "../synthesize";
 import {
@@ -373,7 +373,7 @@ describe("uploads never completed", () => {
     expect(p.FunctionName).toEqual({ Ref: fnId });
     expect(JSON.stringify(p.EventSourceArn)).toContain("StreamArn");
     expect(p).toMatchObject({ StartingPosition: "LATEST", FunctionResponseTypes: ["ReportBatchItemFailures"], BisectBatchOnFunctionError: true, MaximumRetryAttempts: 5 });
-    expect(p.FilterCriteria.Filters).toHaveLength(1);
+    expect(p.FilterCriteria.Filters).toHaveLength(2);
     const pattern = JSON.parse(p.FilterCriteria.Filters[0]!.Pattern);
     expect(pattern).toEqual(expiredUploadFilter);
     expect(pattern).toMatchObject({
@@ -382,6 +382,16 @@ describe("uploads never completed", () => {
       dynamodb: { OldImage: { type: { S: ["file"] }, status: { S: expect.arrayContaining(["pending"]) } } },
     });
     expect(pattern.dynamodb.OldImage.status.S).not.toContain("completed");
+  });
+
+  it("seals completed uploads: the reaper also gets TTL deletions of seal items, and only those", () => {
+    const pattern = JSON.parse(mappingOf(dev).FilterCriteria.Filters[1]!.Pattern);
+    expect(pattern).toEqual(sealFilter);
+    expect(pattern).toEqual({
+      eventName: ["REMOVE"],
+      userIdentity: { type: ["Service"], principalId: ["dynamodb.amazonaws.com"] },
+      dynamodb: { OldImage: { type: { S: ["seal"] } } },
+    });
   });
 
   it("send a batch the reaper gave up on to an encrypted, TLS-only dead-letter queue instead of dropping it", () => {
@@ -507,9 +517,13 @@ describe("least privilege", () => {
   it("lets the reaper delete uploads/* objects, read the table's own stream and park failures in its queue", () => {
     const [fnId] = functionByHandler(dev.storage, REAPER_HANDLER);
     const statements = roleStatements(dev.storage, fnId);
-    expect(statements).toHaveLength(3);
+    expect(statements).toHaveLength(4);
     const del = statements.find((s) => actionsOf(s).includes("s3:DeleteObject"))!;
-    expect(actionsOf(del)).toEqual([...reaperActions.uploads]);
+    expect(actionsOf(del)).toEqual([...reaperActions.uploads].sort());
+    // Version listings for sealing: on the bucket, but only for keys under uploads/.
+    const list = statements.find((s) => actionsOf(s).includes("s3:ListBucketVersions"))!;
+    expect(list).toMatchObject({ Condition: { StringLike: { "s3:prefix": ["uploads/*"] } } });
+    expect(actionsOf(list)).toEqual([...reaperActions.bucket]);
     expect(JSON.stringify(del.Resource)).toMatch(/"\/uploads\/\*"/);
     const stream = statements.find((s) => actionsOf(s).includes("dynamodb:GetRecords"))!;
     expect(actionsOf(stream)).toEqual([...reaperActions.stream].sort());
@@ -548,7 +562,7 @@ describe("least privilege", () => {
                 text.includes(":identity/") ||
                 text.includes("ReapExpiredUploadsFailures") ||
                 // Version listings: the bucket, only under uploads/; and a function invoking itself.
-                (JSON.stringify(s.Condition) === '{"StringLike":{"s3:prefix":["uploads/*"]}}' && /UploadsBucket\w*Arn/.test(text)) ||
+                (JSON.stringify(s.Condition) === '{"StringLike":{"s3:prefix":["uploads/*"]}}' && /UploadsBucket[\w",]*Arn/.test(text)) ||
                 (asList(s.Action).join() === "lambda:InvokeFunction" && text.includes(fnId));
               expect(allowed, text).toBe(true);
             }

@@ -43,6 +43,12 @@ export interface CompletedFile extends FileRecord {
   userKey: string;
   metadata: PackageMetadata;
   completedAt: string;
+  /**
+   * Epoch seconds after which no presigned PUT to this key can succeed any more. Written as a
+   * `seal` item that TTL deletes then; the reaper, on that deletion, removes every version of the
+   * key but the pinned one (see sealUpload). Not kept on the file record.
+   */
+  sealAt?: number;
 }
 
 /** What a share key resolves to: enough to render the share page and redirect a download. */

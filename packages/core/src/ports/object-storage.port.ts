@@ -46,4 +46,6 @@ export interface ObjectStore {
    * bucket's lifecycle rule expires them. With `versionId`, exactly that version is destroyed.
    */
   delete(key: string, versionId?: string): Promise<void>;
+  /** Every version and delete marker of exactly this key (not of keys it prefixes). */
+  listVersions(key: string): Promise<{ versionId: string }[]>;
 }

@@ -54,6 +54,19 @@ function outcomeOf(file: FileRecord | undefined, links: LinkBases): CompleteResu
   throw notFound();
 }
 
+/** Clock skew between us and storage, and requests already in flight when the URL expires. */
+export const SEAL_MARGIN_SECONDS = 300;
+
+/**
+ * When the presigned PUT of this upload is dead for sure: its signing time (presign wrote the
+ * record in the same request) plus its life plus a margin. Until then anyone holding the URL can
+ * still write the key; what they write is never served (the version is pinned), but it would
+ * push the pinned version to noncurrent, which the bucket's lifecycle rule expires.
+ */
+export function sealTime(file: FileRecord, settings: UploadSettings): number {
+  return Math.floor(Date.parse(file.createdAt) / 1000) + settings.presignExpiresSeconds + SEAL_MARGIN_SECONDS;
+}
+
 export async function completeUpload(
   deps: CompleteDeps,
   caller: ApiKey,
@@ -121,7 +134,7 @@ export async function completeUpload(
     userKey: deps.ids.userKey(),
     metadata: inspected.metadata,
     completedAt: now.toISOString(),
-    ...(head.versionId ? { versionId: head.versionId } : {}),
+    ...(head.versionId ? { versionId: head.versionId, sealAt: sealTime(file, deps.settings) } : {}),
     ...(iconKey ? { iconKey } : {}),
     ...(iconVersionId ? { iconVersionId } : {}),
     ...buildContextOf(input),

@@ -77,6 +77,9 @@ export class MemoryStorage implements UrlSigner, ObjectStore {
   async delete(key: string) {
     this.objects.delete(key);
   }
+  async listVersions(key: string) {
+    return this.objects.has(key) ? [{ versionId: "null" }] : [];
+  }
 }
 
 export class FakeInspector implements PackageInspector {

@@ -1,5 +1,5 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
-import { parseObjectKey } from "@hangar/core";
+import { parseObjectKey, sealUpload } from "@hangar/core";
 import { getHousekeeping } from "../composition/housekeeping";
 import { logger } from "../observability/logger";
 
@@ -13,13 +13,15 @@ import { logger } from "../observability/logger";
  *
  * The bucket is versioned: a delete leaves the bytes as a noncurrent version, which the bucket's
  * lifecycle rule expires (stacks/storage-stack.ts), so storage is freed after that delay.
+ *
+ * It also seals completed uploads: when the TTL of a `seal` item fires (the upload URL is dead
+ * by then), every version of the package's key but the one complete pinned is destroyed, so a
+ * write through a leaked upload URL can neither be served nor push the build out by expiry.
  */
 
 /** Object keys to delete for one stream record; empty when the record is not an expired upload. */
 export function expiredObjectKeys(record: DynamoDBRecord): string[] {
-  if (record.eventName !== "REMOVE") return [];
-  const identity = record.userIdentity as { type?: string; principalId?: string } | undefined;
-  if (identity?.type !== "Service" || identity.principalId !== "dynamodb.amazonaws.com") return [];
+  if (!removedByTtl(record)) return [];
   const image = record.dynamodb?.OldImage;
   if (image?.type?.S !== "file") return [];
   const status = image.status?.S;
@@ -29,10 +31,29 @@ export function expiredObjectKeys(record: DynamoDBRecord): string[] {
   );
 }
 
+/** True for a deletion made by DynamoDB's TTL process, never by a person or a function. */
+function removedByTtl(record: DynamoDBRecord): boolean {
+  if (record.eventName !== "REMOVE") return false;
+  const identity = record.userIdentity as { type?: string; principalId?: string } | undefined;
+  return identity?.type === "Service" && identity.principalId === "dynamodb.amazonaws.com";
+}
+
+/** The pinned object to seal for one stream record; undefined when the record is not an expired seal. */
+export function sealTarget(record: DynamoDBRecord): { key: string; versionId: string } | undefined {
+  if (!removedByTtl(record)) return undefined;
+  const image = record.dynamodb?.OldImage;
+  if (image?.type?.S !== "seal") return undefined;
+  const key = image.key?.S;
+  const versionId = image.versionId?.S;
+  if (!key || !versionId || parseObjectKey(key) === undefined) return undefined;
+  return { key, versionId };
+}
+
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const { storage } = getHousekeeping();
   const batchItemFailures: DynamoDBBatchResponse["batchItemFailures"] = [];
   let deleted = 0;
+  let sealed = 0;
   for (const record of event.Records) {
     try {
       for (const key of expiredObjectKeys(record)) {
@@ -40,12 +61,19 @@ export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatch
         await storage.delete(key);
         deleted += 1;
       }
+      const seal = sealTarget(record);
+      if (seal) {
+        const { removed } = await sealUpload({ storage }, seal);
+        sealed += 1;
+        // An overwrite after complete is someone using a leaked upload URL: worth a trace.
+        if (removed > 0) logger.warn("sealed a completed upload: removed other versions of its key", { key: seal.key, removed });
+      }
     } catch (error) {
-      logger.error("could not delete the object of an expired upload", { error, eventID: record.eventID });
+      logger.error("could not delete or seal the object of an upload", { error, eventID: record.eventID });
       const sequence = record.dynamodb?.SequenceNumber;
       if (sequence) batchItemFailures.push({ itemIdentifier: sequence });
     }
   }
-  logger.info("expired uploads reaped", { records: event.Records.length, deleted, failed: batchItemFailures.length });
+  logger.info("expired uploads reaped", { records: event.Records.length, deleted, sealed, failed: batchItemFailures.length });
   return { batchItemFailures };
 }

@@ -1,8 +1,8 @@
-import { DeleteObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, ListObjectVersionsCommand, S3Client } from "@aws-sdk/client-s3";
 import type { DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { logger } from "../../src/observability/logger";
-import { expiredObjectKeys, handler } from "../../src/housekeeping/reap-expired-uploads.handler";
+import { expiredObjectKeys, handler, sealTarget } from "../../src/housekeeping/reap-expired-uploads.handler";
 
 // The logger reads its level at import; these tests assert behaviour, not log lines.
 beforeAll(() => logger.setLogLevel("SILENT"));
@@ -52,6 +52,25 @@ describe("expiredObjectKeys", () => {
   });
 });
 
+describe("sealTarget", () => {
+  const seal = { type: { S: "seal" }, key: { S: KEY }, versionId: { S: "v-pinned" } };
+
+  it("returns the pinned object of a seal item deleted by TTL", () => {
+    expect(sealTarget(record({ image: seal }))).toEqual({ key: KEY, versionId: "v-pinned" });
+    // A seal is not an expired upload: its object must not be deleted.
+    expect(expiredObjectKeys(record({ image: seal }))).toEqual([]);
+  });
+
+  it.each([
+    ["a seal deleted by a person or the app", record({ image: seal, userIdentity: undefined })],
+    ["a seal without a version id", record({ image: { type: { S: "seal" }, key: { S: KEY } } })],
+    ["a seal naming a key outside uploads/", record({ image: { ...seal, key: { S: "other/a/b/c.apk" } } })],
+    ["an expired pending file", record({})],
+  ])("ignores %s", (_label, r) => {
+    expect(sealTarget(r)).toBeUndefined();
+  });
+});
+
 describe("handler", () => {
   let send: ReturnType<typeof vi.spyOn>;
   beforeEach(() => {
@@ -83,5 +102,30 @@ describe("handler", () => {
     const result = await handler(event(record({ sequence: "10" }), record({ sequence: "11" })));
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: "10" }] });
     expect(send).toHaveBeenCalledTimes(2);
+  });
+
+  it("seals a completed upload: every other version of its key is destroyed, the pinned one kept", async () => {
+    send.mockImplementation(async (command: unknown) => {
+      if (command instanceof ListObjectVersionsCommand) {
+        return {
+          Versions: [
+            { Key: KEY, VersionId: "v-overwrite" },
+            { Key: KEY, VersionId: "v-pinned" },
+            { Key: `${KEY}.longer`, VersionId: "v-other-key" },
+          ],
+          DeleteMarkers: [{ Key: KEY, VersionId: "v-marker" }],
+          IsTruncated: false,
+        };
+      }
+      return {};
+    });
+    const seal = { type: { S: "seal" }, key: { S: KEY }, versionId: { S: "v-pinned" } };
+    const result = await handler(event(record({ image: seal })));
+    expect(result).toEqual({ batchItemFailures: [] });
+    const deletes = send.mock.calls.map((call: unknown[]) => call[0]).filter((c: unknown): c is DeleteObjectCommand => c instanceof DeleteObjectCommand);
+    expect(deletes.map((c) => c.input)).toEqual([
+      { Bucket: "uploads-bucket", Key: KEY, VersionId: "v-overwrite" },
+      { Bucket: "uploads-bucket", Key: KEY, VersionId: "v-marker" },
+    ]);
   });
 });

@@ -125,6 +125,17 @@ export class DynamoFileRepository implements FileRepository {
                 ConditionExpression: "attribute_not_exists(pk)",
               },
             },
+            // In the same transaction, so a completed pinned version always gets sealed.
+            ...(file.versionId && file.sealAt !== undefined
+              ? [
+                  {
+                    Put: {
+                      TableName: this.tableName,
+                      Item: { ...keys.seal(file.fileId), type: "seal", key: file.key, versionId: file.versionId, ttl: file.sealAt },
+                    },
+                  },
+                ]
+              : []),
           ],
         }),
       );

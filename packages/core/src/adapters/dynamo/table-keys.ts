@@ -10,6 +10,8 @@ export const keys = {
   apiKey: (clientId: string) => ({ pk: `APIKEY#${clientId}`, sk: "APIKEY" }),
   file: (fileId: string) => ({ pk: `FILE#${fileId}`, sk: "FILE" }),
   share: (userKey: string) => ({ pk: `SHARE#${userKey}`, sk: "SHARE" }),
+  /** Deleted by TTL when the upload URL is dead; the reaper then seals the object (sealUpload). */
+  seal: (fileId: string) => ({ pk: `SEAL#${fileId}`, sk: "SEAL" }),
   rateWindow: (subject: string, windowStart: number) => ({ pk: `RATE#${subject}`, sk: `WINDOW#${windowStart}` }),
   /** Dashboard sessions live in their user's partition: listing or ending them all is one Query. */
   session: (userId: string, sessionId: string) => ({ pk: `USER#${userId}`, sk: `SESSION#${sessionId}` }),

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, HeadObjectCommand, ListObjectVersionsCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { DependencyError } from "../../errors/domain-errors";
 import type { ObjectHead, ObjectStore } from "../../ports";
 
@@ -48,6 +48,34 @@ export class S3ObjectStore implements ObjectStore {
       await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key, ...(versionId ? { VersionId: versionId } : {}) }));
     } catch (error) {
       throw s3Failure("DeleteObject", error);
+    }
+  }
+
+  async listVersions(key: string): Promise<{ versionId: string }[]> {
+    const versions: { versionId: string }[] = [];
+    let keyMarker: string | undefined;
+    let versionIdMarker: string | undefined;
+    // Prefix = the key also lists longer keys that start with it; only exact matches count.
+    for (;;) {
+      let page;
+      try {
+        page = await this.client.send(
+          new ListObjectVersionsCommand({
+            Bucket: this.bucket,
+            Prefix: key,
+            ...(keyMarker !== undefined ? { KeyMarker: keyMarker } : {}),
+            ...(versionIdMarker !== undefined ? { VersionIdMarker: versionIdMarker } : {}),
+          }),
+        );
+      } catch (error) {
+        throw s3Failure("ListObjectVersions", error);
+      }
+      for (const v of [...(page.Versions ?? []), ...(page.DeleteMarkers ?? [])]) {
+        if (v.Key === key) versions.push({ versionId: v.VersionId ?? "null" });
+      }
+      if (!page.IsTruncated) return versions;
+      keyMarker = page.NextKeyMarker;
+      versionIdMarker = page.NextVersionIdMarker;
     }
   }
 }
