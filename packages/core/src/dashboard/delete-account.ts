@@ -18,8 +18,8 @@ export interface AccountCloser {
 
 /**
  * Deletes an account after checking its password: every project is stopped (keys revoked) and
- * purged like a project delete, sessions end and the e-mail address is freed at once; projects
- * that do not finish within `budget` are purged in the background.
+ * purged like a project delete (what does not finish within `budget` continues in the
+ * background), then every session ends and the user and its e-mail item go, freeing the address.
  */
 export async function deleteAccount(
   deps: DashboardDeps & { account: AccountCloser },
@@ -33,9 +33,9 @@ export async function deleteAccount(
   }
   const projects = await deps.projects.list(userId);
   for (const project of projects) await stopProject(deps, project);
-  await deps.account.endSessions(userId);
-  await deps.account.removeUser(userId);
 
+  // Purged (or handed to the background) before the account goes: if a step fails here the
+  // person still has their session and can simply ask again; the purge resumes where it stopped.
   let status: "deleted" | "deleting" = "deleted";
   for (const project of projects) {
     const task = { kind: "project", userId, projectId: project.projectId } as const;
@@ -44,5 +44,7 @@ export async function deleteAccount(
       status = "deleting";
     }
   }
+  await deps.account.endSessions(userId);
+  await deps.account.removeUser(userId);
   return { status };
 }
