@@ -122,7 +122,8 @@ describe("handler", () => {
     const seal = { type: { S: "seal" }, key: { S: KEY }, versionId: { S: "v-pinned" } };
     const result = await handler(event(record({ image: seal })));
     expect(result).toEqual({ batchItemFailures: [] });
-    const deletes = send.mock.calls.map((call: unknown[]) => call[0]).filter((c: unknown): c is DeleteObjectCommand => c instanceof DeleteObjectCommand);
+    const commands: unknown[] = send.mock.calls.map((call: unknown[]) => call[0]);
+    const deletes = commands.filter((c): c is DeleteObjectCommand => c instanceof DeleteObjectCommand);
     expect(deletes.map((c) => c.input)).toEqual([
       { Bucket: "uploads-bucket", Key: KEY, VersionId: "v-overwrite" },
       { Bucket: "uploads-bucket", Key: KEY, VersionId: "v-marker" },
