@@ -32,13 +32,13 @@ h2{font-size:1.05rem;margin:0 0 .75rem}
 dl{display:grid;grid-template-columns:minmax(7rem,max-content) 1fr;gap:.45rem 1rem;margin:0}
 dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}
 .notes{white-space:pre-wrap;overflow-wrap:anywhere;margin:0;font:inherit}
-form{display:grid;gap:.5rem;max-width:22rem}
+form{display:grid;gap:.6rem;max-width:22rem;margin-top:1rem}
 label{font-weight:600}
 input[type=password]{font:inherit;padding:.6rem .75rem;border:1px solid #6e7781;border-radius:8px;min-height:48px}
 button{font:inherit;cursor:pointer}
 .error{color:#a40e26;margin:0}
 footer{text-align:center;color:var(--muted);font-size:.875rem}
-@media (max-width:30rem){.actions .button{flex:1 1 100%}.qr svg{width:150px;height:150px}dl{grid-template-columns:1fr}dt{margin-top:.35rem}}
+@media (max-width:30rem){main{padding:.75rem .75rem 2rem}.card{padding:1rem}.actions .button{flex:1 1 100%}.qr svg{width:150px;height:150px}dl{grid-template-columns:auto 1fr;gap:.4rem .75rem}}
 `.trim();
 
 export const STYLE_HASH = `'sha256-${createHash("sha256").update(STYLE).digest("base64")}'`;
