@@ -10,7 +10,10 @@ import { ForgotPasswordPage } from "../pages/forgot-password.page";
 import { LoginPage } from "../pages/login.page";
 import { NotFoundPage } from "../pages/not-found.page";
 import { ProfilePage } from "../pages/profile.page";
-import { ProjectsPage } from "../pages/projects.page";
+import { NewProjectPage, ProjectsPage } from "../pages/projects.page";
+import { ProjectPage } from "../pages/project.page";
+import { FilePage } from "../pages/file.page";
+import { KeyUsagePage } from "../pages/key-usage.page";
 import { ResetPasswordPage } from "../pages/reset-password.page";
 import { SignUpPage } from "../pages/sign-up.page";
 import { VerifyEmailPage } from "../pages/verify-email.page";
@@ -42,7 +45,11 @@ export const ROUTES: Route[] = [
   { path: "/profile", access: "account", render: () => <ProfilePage /> },
   { path: "/dashboard", access: "account", render: () => <DashboardPage /> },
   { path: "/projects", access: "account", render: () => <ProjectsPage /> },
+  { path: "/projects/new", access: "account", render: () => <NewProjectPage /> },
+  { path: "/projects/:projectId", access: "account", render: (p) => <ProjectPage projectId={p.projectId!} /> },
+  { path: "/files/:fileId", access: "account", render: (p) => <FilePage fileId={p.fileId!} /> },
   { path: "/security/developer-settings", access: "account", render: () => <DeveloperSettingsPage /> },
+  { path: "/security/developer-settings/keys/:clientId", access: "account", render: (p) => <KeyUsagePage clientId={p.clientId!} /> },
   { path: "/account", access: "account", render: () => <AccountPage /> },
 ];
 

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { accountApi, type SessionInfo } from "../api/account.api";
+import { dashboardApi } from "../api/dashboard.api";
 import { describeError } from "../api/api-client";
 import { ErrorSummary, Notice } from "../components/alerts";
 import { Button } from "../components/button";
@@ -48,6 +49,7 @@ export function AccountPage() {
             Sign out
           </Button>
         </Card>
+        <DeleteAccountCard />
       </div>
     </AppShell>
   );
@@ -217,6 +219,67 @@ function SessionsCard({ version }: { version: number }) {
             </Button>
           </div>
         </>
+      )}
+    </Card>
+  );
+}
+
+const DELETE_FIELDS = ["password"] as const;
+const DELETE_LABELS = { password: "Password" };
+
+/** Deletes the account with its projects, keys and builds; the password proves it is the owner. */
+function DeleteAccountCard() {
+  const { email } = useAccount();
+  const { refresh } = useSession();
+  const form = useForm(DELETE_FIELDS, DELETE_LABELS);
+  const [open, setOpen] = useState(false);
+  const [password, setPassword] = useState("");
+  const [deleting, setDeleting] = useState(false);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void form.submit({ password: password ? undefined : "Enter your password." }, async () => {
+      const { status } = await dashboardApi.deleteAccount(password);
+      setPassword("");
+      if (status === "deleting") setDeleting(true);
+      // The session is gone either way; refreshing sends the app to the sign-in page.
+      await refresh();
+    });
+  };
+
+  return (
+    <Card title="Delete account" id="delete-account" description="Deletes your account, every project, API key and build in it, and signs you out everywhere. This cannot be undone.">
+      {deleting && <Notice kind="info">Your account is being deleted; the rest finishes in the background.</Notice>}
+      {open ? (
+        <>
+          <ErrorSummary message={form.formError} fieldErrors={form.fieldErrors} labels={DELETE_LABELS} summaryRef={form.summaryRef} />
+          <form className="form" noValidate onSubmit={onSubmit}>
+            <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+            <PasswordField
+              name="password"
+              label="Your password"
+              autoComplete="current-password"
+              value={password}
+              onValueChange={(v) => {
+                setPassword(v);
+                form.clearFieldError("password");
+              }}
+              error={form.fieldErrors.password}
+            />
+            <div className="form-actions form-actions-row">
+              <Button type="submit" variant="danger" busy={form.busy} busyLabel="Deleting account…">
+                Delete my account
+              </Button>
+              <Button variant="secondary" disabled={form.busy} onClick={() => setOpen(false)}>
+                Cancel
+              </Button>
+            </div>
+          </form>
+        </>
+      ) : (
+        <Button variant="danger" onClick={() => setOpen(true)}>
+          Delete account…
+        </Button>
       )}
     </Card>
   );

@@ -1,12 +1,10 @@
-import { AppShell, EmptyState } from "../components/layouts";
+import { dashboardApi } from "../api/dashboard.api";
+import { Link } from "../app/router";
 import { useAccount } from "../app/session";
-
-const folderIcon = (
-  <svg viewBox="0 0 24 24" focusable="false">
-    <path d="M3 7a2 2 0 0 1 2-2h4.2a2 2 0 0 1 1.4.6L12 7h7a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V7Z" />
-    <path d="M12 11v5M9.5 13.5h5" />
-  </svg>
-);
+import { Loaded, useLoad } from "../components/data";
+import { FileList } from "../components/file-list";
+import { AppShell, EmptyState } from "../components/layouts";
+import { folderIcon, ProjectList } from "./projects.page";
 
 const boxIcon = (
   <svg viewBox="0 0 24 24" focusable="false">
@@ -15,15 +13,23 @@ const boxIcon = (
   </svg>
 );
 
-/**
- * Home: the account's projects and its latest files. Both lists are empty until projects exist
- * (projects, keys and files come with the next dashboard issue); nothing here is made up.
- */
+/** Home: the account's projects and the latest builds across them. */
 export function DashboardPage() {
   const account = useAccount();
   const firstName = account.displayName?.split(/\s+/)[0];
+  const [projects, reloadProjects] = useLoad(() => dashboardApi.projects(), []);
+  const [files, reloadFiles] = useLoad(() => dashboardApi.latestFiles(), []);
+  const names = new Map(projects.status === "ready" ? projects.data.items.map((p) => [p.projectId, p.name]) : []);
   return (
-    <AppShell title="Dashboard" description={firstName ? `Welcome, ${firstName}. Here are your projects and latest builds.` : undefined}>
+    <AppShell
+      title="Dashboard"
+      description={firstName ? `Welcome, ${firstName}. Here are your projects and latest builds.` : undefined}
+      actions={
+        <Link to="/projects/new" className="button button-primary">
+          New project
+        </Link>
+      }
+    >
       <div className="stack">
         <section aria-labelledby="projects-heading" className="section">
           <div className="section-header">
@@ -31,11 +37,19 @@ export function DashboardPage() {
               Projects
             </h2>
           </div>
-          <div className="panel">
-            <EmptyState title="Create your first project" icon={folderIcon} headingLevel={3}>
-              <p>A project holds one app's builds and the API keys your CI uploads them with. Your projects will be listed here.</p>
-            </EmptyState>
-          </div>
+          <Loaded load={projects} retry={reloadProjects} label="your projects">
+            {({ items }) =>
+              items.length === 0 ? (
+                <div className="panel">
+                  <EmptyState title="Create your first project" icon={folderIcon} headingLevel={3} action={<Link to="/projects/new" className="button button-primary">Create a project</Link>}>
+                    <p>A project holds one app's builds and the API keys your CI uploads them with. Your projects will be listed here.</p>
+                  </EmptyState>
+                </div>
+              ) : (
+                <ProjectList projects={items} headingLevel={3} />
+              )
+            }
+          </Loaded>
         </section>
         <section aria-labelledby="files-heading" className="section">
           <div className="section-header">
@@ -43,11 +57,21 @@ export function DashboardPage() {
               Latest files
             </h2>
           </div>
-          <div className="panel">
-            <EmptyState title="No builds yet" icon={boxIcon} headingLevel={3}>
-              <p>Builds uploaded to any of your projects show up here, newest first, with their share links.</p>
-            </EmptyState>
-          </div>
+          <Loaded load={files} retry={reloadFiles} label="the latest files">
+            {({ items }) =>
+              items.length === 0 ? (
+                <div className="panel">
+                  <EmptyState title="No builds yet" icon={boxIcon} headingLevel={3}>
+                    <p>Builds uploaded to any of your projects show up here, newest first, with their share links.</p>
+                  </EmptyState>
+                </div>
+              ) : (
+                <div className="panel">
+                  <FileList files={items} showProject projectNames={names} />
+                </div>
+              )
+            }
+          </Loaded>
         </section>
       </div>
     </AppShell>

@@ -1,25 +1,269 @@
+import { useState, type FormEvent } from "react";
+import { describeError } from "../api/api-client";
+import { dashboardApi, type ApiKey, type Project } from "../api/dashboard.api";
+import { formatDateTime } from "../app/format";
 import { Link } from "../app/router";
-import { AppShell, EmptyState } from "../components/layouts";
+import { ErrorSummary, Notice } from "../components/alerts";
+import { Button } from "../components/button";
+import { CopyField, Loaded, useLoad } from "../components/data";
+import { fieldId, TextField } from "../components/field";
+import { AppShell, Card, EmptyState } from "../components/layouts";
+import { useForm } from "../components/use-form";
 
-/** Security → Developer Settings: where API keys for CI will be created, listed and revoked. */
+export const keyUsagePath = (clientId: string) => `/security/developer-settings/keys/${encodeURIComponent(clientId)}`;
+
+/** Security → Developer Settings: create API keys for CI, list, regenerate and revoke them. */
 export function DeveloperSettingsPage() {
+  const [projects, reloadProjects] = useLoad(() => dashboardApi.projects(), []);
+  const [keys, reloadKeys] = useLoad(() => dashboardApi.keys(), []);
+  const [revealed, setRevealed] = useState<{ clientId: string; clientSecret: string; title: string }>();
   return (
-    <AppShell title="Developer Settings" description="API keys let your CI upload builds to a project.">
-      <div className="panel">
-        <EmptyState
-          title="No API keys yet"
-          icon={
-            <svg viewBox="0 0 24 24" focusable="false">
-              <circle cx="8" cy="14" r="4" />
-              <path d="m11 11 9-9M17 5l2 2M15 7l2 2" />
-            </svg>
-          }
-        >
-          <p>
-            Every key belongs to a project, so <Link to="/projects">create a project</Link> first. The key's secret is shown once, when it is created.
-          </p>
-        </EmptyState>
+    <AppShell title="Developer Settings" description="API keys let your CI upload builds to a project with the Hangar CLI.">
+      <div className="stack">
+        {revealed && <SecretOnce {...revealed} onDone={() => setRevealed(undefined)} />}
+        <Card title="Create New Key" id="create-key" description="A key belongs to one project; the CLI uploads to that project with it.">
+          <Loaded load={projects} retry={reloadProjects} label="your projects">
+            {({ items }) => {
+              const active = items.filter((p) => p.status === "active");
+              return active.length === 0 ? (
+                <Notice kind="info" title="A key needs a project.">
+                  You have no project yet. <Link to="/projects/new">Create a project</Link> first, then come back to create its key.
+                </Notice>
+              ) : (
+                <CreateKeyForm
+                  projects={active}
+                  onCreated={(key) => {
+                    setRevealed({ clientId: key.clientId, clientSecret: key.clientSecret, title: `Key “${key.name}” created` });
+                    reloadKeys();
+                  }}
+                />
+              );
+            }}
+          </Loaded>
+        </Card>
+        <section aria-labelledby="keys-heading" className="section">
+          <div className="section-header">
+            <h2 id="keys-heading" className="section-title">
+              API keys
+            </h2>
+          </div>
+          <Loaded load={keys} retry={reloadKeys} label="your API keys">
+            {({ items }) =>
+              items.length === 0 ? (
+                <div className="panel">
+                  <EmptyState title="No API keys yet" headingLevel={3}>
+                    <p>Keys you create appear here with their project, when they were last used and their status.</p>
+                  </EmptyState>
+                </div>
+              ) : (
+                <ul className="key-list">
+                  {items.map((key) => (
+                    <KeyRow
+                      key={key.clientId}
+                      apiKey={key}
+                      onRegenerated={(secret) => setRevealed({ clientId: key.clientId, clientSecret: secret, title: `New secret for “${key.name}”` })}
+                      onRevoked={reloadKeys}
+                    />
+                  ))}
+                </ul>
+              )
+            }
+          </Loaded>
+        </section>
       </div>
     </AppShell>
+  );
+}
+
+/** The only place a secret is ever shown; it lives in this component's state and nowhere else. */
+function SecretOnce({ clientId, clientSecret, title, onDone }: { clientId: string; clientSecret: string; title: string; onDone(): void }) {
+  return (
+    <section className="card secret-card" aria-labelledby="secret-title">
+      <div className="card-header">
+        <h2 className="card-title" id="secret-title" tabIndex={-1} ref={(el) => el?.focus()}>
+          {title}
+        </h2>
+      </div>
+      <div className="card-body">
+        <div className="alert alert-warning" role="note">
+          <p className="alert-title">Copy the client secret now. It will not be shown again.</p>
+          <p>Hangar stores only a hash of it. If you lose it, regenerate the key and update your CI.</p>
+        </div>
+        <CopyField id="new-client-id" label="Client ID" value={clientId} />
+        <CopyField id="new-client-secret" label="Client secret" value={clientSecret} secret />
+        <p className="muted">
+          In CI: <code>HANGAR_CLIENT_ID</code> and <code>HANGAR_CLIENT_SECRET</code>, then <code>npx hangar upload app.apk</code>.
+        </p>
+        <div className="form-actions">
+          <Button variant="secondary" onClick={onDone}>
+            I have copied the secret
+          </Button>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+const KEY_FIELDS = ["name", "projectId"] as const;
+const KEY_LABELS = { name: "Key name", projectId: "Project" };
+
+function CreateKeyForm({ projects, onCreated }: { projects: Project[]; onCreated(key: Awaited<ReturnType<typeof dashboardApi.createKey>>): void }) {
+  const form = useForm(KEY_FIELDS, KEY_LABELS);
+  const [name, setName] = useState("");
+  const [projectId, setProjectId] = useState(projects.length === 1 ? projects[0]!.projectId : "");
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = name.trim();
+    const clientErrors = {
+      name: !trimmed ? "Enter a key name." : [...trimmed].length > 80 ? "Use at most 80 characters." : undefined,
+      projectId: projectId ? undefined : "Select the project this key uploads to.",
+    };
+    void form.submit(clientErrors, async () => {
+      const key = await dashboardApi.createKey(trimmed, projectId);
+      setName("");
+      onCreated(key);
+    });
+  };
+  const projectError = form.fieldErrors.projectId;
+  return (
+    <>
+      <ErrorSummary message={form.formError} fieldErrors={form.fieldErrors} labels={KEY_LABELS} summaryRef={form.summaryRef} />
+      <form className="form" noValidate onSubmit={onSubmit}>
+        <TextField
+          name="name"
+          label={KEY_LABELS.name}
+          value={name}
+          maxLength={200}
+          autoComplete="off"
+          hint="For example “GitHub Actions”. 1–80 characters."
+          onValueChange={(v) => {
+            setName(v);
+            form.clearFieldError("name");
+          }}
+          error={form.fieldErrors.name}
+        />
+        <div className={`field${projectError ? " field-invalid" : ""}`}>
+          <label className="field-label" htmlFor={fieldId("projectId")}>
+            {KEY_LABELS.projectId}
+          </label>
+          <select
+            id={fieldId("projectId")}
+            name="projectId"
+            className="input select"
+            value={projectId}
+            required
+            onChange={(e) => {
+              setProjectId(e.target.value);
+              form.clearFieldError("projectId");
+            }}
+            aria-invalid={projectError ? true : undefined}
+            aria-describedby={projectError ? `${fieldId("projectId")}-error` : undefined}
+          >
+            <option value="">Select a project</option>
+            {projects.map((p) => (
+              <option key={p.projectId} value={p.projectId}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+          {projectError && (
+            <p id={`${fieldId("projectId")}-error`} className="field-error">
+              {projectError}
+            </p>
+          )}
+        </div>
+        <div className="form-actions">
+          <Button type="submit" busy={form.busy} busyLabel="Creating key…">
+            Create key
+          </Button>
+        </div>
+      </form>
+    </>
+  );
+}
+
+function KeyRow({ apiKey: key, onRegenerated, onRevoked }: { apiKey: ApiKey; onRegenerated(secret: string): void; onRevoked(): void }) {
+  const [confirm, setConfirm] = useState<"regenerate" | "revoke">();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const run = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      if (confirm === "regenerate") {
+        const { clientSecret } = await dashboardApi.regenerateKey(key.clientId);
+        setConfirm(undefined);
+        onRegenerated(clientSecret);
+      } else {
+        await dashboardApi.revokeKey(key.clientId);
+        setConfirm(undefined);
+        onRevoked();
+      }
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const active = key.status === "active";
+  return (
+    <li className="key-row">
+      <div className="key-head">
+        <h3 className="key-name">{key.name}</h3>
+        <span className={`badge ${active ? "badge-success" : "badge-muted"}`}>{active ? "Active" : "Revoked"}</span>
+      </div>
+      <dl className="key-facts">
+        <div>
+          <dt>Project</dt>
+          <dd>{key.projectName}</dd>
+        </div>
+        <div>
+          <dt>Client ID</dt>
+          <dd className="mono break-anywhere">{key.clientId}</dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>{formatDateTime(key.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>Last used</dt>
+          <dd>{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "Never"}</dd>
+        </div>
+      </dl>
+      {error && <ErrorSummary message={error} />}
+      {confirm ? (
+        <div className="confirm" role="group" aria-label={confirm === "regenerate" ? "Confirm regenerate" : "Confirm revoke"}>
+          <p>
+            {confirm === "regenerate"
+              ? `Regenerate the secret of “${key.name}”? The current secret stops working at once; update your CI with the new one.`
+              : `Revoke “${key.name}”? Uploads with it stop working at once. Its usage history stays readable.`}
+          </p>
+          <div className="form-actions-row">
+            <Button variant="danger" busy={busy} busyLabel={confirm === "regenerate" ? "Regenerating…" : "Revoking…"} onClick={() => void run()}>
+              {confirm === "regenerate" ? "Regenerate secret" : "Revoke key"}
+            </Button>
+            <Button variant="secondary" disabled={busy} onClick={() => setConfirm(undefined)}>
+              Cancel
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <div className="form-actions-row">
+          <Link to={keyUsagePath(key.clientId)} className="button button-secondary button-small">
+            Usage<span className="visually-hidden"> of {key.name}</span>
+          </Link>
+          {active && (
+            <>
+              <Button variant="secondary" className="button-small" onClick={() => setConfirm("regenerate")}>
+                Regenerate<span className="visually-hidden"> {key.name}</span>
+              </Button>
+              <Button variant="secondary" className="button-small" onClick={() => setConfirm("revoke")}>
+                Revoke<span className="visually-hidden"> {key.name}</span>
+              </Button>
+            </>
+          )}
+        </div>
+      )}
+    </li>
   );
 }

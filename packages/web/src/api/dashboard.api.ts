@@ -1,0 +1,112 @@
+import { apiRequest } from "./api-client";
+
+/** Shapes of the dashboard API (packages/core/src/dashboard/*); only what the pages read. */
+export interface Project {
+  projectId: string;
+  name: string;
+  description: string;
+  color: string;
+  colorHex: string;
+  status: "active" | "deleting";
+  fileCount: number;
+  lastUploadAt: string | null;
+  createdAt: string;
+}
+
+export interface ProjectInput {
+  name: string;
+  description: string;
+  color: string;
+}
+
+export interface ApiKey {
+  clientId: string;
+  name: string;
+  projectId: string;
+  projectName: string;
+  status: "active" | "revoked";
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export interface CreatedKey extends ApiKey {
+  clientSecret: string;
+}
+
+export interface UsageDay {
+  day: string;
+  accepted: number;
+  rateLimited: number;
+  uploads: number;
+  bytes: number;
+}
+
+export interface KeyUsage {
+  clientId: string;
+  from: string;
+  to: string;
+  days: UsageDay[];
+  totals: { accepted: number; rateLimited: number; uploads: number; bytes: number };
+  lastUsedAt: string | null;
+}
+
+export interface FileSummary {
+  fileId: string;
+  projectId: string;
+  fileName: string;
+  fileSize: number;
+  status: "pending" | "completed" | "rejected";
+  rejection: { reason: string; message: string } | null;
+  createdAt: string;
+  completedAt: string | null;
+  appName: string | null;
+  version: string | null;
+  buildNumber: string | null;
+  platform: string | null;
+  bundleId: string | null;
+  iconUrl: string | null;
+  uploadedBy: { clientId: string; name: string | null };
+  shareUrl: string | null;
+  downloadUrl: string | null;
+}
+
+export interface FileDetail extends FileSummary {
+  fileType: string;
+  projectName: string;
+  metadata: Record<string, unknown> | null;
+  expiresAt: number | null;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+const id = (value: string) => encodeURIComponent(value);
+
+/** A delete answers 204 when done, or 202 `{status: "deleting"}` when it continues in the background. */
+type DeleteOutcome = { status: "deleted" | "deleting" };
+const outcome = (answer: { status?: string } | undefined): DeleteOutcome => ({ status: answer?.status === "deleting" ? "deleting" : "deleted" });
+
+export const dashboardApi = {
+  projects: () => apiRequest<Page<Project>>("GET", "/api/projects"),
+  project: (projectId: string) => apiRequest<Project>("GET", `/api/projects/${id(projectId)}`),
+  createProject: (input: ProjectInput) => apiRequest<Project>("POST", "/api/projects", input),
+  updateProject: (projectId: string, input: Partial<ProjectInput>) => apiRequest<Project>("PATCH", `/api/projects/${id(projectId)}`, input),
+  deleteProject: async (projectId: string, confirmName: string) =>
+    outcome(await apiRequest<{ status?: string } | undefined>("DELETE", `/api/projects/${id(projectId)}`, { confirmName })),
+
+  projectFiles: (projectId: string, cursor?: string | null) =>
+    apiRequest<Page<FileSummary>>("GET", `/api/projects/${id(projectId)}/files?limit=25${cursor ? `&cursor=${id(cursor)}` : ""}`),
+  latestFiles: () => apiRequest<Page<FileSummary>>("GET", "/api/files?limit=10"),
+  file: (fileId: string) => apiRequest<FileDetail>("GET", `/api/files/${id(fileId)}`),
+  deleteFile: (fileId: string) => apiRequest<void>("DELETE", `/api/files/${id(fileId)}`),
+
+  keys: () => apiRequest<Page<ApiKey>>("GET", "/api/keys"),
+  createKey: (name: string, projectId: string) => apiRequest<CreatedKey>("POST", "/api/keys", { name, projectId }),
+  regenerateKey: (clientId: string) => apiRequest<{ clientId: string; clientSecret: string }>("POST", `/api/keys/${id(clientId)}/regenerate`),
+  revokeKey: (clientId: string) => apiRequest<void>("DELETE", `/api/keys/${id(clientId)}`),
+  keyUsage: (clientId: string) => apiRequest<KeyUsage>("GET", `/api/keys/${id(clientId)}/usage`),
+
+  deleteAccount: async (password: string) => outcome(await apiRequest<{ status?: string } | undefined>("DELETE", "/api/account", { password })),
+};

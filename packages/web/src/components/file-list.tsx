@@ -1,0 +1,66 @@
+import type { FileSummary } from "../api/dashboard.api";
+import { Link } from "../app/router";
+import { formatDateTime } from "../app/format";
+import { formatBytes } from "./data";
+
+export const versionOf = (f: Pick<FileSummary, "version" | "buildNumber">) =>
+  f.version ? `${f.version}${f.buildNumber ? ` (${f.buildNumber})` : ""}` : f.buildNumber ? `(${f.buildNumber})` : "—";
+
+export const platformLabel = (p: string | null) => (p === "android" ? "Android" : p === "ios" ? "iOS" : p ?? "—");
+
+export function AppIcon({ url, size = 40 }: { url: string | null; size?: number }) {
+  // Decorative: the app's name is always written next to it.
+  return url ? (
+    <img className="app-icon" src={url} alt="" width={size} height={size} loading="lazy" />
+  ) : (
+    <span className="app-icon app-icon-empty" aria-hidden="true">
+      <svg viewBox="0 0 24 24" focusable="false">
+        <path d="m12 3 8 4.5v9L12 21l-8-4.5v-9L12 3Z" />
+      </svg>
+    </span>
+  );
+}
+
+export function FileStatus({ file }: { file: Pick<FileSummary, "status" | "rejection"> }) {
+  if (file.status === "completed") return <span className="badge badge-success">Completed</span>;
+  if (file.status === "pending") return <span className="badge badge-muted">Pending</span>;
+  return (
+    <span className="file-status-rejected">
+      <span className="badge badge-danger">Rejected</span>
+      {file.rejection && <span className="file-reason">{file.rejection.message}</span>}
+    </span>
+  );
+}
+
+/** Builds as a list of rows (a table on wide screens, stacked cards on phones, same markup). */
+export function FileList({ files, showProject, projectNames }: { files: FileSummary[]; showProject?: boolean; projectNames?: Map<string, string> }) {
+  return (
+    <ul className="file-list">
+      {files.map((f) => (
+        <li key={f.fileId} className="file-row">
+          <AppIcon url={f.iconUrl} />
+          <div className="file-main">
+            <Link to={`/files/${encodeURIComponent(f.fileId)}`} className="file-name">
+              {f.appName ?? f.fileName}
+            </Link>
+            <p className="file-meta">
+              <span>{versionOf(f)}</span>
+              <span>{platformLabel(f.platform)}</span>
+              <span>{formatBytes(f.fileSize)}</span>
+              {showProject && projectNames?.get(f.projectId) && <span>{projectNames.get(f.projectId)}</span>}
+            </p>
+            <p className="file-meta">
+              <span>
+                Uploaded <time dateTime={f.createdAt}>{formatDateTime(f.createdAt)}</time>
+              </span>
+              <span>by key {f.uploadedBy.name ?? f.uploadedBy.clientId}</span>
+            </p>
+          </div>
+          <div className="file-state">
+            <FileStatus file={f} />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}

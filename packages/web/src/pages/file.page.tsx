@@ -1,0 +1,205 @@
+import { useState, type ReactNode } from "react";
+import { describeError } from "../api/api-client";
+import { dashboardApi, type FileDetail } from "../api/dashboard.api";
+import { formatDateTime } from "../app/format";
+import { Link, useNavigate } from "../app/router";
+import { ErrorSummary } from "../components/alerts";
+import { Button } from "../components/button";
+import { CopyField, formatBytes, Loaded, useLoad } from "../components/data";
+import { AppIcon, FileStatus, platformLabel, versionOf } from "../components/file-list";
+import { AppShell, Card } from "../components/layouts";
+
+/** Metadata keys shown in the summary above; the rest is listed under "All metadata". */
+const SHOWN = new Set(["appName", "bundleId", "version", "buildNumber", "platform"]);
+
+/** Readable labels for the extractor's usual keys; unknown keys are spelled out from camelCase. */
+const LABELS: Record<string, string> = {
+  minOs: "Minimum OS",
+  minSdk: "Minimum SDK",
+  minSdkVersion: "Minimum SDK",
+  targetSdk: "Target SDK",
+  targetSdkVersion: "Target SDK",
+  permissions: "Permissions",
+  locales: "Locales",
+  provisioning: "Provisioning profile",
+  teamId: "Team ID",
+  teamName: "Team",
+  expiresAt: "Expires",
+  expirationDate: "Expires",
+  devices: "Devices",
+  deviceCount: "Device count",
+  kind: "Kind",
+};
+
+const label = (key: string) => LABELS[key] ?? key.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/^./, (c) => c.toUpperCase());
+
+/** Any JSON value as markup; lists are capped so a hostile or huge list cannot swamp the page. */
+function Value({ value }: { value: unknown }): ReactNode {
+  if (value === null || value === undefined || value === "") return <span className="muted">—</span>;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return <span className="muted">None</span>;
+    const shown = value.slice(0, 100);
+    return (
+      <>
+        <span className="muted">{value.length} in total</span>
+        <ul className="meta-list">
+          {shown.map((v, i) => (
+            <li key={i}>{typeof v === "object" ? <Value value={v} /> : String(v)}</li>
+          ))}
+          {value.length > shown.length && <li className="muted">and {value.length - shown.length} more</li>}
+        </ul>
+      </>
+    );
+  }
+  if (typeof value === "object") {
+    return (
+      <dl className="meta-nested">
+        {Object.entries(value as Record<string, unknown>).map(([k, v]) => (
+          <div key={k}>
+            <dt>{label(k)}</dt>
+            <dd>
+              <Value value={v} />
+            </dd>
+          </div>
+        ))}
+      </dl>
+    );
+  }
+  return <>{String(value)}</>;
+}
+
+export function FilePage({ fileId }: { fileId: string }) {
+  const [load, reload] = useLoad(() => dashboardApi.file(fileId), [fileId]);
+  const title = load.status === "ready" ? (load.data.appName ?? load.data.fileName) : "Build";
+  return (
+    <AppShell
+      title={title}
+      description={load.status === "ready" ? `${versionOf(load.data)} · ${platformLabel(load.data.platform)}` : undefined}
+      actions={
+        load.status === "ready" ? (
+          <Link to={`/projects/${encodeURIComponent(load.data.projectId)}`} className="button button-secondary">
+            {load.data.projectName}
+          </Link>
+        ) : undefined
+      }
+    >
+      <Loaded load={load} retry={reload} label="the build">
+        {(file) => <FileDetails file={file} />}
+      </Loaded>
+    </AppShell>
+  );
+}
+
+function FileDetails({ file }: { file: FileDetail }) {
+  const extra = Object.entries(file.metadata ?? {}).filter(([k]) => !SHOWN.has(k));
+  return (
+    <div className="stack">
+      <Card title="Summary" id="summary">
+        <div className="file-hero">
+          <AppIcon url={file.iconUrl} size={64} />
+          <dl className="facts facts-plain">
+            <div>
+              <dt>App name</dt>
+              <dd>{file.appName ?? "—"}</dd>
+            </div>
+            <div>
+              <dt>Bundle / package ID</dt>
+              <dd className="break-anywhere">{file.bundleId ?? "—"}</dd>
+            </div>
+            <div>
+              <dt>Version (build)</dt>
+              <dd>{versionOf(file)}</dd>
+            </div>
+            <div>
+              <dt>Platform</dt>
+              <dd>{platformLabel(file.platform)}</dd>
+            </div>
+            <div>
+              <dt>File</dt>
+              <dd className="break-anywhere">
+                {file.fileName} · {formatBytes(file.fileSize)}
+              </dd>
+            </div>
+            <div>
+              <dt>Uploaded</dt>
+              <dd>{formatDateTime(file.createdAt)}</dd>
+            </div>
+            <div>
+              <dt>Uploaded with key</dt>
+              <dd className="break-anywhere">{file.uploadedBy.name ?? file.uploadedBy.clientId}</dd>
+            </div>
+            <div>
+              <dt>Status</dt>
+              <dd>
+                <FileStatus file={file} />
+              </dd>
+            </div>
+          </dl>
+        </div>
+      </Card>
+      {(file.shareUrl || file.downloadUrl) && (
+        <Card title="Links" id="links" description="Send the share link to testers; the download link fetches the package directly.">
+          {file.shareUrl && <CopyField id="share-url" label="Share link" value={file.shareUrl} />}
+          {file.downloadUrl && <CopyField id="download-url" label="Download link" value={file.downloadUrl} />}
+        </Card>
+      )}
+      <Card title="All metadata" id="metadata" description="Everything Hangar read from the package.">
+        {extra.length === 0 ? (
+          <p className="muted">No further metadata was extracted from this package.</p>
+        ) : (
+          <dl className="meta-grid" data-testid="metadata">
+            {extra.map(([k, v]) => (
+              <div key={k}>
+                <dt>{label(k)}</dt>
+                <dd>
+                  <Value value={v} />
+                </dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </Card>
+      <DeleteFile file={file} />
+    </div>
+  );
+}
+
+function DeleteFile({ file }: { file: FileDetail }) {
+  const navigate = useNavigate();
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const remove = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await dashboardApi.deleteFile(file.fileId);
+      navigate(`/projects/${encodeURIComponent(file.projectId)}`, { replace: true });
+    } catch (e) {
+      setError(describeError(e));
+      setBusy(false);
+    }
+  };
+  return (
+    <Card title="Delete build" id="delete-file" description="Deletes the package, its icon and its share link; the link then tells testers the build was removed.">
+      {error && <ErrorSummary message={error} />}
+      {confirming ? (
+        <div className="confirm" role="group" aria-label="Confirm delete">
+          <p>Delete {file.appName ?? file.fileName} {versionOf(file)}? This cannot be undone.</p>
+          <div className="form-actions-row">
+            <Button variant="danger" busy={busy} busyLabel="Deleting…" onClick={() => void remove()}>
+              Delete build
+            </Button>
+            <Button variant="secondary" disabled={busy} onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <Button variant="danger" onClick={() => setConfirming(true)}>
+          Delete build…
+        </Button>
+      )}
+    </Card>
+  );
+}
