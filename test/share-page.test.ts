@@ -179,6 +179,11 @@ describe("GET /share/<userKey>/manifest.plist", () => {
       { kind: "display-image", url: `${stack().baseUrl}/share/${done.userKey}/icon.png` },
       { kind: "full-size-image", url: `${stack().baseUrl}/share/${done.userKey}/icon.png` },
     ]);
+    // The same name is text on the page and in its Open Graph tags.
+    const html = (await page(done.userKey, DESKTOP)).text;
+    expect(html).toContain(`<meta property="og:title" content="Tom &amp; Jerry &lt;beta&gt; &quot;q&quot; &#39;a&#39; 🚀 1.0&lt;2&gt;">`);
+    expect(html).toContain(`<h1 id="app-title">Tom &amp; Jerry &lt;beta&gt; &quot;q&quot; &#39;a&#39; 🚀</h1>`);
+    expect(html).not.toContain("<beta>");
     // The package URL works without cookies.
     const pkg = await call(`/download/${done.userKey}`);
     expect(pkg.status).toBe(302);

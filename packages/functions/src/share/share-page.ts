@@ -203,7 +203,7 @@ export function renderSharePage(file: SharedFile, device: Device, links: PageLin
     ["File", file.fileName],
     ...(p
       ? ([
-          ["Profile", p.kind ? (PROFILE_KIND[p.kind] ?? p.kind) : undefined],
+          ["Profile", typeof p.kind === "string" ? (Object.hasOwn(PROFILE_KIND, p.kind) ? PROFILE_KIND[p.kind] : p.kind) : undefined],
           ["Team", str(p.teamName) ?? str(p.teamId)],
           ["Profile expires", str(p.expiresAt) && formatDate(p.expiresAt!)],
           ["Devices", typeof p.provisionedDevices === "number" && p.kind !== "enterprise" && p.kind !== "app-store" ? String(p.provisionedDevices) : undefined],
