@@ -1,3 +1,4 @@
+import { useState } from "react";
 import type { FileSummary } from "../api/dashboard.api";
 import { Link } from "../app/router";
 import { formatDateTime } from "../app/format";
@@ -9,11 +10,14 @@ export const versionOf = (f: Pick<FileSummary, "version" | "buildNumber">) =>
 export const platformLabel = (p: string | null) => (p === "android" ? "Android" : p === "ios" ? "iOS" : p ?? "—");
 
 export function AppIcon({ url, size = 40 }: { url: string | null; size?: number }) {
-  // Decorative: the app's name is always written next to it.
-  return url ? (
-    <img className="app-icon" src={url} alt="" width={size} height={size} loading="lazy" />
-  ) : (
-    <span className="app-icon app-icon-empty" aria-hidden="true">
+  // A presigned address expires and a store may be unreachable: fall back to the placeholder
+  // rather than a broken image. Decorative either way: the app's name is written next to it.
+  const [failed, setFailed] = useState(false);
+  if (url && !failed) {
+    return <img className="app-icon" src={url} alt="" width={size} height={size} data-icon-url={url} onError={() => setFailed(true)} />;
+  }
+  return (
+    <span className="app-icon app-icon-empty" aria-hidden="true" data-icon-url={url ?? undefined}>
       <svg viewBox="0 0 24 24" focusable="false">
         <path d="m12 3 8 4.5v9L12 21l-8-4.5v-9L12 3Z" />
       </svg>
