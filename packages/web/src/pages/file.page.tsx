@@ -56,7 +56,8 @@ function Value({ value }: { value: unknown }): ReactNode {
       <dl className="meta-nested">
         {Object.entries(value as Record<string, unknown>).map(([k, v]) => (
           <div key={k}>
-            <dt>{label(k)}</dt>
+            {/* Nested keys are often data themselves (locale codes of labels): shown as they are. */}
+            <dt>{LABELS[k] ?? k}</dt>
             <dd>
               <Value value={v} />
             </dd>
