@@ -35,7 +35,7 @@ export function KeyUsagePage({ clientId }: { clientId: string }) {
                 <dt>Bytes uploaded</dt>
                 <dd>{formatBytes(u.totals.bytes)}</dd>
               </div>
-              <div className="stat">
+              <div className="stat stat-small">
                 <dt>Last used</dt>
                 <dd>{u.lastUsedAt ? formatDateTime(u.lastUsedAt) : "Never"}</dd>
               </div>
@@ -82,7 +82,8 @@ export function UsageChart({ days }: { days: UsageDay[] }) {
               {d.rateLimited > 0 && (
                 <rect x={x} y={y(d.accepted + d.rateLimited)} width={barW} height={y(d.accepted) - y(d.accepted + d.rateLimited)} className="chart-limited" />
               )}
-              {(i % 7 === 0 || i === days.length - 1) && (
+              {/* Weekly ticks counted back from today, so the last bar is always labelled. */}
+              {(days.length - 1 - i) % 7 === 0 && (
                 <text x={x + barW / 2} y={H - 6} textAnchor="middle" className="chart-label">
                   {d.day.slice(5)}
                 </text>
@@ -99,7 +100,8 @@ export function UsageChart({ days }: { days: UsageDay[] }) {
           <span className="legend-swatch legend-limited" /> Rate-limited (429)
         </span>
       </figcaption>
-      <table className="visually-hidden">
+      <div className="visually-hidden">
+      <table>
         <caption>Requests per day, last 30 days</caption>
         <thead>
           <tr>
@@ -122,6 +124,7 @@ export function UsageChart({ days }: { days: UsageDay[] }) {
           ))}
         </tbody>
       </table>
+      </div>
     </figure>
   );
 }
