@@ -84,7 +84,7 @@ export function UsageChart({ days }: { days: UsageDay[] }) {
               )}
               {/* Weekly ticks counted back from today, so the last bar is always labelled. */}
               {(days.length - 1 - i) % 7 === 0 && (
-                <text x={x + barW / 2} y={H - 6} textAnchor="middle" className="chart-label">
+                <text x={i === days.length - 1 ? x + barW : x + barW / 2} y={H - 6} textAnchor={i === days.length - 1 ? "end" : "middle"} className="chart-label">
                   {d.day.slice(5)}
                 </text>
               )}
