@@ -30,6 +30,7 @@ import type { Construct } from "constructs";
 import { Config, use, type StackContext } from "sst/constructs";
 import { functions as functionTable, ORIGIN_VERIFY_HEADER, routes, VIEWER_ADDRESS_HEADER, VIEWER_HOST_HEADER } from "@hangar/functions";
 import { ApiStack } from "./api-stack";
+import { StorageStack } from "./storage-stack";
 import { suppressProviders } from "./nag";
 import { stageSettings, type StageSettings } from "./settings";
 
@@ -51,9 +52,13 @@ export const apiPathPatterns = (): string[] => [...new Set(routes.map((r) => `/$
  */
 export const ORIGIN_READ_TIMEOUT_SECONDS = Math.min(60, Math.max(...Object.values(functionTable).map((f) => f.timeoutSeconds)) + 10);
 
-/** The dashboard's CSP: no inline script or style, no framing, nothing from other origins. */
-export const DASHBOARD_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+/**
+ * The dashboard's CSP: no inline script or style, no framing, nothing from other origins but
+ * build icons, which are short-lived signed GETs on the uploads bucket's own origin (the
+ * address S3UrlSigner signs for; the local stack allows its object store the same way).
+ */
+export const dashboardCsp = (imageOrigin: string) =>
+  `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: ${imageOrigin}; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
 
 /**
  * Viewer request of the dashboard: client routes (`/`, `/login`, `/verify-email`…) have no file
@@ -130,6 +135,9 @@ function certificateFor(scope: Construct, settings: StageSettings): { certificat
 export function WebStack({ stack, app }: StackContext) {
   const settings = stageSettings(app.stage);
   const { api, originVerify } = use(ApiStack);
+  const { bucket: uploads } = use(StorageStack);
+  // Virtual-hosted style, as core's S3UrlSigner signs icon GETs.
+  const uploadsOrigin = `https://${uploads.bucketName}.s3.${stack.region}.amazonaws.com`;
 
   const site = new Bucket(stack, "Dashboard", {
     blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -147,7 +155,7 @@ export function WebStack({ stack, app }: StackContext) {
   const dashboardHeaders = new ResponseHeadersPolicy(stack, "DashboardHeaders", {
     comment: "Hangar dashboard: strict CSP, no framing, no sniffing, HSTS",
     securityHeadersBehavior: {
-      contentSecurityPolicy: { contentSecurityPolicy: DASHBOARD_CSP, override: true },
+      contentSecurityPolicy: { contentSecurityPolicy: dashboardCsp(uploadsOrigin), override: true },
       contentTypeOptions: { override: true },
       frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
       referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.SAME_ORIGIN, override: true },

@@ -6,8 +6,9 @@ import { rawGet } from "./support/raw-http";
  * The dashboard on the API's origin, on the running stack: `/` and client routes answer the
  * dashboard's page under a strict CSP; the API keeps its JSON answers; no path leaves the build.
  */
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; " +
+/** Images may also come from the object store: build icons are signed GETs on it, as on AWS. */
+const csp = () =>
+  `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: ${new URL(stack().s3Endpoint).origin}; connect-src 'self'; ` +
   "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 describe("dashboard on the local stack", () => {
@@ -16,7 +17,7 @@ describe("dashboard on the local stack", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(res.headers.get("cache-control")).toBe("no-cache");
-    expect(res.headers.get("content-security-policy")).toBe(CSP);
+    expect(res.headers.get("content-security-policy")).toBe(csp());
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("referrer-policy")).toBe("same-origin");
     expect(res.text).toMatch(/<html/i);

@@ -9,7 +9,7 @@ import { bucketActions, indexActions, mailActions, reaperActions, selfInvoking, 
 import { REAPER_ITERATOR_AGE_ALARM_MS } from "../alarms";
 import { accessLogFormat, COMPLETE_P99_ALARM_MS } from "../api-stack";
 import { expiredUploadFilter, REAPER_HANDLER, sealFilter } from "../storage-stack";
-import { apiPathPatterns, DASHBOARD_CSP, ORIGIN_READ_TIMEOUT_SECONDS, SPA_REWRITE_CODE, VIEWER_HOST_CODE } from "../web-stack";
+import { apiPathPatterns, dashboardCsp, ORIGIN_READ_TIMEOUT_SECONDS, SPA_REWRITE_CODE, VIEWER_HOST_CODE } from "../web-stack";
 import { nagFindings, REPO_ROOT, synthesize } from "../synthesize";
 import {
   allIdentityStatements,
@@ -883,10 +883,14 @@ describe("one origin per stage (CloudFront)", () => {
     const id = configOf(dev).DefaultCacheBehavior.ResponseHeadersPolicyId!.Ref;
     const policy = props<{ ResponseHeadersPolicyConfig: { SecurityHeadersConfig: Record<string, Record<string, unknown>> } }>(dev.web.Resources[id]);
     const headers = policy.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
-    expect(headers.ContentSecurityPolicy).toEqual({ ContentSecurityPolicy: DASHBOARD_CSP, Override: true });
-    expect(DASHBOARD_CSP).toBe(
-      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    // Images: self, data/blob, and the uploads bucket's own origin (icons are signed GETs on it).
+    const csp = JSON.stringify(headers.ContentSecurityPolicy);
+    expect(csp).toMatch(/UploadsBucket/);
+    expect(dashboardCsp("https://b.s3.eu-west-1.amazonaws.com")).toBe(
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https://b.s3.eu-west-1.amazonaws.com; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
     );
+    expect(csp).toContain(".s3.");
+    expect(csp).toContain(".amazonaws.com; connect-src 'self'; frame-ancestors 'none'");
     expect(headers.ContentTypeOptions).toEqual({ Override: true });
     expect(headers.ReferrerPolicy).toEqual({ ReferrerPolicy: "same-origin", Override: true });
     expect(headers.FrameOptions).toEqual({ FrameOption: "DENY", Override: true });

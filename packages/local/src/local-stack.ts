@@ -235,6 +235,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       host: options.host,
       port: apiPort,
       ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}),
+      imageOrigin: store.url,
     });
     closers.push(() => api.close());
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawGet } from "../../../test/support/raw-http";
 import { startLocalApiServer, type Handler, type LocalApiServer } from "../src/http/local-api-server";
-import { DASHBOARD_SECURITY_HEADERS } from "../src/http/static-site";
+import { dashboardSecurityHeaders } from "../src/http/static-site";
 
 /**
  * The dashboard on the API's origin: files with their types and cache rules, the SPA fallback for
@@ -47,7 +47,7 @@ afterAll(async () => {
 const get = (path: string, init: RequestInit = {}) => fetch(`${built.url}${path}`, init);
 
 function expectSecurityHeaders(headers: Headers) {
-  for (const [name, value] of Object.entries(DASHBOARD_SECURITY_HEADERS)) expect(headers.get(name)).toBe(value);
+  for (const [name, value] of Object.entries(dashboardSecurityHeaders())) expect(headers.get(name)).toBe(value);
 }
 
 describe("dashboard files", () => {

@@ -112,6 +112,8 @@ export interface LocalApiServerOptions {
   port: number;
   /** The built dashboard (packages/web/dist), served at `/`; undefined serves a "not built" page. */
   dashboardDir?: string;
+  /** The object store's URL: build icons in the dashboard are signed GETs on it. */
+  imageOrigin?: string;
   /** Where the access log goes; default stdout. */
   accessLog?: (line: string) => void;
   /** Tests: the handler of a function, instead of importing the deployed module. */
@@ -141,7 +143,7 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
     });
   // Load every handler up front: a broken import should fail `npm start`, not the first request.
   await Promise.all((Object.keys(functions) as FunctionName[]).map((fn) => handlerFor(fn)));
-  const site = createStaticSite({ root: options.dashboardDir });
+  const site = createStaticSite({ root: options.dashboardDir, ...(options.imageOrigin ? { imageOrigin: options.imageOrigin } : {}) });
   const accessLog = options.accessLog ?? ((line: string) => console.log(line));
 
   const server = createServer(async (req, res) => {

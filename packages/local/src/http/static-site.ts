@@ -15,14 +15,21 @@ import { extname, resolve, sep } from "node:path";
 /** Prefixes the API owns: never answered with the dashboard, so their JSON 404/405 stay intact. */
 const API_PREFIXES = ["/api", "/share", "/download"];
 
-/** Headers on every dashboard answer (issue 9: a strict CSP holds because the build inlines nothing). */
-export const DASHBOARD_SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  "Content-Security-Policy":
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; " +
-    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "same-origin",
-};
+/**
+ * Headers on every dashboard answer (issue 9: a strict CSP holds because the build inlines
+ * nothing). `imageOrigin` is the object store's origin: build icons are short-lived signed GETs
+ * on it, as on AWS (stacks/web-stack.ts allows the bucket's origin the same way). Nothing else
+ * may come from another origin.
+ */
+export function dashboardSecurityHeaders(imageOrigin?: string): Readonly<Record<string, string>> {
+  return {
+    "Content-Security-Policy":
+      `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:${imageOrigin ? ` ${imageOrigin}` : ""}; connect-src 'self'; ` +
+      "frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+  };
+}
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -69,6 +76,8 @@ const NOT_BUILT_PAGE = `<!doctype html>
 export interface StaticSiteOptions {
   /** The build folder (packages/web/dist); undefined or missing: the built-in "not built" page. */
   root: string | undefined;
+  /** Origin of the object store, whose signed GETs serve build icons (see dashboardSecurityHeaders). */
+  imageOrigin?: string;
 }
 
 export interface StaticSite {
@@ -112,6 +121,7 @@ function fileStats(path: string): Stats | undefined {
 
 export function createStaticSite(options: StaticSiteOptions): StaticSite {
   const configuredRoot = options.root ? resolve(options.root) : undefined;
+  const securityHeaders = dashboardSecurityHeaders(options.imageOrigin ? new URL(options.imageOrigin).origin : undefined);
 
   /** Resolved per request: the build may appear (or be replaced) while the stack runs. */
   const currentRoot = (): string | undefined => {
@@ -148,7 +158,7 @@ export function createStaticSite(options: StaticSiteOptions): StaticSite {
     contentType: string,
   ) => {
     const headers: Record<string, string | number> = {
-      ...DASHBOARD_SECURITY_HEADERS,
+      ...securityHeaders,
       "Content-Type": contentType,
       "Cache-Control": cacheControl,
       "X-Request-Id": requestId,
