@@ -75,6 +75,30 @@ export interface FileDetail extends FileSummary {
   projectName: string;
   metadata: Record<string, unknown> | null;
   expiresAt: number | null;
+  /** The share link's settings and counts; null while the build has no link (pending, rejected). */
+  share?: ShareLinkView | null;
+}
+
+/** GET /api/files/{fileId} `share` and the answer of PATCH /api/files/{fileId}/share (never the password). */
+export interface ShareLinkView {
+  userKey: string;
+  shareUrl: string;
+  state: "open" | "disabled" | "expired" | "capped";
+  enabled: boolean;
+  expiresAt: string | null;
+  hasPassword: boolean;
+  maxDownloads: number | null;
+  downloads: number;
+  installs: number;
+  daily: { day: string; downloads: number; installs: number }[];
+}
+
+/** Omitted fields stay as they are; null clears one. */
+export interface ShareSettingsInput {
+  enabled?: boolean;
+  expiresAt?: string | null;
+  password?: string | null;
+  maxDownloads?: number | null;
 }
 
 export interface Page<T> {
@@ -101,6 +125,9 @@ export const dashboardApi = {
   latestFiles: () => apiRequest<Page<FileSummary>>("GET", "/api/files?limit=10"),
   file: (fileId: string) => apiRequest<FileDetail>("GET", `/api/files/${id(fileId)}`),
   deleteFile: (fileId: string) => apiRequest<void>("DELETE", `/api/files/${id(fileId)}`),
+  updateShare: (fileId: string, input: ShareSettingsInput) => apiRequest<ShareLinkView>("PATCH", `/api/files/${id(fileId)}/share`, input),
+  regenerateShare: (fileId: string) =>
+    apiRequest<{ userKey: string; shareUrl: string; downloadUrl: string }>("POST", `/api/files/${id(fileId)}/share/regenerate`),
 
   keys: () => apiRequest<Page<ApiKey>>("GET", "/api/keys"),
   createKey: (name: string, projectId: string) => apiRequest<CreatedKey>("POST", "/api/keys", { name, projectId }),

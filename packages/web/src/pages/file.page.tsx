@@ -8,6 +8,7 @@ import { Button } from "../components/button";
 import { CopyField, formatBytes, Loaded, useLoad } from "../components/data";
 import { AppIcon, FileStatus, platformLabel, versionOf } from "../components/file-list";
 import { AppShell, Card } from "../components/layouts";
+import { ShareLinkSettings } from "../components/share-link-settings";
 
 /** Metadata keys shown in the summary above; the rest is listed under "All metadata". */
 const SHOWN = new Set(["appName", "bundleId", "version", "buildNumber", "platform"]);
@@ -70,7 +71,7 @@ function Value({ value }: { value: unknown }): ReactNode {
 }
 
 export function FilePage({ fileId }: { fileId: string }) {
-  const [load, reload] = useLoad(() => dashboardApi.file(fileId), [fileId]);
+  const [load, reload, set] = useLoad(() => dashboardApi.file(fileId), [fileId]);
   const title = load.status === "ready" ? (load.data.appName ?? load.data.fileName) : "Build";
   return (
     <AppShell
@@ -85,13 +86,14 @@ export function FilePage({ fileId }: { fileId: string }) {
       }
     >
       <Loaded load={load} retry={reload} label="the build">
-        {(file) => <FileDetails file={file} />}
+        {(file) => <FileDetails file={file} onChanged={set} />}
       </Loaded>
     </AppShell>
   );
 }
 
-function FileDetails({ file }: { file: FileDetail }) {
+function FileDetails({ file, onChanged }: { file: FileDetail; onChanged(file: FileDetail): void }) {
+  const share = file.share ?? null;
   const extra = Object.entries(file.metadata ?? {}).filter(([k]) => !SHOWN.has(k));
   return (
     <div className="stack">
@@ -138,9 +140,16 @@ function FileDetails({ file }: { file: FileDetail }) {
           </dl>
         </div>
       </Card>
-      {(file.shareUrl || file.downloadUrl) && (
+      {share && (
+        <ShareLinkSettings
+          file={file}
+          share={share}
+          onChanged={(next, downloadUrl) => onChanged({ ...file, share: next, shareUrl: next.shareUrl, downloadUrl: downloadUrl ?? file.downloadUrl })}
+        />
+      )}
+      {((file.shareUrl && !share) || file.downloadUrl) && (
         <Card title="Links" id="links" description="Send the share link to testers; the download link fetches the package directly.">
-          {file.shareUrl && <CopyField id="share-url" label="Share link" value={file.shareUrl} />}
+          {file.shareUrl && !share && <CopyField id="share-url" label="Share link" value={file.shareUrl} />}
           {file.downloadUrl && <CopyField id="download-url" label="Download link" value={file.downloadUrl} />}
         </Card>
       )}

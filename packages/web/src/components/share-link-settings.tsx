@@ -1,0 +1,271 @@
+import { useState, type FormEvent } from "react";
+import { describeError } from "../api/api-client";
+import { dashboardApi, type FileDetail, type ShareLinkView, type ShareSettingsInput } from "../api/dashboard.api";
+import { formatDateTime } from "../app/format";
+import { ErrorSummary, Notice } from "./alerts";
+import { Button } from "./button";
+import { CopyField } from "./data";
+import { fieldId, PasswordField, TextField } from "./field";
+import { Card } from "./layouts";
+import { useForm } from "./use-form";
+
+const FIELDS = ["enabled", "expiresAt", "password", "maxDownloads"] as const;
+const LABELS = { enabled: "Link enabled", expiresAt: "Expires", password: "Password", maxDownloads: "Download limit" };
+
+const STATE: Record<ShareLinkView["state"], { label: string; badge: string; help: string }> = {
+  open: { label: "Active", badge: "badge-success", help: "Testers with the link can open it and install." },
+  disabled: { label: "Disabled", badge: "badge-muted", help: "The link answers that it is turned off; nothing can be downloaded." },
+  expired: { label: "Expired", badge: "badge-danger", help: "The expiry has passed; change or clear it to open the link again." },
+  capped: { label: "Limit reached", badge: "badge-danger", help: "The download limit is reached; raise or clear it to open the link again." },
+};
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** An ISO instant as a `datetime-local` value in the browser's zone (the input has no zone). */
+function toLocalInput(iso: string | null): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** The share link's state, counts and owner controls (issue 11 items 5 and 6). */
+export function ShareLinkSettings({ file, share, onChanged }: { file: FileDetail; share: ShareLinkView; onChanged(share: ShareLinkView, downloadUrl?: string): void }) {
+  const state = STATE[share.state];
+  // Kept here: the form below starts afresh after each save, and the confirmation must outlive it.
+  const [saved, setSaved] = useState(false);
+  return (
+    <Card title="Sharing" id="share-link" description="Who can open the link testers install from, until when, and how often.">
+      <div className="share-status">
+        <span className={`badge ${state.badge}`} data-testid="share-state">
+          {state.label}
+        </span>
+        {share.hasPassword && <span className="badge badge-accent">Protected</span>}
+        <span className="muted">{state.help}</span>
+      </div>
+      <dl className="stat-grid share-stats">
+        <div className="stat">
+          <dt>Downloads</dt>
+          <dd data-testid="share-downloads">
+            {share.downloads}
+            {share.maxDownloads !== null && <span className="stat-of"> of {share.maxDownloads}</span>}
+          </dd>
+        </div>
+        <div className="stat">
+          <dt>iOS installs</dt>
+          <dd data-testid="share-installs">{share.installs}</dd>
+        </div>
+        <div className="stat">
+          <dt>Expires</dt>
+          <dd className="stat-text">{share.expiresAt ? formatDateTime(share.expiresAt) : "Never"}</dd>
+        </div>
+      </dl>
+      <CopyField id="share-url" label="Share link" value={share.shareUrl} />
+      {/* Keyed by the link: after a save or a regenerate the form starts again from the server's values. */}
+      {saved && <Notice title="Link settings saved." />}
+      <SettingsForm
+        key={`${share.userKey}:${share.enabled}:${share.expiresAt}:${share.hasPassword}:${share.maxDownloads}`}
+        file={file}
+        share={share}
+        onSubmitting={() => setSaved(false)}
+        onSaved={(next) => {
+          setSaved(true);
+          onChanged(next);
+        }}
+      />
+      <Regenerate file={file} onChanged={(next, downloadUrl) => onChanged({ ...share, ...next }, downloadUrl)} />
+    </Card>
+  );
+}
+
+function SettingsForm({ file, share, onSubmitting, onSaved }: { file: FileDetail; share: ShareLinkView; onSubmitting(): void; onSaved(share: ShareLinkView): void }) {
+  const form = useForm(FIELDS, LABELS);
+  const [enabled, setEnabled] = useState(share.enabled);
+  const [expiresAt, setExpiresAt] = useState(toLocalInput(share.expiresAt));
+  const [password, setPassword] = useState("");
+  const [removePassword, setRemovePassword] = useState(false);
+  const [maxDownloads, setMaxDownloads] = useState(share.maxDownloads === null ? "" : String(share.maxDownloads));
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmitting();
+    const expiry = expiresAt ? new Date(expiresAt) : null;
+    const cap = maxDownloads.trim();
+    const capNumber = cap === "" ? null : Number(cap);
+    const clientErrors = {
+      expiresAt: expiry && Number.isNaN(expiry.getTime()) ? "Enter a date and time." : undefined,
+      password: password && [...password.normalize("NFKC")].length < 4 ? "Use at least 4 characters." : password.length > 256 ? "Use at most 256 characters." : undefined,
+      maxDownloads:
+        capNumber !== null && (!Number.isInteger(capNumber) || capNumber < 1 || capNumber > 1_000_000) ? "Enter a whole number from 1 to 1,000,000, or leave it empty for no limit." : undefined,
+    };
+    // Only what changed is sent: an untouched field keeps whatever the server has.
+    const input: ShareSettingsInput = {};
+    if (enabled !== share.enabled) input.enabled = enabled;
+    const expiryIso = expiry && !Number.isNaN(expiry.getTime()) ? expiry.toISOString() : null;
+    if (expiresAt !== toLocalInput(share.expiresAt)) input.expiresAt = expiryIso;
+    if (password) input.password = password;
+    else if (removePassword) input.password = null;
+    if (capNumber !== share.maxDownloads) input.maxDownloads = capNumber;
+    void form.submit(clientErrors, async () => {
+      const next = Object.keys(input).length ? await dashboardApi.updateShare(file.fileId, input) : share;
+      onSaved(next);
+    });
+  };
+
+  return (
+    <>
+      <ErrorSummary message={form.formError} fieldErrors={form.fieldErrors} labels={LABELS} summaryRef={form.summaryRef} />
+      <form className="form share-form" noValidate onSubmit={onSubmit} aria-label="Share link settings">
+        <div className={`field${form.fieldErrors.enabled ? " field-invalid" : ""}`}>
+          <label className="switch" htmlFor={fieldId("enabled")}>
+            <input
+              id={fieldId("enabled")}
+              name="enabled"
+              type="checkbox"
+              role="switch"
+              className="switch-input"
+              checked={enabled}
+              aria-describedby={`${fieldId("enabled")}-hint`}
+              onChange={(e) => {
+                setEnabled(e.target.checked);
+                form.clearFieldError("enabled");
+              }}
+            />
+            <span className="switch-track" aria-hidden="true" />
+            <span className="field-label">{LABELS.enabled}</span>
+          </label>
+          <div id={`${fieldId("enabled")}-hint`} className="field-hint">
+            Turned off, the link answers that it is disabled and nothing can be downloaded. Turn it on again at any time.
+          </div>
+          {form.fieldErrors.enabled && <p className="field-error">{form.fieldErrors.enabled}</p>}
+        </div>
+        <div className="share-expiry">
+          <TextField
+            name="expiresAt"
+            label={LABELS.expiresAt}
+            type="datetime-local"
+            optional
+            value={expiresAt}
+            hint="Your local time. Empty: the link never expires."
+            onValueChange={(v) => {
+              setExpiresAt(v);
+              form.clearFieldError("expiresAt");
+            }}
+            error={form.fieldErrors.expiresAt}
+          />
+          {expiresAt && (
+            <Button variant="secondary" className="button-small" onClick={() => setExpiresAt("")}>
+              Clear expiry
+            </Button>
+          )}
+        </div>
+        <PasswordField
+          name="password"
+          label={share.hasPassword ? "New password" : LABELS.password}
+          optional
+          autoComplete="new-password"
+          value={password}
+          maxLength={256}
+          disabled={removePassword}
+          hint={
+            share.hasPassword
+              ? "The link is protected. Type a new password to change it; the current one is never shown. Testers already let in must enter the new one."
+              : "Testers must type it before they see the build. At least 4 characters; share it by other means than the link."
+          }
+          onValueChange={(v) => {
+            setPassword(v);
+            form.clearFieldError("password");
+          }}
+          error={form.fieldErrors.password}
+        />
+        {share.hasPassword && (
+          <label className="checkbox" htmlFor="share-remove-password">
+            <input
+              id="share-remove-password"
+              type="checkbox"
+              checked={removePassword}
+              onChange={(e) => {
+                setRemovePassword(e.target.checked);
+                if (e.target.checked) setPassword("");
+              }}
+            />
+            <span>Remove the password</span>
+          </label>
+        )}
+        <TextField
+          name="maxDownloads"
+          label={LABELS.maxDownloads}
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={1_000_000}
+          step={1}
+          optional
+          value={maxDownloads}
+          hint={`After this many downloads the link says the limit is reached (${share.downloads} so far). Empty: no limit.`}
+          onValueChange={(v) => {
+            setMaxDownloads(v);
+            form.clearFieldError("maxDownloads");
+          }}
+          error={form.fieldErrors.maxDownloads}
+        />
+        <div className="form-actions-row">
+          <Button type="submit" busy={form.busy} busyLabel="Saving…">
+            Save link settings
+          </Button>
+        </div>
+      </form>
+    </>
+  );
+}
+
+function Regenerate({ file, onChanged }: { file: FileDetail; onChanged(next: Pick<ShareLinkView, "userKey" | "shareUrl">, downloadUrl: string): void }) {
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [done, setDone] = useState(false);
+  const regenerate = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const next = await dashboardApi.regenerateShare(file.fileId);
+      setConfirming(false);
+      setDone(true);
+      onChanged({ userKey: next.userKey, shareUrl: next.shareUrl }, next.downloadUrl);
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="share-regenerate">
+      <h3 className="subheading">New link</h3>
+      {error && <ErrorSummary message={error} />}
+      {done && <Notice title="New link created.">The old link no longer works; send the new one above to your testers.</Notice>}
+      {confirming ? (
+        <div className="confirm" role="group" aria-label="Confirm new link">
+          <p>Create a new link? The current link stops working at once, for everyone who has it.</p>
+          <div className="form-actions-row">
+            <Button variant="danger" busy={busy} busyLabel="Creating…" onClick={() => void regenerate()}>
+              Create new link
+            </Button>
+            <Button variant="secondary" disabled={busy} onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <Button
+          variant="secondary"
+          onClick={() => {
+            setDone(false);
+            setConfirming(true);
+          }}
+        >
+          Regenerate link…
+        </Button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,129 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dash, signedIn, type Browser as Person } from "../support/accounts";
+import { call, stack } from "../support/api";
+import { newDashboardKey, newProject, uploadIpa } from "../support/dashboard";
+import { auditAndCapture, openSession, type BrowserSession } from "./support/browser";
+
+/**
+ * The share link's owner controls on the dashboard's file page (issue 11 items 5 and 6), in
+ * Chromium against the local stack: turn the link off and on, protect it with a password, cap its
+ * downloads, see an API field error beside its field, and regenerate it — each checked from the
+ * tester's side by asking the share URL itself. axe-core on the file page; screenshots at phone
+ * and desktop width in .tmp/screenshots/dashboard/.
+ */
+
+const HTML = { Accept: "text/html" };
+const SHOTS = "dashboard";
+
+let owner: Person;
+let file: { fileId: string; userKey: string; shareUrl: string };
+let session: BrowserSession;
+const violations: string[] = [];
+
+const shareStatus = async (url: string) => (await call(new URL(url).pathname, { headers: HTML })).status;
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000, interval: 100 });
+const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
+const state = (page: Page) => page.getByTestId("share-state").textContent();
+
+async function save(page: Page) {
+  await page.getByRole("button", { name: "Save link settings" }).click();
+  await page.getByText("Link settings saved.").waitFor();
+}
+
+beforeAll(async () => {
+  ({ b: owner } = await signedIn());
+  // The dashboard asks for a display name first (the profile step); this test is about the file page.
+  expect((await dash(owner, "PUT", "/api/account/profile", { displayName: "Share Owner" })).status).toBe(200);
+  const project = await newProject(owner);
+  const key = await newDashboardKey(owner, project.projectId);
+  file = await uploadIpa(key, "Controls.ipa");
+  session = await openSession(stack().baseUrl);
+  // The account was made through the API; the browser holds the same session cookie a sign-in sets.
+  const [name, ...value] = owner.cookie!.split("=");
+  await session.context.addCookies([{ name: name!, value: value.join("="), url: stack().baseUrl }]);
+}, 120_000);
+
+afterAll(async () => {
+  await session?.context.close();
+});
+
+describe("share link controls on the file page", () => {
+  it("disables, protects, caps and regenerates the link, and the share URL follows", async () => {
+    const { page, problems } = session;
+    await page.goto(`/files/${encodeURIComponent(file.fileId)}`);
+    await page.getByRole("heading", { name: "Sharing" }).waitFor();
+    expect(await state(page)).toBe("Active");
+    expect(await field(page, "Share link").inputValue()).toBe(file.shareUrl);
+    expect(await page.getByTestId("share-downloads").textContent()).toBe("0");
+    expect(await page.getByTestId("share-installs").textContent()).toBe("0");
+    expect(await shareStatus(file.shareUrl)).toBe(200);
+
+    // Off: testers get the friendly 410 page.
+    const toggle = page.getByRole("switch", { name: "Link enabled" });
+    expect(await toggle.isChecked()).toBe(true);
+    await toggle.uncheck();
+    await save(page);
+    await eventually(() => state(page)).toBe("Disabled");
+    expect(await shareStatus(file.shareUrl)).toBe(410);
+
+    // On again, with a password: the share page asks for it and shows nothing of the build.
+    await page.getByRole("switch", { name: "Link enabled" }).check();
+    await field(page, "Password (optional)").fill("open sesame");
+    await save(page);
+    await eventually(() => state(page)).toBe("Active");
+    expect(await page.getByText("Protected", { exact: true }).isVisible()).toBe(true);
+    // The password is never shown back: the field is empty and now offers a new one.
+    expect(await field(page, "New password (optional)").inputValue()).toBe("");
+    const tester = await session.context.newPage();
+    await tester.goto(file.shareUrl);
+    expect(await tester.getByText("This build is protected").first().isVisible()).toBe(true);
+    expect(await tester.getByLabel(/password/i).first().isVisible()).toBe(true);
+    await tester.close();
+
+    // An API field error lands beside its field: an expiry beyond five years.
+    await field(page, "Expires (optional)").fill("2045-01-01T12:00");
+    await page.getByRole("button", { name: "Save link settings" }).click();
+    const expiryError = page.locator("#field-expiresAt-error");
+    await expiryError.waitFor();
+    expect(await expiryError.textContent()).toContain("within five years");
+    expect(await field(page, "Expires (optional)").getAttribute("aria-invalid")).toBe("true");
+
+    // A client-side check for the cap; then a valid cap, no expiry and no password.
+    await page.getByRole("button", { name: "Clear expiry" }).click();
+    await field(page, "Download limit (optional)").fill("0");
+    await page.getByRole("button", { name: "Save link settings" }).click();
+    await page.locator("#field-maxDownloads-error").waitFor();
+    await field(page, "Download limit (optional)").fill("5");
+    await page.getByLabel("Remove the password").check();
+    await save(page);
+    expect(await page.getByTestId("share-downloads").textContent()).toBe("0 of 5");
+    expect(await page.getByText("Protected", { exact: true }).count()).toBe(0);
+    expect(await shareStatus(file.shareUrl)).toBe(200);
+
+    violations.push(...(await auditAndCapture(page, SHOTS, "file-share-controls")));
+
+    // Regenerate: a confirm that says the old link dies, then the new link on the page.
+    await page.getByRole("button", { name: "Regenerate link…" }).click();
+    const confirm = page.getByRole("group", { name: "Confirm new link" });
+    expect(await confirm.textContent()).toContain("stops working");
+    await confirm.getByRole("button", { name: "Create new link" }).click();
+    await page.getByText("New link created.").waitFor();
+    const newUrl = await field(page, "Share link").inputValue();
+    expect(newUrl).not.toBe(file.shareUrl);
+    expect(new URL(newUrl).pathname).toMatch(/^\/share\/[^/]+$/);
+    expect(await shareStatus(file.shareUrl)).toBe(404);
+    expect(await shareStatus(newUrl)).toBe(200);
+    // The download link follows the new key too.
+    expect(await field(page, "Download link").inputValue()).toContain(new URL(newUrl).pathname.split("/").pop()!);
+    // A reload shows the same link: the page shows what the server has.
+    await page.reload();
+    await page.getByRole("heading", { name: "Sharing" }).waitFor();
+    expect(await field(page, "Share link").inputValue()).toBe(newUrl);
+    expect(await page.getByTestId("share-downloads").textContent()).toBe("0 of 5");
+
+    violations.push(...(await auditAndCapture(page, SHOTS, "file-share-regenerated")));
+    expect(violations).toEqual([]);
+    expect(problems).toEqual([]);
+  }, 180_000);
+});
