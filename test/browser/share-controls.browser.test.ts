@@ -75,6 +75,7 @@ describe("share link controls on the file page", () => {
     expect(await page.getByText("Protected", { exact: true }).isVisible()).toBe(true);
     // The password is never shown back: the field is empty and now offers a new one.
     expect(await field(page, "New password (optional)").inputValue()).toBe("");
+    violations.push(...(await auditAndCapture(page, SHOTS, "file-share-protected")));
     const tester = await session.context.newPage();
     await tester.goto(file.shareUrl);
     expect(await tester.getByText("This build is protected").first().isVisible()).toBe(true);

@@ -148,7 +148,11 @@ function FileDetails({ file, onChanged }: { file: FileDetail; onChanged(file: Fi
         />
       )}
       {((file.shareUrl && !share) || file.downloadUrl) && (
-        <Card title="Links" id="links" description="Send the share link to testers; the download link fetches the package directly.">
+        <Card
+          title="Links"
+          id="links"
+          description={share ? "The download link fetches the package directly; it follows the share link's settings." : "Send the share link to testers; the download link fetches the package directly."}
+        >
           {file.shareUrl && !share && <CopyField id="share-url" label="Share link" value={file.shareUrl} />}
           {file.downloadUrl && <CopyField id="download-url" label="Download link" value={file.downloadUrl} />}
         </Card>
