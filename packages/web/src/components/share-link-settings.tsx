@@ -41,7 +41,7 @@ export function ShareLinkSettings({ file, share, onChanged }: { file: FileDetail
           {state.label}
         </span>
         {share.hasPassword && <span className="badge badge-accent">Protected</span>}
-        <span className="muted">{state.help}</span>
+        <span className="muted">{share.state === "open" && share.hasPassword ? "Testers with the link and the password can open it and install." : state.help}</span>
       </div>
       <dl className="stat-grid share-stats">
         <div className="stat">
