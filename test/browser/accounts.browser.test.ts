@@ -143,7 +143,8 @@ describe("accounts in the browser", () => {
 
     await expectPath(page, "/dashboard");
     await eventually(() => page.getByText("Welcome, Ada.").isVisible()).toBe(true);
-    expect(await page.getByRole("heading", { name: "Create your first project" }).isVisible()).toBe(true);
+    // The projects list loads after the page: wait for its empty state.
+    await eventually(() => page.getByRole("heading", { name: "Create your first project" }).isVisible()).toBe(true);
     await audit(page, "07-dashboard");
 
     // The navigation a person uses: Projects, Security → Developer Settings, Account.
