@@ -1,22 +1,10 @@
 /**
- * The project colors, mirrored from packages/core/src/dashboard/palette.ts (the web bundle does
- * not import core). packages/web/test/palette.test.ts fails if the two ever differ.
+ * The project colors come from core (one definition: names, badge and text colors, and their
+ * WCAG AA test); `@hangar/core/palette` imports nothing, so the web bundle stays free of core.
  */
-export const PROJECT_COLORS = {
-  blue: { hex: "#1d4ed8", text: "#ffffff" },
-  green: { hex: "#15803d", text: "#ffffff" },
-  red: { hex: "#b91c1c", text: "#ffffff" },
-  orange: { hex: "#c2410c", text: "#ffffff" },
-  purple: { hex: "#7e22ce", text: "#ffffff" },
-  teal: { hex: "#0f766e", text: "#ffffff" },
-  pink: { hex: "#be185d", text: "#ffffff" },
-  gray: { hex: "#4b5563", text: "#ffffff" },
-  indigo: { hex: "#4338ca", text: "#ffffff" },
-  amber: { hex: "#b45309", text: "#ffffff" },
-} as const;
+import { PROJECT_COLORS, PROJECT_COLOR_NAMES, type ProjectColor } from "@hangar/core/palette";
 
-export type ProjectColor = keyof typeof PROJECT_COLORS;
-export const PROJECT_COLOR_NAMES = Object.keys(PROJECT_COLORS) as ProjectColor[];
+export { PROJECT_COLORS, PROJECT_COLOR_NAMES, type ProjectColor };
 
 export const colorLabel = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
