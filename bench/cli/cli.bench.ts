@@ -18,7 +18,7 @@ import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { randomIds } from "@hangar/core";
 import { mintLocalApiKey } from "@hangar/local";
-import { writeBigAssetApk } from "../../packages/inspect/fixtures/large-fixtures";
+import { noiseBlock, writeBigAssetApk } from "../../packages/inspect/fixtures/large-fixtures";
 import { startStackProcess } from "../../test/support/local-stack-process";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -35,19 +35,6 @@ interface Row {
   argv: string[];
   /** A row whose command fails is reported, not timed. */
   expectOutput?: RegExp;
-}
-
-/** Incompressible filler (xorshift), so the big APK behaves like real media on disk. */
-function noiseBlock(): Buffer {
-  const block = Buffer.alloc(MB);
-  let x = 0x2545f491;
-  for (let i = 0; i < block.length; i += 4) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    block.writeUInt32LE(x >>> 0, i);
-  }
-  return block;
 }
 
 /** app-info-parser as a CLI would use it: require, parse one file, print three fields. */

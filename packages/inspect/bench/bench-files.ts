@@ -1,7 +1,7 @@
 /** Builds (once, then reuses) the large packages the benchmark runs on, under .tmp/bench/. */
 import { mkdir, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { writeBigAssetApk, writeBigAssetIpa, writeManyEntryIpa } from "../fixtures/large-fixtures";
+import { noiseBlock, writeBigAssetApk, writeBigAssetIpa, writeManyEntryIpa } from "../fixtures/large-fixtures";
 import { runTool } from "./competitors";
 
 export interface BenchFile {
@@ -12,19 +12,6 @@ export interface BenchFile {
 }
 
 const MB = 1024 * 1024;
-
-/** Incompressible filler, so the files behave like real media on disk and in the page cache. */
-function noiseBlock(): Buffer {
-  const block = Buffer.alloc(MB);
-  let x = 0x9e3779b9;
-  for (let i = 0; i < block.length; i += 4) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    block.writeUInt32LE(x >>> 0, i);
-  }
-  return block;
-}
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
