@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { stack } from "./support/api";
 import { dash, signedIn } from "./support/accounts";
-import { itemsMentioning, newDashboardKey, newProject, uploadIpa, versionsUnder } from "./support/dashboard";
+import { itemsMentioning, withoutLinkTraces, newDashboardKey, newProject, uploadIpa, versionsUnder } from "./support/dashboard";
 
 const local = (url: string) => url.replace(/^https?:\/\/[^/]+/, stack().baseUrl);
 
@@ -49,7 +49,7 @@ describe("dashboard files API", () => {
     }
   });
 
-  it("shows a file's page data and deletes it: record, share item and every object version; the links then answer 404", async () => {
+  it("shows a file's page data and deletes it: record, share item and every object version; the links then answer 410 (removed)", async () => {
     const { b } = await signedIn();
     const { projectId } = await newProject(b, "Files");
     const key = await newDashboardKey(b, projectId);
@@ -66,9 +66,10 @@ describe("dashboard files API", () => {
     expect((await dash(b, "DELETE", `/api/files/${file.fileId}`)).status).toBe(204);
     expect((await dash(b, "GET", `/api/files/${file.fileId}`)).status).toBe(404);
     expect((await dash(b, "DELETE", `/api/files/${file.fileId}`)).status).toBe(404);
-    expect((await fetch(local(file.shareUrl))).status).toBe(404);
-    expect((await fetch(local(file.downloadUrl), { redirect: "manual" })).status).toBe(404);
-    expect(await itemsMentioning(file.fileId, file.userKey)).toEqual([]);
+    expect((await fetch(local(file.shareUrl))).status).toBe(410);
+    expect((await fetch(local(file.downloadUrl), { redirect: "manual" })).status).toBe(410);
+    expect(await itemsMentioning(file.fileId)).toEqual([]);
+    expect(withoutLinkTraces(await itemsMentioning(file.userKey))).toEqual([]);
     expect(await versionsUnder(`uploads/${projectId}/${file.fileId}/`)).toEqual([]);
     expect((await versionsUnder(`uploads/${projectId}/${kept.fileId}/`)).length).toBeGreaterThan(0);
     expect((await dash(b, "GET", `/api/projects/${projectId}`)).json.fileCount).toBe(1);

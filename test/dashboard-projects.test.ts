@@ -3,7 +3,7 @@ import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { describe, expect, it } from "vitest";
 import { db, presign, stack, storeClient } from "./support/api";
 import { dash, signedIn } from "./support/accounts";
-import { eventually, itemsMentioning, newDashboardKey, newProject, uploadIpa, versionsUnder } from "./support/dashboard";
+import { eventually, itemsMentioning, withoutLinkTraces, newDashboardKey, newProject, uploadIpa, versionsUnder } from "./support/dashboard";
 
 describe("dashboard projects API", () => {
   it("creates (201), lists with counts, reads, edits and refuses bad input with fields", async () => {
@@ -41,7 +41,7 @@ describe("dashboard projects API", () => {
     expect((await dash(b, "GET", "/api/projects/prj_doesnotexist1234")).status).toBe(404);
   });
 
-  it("deletes only with the typed name, then leaves no item and no object version behind, and its keys stop at once", async () => {
+  it("deletes only with the typed name, then leaves no item (but its links' traces) and no object version behind, and its keys stop at once", async () => {
     const { b } = await signedIn();
     const { projectId } = await newProject(b, "Doomed");
     const other = await newProject(b, "Survivor");
@@ -66,7 +66,8 @@ describe("dashboard projects API", () => {
     expect((await presign(key, { fileName: "A.ipa", fileSize: 10, fileType: "application/octet-stream" })).status).toBe(401);
     await eventually(async () => (await dash(b, "GET", `/api/projects/${projectId}`)).status === 404, "project gone");
 
-    expect(await itemsMentioning(projectId, first.userKey)).toEqual([]);
+    expect(withoutLinkTraces(await itemsMentioning(projectId, first.userKey))).toEqual([]);
+    expect((await fetch(first.shareUrl.replace(/^https?:\/\/[^/]+/, stack().baseUrl))).status).toBe(410);
     // The refused presign above counted against the dead client id like any stranger's id does:
     // a rate window and a zeroed usage day, both expiring by TTL. Nothing else of the key is left.
     const counters = await itemsMentioning(key.clientId);
@@ -76,7 +77,6 @@ describe("dashboard projects API", () => {
       if (item.type === "usage") expect(item.requests).toBe(0);
     }
     expect(await versionsUnder(`uploads/${projectId}/`)).toEqual([]);
-    expect((await fetch(first.shareUrl.replace(/^https?:\/\/[^/]+/, stack().baseUrl))).status).toBe(404);
     // The other project is untouched, and the freed name can be used again.
     expect((await versionsUnder(`uploads/${other.projectId}/`)).length).toBeGreaterThan(0);
     expect((await dash(b, "GET", `/api/files/${kept.fileId}`)).status).toBe(200);

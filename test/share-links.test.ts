@@ -3,7 +3,7 @@ import plist from "plist";
 import { beforeAll, describe, expect, it } from "vitest";
 import { browser, dash, signedIn, type Browser } from "./support/accounts";
 import { call, db, stack, type Key } from "./support/api";
-import { newDashboardKey, newProject, uploadIpa } from "./support/dashboard";
+import { newDashboardKey, newProject, uploadIpa, withoutLinkTraces } from "./support/dashboard";
 
 const HTML = { Accept: "text/html" };
 
@@ -160,7 +160,7 @@ describe("password-protected links", () => {
 });
 
 describe("POST /api/files/{fileId}/share/regenerate", () => {
-  it("gives a new key; the old link is dead at once and the counts and settings move along", async () => {
+  it("gives a new key; the old link is dead at once (410, replaced) and the counts and settings move along", async () => {
     const file = await uploadIpa(key);
     await settings(owner, file.fileId, { maxDownloads: 50 });
     expect((await call(`/download/${file.userKey}`)).status).toBe(302);
@@ -169,12 +169,19 @@ describe("POST /api/files/{fileId}/share/regenerate", () => {
     const { userKey, shareUrl } = reply.json;
     expect(userKey).not.toBe(file.userKey);
     expect(shareUrl).toBe(`${stack().baseUrl}/share/${userKey}`);
-    expect((await call(`/share/${file.userKey}`)).status).toBe(404);
-    expect((await call(`/download/${file.userKey}`)).status).toBe(404);
+    const old = await call(`/share/${file.userKey}`, { headers: HTML });
+    expect(old.status).toBe(410);
+    expect(old.text).toContain("This link was replaced");
+    const oldDownload = await call(`/download/${file.userKey}`);
+    expect(oldDownload.status).toBe(410);
+    expect(oldDownload.json.error.code).toBe("link_replaced");
+    expect(oldDownload.headers.get("location")).toBeNull();
+    expect((await call(`/share/${file.userKey}/manifest.plist`)).status).toBe(410);
     expect((await call(`/share/${userKey}`, { headers: HTML })).status).toBe(200);
     const view = await settings(owner, file.fileId, {});
     expect(view.json).toMatchObject({ userKey, downloads: 1, maxDownloads: 50 });
-    expect(await shareItem(file.userKey)).toBeUndefined();
+    // The old key keeps only its trace: no build, no settings, no counts; it expires by TTL.
+    expect(withoutLinkTraces([(await shareItem(file.userKey))!])).toEqual([]);
   });
 });
 
@@ -191,12 +198,19 @@ describe("GET /api/files/{fileId} and DELETE", () => {
     expect(JSON.stringify(detail.json)).not.toMatch(/passwordHash|tokenSecret|kept secret/);
   });
 
-  it("a deleted build's link answers 404 with a page that says it may have been removed", async () => {
+  it("a deleted build's link answers 410 with a page that says it was removed, and nothing of it counts", async () => {
     const file = await uploadIpa(key);
     expect((await dash(owner, "DELETE", `/api/files/${file.fileId}`)).status).toBe(204);
     const reply = await call(`/share/${file.userKey}`, { headers: HTML });
-    expect(reply.status).toBe(404);
-    expect(reply.text).toContain("the build was removed");
-    expect((await call(`/download/${file.userKey}`)).status).toBe(404);
+    expect(reply.status).toBe(410);
+    expect(reply.text).toContain("This build was removed");
+    const download = await call(`/download/${file.userKey}`);
+    expect(download.status).toBe(410);
+    expect(download.json.error.code).toBe("file_removed");
+    for (const path of ["manifest.plist", "qr.svg", "icon.png"]) expect((await call(`/share/${file.userKey}/${path}`)).status, path).toBe(410);
+    // Nothing was counted onto the trace, and it holds nothing of the build.
+    expect(withoutLinkTraces([(await shareItem(file.userKey))!])).toEqual([]);
+    // A key that was never handed out stays a 404.
+    expect((await call(`/share/Zz${file.userKey.slice(2)}`)).status).toBe(404);
   });
 });

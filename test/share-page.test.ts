@@ -1,4 +1,8 @@
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import jsQR from "jsqr";
 import plist from "plist";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +21,33 @@ let key: Key;
 beforeAll(async () => {
   key = await newKey();
 });
+
+/**
+ * libplist's `plistutil` (Debian libplist-utils, installed by .ci/run) converts the manifest to a
+ * binary plist and back: a second parser, written in C against libxml2, that shares nothing with
+ * ours. It exits 0 even when it fails, so success is the binary file's magic.
+ */
+function plistutilRoundTrip(xml: string): unknown {
+  const dir = mkdtempSync(join(tmpdir(), "hangar-plist-"));
+  try {
+    writeFileSync(join(dir, "in.plist"), xml);
+    const run = (...args: string[]) => {
+      try {
+        execFileSync("plistutil", args, { stdio: ["ignore", "ignore", "pipe"] });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new Error("plistutil is missing: apt-get install libplist-utils (.ci/run does)");
+        throw error;
+      }
+    };
+    run("-i", join(dir, "in.plist"), "-o", join(dir, "out.bin"), "-f", "bin");
+    expect(existsSync(join(dir, "out.bin")), "plistutil could not read the manifest").toBe(true);
+    expect(readFileSync(join(dir, "out.bin")).subarray(0, 8).toString("latin1")).toBe("bplist00");
+    run("-i", join(dir, "out.bin"), "-o", join(dir, "back.plist"), "-f", "xml");
+    return plist.parse(readFileSync(join(dir, "back.plist"), "utf8"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** presign → PUT → complete with the optional context fields. */
 async function uploadWith(path: string, fileName: string, extra: Record<string, unknown> = {}) {
@@ -179,6 +210,8 @@ describe("GET /share/<userKey>/manifest.plist", () => {
       { kind: "display-image", url: `${stack().baseUrl}/share/${done.userKey}/icon.png` },
       { kind: "full-size-image", url: `${stack().baseUrl}/share/${done.userKey}/icon.png` },
     ]);
+    // A second, independent parser reads the very same values.
+    expect(plistutilRoundTrip(reply.text)).toEqual(parsed);
     // The same name is text on the page and in its Open Graph tags.
     const html = (await page(done.userKey, DESKTOP)).text;
     expect(html).toContain(`<meta property="og:title" content="Tom &amp; Jerry &lt;beta&gt; &quot;q&quot; &#39;a&#39; 🚀 1.0&lt;2&gt;">`);

@@ -113,7 +113,7 @@ describe("share link controls on the file page", () => {
     const newUrl = await field(page, "Share link").inputValue();
     expect(newUrl).not.toBe(file.shareUrl);
     expect(new URL(newUrl).pathname).toMatch(/^\/share\/[^/]+$/);
-    expect(await shareStatus(file.shareUrl)).toBe(404);
+    expect(await shareStatus(file.shareUrl)).toBe(410);
     expect(await shareStatus(newUrl)).toBe(200);
     // The download link follows the new key too.
     expect(await field(page, "Download link").inputValue()).toContain(new URL(newUrl).pathname.split("/").pop()!);

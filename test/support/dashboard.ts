@@ -44,6 +44,24 @@ export async function itemsMentioning(...needles: string[]): Promise<Record<stri
   return found;
 }
 
+/**
+ * Leaves out the traces deleted builds' links leave under their keys (so visitors get a 410 that
+ * says why): only an item of exactly the key, the type, the reason and a TTL counts as one, so a
+ * trace that kept anything of the build still shows up.
+ */
+export function withoutLinkTraces(items: Record<string, unknown>[]): Record<string, unknown>[] {
+  return items.filter(
+    (item) =>
+      !(
+        item.type === "share-ended" &&
+        String(item.pk).startsWith("SHARE#") &&
+        ["removed", "replaced"].includes(item.ended as string) &&
+        typeof item.ttl === "number" &&
+        Object.keys(item).sort().join() === "ended,pk,sk,ttl,type"
+      ),
+  );
+}
+
 /** Every object version and delete marker under a prefix of the uploads bucket. */
 export async function versionsUnder(prefix: string): Promise<string[]> {
   const out = await storeClient().send(new ListObjectVersionsCommand({ Bucket: stack().bucketName, Prefix: prefix }));

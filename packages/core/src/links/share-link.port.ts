@@ -30,14 +30,25 @@ export interface ShareLinkChanges {
 
 export type DownloadCount = "counted" | "capped" | "gone";
 
+/** Why a key that once served a build no longer does: the build was deleted, or the link regenerated. */
+export type LinkEnd = "removed" | "replaced";
+
+/** What a deleted or regenerated link leaves under its key for a while, so visitors learn why (410). */
+export interface EndedLink {
+  userKey: string;
+  ended: LinkEnd;
+}
+
 export interface ShareLinks {
   /** Strongly consistent: a regenerated or disabled link is dead on the very next request. */
   get(userKey: string): Promise<ShareLink | undefined>;
+  /** What a visitor's key names: a live link, the trace of an ended one, or nothing (never handed out). */
+  find(userKey: string): Promise<ShareLink | EndedLink | undefined>;
   /** Applies the changes to an existing share item; false when it no longer exists. */
   update(userKey: string, changes: ShareLinkChanges): Promise<boolean>;
   /**
    * Moves the link to a new key in one transaction: the new share item (same file, settings and
-   * counts, a new token secret), the old one deleted, the file record pointing at the new key.
+   * counts, a new token secret), the old one replaced by its trace, the file record pointing at the new key.
    * False when the old link is no longer the file's (a concurrent regenerate or delete).
    */
   regenerate(link: ShareLink, newUserKey: string, tokenSecret: string): Promise<boolean>;

@@ -2,7 +2,8 @@ import { TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from
 import { cancelledConditions, dynamoFailure, getItem, isConditionFailure } from "../adapters/dynamo/dynamo-errors";
 import { keys } from "../adapters/dynamo/table-keys";
 import { DynamoFileRepository } from "../adapters/dynamo/file-repository.dynamo";
-import type { DownloadCount, ShareLink, ShareLinkChanges, ShareLinks } from "./share-link.port";
+import { endedLinkItem, endedOf } from "../adapters/dynamo/ended-link.dynamo";
+import type { DownloadCount, EndedLink, ShareLink, ShareLinkChanges, ShareLinks } from "./share-link.port";
 
 /** Per-day counters are top-level attributes (`dl_2026-11-24`, `in_…`): ADD creates them, no map to initialize. */
 const DOWNLOADS_OF = "dl_";
@@ -26,13 +27,22 @@ export class DynamoShareLinks implements ShareLinks {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    /** When a regenerated link's trace expires is counted from this. */
+    private readonly now: () => Date = () => new Date(),
   ) {
     this.files = new DynamoFileRepository(db, tableName);
   }
 
   async get(userKey: string): Promise<ShareLink | undefined> {
+    const found = await this.find(userKey);
+    return found && !("ended" in found) ? found : undefined;
+  }
+
+  async find(userKey: string): Promise<ShareLink | EndedLink | undefined> {
     const item = await getItem(this.db, this.tableName, keys.share(userKey), "share", { consistent: true });
     if (!item) return undefined;
+    const ended = endedOf(item);
+    if (ended) return { userKey, ended };
     const shared = await this.files.getShared(userKey, item);
     if (!shared) return undefined;
     const days: ShareLink["days"] = {};
@@ -83,7 +93,8 @@ export class DynamoShareLinks implements ShareLinks {
           TableName: this.tableName,
           Key: keys.share(userKey),
           UpdateExpression: [set.length ? `SET ${set.join(", ")}` : "", remove.length ? `REMOVE ${remove.join(", ")}` : ""].join(" ").trim(),
-          ConditionExpression: "attribute_exists(pk)",
+          // A live share item only: a trace (deleted build, replaced link) has no fileId.
+          ConditionExpression: "attribute_exists(fileId)",
           ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
         }),
       );
@@ -108,7 +119,13 @@ export class DynamoShareLinks implements ShareLinks {
                 ConditionExpression: "attribute_not_exists(pk)",
               },
             },
-            { Delete: { TableName: this.tableName, Key: keys.share(link.userKey), ConditionExpression: "attribute_exists(pk)" } },
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: endedLinkItem(link.userKey, "replaced", this.now()),
+                ConditionExpression: "attribute_exists(fileId)",
+              },
+            },
             {
               Update: {
                 TableName: this.tableName,
@@ -134,11 +151,12 @@ export class DynamoShareLinks implements ShareLinks {
       TableName: this.tableName,
       Key: keys.share(userKey),
       UpdateExpression: `ADD ${counter} :one, #today :one REMOVE ${stale.map((_, i) => `#old${i}`).join(", ")}`,
-      // The item must still exist (an ADD would otherwise create a ghost share), the link must be on,
+      // The live item must still exist (an ADD would otherwise create a ghost share or count on a
+      // deleted build's trace, which has no fileId), the link must be on,
       // and for downloads the count must be below the cap: DynamoDB serializes updates of one item,
       // so under any concurrency exactly maxDownloads downloads are admitted.
       ConditionExpression:
-        "attribute_exists(pk) AND (attribute_not_exists(enabled) OR enabled = :on)" +
+        "attribute_exists(fileId) AND (attribute_not_exists(enabled) OR enabled = :on)" +
         (cap ? " AND (attribute_not_exists(maxDownloads) OR (attribute_not_exists(downloads) AND maxDownloads > :zero) OR downloads < maxDownloads)" : ""),
       ExpressionAttributeNames: {
         "#today": `${prefix}${day}`,

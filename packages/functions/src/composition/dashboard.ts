@@ -26,7 +26,7 @@ export function getDashboard(): DashboardDeps {
   deps = {
     projects: runtime.projects,
     keys: runtime.apiKeys,
-    files: new DynamoFileCatalog(db, table),
+    files: new DynamoFileCatalog(db, table, () => runtime.clock.now()),
     // Reading usage works whether or not counting is on.
     usage: runtime.usage ?? new DynamoUsage(db, table),
     objects: new S3ObjectPurger(s3, settings.HANGAR_BUCKET_NAME),

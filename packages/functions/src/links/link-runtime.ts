@@ -24,10 +24,10 @@ let built: LinkRuntime | undefined;
 
 export function getLinkRuntime(): LinkRuntime {
   if (built) return built;
-  const { db, settings } = getRuntime();
+  const { db, settings, clock } = getRuntime();
   const table = settings.HANGAR_TABLE_NAME;
   built = {
-    links: new DynamoShareLinks(db, table),
+    links: new DynamoShareLinks(db, table, () => clock.now()),
     hasher: new ScryptPasswordHasher(),
     perLink: new DynamoRateLimiter(db, table, { limit: PASSWORD_LIMITS.perLink, windowSeconds: PASSWORD_LIMITS.windowSeconds }),
     perAddress: new DynamoRateLimiter(db, table, { limit: PASSWORD_LIMITS.perAddress, windowSeconds: PASSWORD_LIMITS.windowSeconds }),

@@ -1,4 +1,4 @@
-import { linkState, signLinkToken, verifyLinkToken, type ShareLink } from "@hangar/core/links";
+import { linkState, signLinkToken, verifyLinkToken, type EndedLink, type ShareLink } from "@hangar/core/links";
 import { header, type HttpEvent, type HttpResult } from "../middleware/http-context";
 import { json } from "../middleware/http-function";
 import { getLinkRuntime } from "../links/link-runtime";
@@ -7,9 +7,9 @@ import { renderGonePage, renderPasswordPage, pageCsp, goneMessage, type GoneReas
 export const LINK_COOKIE = "hangar_link";
 const USER_KEY = /^[A-Za-z0-9]{6,32}$/;
 
-/** The share item of a well-formed key, or undefined (unknown keys cost no lookup). */
-export async function findLink(userKey: string | undefined): Promise<ShareLink | undefined> {
-  return userKey && USER_KEY.test(userKey) ? getLinkRuntime().links.get(userKey) : undefined;
+/** The share item (or an ended link's trace) of a well-formed key; malformed keys cost no lookup. */
+export async function findLink(userKey: string | undefined): Promise<ShareLink | EndedLink | undefined> {
+  return userKey && USER_KEY.test(userKey) ? getLinkRuntime().links.find(userKey) : undefined;
 }
 
 /** Browsers (Accept: text/html) get pages; programs (curl, CI) get the JSON envelope. */
@@ -37,6 +37,8 @@ const GONE_CODE: Record<GoneReason, string> = {
   disabled: "link_disabled",
   expired: "link_expired",
   capped: "link_limit_reached",
+  removed: "file_removed",
+  replaced: "link_replaced",
   unknown: "file_not_found",
 };
 
@@ -83,11 +85,12 @@ export function accessCookies(link: ShareLink, now: Date, secure: boolean, maxAg
 
 export type Gate = { ok: true; link: ShareLink } | { ok: false; result: HttpResult };
 
-/** Unknown → 404, disabled/expired/capped → 410, protected without access → 401; else the link. */
+/** Unknown → 404, removed/replaced/disabled/expired/capped → 410, protected without access → 401; else the link. */
 export async function gate(event: HttpEvent, requestId: string, now: Date, options: { password?: boolean } = {}): Promise<Gate> {
   const userKey = event.pathParameters?.userKey;
   const link = await findLink(userKey);
   if (!link) return { ok: false, result: goneResult(event, requestId, "unknown") };
+  if ("ended" in link) return { ok: false, result: goneResult(event, requestId, link.ended) };
   const state = linkState(link, now);
   if (state !== "open") return { ok: false, result: goneResult(event, requestId, state) };
   if (options.password !== false && !hasAccess(link, event, now)) return { ok: false, result: passwordRequired(event, requestId, link.userKey) };

@@ -267,12 +267,14 @@ ${problem ? `<p class="error" id="pw-error" role="alert">${e(problem)}</p>` : ""
   });
 }
 
-export type GoneReason = "disabled" | "expired" | "capped" | "unknown";
+export type GoneReason = "disabled" | "expired" | "capped" | "removed" | "replaced" | "unknown";
 
 const GONE: Record<GoneReason, { heading: string; text: string }> = {
   disabled: { heading: "This link is turned off", text: "The person who shared this build has turned its link off. Ask them for a new one." },
   expired: { heading: "This link has expired", text: "The link to this build was set to expire and no longer works. Ask the person who shared it for a new one." },
   capped: { heading: "Install limit reached", text: "This link has been used as many times as its owner allowed. Ask the person who shared it for a new link." },
+  removed: { heading: "This build was removed", text: "The person who shared this build has deleted it, so it can no longer be installed. Ask them for a link to a current build." },
+  replaced: { heading: "This link was replaced", text: "The person who shared this build replaced this link with a new one. Ask them for the current link." },
   unknown: {
     heading: "No build at this link",
     text: "Nothing is shared at this address. The link may be mistyped, or the build was removed or its link replaced. Ask the person who shared it for the current link.",

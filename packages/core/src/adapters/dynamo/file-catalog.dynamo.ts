@@ -3,7 +3,8 @@ import type { FileCatalog, FilePage, FileRecord } from "../../ports";
 import { DynamoFileRepository, toRecord } from "./file-repository.dynamo";
 import { dynamoFailure } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
-import { batchDelete } from "./usage.dynamo";
+import { batchWrite } from "./usage.dynamo";
+import { endedLinkItem } from "./ended-link.dynamo";
 
 /**
  * A project's files on gsi1 (`PROJECT#<id>` / `FILE#<createdAt>#<fileId>`), newest first. A page
@@ -15,6 +16,8 @@ export class DynamoFileCatalog implements FileCatalog {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    /** When a deleted build's link trace expires is counted from this. */
+    private readonly now: () => Date = () => new Date(),
   ) {
     this.records = new DynamoFileRepository(db, tableName);
   }
@@ -56,15 +59,17 @@ export class DynamoFileCatalog implements FileCatalog {
   }
 
   async removeMany(files: FileRecord[]): Promise<void> {
-    const itemKeys = files.flatMap((f) => [
-      keys.file(f.fileId),
-      ...(f.userKey ? [keys.share(f.userKey)] : []),
+    const now = this.now();
+    const requests = files.flatMap((f) => [
+      { DeleteRequest: { Key: keys.file(f.fileId) } },
+      // The share item gives way to the link's trace: its visitors learn the build was removed (410).
+      ...(f.userKey ? [{ PutRequest: { Item: endedLinkItem(f.userKey, "removed", now) } }] : []),
       // The seal item complete writes for a pinned version (it expires by TTL otherwise, and then
       // seals an object that is gone). Deleting it here is not a TTL deletion, so it triggers nothing.
-      { pk: `SEAL#${f.fileId}`, sk: "SEAL" },
+      { DeleteRequest: { Key: keys.seal(f.fileId) } },
     ]);
     try {
-      await batchDelete(this.db, this.tableName, itemKeys);
+      await batchWrite(this.db, this.tableName, requests);
     } catch (error) {
       throw dynamoFailure("BatchWriteItem(files)", error);
     }

@@ -169,7 +169,8 @@ export class DynamoFileRepository implements FileRepository {
   /** `read`: the share item already fetched (the link adapter reads it with its settings). */
   async getShared(userKey: string, read?: Record<string, any>): Promise<SharedFile | undefined> {
     const item = read ?? (await getItem(this.db, this.tableName, keys.share(userKey), "share"));
-    if (!item) return undefined;
+    // A deleted build's or replaced link's trace shares the key and serves nothing.
+    if (!item || item.type !== "share") return undefined;
     const { fileId, projectId, key, fileName, fileSize, completedAt, iconKey, versionId, iconVersionId } = item;
     const shared: SharedFile = { userKey, fileId, projectId, key, fileName, fileSize, metadata: decodeMetadata(item.metadata)!, completedAt };
     if (typeof versionId === "string") shared.versionId = versionId;

@@ -141,8 +141,15 @@ export class DynamoUsage implements UsageCounter, UsageReader {
 
 /** Deletes up to any number of items, 25 per BatchWriteItem, retrying what DynamoDB hands back. */
 export async function batchDelete(db: DynamoDBDocumentClient, tableName: string, itemKeys: { pk: string; sk: string }[]): Promise<void> {
-  for (let i = 0; i < itemKeys.length; i += 25) {
-    let requests = itemKeys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
+  await batchWrite(db, tableName, itemKeys.map((Key) => ({ DeleteRequest: { Key } })));
+}
+
+type WriteRequest = { DeleteRequest: { Key: { pk: string; sk: string } } } | { PutRequest: { Item: Record<string, unknown> } };
+
+/** Puts and deletes (never two of one item), 25 per BatchWriteItem, retrying what DynamoDB hands back. */
+export async function batchWrite(db: DynamoDBDocumentClient, tableName: string, all: WriteRequest[]): Promise<void> {
+  for (let i = 0; i < all.length; i += 25) {
+    let requests = all.slice(i, i + 25);
     for (let attempt = 0; requests.length > 0; attempt++) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
       const out = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
