@@ -30,10 +30,12 @@ export const tableActions = {
   ],
   // Dashboard functions. All three authenticate by session (GetItem, UpdateItem to slide it,
   // DeleteItem when it expired). Projects: project + name items in transactions (Put/Update/
-  // Delete), counters, purges (Query of usage, BatchWriteItem of records, share and usage items);
-  // the account delete also ends sessions (Query + BatchWriteItem) and removes user + e-mail.
+  // Delete), counters, purges (Query of usage, BatchWriteItem of records, share traces and usage
+  // items); the account delete also ends sessions (Query + BatchWriteItem) and removes user + e-mail.
+  // The file list reads its rows' link counts in one BatchGetItem.
   projects: [
     "dynamodb:GetItem",
+    "dynamodb:BatchGetItem",
     "dynamodb:PutItem",
     "dynamodb:UpdateItem",
     "dynamodb:DeleteItem",
@@ -42,10 +44,11 @@ export const tableActions = {
   ],
   // Keys: create (PutItem), revoke/regenerate (UpdateItem), usage days (Query of USAGE#<id>).
   keys: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
-  // Files: get, delete (BatchWriteItem of record + share item), the project's count (UpdateItem).
-  files: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"],
+  // Files: get, the latest files' link counts (BatchGetItem), delete (BatchWriteItem of record,
+  // seal and the share item's trace), the project's count (UpdateItem).
+  files: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"],
   // Links: session (Get/Update/Delete), file + project + share reads, settings (UpdateItem), regenerate
-  // (a transaction of Put new share, Delete old share, Update file).
+  // (a transaction of Put new share, Put the old one's trace, Update file).
   links: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
 } as const satisfies Record<RouteFunctionName, readonly string[]>;
 

@@ -9,10 +9,11 @@ const HTML = { Accept: "text/html" };
 
 let owner: Browser;
 let key: Key;
+let projectId: string;
 beforeAll(async () => {
   ({ b: owner } = await signedIn());
-  const project = await newProject(owner);
-  key = await newDashboardKey(owner, project.projectId);
+  ({ projectId } = await newProject(owner));
+  key = await newDashboardKey(owner, projectId);
 });
 
 const settings = (b: Browser, fileId: string, body: unknown) => dash(b, "PATCH", `/api/files/${fileId}/share`, body);
@@ -196,6 +197,27 @@ describe("GET /api/files/{fileId} and DELETE", () => {
     expect(detail.status, detail.text).toBe(200);
     expect(detail.json.share).toMatchObject({ userKey: file.userKey, enabled: true, hasPassword: false, maxDownloads: 9, downloads: 2, installs: 1, state: "open" });
     expect(JSON.stringify(detail.json)).not.toMatch(/passwordHash|tokenSecret|kept secret/);
+  });
+
+  it("the project's file list and the dashboard home show each build's link state and counts", async () => {
+    const counted = await uploadIpa(key);
+    const off = await uploadIpa(key);
+    await Promise.all([
+      call(`/download/${counted.userKey}`),
+      call(`/download/${counted.userKey}`),
+      call(`/download/${counted.userKey}`),
+      call(`/share/${counted.userKey}/manifest.plist`),
+      call(`/download/${counted.userKey}`, { headers: { "User-Agent": "Slackbot-LinkExpanding 1.0" } }),
+    ]);
+    await settings(owner, off.fileId, { enabled: false, password: "for testers only" });
+    const list = await dash(owner, "GET", `/api/projects/${projectId}/files?limit=100`);
+    expect(list.status, list.text).toBe(200);
+    const row = (id: string) => list.json.items.find((f: { fileId: string }) => f.fileId === id)?.share;
+    expect(row(counted.fileId)).toEqual({ state: "open", hasPassword: false, downloads: 3, installs: 1 });
+    expect(row(off.fileId)).toEqual({ state: "disabled", hasPassword: true, downloads: 0, installs: 0 });
+    expect(JSON.stringify(list.json)).not.toMatch(/passwordHash|tokenSecret|for testers only/);
+    const home = await dash(owner, "GET", "/api/files");
+    expect(home.json.items.find((f: { fileId: string }) => f.fileId === counted.fileId)?.share).toMatchObject({ downloads: 3, installs: 1 });
   });
 
   it("a deleted build's link answers 410 with a page that says it was removed, and nothing of it counts", async () => {

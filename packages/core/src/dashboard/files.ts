@@ -1,12 +1,14 @@
 import { NotFoundError } from "../errors/domain-errors";
-import type { FileRecord, ProjectView } from "../ports";
+import type { FileRecord, LinkStats, ProjectView } from "../ports";
 import type { LinkBases } from "../upload/upload-settings";
 import { parseInput } from "../validation/parse-input";
 import { decodeCursor, encodeCursor } from "./cursor";
 import { PageQuery } from "./dashboard.schema";
 import type { DashboardDeps } from "./dashboard-deps";
 import { ownProject } from "./projects";
-import { fileLinkView, type LinkDeps, type LinkView } from "../links/manage-link";
+import { fileLinkView, type LinkView } from "../links/manage-link";
+import type { ShareLinks } from "../links/share-link.port";
+import { linkState, type LinkState } from "../links/link-access";
 
 /** Life of the presigned icon addresses in answers: long enough for a dashboard tab. */
 const ICON_URL_SECONDS = 3600;
@@ -33,11 +35,21 @@ export interface FileSummary {
   uploadedBy: { clientId: string; name: string | null };
   shareUrl: string | null;
   downloadUrl: string | null;
+  /** The share link's state and counts; null while the build has no link (pending, rejected). */
+  share: LinkSummary | null;
+}
+
+/** What a row of a file list shows of the build's link. */
+export interface LinkSummary {
+  state: LinkState;
+  hasPassword: boolean;
+  downloads: number;
+  installs: number;
 }
 
 export interface FileDetail extends FileSummary {
-  /** The share link's settings (never its password) and counts; null without a link. */
-  share?: LinkView | null;
+  /** The share link's settings (never its password), counts and daily series; null without a link. */
+  share: LinkView | null;
   fileType: string;
   projectName: string;
   /** Everything the extractor found (permissions, SDKs, locales, provisioning…). */
@@ -46,9 +58,27 @@ export interface FileDetail extends FileSummary {
   expiresAt: number | null;
 }
 
-type SummaryDeps = Pick<DashboardDeps, "signer">;
+type SummaryDeps = Pick<DashboardDeps, "signer" | "clock">;
+type ListDeps = Pick<DashboardDeps, "projects" | "files" | "keys" | "signer" | "clock">;
 
-async function summary(deps: SummaryDeps, file: FileRecord, keyNames: Map<string, string>, links: LinkBases): Promise<FileSummary> {
+function linkSummary(stats: LinkStats | undefined, now: Date): LinkSummary | null {
+  if (!stats) return null;
+  return { state: linkState(stats, now), hasPassword: stats.hasPassword, downloads: stats.downloads, installs: stats.installs };
+}
+
+/** The link stats of a page of files: one batched read, not one per row. */
+function statsOf(deps: Pick<DashboardDeps, "files">, files: FileRecord[]): Promise<Map<string, LinkStats>> {
+  const userKeys = files.flatMap((f) => (f.status === "completed" && f.userKey ? [f.userKey] : []));
+  return userKeys.length ? deps.files.linkStats(userKeys) : Promise.resolve(new Map());
+}
+
+async function summary(
+  deps: SummaryDeps,
+  file: FileRecord,
+  keyNames: Map<string, string>,
+  links: LinkBases,
+  stats: Map<string, LinkStats>,
+): Promise<FileSummary> {
   const m = file.metadata;
   const str = (v: unknown) => (typeof v === "string" ? v : null);
   return {
@@ -71,6 +101,7 @@ async function summary(deps: SummaryDeps, file: FileRecord, keyNames: Map<string
     uploadedBy: { clientId: file.clientId, name: keyNames.get(file.clientId) ?? null },
     shareUrl: file.userKey ? `${links.shareBaseUrl}/share/${file.userKey}` : null,
     downloadUrl: file.userKey ? `${links.publicBaseUrl}/download/${file.userKey}` : null,
+    share: file.userKey ? linkSummary(stats.get(file.userKey), deps.clock.now()) : null,
   };
 }
 
@@ -80,7 +111,7 @@ async function keyNamesOf(deps: Pick<DashboardDeps, "keys">, projectId: string):
 
 /** A project's files, newest first, `{items, nextCursor}`; a garbage cursor is a 400. */
 export async function listProjectFiles(
-  deps: Pick<DashboardDeps, "projects" | "files" | "keys" | "signer">,
+  deps: ListDeps,
   userId: string,
   projectId: string | undefined,
   rawQuery: unknown,
@@ -90,15 +121,16 @@ export async function listProjectFiles(
   const after = decodeCursor(query.cursor);
   const project = await ownProject(deps, userId, projectId);
   const [page, names] = await Promise.all([deps.files.page(project.projectId, query.limit, after), keyNamesOf(deps, project.projectId)]);
+  const stats = await statsOf(deps, page.items);
   return {
-    items: await Promise.all(page.items.map((f) => summary(deps, f, names, links))),
+    items: await Promise.all(page.items.map((f) => summary(deps, f, names, links, stats))),
     nextCursor: encodeCursor(page.after),
   };
 }
 
 /** The newest files across all the account's projects (dashboard home). */
 export async function latestFiles(
-  deps: Pick<DashboardDeps, "projects" | "files" | "keys" | "signer">,
+  deps: ListDeps,
   userId: string,
   rawQuery: unknown,
   links: LinkBases,
@@ -116,7 +148,8 @@ export async function latestFiles(
     .flat()
     .sort((a, b) => b.file.createdAt.localeCompare(a.file.createdAt))
     .slice(0, wanted);
-  return { items: await Promise.all(newest.map(({ file, names }) => summary(deps, file, names, links))) };
+  const stats = await statsOf(deps, newest.map(({ file }) => file));
+  return { items: await Promise.all(newest.map(({ file, names }) => summary(deps, file, names, links, stats))) };
 }
 
 const fileNotFound = () => new NotFoundError("file_not_found", "No file with this id in your account");
@@ -133,7 +166,7 @@ async function ownFile(
 }
 
 export async function getFile(
-  deps: Pick<DashboardDeps, "projects" | "files" | "keys" | "signer"> & { links?: Pick<LinkDeps, "links" | "clock"> },
+  deps: ListDeps & { links: { links: Pick<ShareLinks, "get"> } },
   userId: string,
   fileId: string | undefined,
   links: LinkBases,
@@ -141,13 +174,14 @@ export async function getFile(
   const { file, project } = await ownFile(deps, userId, fileId);
   const key = await deps.keys.get(file.clientId);
   const names = new Map(key ? [[key.clientId, key.name]] : []);
+  const share = (await fileLinkView({ links: deps.links.links, clock: deps.clock }, file, links)) ?? null;
   return {
-    ...(await summary(deps, file, names, links)),
+    ...(await summary(deps, file, names, links, new Map())),
+    share,
     fileType: file.fileType,
     projectName: project.name,
     metadata: file.metadata ?? null,
     expiresAt: file.expiresAt ?? null,
-    ...(deps.links ? { share: (await fileLinkView(deps.links, file, links)) ?? null } : {}),
   };
 }
 

@@ -59,7 +59,7 @@ async function ownLink(deps: Pick<LinkDeps, "files" | "projects" | "links">, use
 }
 
 /** The link settings and counts of a file, for the file page (undefined when it has no link). */
-export async function fileLinkView(deps: Pick<LinkDeps, "links" | "clock">, file: FileRecord, bases: LinkBases): Promise<LinkView | undefined> {
+export async function fileLinkView(deps: { links: Pick<ShareLinks, "get">; clock: Clock }, file: FileRecord, bases: LinkBases): Promise<LinkView | undefined> {
   if (file.status !== "completed" || !file.userKey) return undefined;
   const link = await deps.links.get(file.userKey);
   return link && link.fileId === file.fileId ? linkView(link, deps.clock.now(), bases) : undefined;

@@ -15,6 +15,9 @@ import { links, memoryDashboard, storedFile } from "./memory-dashboard";
 const alice = "usr_alice";
 const bob = "usr_bob";
 
+/** getFile also reads the link's settings; these builds' share items hold none beyond the stats. */
+const withLinks = <D extends object>(deps: D) => ({ ...deps, links: { links: { get: async () => undefined } } });
+
 async function setup(count: number) {
   const deps = memoryDashboard();
   const project = await createProject(deps, alice, { name: "App", color: "blue" });
@@ -62,6 +65,27 @@ describe("files of a project", () => {
     expect(items[1]!.iconUrl).toContain("icon.png");
   });
 
+  it("shows each row's link state and counts, read in one batch per page", async () => {
+    const { deps, project, files } = await setup(4);
+    storedFile(deps, project.projectId, 9, { status: "pending", userKey: undefined, metadata: undefined, completedAt: undefined });
+    deps.files.stats.set(files[0]!.userKey!, { downloads: 12, installs: 3 });
+    deps.files.stats.set(files[1]!.userKey!, { enabled: false, downloads: 1 });
+    deps.files.stats.set(files[2]!.userKey!, { maxDownloads: 5, downloads: 5, hasPassword: true });
+    deps.files.stats.set(files[3]!.userKey!, { expiresAt: new Date(deps.clock.now().getTime() - 1000).toISOString() });
+    const { items } = await listProjectFiles(deps, alice, project.projectId, {}, links);
+    const byId = new Map(items.map((f) => [f.fileId, f.share]));
+    expect(byId.get(files[0]!.fileId)).toEqual({ state: "open", hasPassword: false, downloads: 12, installs: 3 });
+    expect(byId.get(files[1]!.fileId)).toMatchObject({ state: "disabled", downloads: 1 });
+    expect(byId.get(files[2]!.fileId)).toMatchObject({ state: "capped", hasPassword: true, downloads: 5 });
+    expect(byId.get(files[3]!.fileId)).toMatchObject({ state: "expired" });
+    expect(byId.get("fil_00000009")).toBeNull();
+    // One batched read for the page's completed builds, not one per row.
+    expect(deps.files.statsCalls).toEqual([files.map((f) => f.userKey!).reverse()]);
+    // The dashboard home's latest files carry the same.
+    const latest = await latestFiles(deps, alice, {}, links);
+    expect(latest.items.find((f) => f.fileId === files[0]!.fileId)!.share).toMatchObject({ downloads: 12, installs: 3 });
+  });
+
   it("refuses a garbage or tampered cursor with a 400 on the cursor field, and limits outside 1–100", async () => {
     const { deps, project } = await setup(3);
     for (const cursor of ["garbage!", "%%%", encodeCursor("PROJECT#x")!, encodeCursor("FILE#not-a-date#fil_1")!, "A".repeat(600)]) {
@@ -78,14 +102,14 @@ describe("files of a project", () => {
   it("answers 404 for another account's project and files", async () => {
     const { deps, project, files } = await setup(2);
     await expect(listProjectFiles(deps, bob, project.projectId, {}, links)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(getFile(deps, bob, files[0]!.fileId, links)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(getFile(withLinks(deps), bob, files[0]!.fileId, links)).rejects.toBeInstanceOf(NotFoundError);
     await expect(deleteFile(deps, bob, files[0]!.fileId)).rejects.toBeInstanceOf(NotFoundError);
     expect(deps.files.records.size).toBe(2);
   });
 
   it("gives the file page all metadata, the project and the uploading key", async () => {
     const { deps, files } = await setup(1);
-    const detail = await getFile(deps, alice, files[0]!.fileId, links);
+    const detail = await getFile(withLinks(deps), alice, files[0]!.fileId, links);
     expect(detail).toMatchObject({ projectName: "App", fileType: "application/octet-stream", metadata: { bundleId: "com.example.app" }, uploadedBy: { name: "CI key" } });
   });
 
@@ -99,7 +123,7 @@ describe("files of a project", () => {
     expect(deps.objects.count(`uploads/${project.projectId}/${files[1]!.fileId}/`)).toBe(0);
     expect(deps.objects.count(`uploads/${project.projectId}/`)).toBe(7);
     expect((await deps.projects.get(alice, project.projectId))!.fileCount).toBe(0);
-    await expect(getFile(deps, alice, files[1]!.fileId, links)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(getFile(withLinks(deps), alice, files[1]!.fileId, links)).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it("lists the newest files across the account's projects for the dashboard home", async () => {

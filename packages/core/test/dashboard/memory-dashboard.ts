@@ -9,6 +9,7 @@ import {
   type FileRecord,
   type IdSource,
   type KeyCatalog,
+  type LinkStats,
   type ObjectPurger,
   type Project,
   type ProjectCatalog,
@@ -107,6 +108,9 @@ export class MemoryFileCatalog implements FileCatalog {
   readonly shares = new Set<string>();
   /** Queries made, to show a page costs one bounded query. */
   readonly pageCalls: { projectId: string; limit: number; after?: string }[] = [];
+  /** Link settings and counts by share key (absent: a fresh open link); and the batched reads made. */
+  readonly stats = new Map<string, Partial<LinkStats>>();
+  readonly statsCalls: string[][] = [];
 
   add(record: FileRecord) {
     this.records.set(record.fileId, structuredClone(record));
@@ -125,6 +129,14 @@ export class MemoryFileCatalog implements FileCatalog {
       .filter((f) => after === undefined || sortKey(f) < after);
     const items = all.slice(0, limit);
     return all.length > limit ? { items, after: sortKey(items.at(-1)!) } : { items };
+  }
+  async linkStats(userKeys: string[]) {
+    this.statsCalls.push(userKeys);
+    const out = new Map<string, LinkStats>();
+    for (const k of userKeys) {
+      if (this.shares.has(k)) out.set(k, { enabled: true, hasPassword: false, downloads: 0, installs: 0, ...this.stats.get(k) });
+    }
+    return out;
   }
   async remove(file: FileRecord) {
     await this.removeMany([file]);

@@ -21,7 +21,7 @@ export const handler = dashboardFunction(
         json(
           200,
           // With the share link's settings and counts (links/): the file page's link controls.
-          await getFile({ ...getDashboard(), links: { links: getLinkRuntime().links, clock: getRuntime().clock } }, c.session.userId, e.pathParameters?.fileId, linkBases(e, getRuntime().settings)),
+          await getFile({ ...getDashboard(), links: { links: getLinkRuntime().links } }, c.session.userId, e.pathParameters?.fileId, linkBases(e, getRuntime().settings)),
         ),
     },
     "DELETE /api/files/{fileId}": {

@@ -1,5 +1,5 @@
-import { QueryCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import type { FileCatalog, FilePage, FileRecord } from "../../ports";
+import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { FileCatalog, FilePage, FileRecord, LinkStats } from "../../ports";
 import { DynamoFileRepository, toRecord } from "./file-repository.dynamo";
 import { dynamoFailure } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
@@ -52,6 +52,47 @@ export class DynamoFileCatalog implements FileCatalog {
     const page: FilePage = { items };
     if (out.LastEvaluatedKey && items.length > 0) page.after = out.LastEvaluatedKey.gsi1sk as string;
     return page;
+  }
+
+  async linkStats(userKeys: string[]): Promise<Map<string, LinkStats>> {
+    const stats = new Map<string, LinkStats>();
+    const unique = [...new Set(userKeys)];
+    try {
+      for (let i = 0; i < unique.length; i += 100) {
+        let wanted: Record<string, unknown>[] = unique.slice(i, i + 100).map((k) => keys.share(k));
+        for (let attempt = 0; wanted.length > 0; attempt++) {
+          if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
+          if (attempt > 8) throw new Error("DynamoDB left keys unprocessed after retries");
+          const out = await this.db.send(
+            new BatchGetCommand({
+              RequestItems: {
+                [this.tableName]: {
+                  Keys: wanted,
+                  // Only what the list shows; the password hash is read to say "protected" and goes no further.
+                  ProjectionExpression: "pk, fileId, enabled, linkExpiresAt, maxDownloads, downloads, installs, passwordHash",
+                },
+              },
+            }),
+          );
+          for (const item of out.Responses?.[this.tableName] ?? []) {
+            // A trace (deleted build, replaced link) has no fileId and no stats.
+            if (typeof item.fileId !== "string") continue;
+            stats.set(String(item.pk).slice("SHARE#".length), {
+              enabled: item.enabled !== false,
+              ...(typeof item.linkExpiresAt === "string" ? { expiresAt: item.linkExpiresAt } : {}),
+              ...(typeof item.maxDownloads === "number" ? { maxDownloads: item.maxDownloads } : {}),
+              hasPassword: typeof item.passwordHash === "string",
+              downloads: typeof item.downloads === "number" ? item.downloads : 0,
+              installs: typeof item.installs === "number" ? item.installs : 0,
+            });
+          }
+          wanted = out.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+        }
+      }
+    } catch (error) {
+      throw dynamoFailure("BatchGetItem(share links)", error);
+    }
+    return stats;
   }
 
   async remove(file: FileRecord): Promise<void> {
