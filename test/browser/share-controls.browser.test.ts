@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dash, signedIn, type Browser as Person } from "../support/accounts";
 import { call, stack } from "../support/api";
 import { newDashboardKey, newProject, uploadIpa } from "../support/dashboard";
+import type { Key } from "../support/api";
 import { auditAndCapture, openSession, type BrowserSession } from "./support/browser";
 
 /**
@@ -18,6 +19,8 @@ const SHOTS = "dashboard";
 
 let owner: Person;
 let file: { fileId: string; userKey: string; shareUrl: string };
+let projectId: string;
+let key: Key;
 let session: BrowserSession;
 const violations: string[] = [];
 
@@ -36,7 +39,8 @@ beforeAll(async () => {
   // The dashboard asks for a display name first (the profile step); this test is about the file page.
   expect((await dash(owner, "PUT", "/api/account/profile", { displayName: "Share Owner" })).status).toBe(200);
   const project = await newProject(owner);
-  const key = await newDashboardKey(owner, project.projectId);
+  projectId = project.projectId;
+  key = await newDashboardKey(owner, project.projectId);
   file = await uploadIpa(key, "Controls.ipa");
   session = await openSession(stack().baseUrl);
   // The account was made through the API; the browser holds the same session cookie a sign-in sets.
@@ -124,6 +128,46 @@ describe("share link controls on the file page", () => {
     expect(await page.getByTestId("share-downloads").textContent()).toBe("0 of 5");
 
     violations.push(...(await auditAndCapture(page, SHOTS, "file-share-regenerated")));
+    expect(violations).toEqual([]);
+    expect(problems).toEqual([]);
+  }, 180_000);
+
+  it("shows each build's counts and link state on the project's file list, and today's counts in the file page's chart", async () => {
+    const { page, problems } = session;
+    const counted = await uploadIpa(key, "Counted.ipa");
+    const off = await uploadIpa(key, "Off.ipa");
+    // Three downloads and two install starts by testers; a chat unfurler and a HEAD count nothing.
+    for (let i = 0; i < 3; i++) expect((await call(`/download/${counted.userKey}`)).status).toBe(302);
+    for (let i = 0; i < 2; i++) expect((await call(`/share/${counted.userKey}/manifest.plist`)).status).toBe(200);
+    await call(`/download/${counted.userKey}`, { headers: { "User-Agent": "Mozilla/5.0 (compatible; Discordbot/2.0)" } });
+    await call(`/download/${counted.userKey}`, { method: "HEAD" });
+    expect((await dash(owner, "PATCH", `/api/files/${off.fileId}/share`, { enabled: false })).status).toBe(200);
+
+    await page.goto(`/projects/${encodeURIComponent(projectId)}`);
+    const countedRow = page.locator(".file-row", { has: page.locator(`a[href="/files/${counted.fileId}"]`) });
+    const offRow = page.locator(".file-row", { has: page.locator(`a[href="/files/${off.fileId}"]`) });
+    await countedRow.waitFor();
+    expect(await countedRow.getByTestId("file-counts").textContent()).toBe("3 downloads · 2 installs");
+    expect(await countedRow.getByText("Link off").count()).toBe(0);
+    expect(await offRow.getByText("Link off", { exact: true }).isVisible()).toBe(true);
+    expect(await offRow.getByTestId("file-counts").textContent()).toBe("0 downloads · 0 installs");
+    violations.push(...(await auditAndCapture(page, SHOTS, "project-file-counts")));
+
+    await countedRow.locator(`a[href="/files/${counted.fileId}"]`).click();
+    await page.getByRole("heading", { name: "Sharing" }).waitFor();
+    expect(await page.getByTestId("share-downloads").textContent()).toBe("3");
+    expect(await page.getByTestId("share-installs").textContent()).toBe("2");
+    const today = new Date().toISOString().slice(0, 10);
+    const bars = page.getByTestId("share-chart").locator("g[data-day]");
+    expect(await bars.count()).toBe(30);
+    const todayBar = page.getByTestId("share-chart").locator(`g[data-day="${today}"]`);
+    expect(await todayBar.getAttribute("data-downloads")).toBe("3");
+    expect(await todayBar.getAttribute("data-installs")).toBe("2");
+    // Both series are drawn today (side by side), and screen readers get the same numbers as a table.
+    expect(await todayBar.locator("rect").count()).toBe(2);
+    const tableRow = page.getByRole("table", { name: /Downloads and iOS installs per day/ }).getByRole("row", { name: new RegExp(today) });
+    expect((await tableRow.allTextContents()).join(" ")).toMatch(new RegExp(`${today}\\s*3\\s*2`));
+    violations.push(...(await auditAndCapture(page, SHOTS, "file-share-chart")));
     expect(violations).toEqual([]);
     expect(problems).toEqual([]);
   }, 180_000);

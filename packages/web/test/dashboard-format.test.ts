@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatBytes } from "../src/components/data";
 import { versionOf } from "../src/components/file-list";
-import { niceCeiling } from "../src/pages/key-usage.page";
+import { niceCeiling } from "../src/components/daily-chart";
 
 describe("formatBytes", () => {
   it.each([
@@ -15,13 +15,26 @@ describe("formatBytes", () => {
   });
 });
 
-describe("the usage chart's axis", () => {
-  it("rounds the largest day up to 2, 5 or 10 × a power of ten, never below 2", () => {
+describe("the daily charts' axis", () => {
+  it("rounds the largest day up to a round even number, never below 2", () => {
     expect(niceCeiling(0)).toBe(2);
-    expect(niceCeiling(3)).toBe(5);
+    expect(niceCeiling(3)).toBe(4);
+    expect(niceCeiling(5)).toBe(6);
+    expect(niceCeiling(9)).toBe(10);
     expect(niceCeiling(11)).toBe(20);
     expect(niceCeiling(200)).toBe(200);
-    expect(niceCeiling(201)).toBe(500);
+    expect(niceCeiling(201)).toBe(400);
+    expect(niceCeiling(450)).toBe(500);
+  });
+
+  it("always leaves room for the largest day and a whole midline", () => {
+    for (let n = 0; n <= 5000; n++) {
+      const top = niceCeiling(n);
+      expect(top).toBeGreaterThanOrEqual(n);
+      expect(top % 2).toBe(0);
+      // Never more than two and a half times the data: the bars stay readable.
+      expect(top).toBeLessThanOrEqual(Math.max(2, n * 2.5));
+    }
   });
 });
 

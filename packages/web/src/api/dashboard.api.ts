@@ -68,6 +68,16 @@ export interface FileSummary {
   uploadedBy: { clientId: string; name: string | null };
   shareUrl: string | null;
   downloadUrl: string | null;
+  /** The share link's state and counts; null while the build has no link (pending, rejected). */
+  share: LinkSummary | null;
+}
+
+/** What a file list row shows of the build's link. */
+export interface LinkSummary {
+  state: ShareLinkView["state"];
+  hasPassword: boolean;
+  downloads: number;
+  installs: number;
 }
 
 export interface FileDetail extends FileSummary {
@@ -75,8 +85,8 @@ export interface FileDetail extends FileSummary {
   projectName: string;
   metadata: Record<string, unknown> | null;
   expiresAt: number | null;
-  /** The share link's settings and counts; null while the build has no link (pending, rejected). */
-  share?: ShareLinkView | null;
+  /** The share link's settings, counts and daily series; null while the build has no link (pending, rejected). */
+  share: ShareLinkView | null;
 }
 
 /** GET /api/files/{fileId} `share` and the answer of PATCH /api/files/{fileId}/share (never the password). */

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { FileSummary } from "../api/dashboard.api";
+import type { FileSummary, LinkSummary } from "../api/dashboard.api";
 import { Link } from "../app/router";
 import { formatDateTime } from "../app/format";
 import { formatBytes } from "./data";
@@ -36,6 +36,34 @@ export function FileStatus({ file }: { file: Pick<FileSummary, "status" | "rejec
   );
 }
 
+const LINK_STATE: Record<Exclude<LinkSummary["state"], "open">, { label: string; badge: string }> = {
+  disabled: { label: "Link off", badge: "badge-muted" },
+  expired: { label: "Link expired", badge: "badge-danger" },
+  capped: { label: "Limit reached", badge: "badge-danger" },
+};
+
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+
+/** A row's link: its counts, and a badge when it does not serve (or asks for a password). */
+export function LinkCounts({ share, platform }: { share: LinkSummary; platform: string | null }) {
+  const state = share.state === "open" ? undefined : LINK_STATE[share.state];
+  return (
+    <span className="file-link" data-testid="file-link">
+      {(state || share.hasPassword) && (
+        <span className="file-link-badges">
+          {state && <span className={`badge ${state.badge}`}>{state.label}</span>}
+          {share.hasPassword && <span className="badge badge-accent">Protected</span>}
+        </span>
+      )}
+      <span className="file-counts" data-testid="file-counts">
+        {plural(share.downloads, "download", "downloads")}
+        {/* Installs are iOS manifest fetches: an Android build has none to show. */}
+        {(platform === "ios" || share.installs > 0) && <> · {plural(share.installs, "install", "installs")}</>}
+      </span>
+    </span>
+  );
+}
+
 /** Builds as a list of rows (a table on wide screens, stacked cards on phones, same markup). */
 export function FileList({ files, showProject, projectNames }: { files: FileSummary[]; showProject?: boolean; projectNames?: Map<string, string> }) {
   return (
@@ -62,6 +90,7 @@ export function FileList({ files, showProject, projectNames }: { files: FileSumm
           </div>
           <div className="file-state">
             <FileStatus file={f} />
+            {f.share && <LinkCounts share={f.share} platform={f.platform} />}
           </div>
         </li>
       ))}

@@ -5,6 +5,7 @@ import { formatDateTime } from "../app/format";
 import { ErrorSummary, Notice } from "./alerts";
 import { Button } from "./button";
 import { CopyField } from "./data";
+import { DailyBarChart } from "./daily-chart";
 import { fieldId, PasswordField, TextField } from "./field";
 import { Card } from "./layouts";
 import { useForm } from "./use-form";
@@ -60,6 +61,25 @@ export function ShareLinkSettings({ file, share, onChanged }: { file: FileDetail
           <dd className="stat-text">{share.expiresAt ? formatDateTime(share.expiresAt) : "Never"}</dd>
         </div>
       </dl>
+      <section className="share-daily" aria-labelledby="share-daily-title">
+        <h3 className="subheading" id="share-daily-title">
+          Per day, last 30 days (UTC)
+        </h3>
+        <DailyBarChart
+          days={share.daily}
+          stacked={false}
+          testId="share-chart"
+          caption="Downloads and iOS installs per day, last 30 days"
+          series={[
+            { value: (d) => d.downloads, label: "Downloads", className: "chart-downloads", data: "downloads" },
+            { value: (d) => d.installs, label: "iOS installs", className: "chart-installs", data: "installs" },
+          ]}
+          columns={[
+            { label: "Downloads", cell: (d) => d.downloads },
+            { label: "iOS installs", cell: (d) => d.installs },
+          ]}
+        />
+      </section>
       <CopyField id="share-url" label="Share link" value={share.shareUrl} />
       {/* Keyed by the link: after a save or a regenerate the form starts again from the server's values. */}
       {saved && <Notice title="Link settings saved." />}
