@@ -153,14 +153,24 @@ describe("link controls as a tester meets them", () => {
     expect(problems).toEqual([]);
   });
 
+  type Shared = { fileId: string; userKey: string };
+  const settle = (change: object) => async (file: Shared) => expect((await dash(owner, "PATCH", `/api/files/${file.fileId}/share`, change)).status).toBe(200);
   it.each([
-    ["disabled", { enabled: false }, "This link is turned off"],
-    ["expired", { expiresAt: "2021-06-01T00:00:00Z" }, "This link has expired"],
-    ["capped", { maxDownloads: 1 }, "Install limit reached"],
-  ] as const)("shows a friendly 410 page for a %s link", async (name, change, heading) => {
+    ["disabled", settle({ enabled: false }), "This link is turned off"],
+    ["expired", settle({ expiresAt: "2021-06-01T00:00:00Z" }), "This link has expired"],
+    [
+      "capped",
+      async (file: Shared) => {
+        await settle({ maxDownloads: 1 })(file);
+        expect((await call(`/download/${file.userKey}`)).status).toBe(302);
+      },
+      "Install limit reached",
+    ],
+    ["removed", async (file: Shared) => expect((await dash(owner, "DELETE", `/api/files/${file.fileId}`)).status).toBe(204), "This build was removed"],
+    ["replaced", async (file: Shared) => expect((await dash(owner, "POST", `/api/files/${file.fileId}/share/regenerate`)).status).toBe(200), "This link was replaced"],
+  ] as const)("shows a friendly 410 page for a %s link", async (name, act, heading) => {
     const file = await uploadWith("apk", "aapt2-adaptive-icon.apk", `${name}.apk`);
-    expect((await dash(owner, "PATCH", `/api/files/${file.fileId}/share`, change)).status).toBe(200);
-    if (name === "capped") expect((await call(`/download/${file.userKey}`)).status).toBe(302);
+    await act(file);
     const { page, problems } = await open("pixel");
     const reply = await page.goto(file.shareUrl);
     expect(reply!.status()).toBe(410);
