@@ -1,7 +1,7 @@
 import path from "node:path";
 import { build, type Plugin } from "esbuild";
 import { describe, expect, it } from "vitest";
-import { fallbackHandler } from "@hangar/functions";
+import { fallbackHandler, functions } from "@hangar/functions";
 import { envCredentialsOnly, lambdaNodejs } from "../bundling";
 import { REAPER_HANDLER } from "../storage-stack";
 import { REPO_ROOT } from "../synthesize";
@@ -31,6 +31,14 @@ describe("function bundles", () => {
     expect(inputs.some((i) => i.includes("packages/functions/src/fallback/"))).toBe(true);
     expect(inputs.filter((i) => i.includes("@aws-sdk/") || i.includes("@smithy/"))).toEqual([]);
     expect(inputs.filter((i) => i.includes("composition/"))).toEqual([]);
+  });
+
+  it("only the accounts function carries mail code; the keys function carries no S3 or Lambda client", async () => {
+    const mail = (inputs: string[]) => inputs.filter((i) => /node_modules\/(nodemailer|@aws-sdk\/client-sesv2)\//.test(i) || i.includes("adapters/mail/"));
+    expect(mail(await bundleInputs(functions.accounts.handler)).length).toBeGreaterThan(0);
+    for (const fn of ["projects", "keys", "files", "links"] as const) expect(mail(await bundleInputs(functions[fn].handler)), fn).toEqual([]);
+    const keys = await bundleInputs(functions.keys.handler);
+    expect(keys.filter((i) => i.includes("@aws-sdk/client-s3/") || i.includes("@aws-sdk/client-lambda/"))).toEqual([]);
   });
 
   it("the reaper carries the S3 client only: no DynamoDB client and no HTTP composition root", async () => {

@@ -64,7 +64,7 @@ export const addressSubject = (prefix: string, email: string) =>
   `${prefix}:${createHash("sha256").update(email, "utf8").digest("hex").slice(0, 32)}`;
 
 /** Counts one attempt against every limiter; the first refusal becomes a 429 with Retry-After. */
-export async function enforce(deps: AccountDeps, checks: [RateLimiter, string][]): Promise<RateLimitDecision[]> {
+export async function enforce(deps: Pick<AccountDeps, "clock">, checks: [RateLimiter, string][]): Promise<RateLimitDecision[]> {
   const now = deps.clock.now();
   const decisions = await Promise.all(checks.map(([limiter, subject]) => limiter.hit(subject, now)));
   const refused = decisions.filter((d) => !d.allowed).sort((a, b) => b.state.resetAt - a.state.resetAt)[0];

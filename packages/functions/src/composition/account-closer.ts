@@ -1,8 +1,8 @@
 import type { AccountCloser } from "@hangar/core";
-import { addressSubject, enforce } from "@hangar/core/accounts";
-import { DynamoAccountRemoval } from "@hangar/core/dynamo";
-import { getAccountDeps } from "./accounts";
+import { accountRateLimits, addressSubject, enforce, ScryptPasswordHasher } from "@hangar/core/accounts";
+import { DynamoAccountRemoval, DynamoRateLimiter, DynamoUserRepository } from "@hangar/core/dynamo";
 import { getRuntime } from "./root";
+import { getSessionDeps } from "./sessions";
 
 let closer: AccountCloser | undefined;
 
@@ -13,20 +13,25 @@ let closer: AccountCloser | undefined;
  */
 export function getAccountCloser(): AccountCloser {
   if (closer) return closer;
-  const { db, settings } = getRuntime();
-  const removal = new DynamoAccountRemoval(db, settings.HANGAR_TABLE_NAME);
+  const { db, settings, clock } = getRuntime();
+  const table = settings.HANGAR_TABLE_NAME;
+  const removal = new DynamoAccountRemoval(db, table);
+  // The pieces of the accounts function's dependencies a password check needs, built here so the
+  // projects function (which serves DELETE /api/account) bundles no mailer.
+  const users = new DynamoUserRepository(db, table);
+  const loginPerAccount = new DynamoRateLimiter(db, table, accountRateLimits.loginPerAccount);
+  const hasher = new ScryptPasswordHasher();
   closer = {
     verifyPassword: async (userId, password) => {
-      const deps = getAccountDeps();
-      const user = await deps.users.get(userId);
+      const user = await users.get(userId);
       if (!user) return false;
       const subject = addressSubject("login-addr", user.email);
-      await enforce(deps, [[deps.limiters.loginPerAccount, subject]]);
-      const check = await deps.hasher.verify(password, user.passwordHash);
-      if (check.valid) await deps.limiters.loginPerAccount.refund(subject, deps.clock.now());
+      await enforce({ clock }, [[loginPerAccount, subject]]);
+      const check = await hasher.verify(password, user.passwordHash);
+      if (check.valid) await loginPerAccount.refund(subject, clock.now());
       return check.valid;
     },
-    endSessions: (userId) => getAccountDeps().sessions.deleteAll(userId),
+    endSessions: (userId) => getSessionDeps().sessions.deleteAll(userId),
     removeUser: (userId) => removal.removeUser(userId),
   };
   return closer;

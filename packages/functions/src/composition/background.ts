@@ -1,4 +1,3 @@
-import { InvokeCommand, LambdaClient } from "@aws-sdk/client-lambda";
 import type { BackgroundTasks, PurgeTask } from "@hangar/core";
 import { logger } from "../observability/logger";
 
@@ -16,8 +15,6 @@ export function purgeEventOf(event: unknown): PurgeTask | undefined {
   return ID.test(task.userId) && ID.test(task.projectId) ? { kind: "project", userId: task.userId, projectId: task.projectId } : undefined;
 }
 
-let lambda: LambdaClient | undefined;
-
 /**
  * Where the rest of a long delete runs. On Lambda (`functionName` is AWS_LAMBDA_FUNCTION_NAME): an asynchronous invocation (InvocationType
  * Event) of this same function, which Lambda queues and retries twice on failure, and which gets
@@ -30,11 +27,9 @@ export function backgroundTasks(functionName: string | undefined, run: (task: Pu
   if (functionName) {
     return {
       schedule: async (task) => {
-        lambda ??= new LambdaClient({});
+        // Loaded on the first long delete only: no other request pays for the Lambda SDK at cold start.
         const payload: PurgeEvent = { hangarPurge: task };
-        await lambda.send(
-          new InvokeCommand({ FunctionName: functionName, InvocationType: "Event", Payload: new TextEncoder().encode(JSON.stringify(payload)) }),
-        );
+        await (await import("./self-invoke")).invokeAsync(functionName, payload);
       },
     };
   }

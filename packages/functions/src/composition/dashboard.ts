@@ -1,39 +1,39 @@
-import { S3Client } from "@aws-sdk/client-s3";
-import { budgetOf, purgeProject, type Budget, type DashboardDeps, type PurgeTask } from "@hangar/core";
-import { DynamoFileCatalog, DynamoUsage } from "@hangar/core/dynamo";
-import { S3ObjectPurger } from "@hangar/core/s3";
+import { budgetOf, purgeProject, type Budget, type DashboardDeps, type ObjectPurger, type PurgeTask } from "@hangar/core";
+import { getDashboardBase } from "./dashboard-base";
 import { logger } from "../observability/logger";
 import { backgroundTasks } from "./background";
 import { getRuntime } from "./root";
+import type { Settings } from "./settings.schema";
 
 let deps: DashboardDeps | undefined;
 
 /**
- * The dashboard functions' adapters (projects, keys, files), built once per container on top of
- * the shared root's clients. The S3 client is only for deletes; presigned GETs need none.
+ * The S3 client is only for deletes (presigned GETs need none), so it and the purger are loaded
+ * on the first delete: listing builds, keys and usage never evaluates the S3 SDK at cold start.
  */
+function lazyPurger(settings: Settings): ObjectPurger {
+  let purger: Promise<ObjectPurger> | undefined;
+  const build = async (): Promise<ObjectPurger> => (await import("./object-purger")).s3ObjectPurger(settings);
+  return {
+    purgePrefix: async (prefix) => {
+      purger ??= build().catch((error: unknown) => {
+        purger = undefined;
+        throw error;
+      });
+      return (await purger).purgePrefix(prefix);
+    },
+  };
+}
+
+/** The dashboard's adapters with deletes (projects, files functions), built once per container on top of the shared root's clients. */
 export function getDashboard(): DashboardDeps {
   if (deps) return deps;
   const runtime = getRuntime();
-  const { settings, db } = runtime;
-  const table = settings.HANGAR_TABLE_NAME;
-  const s3 = new S3Client({
-    region: settings.AWS_REGION,
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-    ...(settings.HANGAR_S3_ENDPOINT ? { endpoint: settings.HANGAR_S3_ENDPOINT, forcePathStyle: true } : {}),
-  });
+  const { settings } = runtime;
   deps = {
-    projects: runtime.projects,
-    keys: runtime.apiKeys,
-    files: new DynamoFileCatalog(db, table, () => runtime.clock.now()),
-    // Reading usage works whether or not counting is on.
-    usage: runtime.usage ?? new DynamoUsage(db, table),
-    objects: new S3ObjectPurger(s3, settings.HANGAR_BUCKET_NAME),
-    signer: runtime.signer,
+    ...getDashboardBase(),
+    objects: lazyPurger(settings),
     background: backgroundTasks(settings.AWS_LAMBDA_FUNCTION_NAME, (task) => continuePurge(task, budgetOf(runtime.clock, 10 * 60_000))),
-    clock: runtime.clock,
-    ids: runtime.ids,
   };
   return deps;
 }

@@ -2,7 +2,8 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { defaultUploadSettings, randomIds, systemClock, type UploadSettings } from "@hangar/core";
 import { DynamoFileRepository, DynamoKeyCatalog, DynamoProjectCatalog, DynamoRateLimiter, DynamoUsage } from "@hangar/core/dynamo";
-import { S3UrlSigner } from "@hangar/core/s3";
+// The signer alone (no S3 client): every function signs URLs, few touch objects.
+import { S3UrlSigner } from "@hangar/core/s3-signer";
 import { metricsEnabled, setMetricsEnabled } from "../observability/metrics";
 import { loadSettings, type Settings } from "./settings.schema";
 
