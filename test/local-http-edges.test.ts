@@ -107,3 +107,22 @@ describe("the Bearer scheme is case-insensitive (RFC 7235)", () => {
     expect(reply.status).toBe(401);
   });
 });
+
+describe("another loopback name for the stack", () => {
+  it("redirects http://localhost:<port> to the public URL (308), so the dashboard's cookie and forms work", async () => {
+    const base = new URL(stack().baseUrl);
+    expect(base.hostname).toBe("127.0.0.1");
+    const page = await rawRequest(stack().baseUrl, `GET /projects?x=1 HTTP/1.1\r\nHost: localhost:${base.port}\r\nConnection: close\r\n\r\n`);
+    expect(page.status).toBe(308);
+    expect(page.headers.location).toBe(`${stack().baseUrl}/projects?x=1`);
+    const form = await rawRequest(
+      stack().baseUrl,
+      `POST /api/account/sign-in HTTP/1.1\r\nHost: localhost:${base.port}\r\nOrigin: http://localhost:${base.port}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    );
+    expect(form.status).toBe(308);
+    expect(form.headers.location).toBe(`${stack().baseUrl}/api/account/sign-in`);
+    // The public host itself and names that are not loopback are served as before.
+    expect((await rawRequest(stack().baseUrl, `GET /share/x HTTP/1.1\r\nHost: ${base.host}\r\nConnection: close\r\n\r\n`)).status).toBe(404);
+    expect((await rawRequest(stack().baseUrl, `GET /share/x HTTP/1.1\r\nHost: localhost.evil.example:${base.port}\r\nConnection: close\r\n\r\n`)).status).toBe(404);
+  });
+});

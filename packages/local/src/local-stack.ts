@@ -236,6 +236,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       port: apiPort,
       ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}),
       imageOrigin: store.url,
+      publicUrl: process.env.HANGAR_PUBLIC_URL!,
     });
     closers.push(() => api.close());
 

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from "aws-lambda";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { rawRequest } from "../../../test/support/raw-http";
-import { startLocalApiServer, type Handler, type LocalApiServer } from "../src/http/local-api-server";
+import { loopbackAliasRedirect, startLocalApiServer, type Handler, type LocalApiServer } from "../src/http/local-api-server";
 
 /**
  * The local server's own edges, with stand-in handlers: what it answers before (or instead of)
@@ -120,5 +120,37 @@ describe("local API server: access log", () => {
     expect(reply.status).toBe(404);
     expect(logged).toHaveLength(1);
     expect(logged[0]).not.toMatch(/[\r\n]/);
+  });
+});
+
+describe("local API server: other loopback names of the public URL", () => {
+  const PUBLIC = "http://127.0.0.1:4000";
+  it("redirects localhost and [::1] on the same port to the public URL, keeping the path and query", () => {
+    expect(loopbackAliasRedirect("localhost:4000", "/projects/p1?x=1", PUBLIC)).toBe("http://127.0.0.1:4000/projects/p1?x=1");
+    expect(loopbackAliasRedirect("[::1]:4000", "/", PUBLIC)).toBe("http://127.0.0.1:4000/");
+    expect(loopbackAliasRedirect("LOCALHOST:4000", "/sign-up", PUBLIC)).toBe("http://127.0.0.1:4000/sign-up");
+    expect(loopbackAliasRedirect("127.0.0.1:4000", "/", "http://localhost:4000")).toBe("http://localhost:4000/");
+  });
+
+  it("leaves the public host itself, other ports, other names and a non-loopback public URL alone", () => {
+    expect(loopbackAliasRedirect("127.0.0.1:4000", "/", PUBLIC)).toBeUndefined();
+    expect(loopbackAliasRedirect("localhost:4001", "/", PUBLIC)).toBeUndefined();
+    expect(loopbackAliasRedirect("localhost", "/", PUBLIC)).toBeUndefined();
+    expect(loopbackAliasRedirect("evil.example:4000", "/", PUBLIC)).toBeUndefined();
+    expect(loopbackAliasRedirect("localhost.evil.example:4000", "/", PUBLIC)).toBeUndefined();
+    expect(loopbackAliasRedirect("localhost:4000", "/", "https://hangar.example.com")).toBeUndefined();
+    expect(loopbackAliasRedirect(undefined, "/", PUBLIC)).toBeUndefined();
+    expect(loopbackAliasRedirect("localhost:4000", "/", undefined)).toBeUndefined();
+  });
+
+  it("never sends a request anywhere but the public origin, whatever its target or Host", () => {
+    for (const target of ["//evil.example/x", "http://evil.example/", "*", "", "/\\evil.example"]) {
+      const location = loopbackAliasRedirect("localhost:4000", target, PUBLIC)!;
+      expect(new URL(location).origin, target).toBe(PUBLIC);
+    }
+    for (const host of ["user@localhost:4000", "localhost:4000@evil.example", "localhost:4000/x", "%00", "a".repeat(400)]) {
+      const location = loopbackAliasRedirect(host, "/", PUBLIC);
+      if (location !== undefined) expect(new URL(location).origin, host).toBe(PUBLIC);
+    }
   });
 });

@@ -96,6 +96,30 @@ const PARSER_ERRORS: Record<string, [status: number, code: string, message: stri
   ERR_HTTP_HEADERS_TIMEOUT: [408, "request_timeout", "The request headers took too long to arrive"],
 };
 
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * The public URL's address for a request that named the same port on another loopback name
+ * (`localhost` for `127.0.0.1`, or back), else undefined. The dashboard's session cookie belongs
+ * to one host and its CSRF guard accepts one origin, so a person who typed `localhost` would
+ * otherwise get a dashboard whose every form is refused; a 308 keeps method and body.
+ */
+export function loopbackAliasRedirect(hostHeader: string | undefined, url: string | undefined, publicUrl: string | undefined): string | undefined {
+  if (!hostHeader || !publicUrl || hostHeader.length > 300) return undefined;
+  let given: URL;
+  let canonical: URL;
+  try {
+    given = new URL(`http://${hostHeader}`);
+    canonical = new URL(publicUrl);
+  } catch {
+    return undefined;
+  }
+  if (!LOOPBACK_NAMES.has(canonical.hostname) || !LOOPBACK_NAMES.has(given.hostname)) return undefined;
+  if (given.hostname === canonical.hostname || given.port !== canonical.port || given.username || given.password) return undefined;
+  const path = url && url.startsWith("/") && !url.startsWith("//") ? url : "/";
+  return `${canonical.origin}${path}`;
+}
+
 /**
  * One line per request on stdout: method, path (never the query string, and never headers:
  * either may carry secrets), status, duration and request id, so an id from an error body or
@@ -114,6 +138,8 @@ export interface LocalApiServerOptions {
   dashboardDir?: string;
   /** The object store's URL: build icons in the dashboard are signed GETs on it. */
   imageOrigin?: string;
+  /** The service's public URL (HANGAR_PUBLIC_URL): other loopback names of it are redirected there. */
+  publicUrl?: string;
   /** Where the access log goes; default stdout. */
   accessLog?: (line: string) => void;
   /** Tests: the handler of a function, instead of importing the deployed module. */
@@ -156,6 +182,12 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
       accessLog(accessLogLine(req.method ?? "-", path, res.statusCode, performance.now() - started, typeof shown === "string" ? shown : requestId));
     });
     try {
+      const canonical = loopbackAliasRedirect(req.headers.host, req.url, options.publicUrl);
+      if (canonical) {
+        res.writeHead(308, { location: canonical, "cache-control": "no-store", "content-length": 0, "x-request-id": requestId });
+        res.end();
+        return;
+      }
       if (site.handle(req, res, requestId)) return;
       let body: Buffer;
       try {
