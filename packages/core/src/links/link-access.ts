@@ -43,10 +43,13 @@ export function verifyLinkToken(secret: string | undefined, userKey: string, tok
 
 /**
  * Link-preview fetchers (chat unfurlers, social cards, search crawlers): they open the page or the
- * icon to draw a preview, and must not count as downloads or installs.
+ * icon to draw a preview, and must not count as downloads or installs. Named by their own tokens,
+ * not by their apps' names: a person tapping the link inside Teams, Pinterest or Facebook browses
+ * with that app's name in the user agent and is counted; "bot" only as a word or before a version,
+ * so a Cubot phone is a person.
  */
 const PREVIEW_BOT =
-  /slackbot|slack-imgproxy|skypeuripreview|microsoftpreview|teams|discordbot|twitterbot|facebookexternalhit|facebot|meta-externalagent|telegrambot|whatsapp|linkedinbot|redditbot|pinterest|embedly|iframely|mastodon|vkshare|googlebot|bingbot|applebot|duckduckbot|yandex|baiduspider|bot\b|crawler|spider|preview/i;
+  /slackbot|slack-imgproxy|skypeuripreview|microsoftpreview|discordbot|twitterbot|facebookexternalhit|facebot|meta-externalagent|telegrambot|whatsapp\/|linkedinbot|redditbot|pinterestbot|embedly|iframely|mastodon\/|vkshare|googlebot|bingbot|applebot|duckduckbot|yandexbot|baiduspider|bot\/|\bbot\b|crawler|spider|preview\//i;
 
 export const isPreviewBot = (userAgent: string | undefined) => userAgent !== undefined && PREVIEW_BOT.test(userAgent);
 
