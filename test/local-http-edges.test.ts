@@ -77,6 +77,17 @@ describe("HEAD on the public links", () => {
     else expect(get.text).toContain("<html");
   });
 
+  it("HEAD of the QR code and the icon answers like GET without a body", async () => {
+    for (const sub of ["qr.svg", "icon.png"]) {
+      const path = `/share/${userKey}/${sub}`;
+      const [get, head] = [await call(path), await call(path, { method: "HEAD" })];
+      if (sub === "qr.svg") expect(get.status).toBe(200);
+      expect(head.status, sub).toBe(get.status);
+      expect(head.text).toBe("");
+      expect(head.headers.get("content-type")).toBe(get.headers.get("content-type"));
+    }
+  });
+
   it.each(["share", "download"])("HEAD /%s of an unknown key is a 404 without a body", async (kind) => {
     const head = await call(`/${kind}/doesnotexist0000`, { method: "HEAD" });
     expect(head.status).toBe(404);

@@ -76,6 +76,7 @@ export const routes = [
   { method: "GET", path: "/share/{userKey}/manifest.plist", auth: "none", fn: "share" },
   { method: "HEAD", path: "/share/{userKey}/manifest.plist", auth: "none", fn: "share" },
   { method: "GET", path: "/share/{userKey}/qr.svg", auth: "none", fn: "share" },
+  { method: "HEAD", path: "/share/{userKey}/qr.svg", auth: "none", fn: "share" },
   { method: "GET", path: "/share/{userKey}/icon.png", auth: "none", fn: "share" },
   { method: "HEAD", path: "/share/{userKey}/icon.png", auth: "none", fn: "share" },
   // Accounts and dashboard sessions (docs/accounts.md). Session routes read the cookie only.

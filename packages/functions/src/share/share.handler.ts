@@ -149,6 +149,7 @@ export const handler = httpFunction("share", {
   "GET /share/{userKey}/manifest.plist": { handler: manifest },
   "HEAD /share/{userKey}/manifest.plist": { handler: manifest },
   "GET /share/{userKey}/qr.svg": { handler: qr },
+  "HEAD /share/{userKey}/qr.svg": { handler: qr },
   "GET /share/{userKey}/icon.png": { handler: icon },
   "HEAD /share/{userKey}/icon.png": { handler: icon },
 });
