@@ -27,10 +27,17 @@ async function ownKey(deps: Pick<DashboardDeps, "keys">, userId: string, clientI
   return key;
 }
 
+/** Active keys per project: one per CI system and environment is plenty, and each is a secret to guard. */
+export const MAX_ACTIVE_KEYS = 20;
+
 export async function createKey(deps: Pick<DashboardDeps, "keys" | "projects" | "clock" | "ids">, userId: string, raw: unknown) {
   const input = parseInput(CreateKey, raw);
   const project = await ownProject(deps, userId, input.projectId);
   if (project.status !== "active") throw new ConflictError("project_deleting", "This project is being deleted");
+  const active = (await deps.keys.listByProject(project.projectId)).filter((k) => k.status === "active");
+  if (active.length >= MAX_ACTIVE_KEYS) {
+    throw new ConflictError("limit_reached", `A project can have at most ${MAX_ACTIVE_KEYS} active keys; revoke one to create another`);
+  }
   const clientId = deps.ids.clientId();
   const clientSecret = deps.ids.clientSecret();
   const key: ApiKey = {

@@ -49,8 +49,18 @@ const nameTaken = () =>
     fields: [{ field: "name", message: "is already the name of one of your projects" }],
   });
 
+/**
+ * Projects an account can have. Lists are one page and the key list reads every project, so this
+ * bounds what one account's dashboard costs; far above what a team shipping apps needs.
+ */
+export const MAX_PROJECTS = 100;
+
 export async function createProject(deps: Pick<DashboardDeps, "projects" | "clock" | "ids">, userId: string, raw: unknown) {
   const input = parseInput(CreateProject, raw);
+  // Checked before the write, not in it: concurrent creates may pass it by a few, which is harmless.
+  if ((await deps.projects.list(userId)).length >= MAX_PROJECTS) {
+    throw new ConflictError("limit_reached", `An account can have at most ${MAX_PROJECTS} projects; delete one to create another`);
+  }
   const project: ProjectView = {
     projectId: deps.ids.projectId(),
     userId,

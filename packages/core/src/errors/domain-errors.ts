@@ -112,7 +112,7 @@ export class MethodNotAllowedError extends HangarError {
 /** The request is valid but conflicts with the state of the upload or of the stored object. */
 export class ConflictError extends HangarError {
   constructor(
-    readonly code: "upload_mismatch" | "object_missing" | "object_changed" | "size_mismatch" | "already_exists" | "project_deleting" | "key_revoked",
+    readonly code: "upload_mismatch" | "object_missing" | "object_changed" | "size_mismatch" | "already_exists" | "project_deleting" | "key_revoked" | "limit_reached",
     message: string,
     details?: Record<string, unknown>,
   ) {

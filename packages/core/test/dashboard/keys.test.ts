@@ -8,6 +8,7 @@ import {
   hashSecret,
   keyUsage,
   listKeys,
+  MAX_ACTIVE_KEYS,
   regenerateKey,
   revokeKey,
 } from "../../src";
@@ -23,6 +24,20 @@ async function setup() {
 }
 
 describe("API keys", () => {
+  it("refuses an active key over the project's limit with 409 limit_reached; revoking one frees a place", async () => {
+    const { deps, project } = await setup();
+    const keys = [];
+    for (let i = 0; i < MAX_ACTIVE_KEYS; i++) keys.push(await createKey(deps, alice, { name: `CI ${i}`, projectId: project.projectId }));
+    const refused = await createKey(deps, alice, { name: "extra", projectId: project.projectId }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ConflictError);
+    expect((refused as ConflictError).code).toBe("limit_reached");
+    await revokeKey(deps, alice, keys[0]!.clientId);
+    expect((await createKey(deps, alice, { name: "extra", projectId: project.projectId })).status).toBe("active");
+    // The limit is per project.
+    const other = await createProject(deps, alice, { name: "Other", color: "red" });
+    expect((await createKey(deps, alice, { name: "CI", projectId: other.projectId })).status).toBe("active");
+  });
+
   it("creates a key for an owned project and shows its secret once, storing only the hash", async () => {
     const { deps, project } = await setup();
     const created = await createKey(deps, alice, { name: " CI ", projectId: project.projectId });

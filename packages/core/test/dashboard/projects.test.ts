@@ -8,6 +8,7 @@ import {
   deleteProject,
   getProject,
   listProjects,
+  MAX_PROJECTS,
   purgeProject,
   updateProject,
 } from "../../src";
@@ -42,6 +43,20 @@ describe("projects", () => {
     expect(await fieldsOf(createProject(deps, alice, { name: "ok", color: "magenta" }))).toEqual(["color"]);
     expect(await fieldsOf(createProject(deps, alice, { name: "evil\u202Egpa.exe", color: "blue" }))).toEqual(["name"]);
     await expect(createProject(deps, alice, { name: "x".repeat(80), description: "d".repeat(500), color: "blue" })).resolves.toBeDefined();
+  });
+
+  it("refuses a project over the account's limit with 409 limit_reached; deleting one frees a place", async () => {
+    const deps = memoryDashboard();
+    const made = [];
+    for (let i = 0; i < MAX_PROJECTS; i++) made.push(await createProject(deps, alice, { name: `App ${i}`, color: "blue" }));
+    const refused = await createProject(deps, alice, { name: "One too many", color: "blue" }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ConflictError);
+    expect((refused as ConflictError).code).toBe("limit_reached");
+    expect((refused as ConflictError).message).toContain(String(MAX_PROJECTS));
+    // Another account is not affected, and a deleted project frees its place.
+    await createProject(deps, bob, { name: "Bob's", color: "red" });
+    await deleteProject(deps, alice, made[0]!.projectId, { confirmName: "App 0" }, forever);
+    await createProject(deps, alice, { name: "One too many", color: "blue" });
   });
 
   it("keeps names unique per account regardless of case, but not across accounts", async () => {
