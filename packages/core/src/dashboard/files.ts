@@ -6,57 +6,16 @@ import { decodeCursor, encodeCursor } from "./cursor";
 import { PageQuery } from "./dashboard.schema";
 import type { DashboardDeps } from "./dashboard-deps";
 import { ownProject } from "./projects";
-import { fileLinkView, type LinkView } from "../links/manage-link";
+import { fileLinkView } from "../links/manage-link";
 import type { ShareLinks } from "../links/share-link.port";
-import { linkState, type LinkState } from "../links/link-access";
+import { linkState } from "../links/link-access";
+import type { FileDetail, FileSummary, LinkSummary } from "./file-answers";
 
 /** Life of the presigned icon addresses in answers: long enough for a dashboard tab. */
 const ICON_URL_SECONDS = 3600;
 const FILE_ID = /^[A-Za-z0-9_]{1,64}$/;
 /** The most recent files across projects on the dashboard home. */
 export const MAX_LATEST = 50;
-
-export interface FileSummary {
-  fileId: string;
-  projectId: string;
-  fileName: string;
-  fileSize: number;
-  status: FileRecord["status"];
-  rejection: { reason: string; message: string } | null;
-  createdAt: string;
-  completedAt: string | null;
-  appName: string | null;
-  version: string | null;
-  buildNumber: string | null;
-  platform: string | null;
-  bundleId: string | null;
-  iconUrl: string | null;
-  /** The key that uploaded it (its name is null once the key is gone). */
-  uploadedBy: { clientId: string; name: string | null };
-  shareUrl: string | null;
-  downloadUrl: string | null;
-  /** The share link's state and counts; null while the build has no link (pending, rejected). */
-  share: LinkSummary | null;
-}
-
-/** What a row of a file list shows of the build's link. */
-export interface LinkSummary {
-  state: LinkState;
-  hasPassword: boolean;
-  downloads: number;
-  installs: number;
-}
-
-export interface FileDetail extends FileSummary {
-  /** The share link's settings (never its password), counts and daily series; null without a link. */
-  share: LinkView | null;
-  fileType: string;
-  projectName: string;
-  /** Everything the extractor found (permissions, SDKs, locales, provisioning…). */
-  metadata: Record<string, unknown> | null;
-  /** Epoch seconds after which a pending upload is dead. */
-  expiresAt: number | null;
-}
 
 type SummaryDeps = Pick<DashboardDeps, "signer" | "clock">;
 type ListDeps = Pick<DashboardDeps, "projects" | "files" | "keys" | "signer" | "clock">;

@@ -1,7 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { LinkState } from "../dashboard/file-answers";
 import type { ShareLink } from "./share-link.port";
 
-export type LinkState = "open" | "disabled" | "expired" | "capped";
+export type { LinkState };
 
 /** Why a link that exists serves nothing; the order is what the owner would fix first. */
 export function linkState(link: Pick<ShareLink, "enabled" | "expiresAt" | "maxDownloads" | "downloads">, now: Date): LinkState {

@@ -2,7 +2,10 @@ import { NotFoundError } from "../errors/domain-errors";
 import type { Clock, FileRecord, PasswordHasher, ProjectView } from "../ports";
 import type { LinkBases } from "../upload/upload-settings";
 import { parseInput } from "../validation/parse-input";
-import { dailySeries, linkState, newTokenSecret, type LinkState } from "./link-access";
+import type { LinkView } from "../dashboard/file-answers";
+
+export type { LinkView };
+import { dailySeries, linkState, newTokenSecret } from "./link-access";
 import { ShareSettings } from "./link.schema";
 import type { ShareLink, ShareLinkChanges, ShareLinks } from "./share-link.port";
 
@@ -13,21 +16,6 @@ export interface LinkDeps {
   hasher: PasswordHasher;
   clock: Clock;
   ids: { userKey(): string };
-}
-
-/** What the owner sees of a link: its settings (never the password) and its counts. */
-export interface LinkView {
-  userKey: string;
-  shareUrl: string;
-  state: LinkState;
-  enabled: boolean;
-  expiresAt: string | null;
-  hasPassword: boolean;
-  maxDownloads: number | null;
-  downloads: number;
-  installs: number;
-  /** The last 30 UTC days, oldest first. */
-  daily: { day: string; downloads: number; installs: number }[];
 }
 
 const FILE_ID = /^[A-Za-z0-9_]{1,64}$/;

@@ -1,3 +1,4 @@
+import type { FileDetail, FileSummary, LinkView as ShareLinkView } from "@hangar/core/file-answers";
 import { apiRequest } from "./api-client";
 
 /** Shapes of the dashboard API (packages/core/src/dashboard/*); only what the pages read. */
@@ -50,59 +51,8 @@ export interface KeyUsage {
   lastUsedAt: string | null;
 }
 
-export interface FileSummary {
-  fileId: string;
-  projectId: string;
-  fileName: string;
-  fileSize: number;
-  status: "pending" | "completed" | "rejected";
-  rejection: { reason: string; message: string } | null;
-  createdAt: string;
-  completedAt: string | null;
-  appName: string | null;
-  version: string | null;
-  buildNumber: string | null;
-  platform: string | null;
-  bundleId: string | null;
-  iconUrl: string | null;
-  uploadedBy: { clientId: string; name: string | null };
-  shareUrl: string | null;
-  downloadUrl: string | null;
-  /** The share link's state and counts; null while the build has no link (pending, rejected). */
-  share: LinkSummary | null;
-}
-
-/** What a file list row shows of the build's link. */
-export interface LinkSummary {
-  state: ShareLinkView["state"];
-  hasPassword: boolean;
-  downloads: number;
-  installs: number;
-}
-
-export interface FileDetail extends FileSummary {
-  fileType: string;
-  projectName: string;
-  metadata: Record<string, unknown> | null;
-  expiresAt: number | null;
-  /** The share link's settings, counts and daily series; null while the build has no link (pending, rejected). */
-  share: ShareLinkView | null;
-}
-
-/** GET /api/files/{fileId} `share` and the answer of PATCH /api/files/{fileId}/share (never the password). */
-export interface ShareLinkView {
-  userKey: string;
-  shareUrl: string;
-  state: "open" | "disabled" | "expired" | "capped";
-  enabled: boolean;
-  expiresAt: string | null;
-  hasPassword: boolean;
-  maxDownloads: number | null;
-  downloads: number;
-  installs: number;
-  daily: { day: string; downloads: number; installs: number }[];
-}
-
+// File and link answers are defined once, in core, and shared as types (no code reaches the bundle).
+export type { FileDetail, FileSummary, LinkSummary, LinkView as ShareLinkView } from "@hangar/core/file-answers";
 /** Omitted fields stay as they are; null clears one. */
 export interface ShareSettingsInput {
   enabled?: boolean;
