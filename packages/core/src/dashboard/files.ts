@@ -9,7 +9,7 @@ import { ownProject } from "./projects";
 import { fileLinkView } from "../links/manage-link";
 import type { ShareLinks } from "../links/share-link.port";
 import { linkState } from "../links/link-access";
-import type { FileDetail, FileSummary, LinkSummary } from "./file-answers";
+import type { FileDetail, FileSummary, LinkSummary } from "./dashboard-answers";
 
 /** Life of the presigned icon addresses in answers: long enough for a dashboard tab. */
 const ICON_URL_SECONDS = 3600;

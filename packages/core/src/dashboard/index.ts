@@ -7,4 +7,4 @@ export * from "./keys";
 export * from "./files";
 export * from "./purge";
 export * from "./delete-account";
-export * from "./file-answers";
+export * from "./dashboard-answers";

@@ -4,18 +4,8 @@ import type { ApiKey, UsageDay } from "../ports";
 import { parseInput } from "../validation/parse-input";
 import { CreateKey } from "./dashboard.schema";
 import type { DashboardDeps } from "./dashboard-deps";
+import type { CreatedKeyAnswer, KeyAnswer, KeyUsage } from "./dashboard-answers";
 import { ownProject } from "./projects";
-
-/** A key as lists show it: never its secret nor the secret's hash. */
-export interface KeyAnswer {
-  clientId: string;
-  name: string;
-  projectId: string;
-  projectName: string;
-  status: ApiKey["status"];
-  createdAt: string;
-  lastUsedAt: string | null;
-}
 
 const CLIENT_ID = /^[A-Za-z0-9_-]{4,128}$/;
 const keyNotFound = () => new NotFoundError("key_not_found", "No API key with this client id in your account");
@@ -30,7 +20,7 @@ async function ownKey(deps: Pick<DashboardDeps, "keys">, userId: string, clientI
 /** Active keys per project: one per CI system and environment is plenty, and each is a secret to guard. */
 export const MAX_ACTIVE_KEYS = 20;
 
-export async function createKey(deps: Pick<DashboardDeps, "keys" | "projects" | "clock" | "ids">, userId: string, raw: unknown) {
+export async function createKey(deps: Pick<DashboardDeps, "keys" | "projects" | "clock" | "ids">, userId: string, raw: unknown): Promise<CreatedKeyAnswer> {
   const input = parseInput(CreateKey, raw);
   const project = await ownProject(deps, userId, input.projectId);
   if (project.status !== "active") throw new ConflictError("project_deleting", "This project is being deleted");
@@ -103,15 +93,6 @@ export async function revokeKey(deps: Pick<DashboardDeps, "keys" | "clock">, use
 export const USAGE_DAYS = 30;
 
 const dayOf = (d: Date) => d.toISOString().slice(0, 10);
-
-export interface KeyUsage {
-  clientId: string;
-  from: string;
-  to: string;
-  days: { day: string; accepted: number; rateLimited: number; uploads: number; bytes: number }[];
-  totals: { accepted: number; rateLimited: number; uploads: number; bytes: number };
-  lastUsedAt: string | null;
-}
 
 /** The last 30 UTC days (today included), one entry per day, zeros where nothing happened. */
 export async function keyUsage(

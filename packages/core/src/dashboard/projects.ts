@@ -3,22 +3,9 @@ import type { ProjectView } from "../ports";
 import { parseInput } from "../validation/parse-input";
 import { CreateProject, DeleteProject, UpdateProject } from "./dashboard.schema";
 import type { Budget, DashboardDeps } from "./dashboard-deps";
+import type { ProjectAnswer } from "./dashboard-answers";
 import { PROJECT_COLORS, type ProjectColor } from "./palette";
 import { purgeProject, stopProject } from "./purge";
-
-/** What the API answers for a project. */
-export interface ProjectAnswer {
-  projectId: string;
-  name: string;
-  description: string;
-  color: string;
-  /** The badge colors the dashboard paints (from the one palette). */
-  colorHex: string;
-  status: ProjectView["status"];
-  fileCount: number;
-  lastUploadAt: string | null;
-  createdAt: string;
-}
 
 export function projectAnswer(p: ProjectView): ProjectAnswer {
   return {

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { LinkState } from "../dashboard/file-answers";
+import type { LinkState } from "../dashboard/dashboard-answers";
 import type { ShareLink } from "./share-link.port";
 
 export type { LinkState };

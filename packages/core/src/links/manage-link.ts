@@ -2,7 +2,7 @@ import { NotFoundError } from "../errors/domain-errors";
 import type { Clock, FileRecord, PasswordHasher, ProjectView } from "../ports";
 import type { LinkBases } from "../upload/upload-settings";
 import { parseInput } from "../validation/parse-input";
-import type { LinkView } from "../dashboard/file-answers";
+import type { LinkView } from "../dashboard/dashboard-answers";
 
 export type { LinkView };
 import { dailySeries, linkState, newTokenSecret } from "./link-access";

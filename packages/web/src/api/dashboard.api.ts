@@ -1,18 +1,14 @@
-import type { FileDetail, FileSummary, LinkView as ShareLinkView } from "@hangar/core/file-answers";
+import type {
+  CreatedKeyAnswer as CreatedKey,
+  FileDetail,
+  FileSummary,
+  KeyAnswer as ApiKey,
+  KeyUsage,
+  LinkView as ShareLinkView,
+  Page,
+  ProjectAnswer as Project,
+} from "@hangar/core/dashboard-answers";
 import { apiRequest } from "./api-client";
-
-/** Shapes of the dashboard API (packages/core/src/dashboard/*); only what the pages read. */
-export interface Project {
-  projectId: string;
-  name: string;
-  description: string;
-  color: string;
-  colorHex: string;
-  status: "active" | "deleting";
-  fileCount: number;
-  lastUploadAt: string | null;
-  createdAt: string;
-}
 
 export interface ProjectInput {
   name: string;
@@ -20,50 +16,26 @@ export interface ProjectInput {
   color: string;
 }
 
-export interface ApiKey {
-  clientId: string;
-  name: string;
-  projectId: string;
-  projectName: string;
-  status: "active" | "revoked";
-  createdAt: string;
-  lastUsedAt: string | null;
-}
+// The API's answers are defined once, in core, and shared as types (no code reaches the bundle).
+export type {
+  CreatedKeyAnswer as CreatedKey,
+  FileDetail,
+  FileSummary,
+  KeyAnswer as ApiKey,
+  KeyUsage,
+  LinkSummary,
+  LinkView as ShareLinkView,
+  Page,
+  ProjectAnswer as Project,
+  UsageDayAnswer as UsageDay,
+} from "@hangar/core/dashboard-answers";
 
-export interface CreatedKey extends ApiKey {
-  clientSecret: string;
-}
-
-export interface UsageDay {
-  day: string;
-  accepted: number;
-  rateLimited: number;
-  uploads: number;
-  bytes: number;
-}
-
-export interface KeyUsage {
-  clientId: string;
-  from: string;
-  to: string;
-  days: UsageDay[];
-  totals: { accepted: number; rateLimited: number; uploads: number; bytes: number };
-  lastUsedAt: string | null;
-}
-
-// File and link answers are defined once, in core, and shared as types (no code reaches the bundle).
-export type { FileDetail, FileSummary, LinkSummary, LinkView as ShareLinkView } from "@hangar/core/file-answers";
 /** Omitted fields stay as they are; null clears one. */
 export interface ShareSettingsInput {
   enabled?: boolean;
   expiresAt?: string | null;
   password?: string | null;
   maxDownloads?: number | null;
-}
-
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
 }
 
 const id = (value: string) => encodeURIComponent(value);

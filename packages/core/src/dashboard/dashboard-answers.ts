@@ -1,8 +1,61 @@
 /**
- * What the dashboard API answers about files and their share links: the one definition of these
- * shapes, for the use cases that build them and for the web app that reads them (through
- * `@hangar/core/file-answers`). Types only, importing nothing, so the browser build can use it.
+ * What the dashboard API answers: the one definition of these shapes, for the use cases that
+ * build them and for the web app that reads them (through `@hangar/core/dashboard-answers`).
+ * Types only, importing nothing, so the browser build can use it.
  */
+
+/** A list answer: every list is one page today (`nextCursor` null) except a project's files. */
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export interface ProjectAnswer {
+  projectId: string;
+  name: string;
+  description: string;
+  color: string;
+  /** The badge colors the dashboard paints (from the one palette). */
+  colorHex: string;
+  status: "active" | "deleting";
+  fileCount: number;
+  lastUploadAt: string | null;
+  createdAt: string;
+}
+
+/** An API key as lists show it: never its secret. */
+export interface KeyAnswer {
+  clientId: string;
+  name: string;
+  projectId: string;
+  projectName: string;
+  status: "active" | "revoked";
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** The answer of create and regenerate, the only ones that carry the secret. */
+export interface CreatedKeyAnswer extends KeyAnswer {
+  clientSecret: string;
+}
+
+/** One UTC day of a key's usage; `accepted` and `rateLimited` add up to its requests. */
+export interface UsageDayAnswer {
+  day: string;
+  accepted: number;
+  rateLimited: number;
+  uploads: number;
+  bytes: number;
+}
+
+export interface KeyUsage {
+  clientId: string;
+  from: string;
+  to: string;
+  days: UsageDayAnswer[];
+  totals: { accepted: number; rateLimited: number; uploads: number; bytes: number };
+  lastUsedAt: string | null;
+}
 
 /** Why a link that exists serves nothing, or `open`; the order is what the owner would fix first. */
 export type LinkState = "open" | "disabled" | "expired" | "capped";
