@@ -36,6 +36,14 @@ export function TextField({ name, label, value, onValueChange, hint, error, opti
   );
 }
 
+/**
+ * An e-mail address field as phones and password managers expect it: the e-mail keyboard, no
+ * capital letter or spelling correction forced on the address, and autofill of the address.
+ */
+export function EmailField({ name = "email", label = "E-mail address", ...rest }: Omit<TextFieldProps, "type" | "name" | "label"> & { name?: string; label?: string }) {
+  return <TextField name={name} label={label} type="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} {...rest} />;
+}
+
 interface PasswordFieldProps extends Omit<TextFieldProps, "type" | "autoComplete"> {
   autoComplete: "current-password" | "new-password";
 }

@@ -3,7 +3,7 @@ import { accountApi } from "../api/account.api";
 import { describeError } from "../api/api-client";
 import { ErrorSummary, Notice } from "../components/alerts";
 import { Button } from "../components/button";
-import { emailError, TextField } from "../components/field";
+import { emailError, EmailField } from "../components/field";
 import { AuthLayout } from "../components/layouts";
 import { Link, useLocation } from "../app/router";
 
@@ -73,11 +73,7 @@ export function CheckEmailPage() {
         }}
       >
         {!known && (
-          <TextField
-            name="email"
-            label="E-mail address"
-            type="email"
-            autoComplete="email"
+          <EmailField
             value={email}
             onValueChange={(v) => {
               setEmail(v);

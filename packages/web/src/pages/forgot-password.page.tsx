@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { accountApi } from "../api/account.api";
 import { ErrorSummary, Notice } from "../components/alerts";
 import { Button } from "../components/button";
-import { emailError, TextField } from "../components/field";
+import { emailError, EmailField } from "../components/field";
 import { AuthLayout } from "../components/layouts";
 import { useForm } from "../components/use-form";
 import { Link } from "../app/router";
@@ -47,14 +47,7 @@ export function ForgotPasswordPage() {
         <>
           <ErrorSummary message={form.formError} fieldErrors={form.fieldErrors} labels={{ email: "E-mail address" }} summaryRef={form.summaryRef} />
           <form className="form" noValidate onSubmit={onSubmit}>
-            <TextField
-              name="email"
-              label="E-mail address"
-              type="email"
-              autoComplete="email"
-              inputMode="email"
-              autoCapitalize="none"
-              spellCheck={false}
+            <EmailField
               value={email}
               onValueChange={(v) => {
                 setEmail(v);

@@ -3,7 +3,7 @@ import { accountApi } from "../api/account.api";
 import { describeError } from "../api/api-client";
 import { ErrorSummary, Notice } from "../components/alerts";
 import { Button } from "../components/button";
-import { emailError, PasswordField, TextField } from "../components/field";
+import { emailError, EmailField, PasswordField } from "../components/field";
 import { AuthLayout } from "../components/layouts";
 import { useForm } from "../components/use-form";
 import { Link, safeNextPath, useLocation, useNavigate, useSearchParam } from "../app/router";
@@ -79,14 +79,8 @@ export function LoginPage() {
         )}
       </ErrorSummary>
       <form className="form" noValidate onSubmit={onSubmit}>
-        <TextField
-          name="email"
+        <EmailField
           label={LABELS.email}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
           value={email}
           onValueChange={(v) => {
             setEmail(v);

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { accountApi } from "../api/account.api";
 import { ErrorSummary } from "../components/alerts";
 import { Button } from "../components/button";
-import { emailError, PASSWORD_RULES, passwordLengthError, PasswordField, TextField } from "../components/field";
+import { emailError, EmailField, PASSWORD_RULES, PasswordField, passwordLengthError } from "../components/field";
 import { AuthLayout } from "../components/layouts";
 import { useForm } from "../components/use-form";
 import { Link, useNavigate } from "../app/router";
@@ -37,14 +37,8 @@ export function SignUpPage() {
     >
       <ErrorSummary message={form.formError} fieldErrors={form.fieldErrors} labels={LABELS} summaryRef={form.summaryRef} />
       <form className="form" noValidate onSubmit={onSubmit}>
-        <TextField
-          name="email"
+        <EmailField
           label={LABELS.email}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
           value={email}
           onValueChange={(v) => {
             setEmail(v);
