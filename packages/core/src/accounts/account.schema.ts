@@ -75,6 +75,8 @@ export const NewPassword = z.pipe(
 ).check(
   z.refine((s) => passwordLength(s) >= MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`),
   z.refine((s) => passwordLength(s) <= MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`),
+  // Hashed as UTF-8, every unpaired surrogate would become U+FFFD: distinct passwords, one hash.
+  z.refine((s) => !/[\ud800-\udfff]/u.test(s), "must be well-formed Unicode (an unpaired surrogate cannot be typed)"),
 );
 
 /** A password being checked (sign-in, current password): any stored password fits, so only bounded. */

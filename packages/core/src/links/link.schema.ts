@@ -1,5 +1,8 @@
 import * as z from "zod/mini";
 
+// With the u flag a surrogate class matches only unpaired halves: a pair is one code point.
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+
 /** Far enough for any release; beyond it an expiry is almost surely a typo (year 20260). */
 const MAX_EXPIRY_MS = 5 * 366 * 86_400_000;
 
@@ -22,6 +25,8 @@ export const ShareSettings = z.strictObject({
         z.minLength(4, "must be at least 4 characters"),
         z.maxLength(256, "must be at most 256 characters"),
         z.refine((v) => !/[\u0000-\u001f\u007f]/.test(v), "must not contain control characters"),
+        // No browser form can send one (it becomes U+FFFD), so testers could never type it.
+        z.refine((v) => !LONE_SURROGATE.test(v), "must be well-formed Unicode (an unpaired surrogate cannot be typed)"),
       ),
     ),
   ),

@@ -88,6 +88,15 @@ describe("passwords", () => {
     await expect(signUp(deps, { email: "d@example.com", password: "ﬁ".repeat(11) }, client, links)).resolves.toEqual({ mailSent: true });
   });
 
+  it("are well-formed Unicode: an unpaired surrogate (which UTF-8 hashing would turn into U+FFFD) is refused", async () => {
+    const { deps } = accountWorld();
+    expect(await fieldsOf(signUp(deps, { email: "a@example.com", password: "long enough pass \ud800" }, client, links))).toEqual([
+      { field: "password", message: "must be well-formed Unicode (an unpaired surrogate cannot be typed)" },
+    ]);
+    // A pair is one character and fine.
+    await expect(signUp(deps, { email: "e@example.com", password: "long enough pass \ud83d\udd11" }, client, links)).resolves.toEqual({ mailSent: true });
+  });
+
   it("are NFKC-normalized: full-width and ASCII spellings are the same password", async () => {
     const { deps, mailer } = accountWorld();
     await signUp(deps, { email: "wide@example.com", password: "ｃｏｒｒｅｃｔ ｈｏｒｓｅ ｂａｔｔｅｒｙ" }, client, links);

@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { ShareSettings } from "../../src/links/link.schema";
+import { parseInput } from "../../src/validation/parse-input";
+import { ValidationError } from "../../src";
 import { dailySeries, isPreviewBot, linkState, newTokenSecret, signLinkToken, verifyLinkToken } from "../../src/links/link-access";
 
 const now = new Date("2026-11-24T10:00:00Z");
@@ -75,5 +78,22 @@ describe("dailySeries", () => {
     expect(series).toHaveLength(30);
     expect(series[0]).toEqual({ day: "2026-10-26", downloads: 0, installs: 0 });
     expect(series.at(-1)).toEqual({ day: "2026-11-24", downloads: 3, installs: 1 });
+  });
+});
+
+describe("link settings", () => {
+  it("refuse a password testers could not type: control characters or an unpaired surrogate", () => {
+    for (const password of ["ab\u0000cd", "abcd\ud800", "\udc00abcd"]) {
+      const error = (() => {
+        try {
+          parseInput(ShareSettings, { password });
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error, JSON.stringify(password)).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues[0]!.field).toBe("password");
+    }
+    expect(parseInput(ShareSettings, { password: "key \ud83d\udd11 ok" }).password).toBe("key 🔑 ok");
   });
 });
