@@ -28,7 +28,8 @@ export interface ShareLinkChanges {
   maxDownloads?: number | null;
 }
 
-export type DownloadCount = "counted" | "capped" | "gone";
+/** A download admitted and counted, or why not: the link was turned off, reached its cap, or ended (removed/replaced) meanwhile. */
+export type DownloadCount = "counted" | "capped" | "disabled" | "removed" | "replaced";
 
 /** Why a key that once served a build no longer does: the build was deleted, or the link regenerated. */
 export type LinkEnd = "removed" | "replaced";

@@ -173,7 +173,11 @@ export class DynamoShareLinks implements ShareLinks {
     } catch (error) {
       if (!isConditionFailure(error)) throw dynamoFailure("UpdateItem(count download)", error);
     }
-    return (await this.get(userKey)) ? "capped" : "gone";
+    // Refused: say why, as of now (the owner may have acted between the page's read and this update).
+    const now = await this.find(userKey);
+    if (!now) return "removed";
+    if ("ended" in now) return now.ended;
+    return now.enabled ? "capped" : "disabled";
   }
 
   async countInstall(userKey: string, day: string): Promise<void> {

@@ -19,7 +19,7 @@ async function serve(event: HttpEvent, context: HangarContext): Promise<HttpResu
   const { link } = gated;
   if (event.requestContext.http.method === "GET" && !isPreviewBot(header(event, "user-agent"))) {
     const counted = await getLinkRuntime().links.countDownload(link.userKey, utcDay(now));
-    if (counted !== "counted") return goneResult(event, context.requestId, counted === "gone" ? "removed" : "capped");
+    if (counted !== "counted") return goneResult(event, context.requestId, counted);
   }
   // Signed for the version complete inspected; records from before versioning have none and serve the current one.
   const location = await runtime.signer.presignGet({
