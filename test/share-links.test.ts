@@ -199,6 +199,15 @@ describe("GET /api/files/{fileId} and DELETE", () => {
     expect(JSON.stringify(detail.json)).not.toMatch(/passwordHash|tokenSecret|kept secret/);
   });
 
+  it("carries the release notes and CI context complete was given, and nulls without them", async () => {
+    const context = { releaseNotes: "Fixes login.\n<b>Bold</b> & more", branch: "release/2.0", commit: "0123456789abcdef0123456789abcdef01234567", ciUrl: "https://ci.example.test/runs/7" };
+    const withNotes = await uploadIpa(key, "Notes.ipa", context);
+    const detail = await dash(owner, "GET", `/api/files/${withNotes.fileId}`);
+    expect(detail.json).toMatchObject(context);
+    const plain = await uploadIpa(key, "Plain.ipa");
+    expect((await dash(owner, "GET", `/api/files/${plain.fileId}`)).json).toMatchObject({ releaseNotes: null, branch: null, commit: null, ciUrl: null });
+  });
+
   it("the project's file list and the dashboard home show each build's link state and counts", async () => {
     const counted = await uploadIpa(key);
     const off = await uploadIpa(key);

@@ -171,4 +171,35 @@ describe("share link controls on the file page", () => {
     expect(violations).toEqual([]);
     expect(problems).toEqual([]);
   }, 180_000);
+
+  it("shows the release notes and CI context CI sent, as text, on the file page", async () => {
+    const { page, problems } = session;
+    const notes = `Fixes the login crash.\nNew: dark mode <script>alert("x")</script> & <b>bold</b>`;
+    const built = await uploadIpa(key, "Notes.ipa", {
+      releaseNotes: notes,
+      branch: "feature/<i>dark</i>",
+      commit: "0123456789abcdef0123456789abcdef01234567",
+      ciUrl: "https://ci.example.test/runs/42?a=1&b=2",
+    });
+    await page.goto(`/files/${encodeURIComponent(built.fileId)}`);
+    await page.getByRole("heading", { name: "Release notes" }).waitFor();
+    // The notes are the very text sent, line break included; no markup in them became an element.
+    expect(await page.getByTestId("release-notes").innerText()).toBe(notes);
+    const card = page.locator("section[aria-labelledby='release-notes-title']");
+    expect(await card.locator("script, b, i").count()).toBe(0);
+    expect(await card.getByText("feature/<i>dark</i>", { exact: true }).isVisible()).toBe(true);
+    expect(await card.getByText("0123456789abcdef0123456789abcdef01234567", { exact: true }).isVisible()).toBe(true);
+    const run = card.getByRole("link", { name: "Open the CI run" });
+    expect(await run.getAttribute("href")).toBe("https://ci.example.test/runs/42?a=1&b=2");
+    expect(await run.getAttribute("rel")).toBe("noopener noreferrer");
+    violations.push(...(await auditAndCapture(page, SHOTS, "file-release-notes")));
+
+    // A build uploaded without any: no card at all.
+    const plain = await uploadIpa(key, "Plain.ipa");
+    await page.goto(`/files/${encodeURIComponent(plain.fileId)}`);
+    await page.getByRole("heading", { name: "Sharing" }).waitFor();
+    expect(await page.getByRole("heading", { name: "Release notes" }).count()).toBe(0);
+    expect(violations).toEqual([]);
+    expect(problems).toEqual([]);
+  }, 180_000);
 });

@@ -96,13 +96,14 @@ export const mediaType = (fileName: string) =>
   fileName.toLowerCase().endsWith(".apk") ? "application/vnd.android.package-archive" : "application/octet-stream";
 
 /** presign → PUT → complete, as a CI client does; returns every step's answer. */
-export async function upload(key: Key, fileName: string, bytes: Uint8Array) {
+/** presign → PUT → complete; `extra` adds complete's optional fields (releaseNotes, branch, commit, ciUrl). */
+export async function upload(key: Key, fileName: string, bytes: Uint8Array, extra: Record<string, unknown> = {}) {
   const declared = { fileName, fileSize: bytes.length, fileType: mediaType(fileName) };
   const presigned = await presign(key, declared);
   if (presigned.status !== 200) throw new Error(`presign ${presigned.status}: ${presigned.text}`);
   const stored = await put(presigned.json.uploadUrl, bytes);
   if (stored.status !== 200) throw new Error(`PUT ${stored.status}: ${await stored.text()}`);
-  const completed = await complete(key, { ...declared, key: presigned.json.key });
+  const completed = await complete(key, { ...declared, key: presigned.json.key, ...extra });
   return { declared, presigned, completed };
 }
 

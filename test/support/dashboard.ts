@@ -22,9 +22,9 @@ export async function newDashboardKey(b: Browser, projectId: string, name = "CI"
 export const ipaPath = () => fixtures("ipa").find((f) => f.endsWith("xml-plist.ipa"))!;
 
 /** presign → PUT → complete with a real IPA fixture; returns the complete answer. */
-export async function uploadIpa(key: Key, name = "App.ipa") {
+export async function uploadIpa(key: Key, name = "App.ipa", extra: Record<string, unknown> = {}) {
   const bytes = readFixture(ipaPath());
-  const { completed } = await upload(key, name, bytes);
+  const { completed } = await upload(key, name, bytes, extra);
   expect(completed.status, completed.text).toBe(200);
   return { ...(completed.json as { fileId: string; userKey: string; shareUrl: string; downloadUrl: string }), size: bytes.length };
 }

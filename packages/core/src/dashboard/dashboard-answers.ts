@@ -111,4 +111,9 @@ export interface FileDetail extends FileSummary {
   metadata: Record<string, unknown> | null;
   /** Epoch seconds after which a pending upload is dead. */
   expiresAt: number | null;
+  /** What CI sent with complete (release notes, where the build came from); null where nothing was sent. */
+  releaseNotes: string | null;
+  branch: string | null;
+  commit: string | null;
+  ciUrl: string | null;
 }

@@ -141,6 +141,10 @@ export async function getFile(
     projectName: project.name,
     metadata: file.metadata ?? null,
     expiresAt: file.expiresAt ?? null,
+    releaseNotes: file.buildContext?.releaseNotes ?? null,
+    branch: file.buildContext?.branch ?? null,
+    commit: file.buildContext?.commit ?? null,
+    ciUrl: file.buildContext?.ciUrl ?? null,
   };
 }
 

@@ -92,6 +92,50 @@ export function FilePage({ fileId }: { fileId: string }) {
   );
 }
 
+/** The notes and CI context complete was given, as text (React escapes every value). */
+function ReleaseNotes({ file }: { file: FileDetail }) {
+  if (!file.releaseNotes && !file.branch && !file.commit && !file.ciUrl) return null;
+  // complete accepts only http(s) run URLs; checked again so no other scheme can become a link.
+  const ciUrl = file.ciUrl && /^https?:\/\//i.test(file.ciUrl) ? file.ciUrl : null;
+  return (
+    <Card title="Release notes" id="release-notes" description="What the CI job that uploaded this build sent with it.">
+      {file.releaseNotes ? (
+        <p className="release-notes" data-testid="release-notes">
+          {file.releaseNotes}
+        </p>
+      ) : (
+        <p className="muted">No release notes were sent with this build.</p>
+      )}
+      {(file.branch || file.commit || ciUrl) && (
+        <dl className="facts facts-plain build-context">
+          {file.branch && (
+            <div>
+              <dt>Branch</dt>
+              <dd className="break-anywhere">{file.branch}</dd>
+            </div>
+          )}
+          {file.commit && (
+            <div>
+              <dt>Commit</dt>
+              <dd className="break-anywhere mono">{file.commit}</dd>
+            </div>
+          )}
+          {ciUrl && (
+            <div>
+              <dt>CI run</dt>
+              <dd className="break-anywhere">
+                <a href={ciUrl} target="_blank" rel="noopener noreferrer">
+                  Open the CI run
+                </a>
+              </dd>
+            </div>
+          )}
+        </dl>
+      )}
+    </Card>
+  );
+}
+
 function FileDetails({ file, onChanged }: { file: FileDetail; onChanged(file: FileDetail): void }) {
   const share = file.share ?? null;
   const extra = Object.entries(file.metadata ?? {}).filter(([k]) => !SHOWN.has(k));
@@ -140,6 +184,7 @@ function FileDetails({ file, onChanged }: { file: FileDetail; onChanged(file: Fi
           </dl>
         </div>
       </Card>
+      <ReleaseNotes file={file} />
       {share && (
         <ShareLinkSettings
           file={file}
