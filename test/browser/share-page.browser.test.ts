@@ -1,5 +1,7 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import jsQR from "jsqr";
 import { devices, type BrowserContext, type Page } from "playwright-core";
 import { PNG } from "pngjs";
@@ -125,6 +127,37 @@ describe("the share page on each device", () => {
     await phone.page.goto(android.shareUrl);
     await auditShot(phone.page, "android-360px");
     expect([...problems, ...phone.problems]).toEqual([]);
+  });
+});
+
+describe("the issue's done-when: `hangar upload --notes` on the local stack, opened on a phone", () => {
+  /** The real CLI as a CI job runs it: only HANGAR_* variables (no CI context), an empty home. */
+  function hangar(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const home = mkdtempSync(join(tmpdir(), "hangar-cli-"));
+    const env = { PATH: process.env.PATH, HOME: home, HANGAR_URL: stack().baseUrl, HANGAR_CLIENT_ID: key.clientId, HANGAR_CLIENT_SECRET: key.clientSecret, NO_COLOR: "1" };
+    const bin = resolve(import.meta.dirname, "../../packages/cli/bin/hangar.js");
+    return new Promise((done) =>
+      execFile(process.execPath, [bin, ...args], { cwd: home, env, timeout: 120_000 }, (error, stdout, stderr) => {
+        rmSync(home, { recursive: true, force: true });
+        done({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
+      }),
+    );
+  }
+
+  it("shows the notes and the Install action, and the CLI's installUrl is the page's", async () => {
+    const ipa = fixtures("ipa").find((f) => f.endsWith("xml-plist.ipa"))!;
+    const notes = "Beta 3: fixes the <login> crash & adds dark mode";
+    const run = await hangar(["upload", ipa, "--notes", notes, "--json"]);
+    expect(run.code, run.stderr).toBe(0);
+    const answer = JSON.parse(run.stdout) as { shareUrl: string; qrCodeUrl: string; installUrl: string };
+    expect(answer.qrCodeUrl).toBe(`${answer.shareUrl}/qr.svg`);
+    const { page, problems } = await open("iphone");
+    expect((await page.goto(answer.shareUrl))!.status()).toBe(200);
+    expect(await page.locator(".notes").textContent()).toContain(notes);
+    expect(await primary(page).textContent()).toBe("Install");
+    expect(await primary(page).getAttribute("href")).toBe(answer.installUrl);
+    await auditShot(page, "cli-notes-iphone");
+    expect(problems).toEqual([]);
   });
 });
 
