@@ -1,5 +1,5 @@
 import { TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { cancelledConditions, dynamoFailure, getItem, isConditionFailure } from "../adapters/dynamo/dynamo-errors";
+import { cancelledConditions, conditionalWrite, dynamoFailure, getItem, isConditionFailure } from "../adapters/dynamo/dynamo-errors";
 import { keys } from "../adapters/dynamo/table-keys";
 import { DynamoFileRepository } from "../adapters/dynamo/file-repository.dynamo";
 import { endedLinkItem, endedOf } from "../adapters/dynamo/ended-link.dynamo";
@@ -87,22 +87,18 @@ export class DynamoShareLinks implements ShareLinks {
       assign("tokenSecret", changes.password.tokenSecret);
     }
     if (set.length === 0 && remove.length === 0) return (await this.get(userKey)) !== undefined;
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.share(userKey),
-          UpdateExpression: [set.length ? `SET ${set.join(", ")}` : "", remove.length ? `REMOVE ${remove.join(", ")}` : ""].join(" ").trim(),
-          // A live share item only: a trace (deleted build, replaced link) has no fileId.
-          ConditionExpression: "attribute_exists(fileId)",
-          ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw dynamoFailure("UpdateItem(share settings)", error);
-    }
+    return conditionalWrite(
+      this.db,
+      "UpdateItem(share settings)",
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.share(userKey),
+        UpdateExpression: [set.length ? `SET ${set.join(", ")}` : "", remove.length ? `REMOVE ${remove.join(", ")}` : ""].join(" ").trim(),
+        // A live share item only: a trace (deleted build, replaced link) has no fileId.
+        ConditionExpression: "attribute_exists(fileId)",
+        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+      }),
+    );
   }
 
   async regenerate(link: ShareLink, newUserKey: string, tokenSecret: string): Promise<boolean> {

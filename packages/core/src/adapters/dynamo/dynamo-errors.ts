@@ -1,4 +1,4 @@
-import { GetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { DependencyError } from "../../errors/domain-errors";
 
 /**
@@ -54,6 +54,23 @@ export function dynamoFailure(operation: string, error: unknown): DependencyErro
     });
   }
   return new DependencyError("dynamodb", `DynamoDB ${operation} failed (${name})`, { cause: error });
+}
+
+/**
+ * One conditional write (Put, Update or Delete with a ConditionExpression): true when it was
+ * made, false when its condition failed; any other failure translated like every other call.
+ */
+export async function conditionalWrite(db: DynamoDBDocumentClient, operation: string, command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> {
+  try {
+    // One branch per command class: the client's send() is typed per command, not for a union.
+    if (command instanceof UpdateCommand) await db.send(command);
+    else if (command instanceof PutCommand) await db.send(command);
+    else await db.send(command);
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw dynamoFailure(operation, error);
+  }
 }
 
 /** One GetItem, SDK failures translated: every repository reads single items through this. */

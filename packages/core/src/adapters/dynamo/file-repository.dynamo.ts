@@ -1,6 +1,6 @@
 import { PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { CompletedFile, FileRecord, FileRepository, PackageMetadata, SharedFile } from "../../ports";
-import { cancelledConditions, dynamoFailure, getItem, isConditionFailure } from "./dynamo-errors";
+import { cancelledConditions, conditionalWrite, dynamoFailure, getItem } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
 
 /**
@@ -147,23 +147,19 @@ export class DynamoFileRepository implements FileRepository {
     }
   }
 
-  async reject(fileId: string, rejection: { reason: string; message: string }, at: string): Promise<boolean> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.file(fileId),
-          UpdateExpression: "SET #status = :rejected, rejection = :rejection, rejectedAt = :at REMOVE #ttl",
-          ConditionExpression: "#status = :pending",
-          ExpressionAttributeNames: { "#status": "status", "#ttl": "ttl" },
-          ExpressionAttributeValues: { ":rejected": "rejected", ":pending": "pending", ":rejection": rejection, ":at": at },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw dynamoFailure("UpdateItem(reject)", error);
-    }
+  reject(fileId: string, rejection: { reason: string; message: string }, at: string): Promise<boolean> {
+    return conditionalWrite(
+      this.db,
+      "UpdateItem(reject)",
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.file(fileId),
+        UpdateExpression: "SET #status = :rejected, rejection = :rejection, rejectedAt = :at REMOVE #ttl",
+        ConditionExpression: "#status = :pending",
+        ExpressionAttributeNames: { "#status": "status", "#ttl": "ttl" },
+        ExpressionAttributeValues: { ":rejected": "rejected", ":pending": "pending", ":rejection": rejection, ":at": at },
+      }),
+    );
   }
 
   /** `read`: the share item already fetched (the link adapter reads it with its settings). */

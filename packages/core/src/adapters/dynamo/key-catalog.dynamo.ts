@@ -1,7 +1,7 @@
 import { DeleteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { ApiKey, KeyCatalog } from "../../ports";
 import { DynamoApiKeyRepository } from "./api-key-repository.dynamo";
-import { dynamoFailure, getItem, isConditionFailure } from "./dynamo-errors";
+import { conditionalWrite, dynamoFailure, getItem } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
 
 const toKey = (item: Record<string, any>): ApiKey => {
@@ -74,13 +74,7 @@ export class DynamoKeyCatalog extends DynamoApiKeyRepository implements KeyCatal
     }
   }
 
-  private async conditionalUpdate(what: string, input: Omit<ConstructorParameters<typeof UpdateCommand>[0], "TableName">) {
-    try {
-      await this.client.send(new UpdateCommand({ TableName: this.table, ...input }));
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw dynamoFailure(`UpdateItem(${what} key)`, error);
-    }
+  private conditionalUpdate(what: string, input: Omit<ConstructorParameters<typeof UpdateCommand>[0], "TableName">) {
+    return conditionalWrite(this.client, `UpdateItem(${what} key)`, new UpdateCommand({ TableName: this.table, ...input }));
   }
 }

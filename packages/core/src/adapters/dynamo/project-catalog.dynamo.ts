@@ -1,7 +1,7 @@
 import { DeleteCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors/domain-errors";
 import type { Project, ProjectCatalog, ProjectChanges, ProjectView } from "../../ports";
-import { cancelledConditions, dynamoFailure, getItem, isConditionFailure } from "./dynamo-errors";
+import { cancelledConditions, conditionalWrite, dynamoFailure, getItem, isConditionFailure } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
 
 function toView(item: Record<string, any>): ProjectView {
@@ -143,23 +143,19 @@ export class DynamoProjectCatalog implements ProjectCatalog {
     }
   }
 
-  async markDeleting(userId: string, projectId: string): Promise<boolean> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.project(userId, projectId),
-          UpdateExpression: "SET #status = :deleting",
-          ConditionExpression: "attribute_exists(pk) AND #status = :active",
-          ExpressionAttributeNames: { "#status": "status" },
-          ExpressionAttributeValues: { ":deleting": "deleting", ":active": "active" },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw dynamoFailure("UpdateItem(project deleting)", error);
-    }
+  markDeleting(userId: string, projectId: string): Promise<boolean> {
+    return conditionalWrite(
+      this.db,
+      "UpdateItem(project deleting)",
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.project(userId, projectId),
+        UpdateExpression: "SET #status = :deleting",
+        ConditionExpression: "attribute_exists(pk) AND #status = :active",
+        ExpressionAttributeNames: { "#status": "status" },
+        ExpressionAttributeValues: { ":deleting": "deleting", ":active": "active" },
+      }),
+    );
   }
 
   async remove(userId: string, projectId: string, name: string): Promise<void> {

@@ -7,7 +7,7 @@ import {
   type DynamoDBDocumentClient,
 } from "@aws-sdk/lib-dynamodb";
 import type { Session, SessionRepository } from "../../ports";
-import { dynamoFailure, getItem, isConditionFailure } from "./dynamo-errors";
+import { conditionalWrite, dynamoFailure, getItem, isConditionFailure } from "./dynamo-errors";
 import { keys } from "./table-keys";
 
 const PREFIX = "SESSION#";
@@ -82,16 +82,12 @@ export class DynamoSessionRepository implements SessionRepository {
     }
   }
 
-  async delete(userId: string, sessionId: string): Promise<boolean> {
-    try {
-      await this.db.send(
-        new DeleteCommand({ TableName: this.tableName, Key: keys.session(userId, sessionId), ConditionExpression: "attribute_exists(pk)" }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw dynamoFailure("DeleteItem(session)", error);
-    }
+  delete(userId: string, sessionId: string): Promise<boolean> {
+    return conditionalWrite(
+      this.db,
+      "DeleteItem(session)",
+      new DeleteCommand({ TableName: this.tableName, Key: keys.session(userId, sessionId), ConditionExpression: "attribute_exists(pk)" }),
+    );
   }
 
   async list(userId: string): Promise<Session[]> {
