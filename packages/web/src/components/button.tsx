@@ -19,3 +19,20 @@ export function Button({ variant = "primary", busy = false, busyLabel, block, cl
     </button>
   );
 }
+
+/**
+ * The row under every destructive confirmation: the danger action (a form's submit when
+ * `onConfirm` is omitted) and Cancel, which is disabled while the action runs.
+ */
+export function DangerActions({ label, busyLabel, busy, onConfirm, onCancel }: { label: ReactNode; busyLabel: ReactNode; busy: boolean; onConfirm?: () => void; onCancel: () => void }) {
+  return (
+    <div className={onConfirm ? "form-actions-row" : "form-actions form-actions-row"}>
+      <Button type={onConfirm ? "button" : "submit"} variant="danger" busy={busy} busyLabel={busyLabel} onClick={onConfirm}>
+        {label}
+      </Button>
+      <Button variant="secondary" disabled={busy} onClick={onCancel}>
+        Cancel
+      </Button>
+    </div>
+  );
+}

@@ -3,7 +3,7 @@ import { describeError } from "../api/api-client";
 import { dashboardApi, type FileDetail, type ShareLinkView, type ShareSettingsInput } from "../api/dashboard.api";
 import { formatDateTime } from "../app/format";
 import { ErrorSummary, Notice } from "./alerts";
-import { Button } from "./button";
+import { Button, DangerActions } from "./button";
 import { CopyField } from "./data";
 import { DailyBarChart } from "./daily-chart";
 import { fieldId, PasswordField, TextField } from "./field";
@@ -266,14 +266,7 @@ function Regenerate({ file, onChanged }: { file: FileDetail; onChanged(next: Pic
       {confirming ? (
         <div className="confirm" role="group" aria-label="Confirm new link">
           <p>Create a new link? The current link stops working at once, for everyone who has it.</p>
-          <div className="form-actions-row">
-            <Button variant="danger" busy={busy} busyLabel="Creating…" onClick={() => void regenerate()}>
-              Create new link
-            </Button>
-            <Button variant="secondary" disabled={busy} onClick={() => setConfirming(false)}>
-              Cancel
-            </Button>
-          </div>
+          <DangerActions label="Create new link" busyLabel="Creating…" busy={busy} onConfirm={() => void regenerate()} onCancel={() => setConfirming(false)} />
         </div>
       ) : (
         <Button

@@ -3,7 +3,7 @@ import { accountApi, type SessionInfo } from "../api/account.api";
 import { dashboardApi } from "../api/dashboard.api";
 import { describeError } from "../api/api-client";
 import { ErrorSummary, Notice } from "../components/alerts";
-import { Button } from "../components/button";
+import { Button, DangerActions } from "../components/button";
 import { PASSWORD_RULES, passwordLengthError, PasswordField } from "../components/field";
 import { AppShell, Card } from "../components/layouts";
 import { ProfileForm } from "../components/profile-form";
@@ -266,14 +266,7 @@ function DeleteAccountCard() {
               }}
               error={form.fieldErrors.password}
             />
-            <div className="form-actions form-actions-row">
-              <Button type="submit" variant="danger" busy={form.busy} busyLabel="Deleting account…">
-                Delete my account
-              </Button>
-              <Button variant="secondary" disabled={form.busy} onClick={() => setOpen(false)}>
-                Cancel
-              </Button>
-            </div>
+            <DangerActions label="Delete my account" busyLabel="Deleting account…" busy={form.busy} onCancel={() => setOpen(false)} />
           </form>
         </>
       ) : (

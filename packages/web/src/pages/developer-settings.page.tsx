@@ -4,7 +4,7 @@ import { dashboardApi, type ApiKey, type Project } from "../api/dashboard.api";
 import { formatDateTime } from "../app/format";
 import { Link } from "../app/router";
 import { ErrorSummary, Notice } from "../components/alerts";
-import { Button } from "../components/button";
+import { Button, DangerActions } from "../components/button";
 import { CopyField, Loaded, useLoad } from "../components/data";
 import { fieldId, TextField } from "../components/field";
 import { AppShell, Card, EmptyState } from "../components/layouts";
@@ -238,14 +238,13 @@ function KeyRow({ apiKey: key, onRegenerated, onRevoked }: { apiKey: ApiKey; onR
               ? `Regenerate the secret of “${key.name}”? The current secret stops working at once; update your CI with the new one.`
               : `Revoke “${key.name}”? Uploads with it stop working at once. Its usage history stays readable.`}
           </p>
-          <div className="form-actions-row">
-            <Button variant="danger" busy={busy} busyLabel={confirm === "regenerate" ? "Regenerating…" : "Revoking…"} onClick={() => void run()}>
-              {confirm === "regenerate" ? "Regenerate secret" : "Revoke key"}
-            </Button>
-            <Button variant="secondary" disabled={busy} onClick={() => setConfirm(undefined)}>
-              Cancel
-            </Button>
-          </div>
+          <DangerActions
+            label={confirm === "regenerate" ? "Regenerate secret" : "Revoke key"}
+            busyLabel={confirm === "regenerate" ? "Regenerating…" : "Revoking…"}
+            busy={busy}
+            onConfirm={() => void run()}
+            onCancel={() => setConfirm(undefined)}
+          />
         </div>
       ) : (
         <div className="form-actions-row">

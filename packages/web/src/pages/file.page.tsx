@@ -4,7 +4,7 @@ import { dashboardApi, type FileDetail } from "../api/dashboard.api";
 import { formatDateTime } from "../app/format";
 import { Link, useNavigate } from "../app/router";
 import { ErrorSummary } from "../components/alerts";
-import { Button } from "../components/button";
+import { Button, DangerActions } from "../components/button";
 import { CopyField, formatBytes, Loaded, useLoad } from "../components/data";
 import { AppIcon, FileStatus, platformLabel, versionOf } from "../components/file-list";
 import { AppShell, Card } from "../components/layouts";
@@ -245,14 +245,7 @@ function DeleteFile({ file }: { file: FileDetail }) {
       {confirming ? (
         <div className="confirm" role="group" aria-label="Confirm delete">
           <p>Delete {file.appName ?? file.fileName} {versionOf(file)}? This cannot be undone.</p>
-          <div className="form-actions-row">
-            <Button variant="danger" busy={busy} busyLabel="Deleting…" onClick={() => void remove()}>
-              Delete build
-            </Button>
-            <Button variant="secondary" disabled={busy} onClick={() => setConfirming(false)}>
-              Cancel
-            </Button>
-          </div>
+          <DangerActions label="Delete build" busyLabel="Deleting…" busy={busy} onConfirm={() => void remove()} onCancel={() => setConfirming(false)} />
         </div>
       ) : (
         <Button variant="danger" onClick={() => setConfirming(true)}>

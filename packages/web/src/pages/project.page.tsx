@@ -4,7 +4,7 @@ import { dashboardApi, type FileSummary, type Project } from "../api/dashboard.a
 import { formatDateTime } from "../app/format";
 import { Link, useNavigate } from "../app/router";
 import { ErrorSummary, Notice } from "../components/alerts";
-import { Button } from "../components/button";
+import { Button, DangerActions } from "../components/button";
 import { Loaded, ProjectBadge, useLoad } from "../components/data";
 import { TextField } from "../components/field";
 import { FileList } from "../components/file-list";
@@ -182,14 +182,7 @@ function DeleteProject({ project, onDeleting }: { project: Project; onDeleting()
               }}
               error={form.fieldErrors.confirmName}
             />
-            <div className="form-actions form-actions-row">
-              <Button type="submit" variant="danger" busy={form.busy} busyLabel="Deleting…">
-                Delete this project
-              </Button>
-              <Button variant="secondary" disabled={form.busy} onClick={() => setOpen(false)}>
-                Cancel
-              </Button>
-            </div>
+            <DangerActions label="Delete this project" busyLabel="Deleting…" busy={form.busy} onCancel={() => setOpen(false)} />
           </form>
         </>
       ) : (
