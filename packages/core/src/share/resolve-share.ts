@@ -21,7 +21,11 @@ export async function downloadLocation(
   userKey: string | undefined,
   expiresInSeconds: number,
 ): Promise<string> {
-  const shared = await resolveShare(deps, userKey);
+  return packageLocation(deps, await resolveShare(deps, userKey), expiresInSeconds);
+}
+
+/** The package of a link already resolved (the share functions' gate read it), as a short-lived GET. */
+export function packageLocation(deps: Pick<ShareDeps, "storage">, shared: SharedFile, expiresInSeconds: number): Promise<string> {
   // Signed for the version complete inspected; records from before versioning have none and serve the current one.
   return deps.storage.presignGet({
     key: shared.key,

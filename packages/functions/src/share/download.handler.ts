@@ -1,3 +1,4 @@
+import { packageLocation } from "@hangar/core";
 import { isPreviewBot, utcDay } from "@hangar/core/links";
 import { getRuntime } from "../composition/root";
 import { getLinkRuntime } from "../links/link-runtime";
@@ -21,13 +22,7 @@ async function serve(event: HttpEvent, context: HangarContext): Promise<HttpResu
     const counted = await getLinkRuntime().links.countDownload(link.userKey, utcDay(now));
     if (counted !== "counted") return goneResult(event, context.requestId, counted);
   }
-  // Signed for the version complete inspected; records from before versioning have none and serve the current one.
-  const location = await runtime.signer.presignGet({
-    key: link.key,
-    downloadName: link.fileName,
-    expiresInSeconds: runtime.upload.downloadExpiresSeconds,
-    ...(link.versionId ? { versionId: link.versionId } : {}),
-  });
+  const location = await packageLocation({ storage: runtime.signer }, link, runtime.upload.downloadExpiresSeconds);
   return { statusCode: 302, headers: { Location: location, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" }, body: "" };
 }
 
