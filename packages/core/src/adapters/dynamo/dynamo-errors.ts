@@ -57,6 +57,19 @@ export function dynamoFailure(operation: string, error: unknown): DependencyErro
 }
 
 /**
+ * Sends a batch (BatchWriteItem, BatchGetItem) until DynamoDB has processed all of it: `send`
+ * returns what came back unprocessed, retried with exponential backoff, nine tries at most.
+ */
+export async function untilProcessed<T>(batch: T[], send: (batch: T[]) => Promise<T[]>): Promise<void> {
+  let pending = batch;
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt > 8) throw new Error("DynamoDB left items unprocessed after retries");
+    if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
+    pending = await send(pending);
+  }
+}
+
+/**
  * One conditional write (Put, Update or Delete with a ConditionExpression): true when it was
  * made, false when its condition failed; any other failure translated like every other call.
  */

@@ -1,7 +1,7 @@
 import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { FileCatalog, FilePage, FileRecord, LinkStats } from "../../ports";
 import { DynamoFileRepository, toRecord } from "./file-repository.dynamo";
-import { dynamoFailure } from "./dynamo-errors";
+import { dynamoFailure, untilProcessed } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
 import { batchWrite } from "./usage.dynamo";
 import { endedLinkItem } from "./ended-link.dynamo";
@@ -59,10 +59,7 @@ export class DynamoFileCatalog implements FileCatalog {
     const unique = [...new Set(userKeys)];
     try {
       for (let i = 0; i < unique.length; i += 100) {
-        let wanted: Record<string, unknown>[] = unique.slice(i, i + 100).map((k) => keys.share(k));
-        for (let attempt = 0; wanted.length > 0; attempt++) {
-          if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
-          if (attempt > 8) throw new Error("DynamoDB left keys unprocessed after retries");
+        await untilProcessed<Record<string, unknown>>(unique.slice(i, i + 100).map((k) => keys.share(k)), async (wanted) => {
           const out = await this.db.send(
             new BatchGetCommand({
               RequestItems: {
@@ -86,8 +83,8 @@ export class DynamoFileCatalog implements FileCatalog {
               installs: typeof item.installs === "number" ? item.installs : 0,
             });
           }
-          wanted = out.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
-        }
+          return out.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+        });
       }
     } catch (error) {
       throw dynamoFailure("BatchGetItem(share links)", error);

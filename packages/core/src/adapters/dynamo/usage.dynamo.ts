@@ -1,6 +1,6 @@
 import { BatchWriteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { UsageCounter, UsageDay, UsageMark, UsageReader } from "../../ports";
-import { dynamoFailure } from "./dynamo-errors";
+import { dynamoFailure, untilProcessed } from "./dynamo-errors";
 import { keys } from "./table-keys";
 
 /** Day items outlive the 30 days the dashboard shows by a few days, then TTL removes them. */
@@ -149,12 +149,9 @@ type WriteRequest = { DeleteRequest: { Key: { pk: string; sk: string } } } | { P
 /** Puts and deletes (never two of one item), 25 per BatchWriteItem, retrying what DynamoDB hands back. */
 export async function batchWrite(db: DynamoDBDocumentClient, tableName: string, all: WriteRequest[]): Promise<void> {
   for (let i = 0; i < all.length; i += 25) {
-    let requests = all.slice(i, i + 25);
-    for (let attempt = 0; requests.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
+    await untilProcessed(all.slice(i, i + 25), async (requests) => {
       const out = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
-      requests = (out.UnprocessedItems?.[tableName] ?? []) as typeof requests;
-      if (attempt > 8 && requests.length > 0) throw new Error("DynamoDB left items unprocessed after retries");
-    }
+      return (out.UnprocessedItems?.[tableName] ?? []) as WriteRequest[];
+    });
   }
 }
