@@ -457,7 +457,8 @@ export function WebStack({ stack, app }: StackContext) {
     }
   }
 
-  operationsDashboard(stack, app.stage, {
+  // With the alarms (production by default): a disposable stage needs neither, nor their cost.
+  if (settings.alarms) operationsDashboard(stack, app.stage, {
     api,
     functions: [...functions, ["fallback", fallback] as const, ["ResumeDeletes", resumeDeletes] as const, ...(mail ? [["SesEvents", mail.events] as const] : []), ["ReapExpiredUploads", reaper] as const],
     complete: functions.get("complete")!,

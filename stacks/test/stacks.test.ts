@@ -1270,8 +1270,9 @@ describe("more alarms", () => {
 });
 
 describe("dashboard", () => {
-  it("shows uploads, completes by outcome, downloads, installs, sign-ins, latencies and errors of the stage", () => {
-    for (const [stage, name] of [[dev, "hangartest-dev"], [prod, "hangartest-prod"]] as const) {
+  it("shows uploads, completes by outcome, downloads, installs, sign-ins, latencies and errors of the stage (with the alarms: production by default)", () => {
+    expect(ofType(dev.web, "AWS::CloudWatch::Dashboard")).toHaveLength(0);
+    for (const [stage, name] of [[prod, "hangartest-prod"], [edge, "hangartest-edge"]] as const) {
       const [, dashboard] = ofType(stage.web, "AWS::CloudWatch::Dashboard")[0]!;
       expect(props(dashboard).DashboardName).toBeUndefined();
       const body = JSON.stringify(props(dashboard).DashboardBody);
