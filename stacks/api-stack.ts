@@ -10,7 +10,7 @@ import { SqsDestination } from "aws-cdk-lib/aws-lambda-destinations";
 import { FilterPattern, LogGroup, MetricFilter, RetentionDays } from "aws-cdk-lib/aws-logs";
 import { CnameRecord, HostedZone } from "aws-cdk-lib/aws-route53";
 import { Secret } from "aws-cdk-lib/aws-secretsmanager";
-import { ConfigurationSet, EmailIdentity, EmailSendingEvent, EventDestination, Identity } from "aws-cdk-lib/aws-ses";
+import { ConfigurationSet, EmailIdentity, EmailSendingEvent, EventDestination, Identity, SuppressionReasons } from "aws-cdk-lib/aws-ses";
 import { Topic, type ITopic } from "aws-cdk-lib/aws-sns";
 import { LambdaSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
@@ -299,7 +299,13 @@ export function ApiStack({ stack, app }: StackContext) {
 function mailResources(stack: StackContext["stack"], settings: StageSettings, failures: Queue, environment: Record<string, string>) {
   const mailFrom = settings.mailFrom!;
   // No fixed name: CloudFormation names it, the functions get it in HANGAR_SES_CONFIGURATION_SET.
-  const configurationSet = new ConfigurationSet(stack, "MailConfigurationSet", { reputationMetrics: true, sendingEnabled: true });
+  // SES also refuses, on its own, to send to addresses of its account-level suppression list:
+  // a second line behind the handler's suppression.
+  const configurationSet = new ConfigurationSet(stack, "MailConfigurationSet", {
+    reputationMetrics: true,
+    sendingEnabled: true,
+    suppressionReasons: SuppressionReasons.BOUNCES_AND_COMPLAINTS,
+  });
 
   if (!settings.mailIdentityExists) {
     const identity = new EmailIdentity(stack, "MailIdentity", { identity: Identity.domain(mailFrom.domain), configurationSet, dkimSigning: true });

@@ -1070,6 +1070,7 @@ describe("mail (SES)", () => {
   it("has a configuration set (no fixed name) that every sender names, with bounces and complaints sent to the suppression handler", () => {
     const [setId, set] = ofType(prod.api, "AWS::SES::ConfigurationSet")[0]!;
     expect(props(set).Name).toBeUndefined();
+    expect(props(set)).toMatchObject({ SuppressionOptions: { SuppressedReasons: ["BOUNCE", "COMPLAINT"] }, ReputationOptions: { ReputationMetricsEnabled: true } });
     for (const name of Object.keys(mailActions).filter((n) => n in functionTable) as RouteFunctionName[]) {
       expect(envVars(prod.api, functionByHandler(prod.api, handlerOf(name))[0]).HANGAR_SES_CONFIGURATION_SET).toEqual({ Ref: setId });
     }
