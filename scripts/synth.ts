@@ -8,7 +8,14 @@ const { nagFindings, synthesize } = await import("../stacks/synthesize");
  * when cdk-nag (AwsSolutions, Serverless) reports a finding that is not suppressed in the stacks.
  */
 const stage = process.argv[2] ?? process.env.SST_STAGE ?? "dev";
-const { assembly, outdir } = await synthesize({ stage });
+// A refused setting (a bare domain as HANGAR_MAIL_FROM, a share host no zone holds…) is the
+// operator's to fix: its message says what to write, a stack trace would only bury it. By name:
+// the stacks run from SST's own bundle of sst.config.ts, with their own copy of the class.
+const { assembly, outdir } = await synthesize({ stage }).catch((error: unknown) => {
+  if (!(error instanceof Error && error.name === "StageSettingsError")) throw error;
+  console.error(`error: ${error.message}`);
+  process.exit(1);
+});
 for (const stack of assembly.stacks) {
   const resources = Object.keys((stack.template as { Resources?: object }).Resources ?? {}).length;
   console.log(`${stack.stackName}: ${resources} resources (${stack.templateFile})`);

@@ -1,5 +1,6 @@
 import { Effect, PolicyStatement } from "aws-cdk-lib/aws-iam";
 import { tableDefinition } from "@hangar/core";
+import type { MailFrom } from "@hangar/core/mail-from";
 import type { RouteFunctionName } from "@hangar/functions";
 
 /**
@@ -96,8 +97,9 @@ export const uploadActions = {
 
 /**
  * Functions that send mail, and what they may do with SES: SendEmail (SES v2) on the identity of
- * the stage's HANGAR_MAIL_FROM only. Keyed by name like the tables above; a function of this
- * table that is not (yet) in routes.ts is ignored.
+ * the stage's HANGAR_MAIL_FROM and on the stage's configuration set (SES v2 authorizes a send
+ * against both when the request names a set). Keyed by name like the tables above; a function of
+ * this table that is not (yet) in routes.ts is ignored.
  */
 export const mailActions: Partial<Record<string, readonly string[]>> = {
   accounts: ["ses:SendEmail"],
@@ -107,6 +109,36 @@ export const mailActions: Partial<Record<string, readonly string[]>> = {
  * Deletes the object of an upload whose pending record expired, and seals completed uploads
  * (lists the versions of a package's key and destroys all but the pinned one; see storage-stack.ts).
  */
+/**
+ * The functions that answer HTTP read the origin secret at cold start (its ARN is in their
+ * environment): GetSecretValue on that one secret. The fallback reads nothing.
+ */
+export const secretActions = ["secretsmanager:GetSecretValue"] as const;
+
+/**
+ * The SES event handler (mail/ses-events.handler.ts, fed by the configuration set's SNS topic):
+ * reads the account of a bounced or complaining address, records the suppression (Put) and marks
+ * the account (Update). No object access, no mail.
+ */
+export const sesEventsActions = {
+  table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
+} as const;
+
+/**
+ * The scheduled housekeeping function that finishes projects and accounts left in "deleting"
+ * (housekeeping/resume-deletes.handler.ts) runs the same purge as the `projects` function, so it
+ * gets exactly that function's table, index, version-listing and uploads statements (and the
+ * origin secret, read by the shared composition root), without the self-invocation.
+ */
+export const RESUME_DELETES_AS = "projects" satisfies RouteFunctionName;
+
+/**
+ * Functions whose background work (an asynchronous invocation) lands on the stage's background
+ * failures queue when it fails for good: they may sqs:SendMessage to that queue (granted by
+ * Lambda's destination configuration, api-stack.ts).
+ */
+export const backgroundFailureActions = ["sqs:SendMessage"] as const;
+
 export const reaperActions = {
   uploads: ["s3:DeleteObject", "s3:DeleteObjectVersion"],
   /** ListObjectVersions, on the bucket, conditioned to keys under `uploads/`. */
@@ -121,8 +153,10 @@ export interface AccessArns {
   tableStreamArn: string;
   /** `arn:...:s3:::<bucket>/uploads/*` */
   uploadsArn: string;
-  /** SES identities mail may be sent from (empty: no mail permission at all). */
+  /** SES identities mail may be sent from and the configuration set (empty: no mail permission at all). */
   mailIdentityArns?: string[];
+  /** The origin-verify secret, read at cold start by the HTTP functions. */
+  originVerifySecretArn?: string;
   /** The uploads bucket itself (version listings, conditioned to `uploads/`). */
   bucketArn?: string;
 }
@@ -136,6 +170,7 @@ export function functionStatements(name: RouteFunctionName, arns: AccessArns): P
     [(tableActions as Partial<Record<string, readonly string[]>>)[name], [arns.tableArn]],
     [(uploadActions as Partial<Record<string, readonly string[]>>)[name], [arns.uploadsArn]],
     [mailActions[name], arns.mailIdentityArns],
+    [secretActions, arns.originVerifySecretArn ? [arns.originVerifySecretArn] : undefined],
   ];
   const statements = rows
     .filter(([actions, resources]) => actions?.length && resources?.length)
@@ -174,14 +209,88 @@ export function reaperStatements(arns: AccessArns): PolicyStatement[] {
   ];
 }
 
+/** The SES event handler's statements: its table actions on the table ARN only. */
+export function sesEventsStatements(arns: Pick<AccessArns, "tableArn">): PolicyStatement[] {
+  return [allow(sesEventsActions.table, [arns.tableArn])];
+}
+
 /**
- * SES identity ARNs for HANGAR_MAIL_FROM. For an address both the address identity and its
- * domain's: SES authorizes against whichever of the two is verified, and an operator may verify
- * either.
+ * SES ARNs a mail-sending function may SendEmail on: the address identity and its domain's (SES
+ * authorizes against whichever of the two is verified; the stack creates the domain's), and the
+ * stage's configuration set, which every send names.
  */
-export function mailIdentityArns(mailFrom: string | undefined, partition: string, region: string, account: string): string[] {
+export function mailIdentityArns(
+  mailFrom: MailFrom | undefined,
+  configurationSetName: string | undefined,
+  partition: string,
+  region: string,
+  account: string,
+): string[] {
   if (!mailFrom) return [];
-  const arn = (identity: string) => `arn:${partition}:ses:${region}:${account}:identity/${identity}`;
-  const at = mailFrom.lastIndexOf("@");
-  return at < 0 ? [arn(mailFrom)] : [arn(mailFrom), arn(mailFrom.slice(at + 1))];
+  const arn = (resource: string) => `arn:${partition}:ses:${region}:${account}:${resource}`;
+  return [
+    arn(`identity/${mailFrom.address}`),
+    arn(`identity/${mailFrom.domain}`),
+    ...(configurationSetName ? [arn(`configuration-set/${configurationSetName}`)] : []),
+  ];
+}
+
+/** One row of docs/deploy.md's permission table ("Least privilege"), derived from the tables above. */
+export interface PermissionRow {
+  fn: string;
+  table: readonly string[];
+  index: readonly string[];
+  bucket: readonly string[];
+  objects: readonly string[];
+  other: readonly string[];
+}
+
+const strip = (actions: readonly string[] | undefined) => (actions ?? []).map((a) => a.slice(a.indexOf(":") + 1));
+
+/**
+ * Every function's grants beside its own logs, in the order of routes.ts's function table, then
+ * the fallback and the background functions. docs/deploy.md prints permissionsTable(), and a
+ * stack test keeps the two identical; the templates are checked against these tables as well.
+ */
+export function permissionRows(routeFunctions: readonly RouteFunctionName[]): PermissionRow[] {
+  const row = (name: string, other: string[]): PermissionRow => ({
+    fn: name,
+    table: strip((tableActions as Partial<Record<string, readonly string[]>>)[name]),
+    index: strip(indexActions[name]),
+    bucket: strip(bucketActions[name]),
+    objects: strip((uploadActions as Partial<Record<string, readonly string[]>>)[name]),
+    other,
+  });
+  const http = routeFunctions.map((name) =>
+    row(name, [
+      `${secretActions.join(", ")} (origin secret)`,
+      ...(mailActions[name] ? [`${mailActions[name].join(", ")} (mail identity, configuration set)`] : []),
+      ...(selfInvoking.includes(name) ? ["lambda:InvokeFunction (itself)", `${backgroundFailureActions.join(", ")} (BackgroundFailures)`] : []),
+    ]),
+  );
+  const resume = row(RESUME_DELETES_AS, [`${secretActions.join(", ")} (origin secret)`, `${backgroundFailureActions.join(", ")} (BackgroundFailures)`]);
+  return [
+    ...http,
+    { fn: "fallback", table: [], index: [], bucket: [], objects: [], other: [] },
+    { ...resume, fn: "ResumeDeletes" },
+    { fn: "SesEvents", table: strip(sesEventsActions.table), index: [], bucket: [], objects: [], other: [`${backgroundFailureActions.join(", ")} (BackgroundFailures)`] },
+    {
+      fn: "ReapExpiredUploads",
+      table: strip(reaperActions.stream).map((a) => `${a} (stream)`),
+      index: [],
+      bucket: strip(reaperActions.bucket),
+      objects: strip(reaperActions.uploads),
+      other: ["sqs:SendMessage (ReapExpiredUploadsFailures)"],
+    },
+  ];
+}
+
+/** The markdown table of permissionRows(). */
+export function permissionsTable(routeFunctions: readonly RouteFunctionName[]): string {
+  const cell = (actions: readonly string[]) => (actions.length ? actions.join(", ") : "—");
+  return [
+    "| Function | DynamoDB table | Index `gsi1` | Bucket (only `uploads/`) | Objects `uploads/*` | Other |",
+    "|---|---|---|---|---|---|",
+    ...permissionRows(routeFunctions).map((r) => `| ${r.fn} | ${cell(r.table)} | ${cell(r.index)} | ${cell(r.bucket)} | ${cell(r.objects)} | ${cell(r.other)} |`),
+  ].join("\n");
 }

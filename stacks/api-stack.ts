@@ -1,22 +1,38 @@
-import { Annotations } from "aws-cdk-lib";
+import { Annotations, CfnOutput, Duration } from "aws-cdk-lib";
 import { CfnRoute, CfnStage } from "aws-cdk-lib/aws-apigatewayv2";
-import { Alarm, ComparisonOperator, MathExpression, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
+import { Alarm, ComparisonOperator, MathExpression, Metric, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
-import { Effect, Policy, PolicyStatement } from "aws-cdk-lib/aws-iam";
-import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
-import type { ITopic } from "aws-cdk-lib/aws-sns";
+import { Rule, Schedule } from "aws-cdk-lib/aws-events";
+import { LambdaFunction } from "aws-cdk-lib/aws-events-targets";
+import { Effect, Policy, PolicyStatement, ServicePrincipal } from "aws-cdk-lib/aws-iam";
+import { Key } from "aws-cdk-lib/aws-kms";
+import { SqsDestination } from "aws-cdk-lib/aws-lambda-destinations";
+import { FilterPattern, LogGroup, MetricFilter, RetentionDays } from "aws-cdk-lib/aws-logs";
+import { CnameRecord, HostedZone } from "aws-cdk-lib/aws-route53";
 import { Secret } from "aws-cdk-lib/aws-secretsmanager";
+import { ConfigurationSet, EmailIdentity, EmailSendingEvent, EventDestination, Identity, SuppressionReasons } from "aws-cdk-lib/aws-ses";
+import { Topic, type ITopic } from "aws-cdk-lib/aws-sns";
+import { LambdaSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
+import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { NagSuppressions } from "cdk-nag";
 import { Api, Function, use, type StackContext } from "sst/constructs";
 import { functions as functionTable, routeKey, routes, type FunctionDefinition, type FunctionName, type RouteDefinition, type RouteFunctionName } from "@hangar/functions";
-import { functionStatements, mailActions, mailIdentityArns, selfInvoking } from "./access";
-import { ALARM_PERIOD, functionAlarms } from "./alarms";
+import { functionStatements, mailActions, mailIdentityArns, RESUME_DELETES_AS, selfInvoking, sesEventsStatements } from "./access";
+import { ALARM_PERIOD, alarm, CUSTOM_METRICS_NAMESPACE, deadLetterAlarm, functionAlarms, sesReputationAlarms } from "./alarms";
+import { RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER } from "./handlers";
 import { suppressHttpFunction, suppressProviders } from "./nag";
-import { functionEnvironment, stageSettings, type StageSettings, type Throttle } from "./settings";
+import { domainZone, functionEnvironment, stageSettings, type StageSettings, type Throttle } from "./settings";
 import { StorageStack } from "./storage-stack";
 
-/** One JSON object per request; the fields an operator needs to trace a request to its logs. */
-export const accessLogFormat = JSON.stringify({
+/**
+ * One JSON object per request; the fields an operator needs to trace a request to its logs. The
+ * literal `service` and `stage` fields let a metric filter count 429s with the same dimensions as
+ * the functions' metrics. API Gateway cannot log request headers, so the viewer's address (in
+ * `cloudfront-viewer-address`) is in the function's request log line, under the same requestId.
+ */
+export const accessLogFormat = (stage: string) => JSON.stringify({
+  service: "hangar",
+  stage,
   requestId: "$context.requestId",
   requestTime: "$context.requestTimeEpoch",
   ip: "$context.identity.sourceIp",
@@ -36,6 +52,35 @@ export const accessLogFormat = JSON.stringify({
 export const COMPLETE_P99_ALARM_MS = 20_000;
 /** Share of 5xx answers, in percent, above which the API alarm fires. */
 export const SERVER_ERROR_RATE_ALARM_PERCENT = 5;
+/**
+ * Share of 429 answers, in percent, above which the API alarm fires: a few clients over their
+ * own limits are normal; a tenth of all answers means a flood or a limit set too low.
+ */
+export const TOO_MANY_REQUESTS_RATE_ALARM_PERCENT = 10;
+/** The metric filter's count of 429 answers (namespace Hangar, the functions' dimensions). */
+export const API_429_METRIC = "ApiTooManyRequests";
+
+/**
+ * Background work (a function invoking itself to finish a long delete, the scheduled resume,
+ * SES events): Lambda retries a failed asynchronous invocation twice, then parks the event in the
+ * stage's BackgroundFailures queue. Events older than this are parked too: past it, the scheduled
+ * resume-deletes run has picked the work up anyway.
+ */
+export const BACKGROUND_RETRY_ATTEMPTS = 2;
+export const BACKGROUND_MAX_EVENT_AGE = Duration.hours(6);
+/** resume-deletes runs this often and may purge for this long (well under the interval). */
+export const RESUME_DELETES_EVERY = Duration.minutes(15);
+export const RESUME_DELETES_TIMEOUT_SECONDS = 300;
+
+/**
+ * The host CloudFront reaches the API at when the execute-api endpoint is disabled (production
+ * with a Route 53 zone): an API Gateway custom domain, `origin.<custom domain>` unless set.
+ */
+export function apiOriginDomain(settings: StageSettings): { domainName: string; hostedZone: string } | undefined {
+  const zone = domainZone(settings);
+  if (!settings.production || !zone || !settings.customDomain) return undefined;
+  return { domainName: `origin.${settings.customDomain.domainName}`, hostedZone: zone };
+}
 
 const retentionDays = (settings: StageSettings) =>
   RetentionDays[settings.logRetention.toUpperCase() as keyof typeof RetentionDays];
@@ -57,8 +102,9 @@ export function ApiStack({ stack, app }: StackContext) {
 
   /*
    * CloudFront sends this in x-hangar-origin-verify (web-stack.ts); the functions trust the
-   * viewer host CloudFront passes only next to it. Generated by Secrets Manager at deploy, so no
-   * value is in the repository or the templates (both resolve it by dynamic reference).
+   * viewer host and address CloudFront passes only next to it. Generated by Secrets Manager at
+   * deploy, so no value is in the repository or the templates: CloudFront's origin header takes it
+   * by dynamic reference, the functions read it at cold start by ARN (HANGAR_ORIGIN_VERIFY_SECRET_ARN).
    */
   const originVerify = new Secret(stack, "OriginVerifySecret", {
     description: `${app.stage}: shared by CloudFront and the API functions (x-hangar-origin-verify)`,
@@ -67,23 +113,44 @@ export function ApiStack({ stack, app }: StackContext) {
   NagSuppressions.addResourceSuppressions(originVerify, [
     {
       id: "AwsSolutions-SMG4",
-      reason: "Not a credential: it only lets the functions trust CloudFront's viewer-host header. CloudFormation resolves it at deploy; rotating means redeploying both stacks.",
+      reason: "Not a credential: it only lets the functions trust CloudFront's viewer headers. Rotation is a new value and a redeploy of the web stack (docs/deploy.md, \"Rotating the origin secret\"), not a Lambda rotation.",
     },
   ]);
+
+  // Every asynchronous invocation that fails for good ends here, never silently.
+  const backgroundFailures = new Queue(stack, "BackgroundFailures", {
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: Duration.days(14),
+  });
+  NagSuppressions.addResourceSuppressions(backgroundFailures, [
+    { id: "AwsSolutions-SQS3", reason: "This queue is itself the on-failure destination (dead letters) of the stage's asynchronous invocations." },
+    { id: "Serverless-SQSRedrivePolicy", reason: "This queue is itself the on-failure destination (dead letters) of the stage's asynchronous invocations." },
+  ]);
+  const background = {
+    onFailure: new SqsDestination(backgroundFailures),
+    retryAttempts: BACKGROUND_RETRY_ATTEMPTS,
+    maxEventAge: BACKGROUND_MAX_EVENT_AGE,
+  };
+
+  // The table and the stage, no origin secret: for functions that answer no HTTP request.
+  const baseEnvironment = functionEnvironment(settings, { tableName: table.tableName, bucketName: bucket.bucketName });
+  const mail = settings.mailFrom ? mailResources(stack, settings, backgroundFailures, baseEnvironment) : undefined;
 
   const environment = functionEnvironment(settings, {
     tableName: table.tableName,
     bucketName: bucket.bucketName,
-    originVerifySecret: originVerify.secretValue.unsafeUnwrap(),
+    originVerifySecretArn: originVerify.secretArn,
+    ...(mail ? { sesConfigurationSet: mail.configurationSet.configurationSetName } : {}),
   });
-  const mailIdentities = mailIdentityArns(settings.mailFrom, stack.partition, stack.region, stack.account);
+  const mailIdentities = mailIdentityArns(settings.mailFrom, mail?.configurationSet.configurationSetName, stack.partition, stack.region, stack.account);
 
-  const define = (id: FunctionName, fn: FunctionDefinition) =>
+  const define = (id: string, fn: Pick<FunctionDefinition, "handler" | "memoryMB" | "timeoutSeconds">, env: Record<string, string> = environment) =>
     new Function(stack, id, {
       handler: fn.handler,
       memorySize: fn.memoryMB,
       timeout: fn.timeoutSeconds,
-      environment,
+      environment: env,
       logGroup: new LogGroup(stack, `${id}Logs`, { retention: retentionDays(settings) }),
       // Opt-in: keeps capacity for uploads when other functions are flooded, and caps complete.
       ...(id === "complete" && settings.completeReservedConcurrency !== undefined
@@ -97,7 +164,7 @@ export function ApiStack({ stack, app }: StackContext) {
     if (name === "fallback") continue;
     const fn = define(name, functionTable[name]);
     // Explicit statements instead of `bind`, which would grant dynamodb:* and s3:*.
-    fn.attachPermissions(functionStatements(name, { ...arns, mailIdentityArns: mailIdentities }));
+    fn.attachPermissions(functionStatements(name, { ...arns, mailIdentityArns: mailIdentities, originVerifySecretArn: originVerify.secretArn }));
     if (selfInvoking.includes(name)) {
       // Its own policy, not the role's default one: the function depends on that, so naming the
       // function's ARN there would be a dependency cycle.
@@ -105,17 +172,46 @@ export function ApiStack({ stack, app }: StackContext) {
         roles: [fn.role!],
         statements: [new PolicyStatement({ effect: Effect.ALLOW, actions: ["lambda:InvokeFunction"], resources: [fn.functionArn] })],
       });
+      // Its background run retries twice, then lands in the failures queue (alarmed), and the
+      // scheduled resume-deletes picks the work up again.
+      fn.configureAsyncInvoke(background);
     }
     // After the grants: suppressions reach only the children that exist (the role's policy).
-    suppressHttpFunction(fn);
+    suppressHttpFunction(fn, selfInvoking.includes(name));
     if (mailActions[name] && mailIdentities.length === 0) {
       Annotations.of(fn).addWarning(`${name} sends mail but HANGAR_MAIL_FROM is not set: it has no SES permission and its mails fail.`);
     }
     functions.set(name, fn);
   }
   // Answers unknown paths (404) and wrong methods (405); it touches no resource.
-  const fallback = define("fallback", functionTable.fallback);
+  const fallback = define("fallback", functionTable.fallback, baseEnvironment);
   suppressHttpFunction(fallback);
+
+  // Projects and accounts left in "deleting" (a background run that failed for good, a timeout)
+  // are finished by this schedule, with the projects function's own permissions.
+  const resumeDeletes = define("ResumeDeletes", { handler: RESUME_DELETES_HANDLER, memoryMB: 512, timeoutSeconds: RESUME_DELETES_TIMEOUT_SECONDS });
+  resumeDeletes.attachPermissions(functionStatements(RESUME_DELETES_AS, { ...arns, originVerifySecretArn: originVerify.secretArn }));
+  resumeDeletes.configureAsyncInvoke(background);
+  new Rule(stack, "ResumeDeletesSchedule", {
+    description: `${app.stage}: finish projects and accounts left in "deleting"`,
+    schedule: Schedule.rate(RESUME_DELETES_EVERY),
+    targets: [new LambdaFunction(resumeDeletes, { retryAttempts: BACKGROUND_RETRY_ATTEMPTS, maxEventAge: Duration.hours(1), deadLetterQueue: backgroundFailures })],
+  });
+  suppressHttpFunction(resumeDeletes, true);
+
+  if (mail) {
+    mail.events.attachPermissions(sesEventsStatements(arns));
+    suppressHttpFunction(mail.events, true);
+  }
+
+  // Production behind CloudFront: the API is reached through a custom domain only and the
+  // execute-api endpoint is off, so nobody goes around the distribution (its WAF and logs).
+  const originDomain = apiOriginDomain(settings);
+  if (settings.production && !originDomain) {
+    Annotations.of(stack).addWarning(
+      "The execute-api endpoint stays enabled: disabling it needs a Route 53 zone for the API's origin domain (HANGAR_DOMAIN_NAME with HANGAR_DOMAIN_HOSTED_ZONE); see docs/deploy.md.",
+    );
+  }
 
   const api = new Api(stack, "Api", {
     routes: {
@@ -123,7 +219,9 @@ export function ApiStack({ stack, app }: StackContext) {
       $default: { function: fallback },
     },
     defaults: { throttle: { rate: settings.throttle.rate, burst: settings.throttle.burst } },
-    accessLog: { format: accessLogFormat, retention: settings.logRetention },
+    accessLog: { format: accessLogFormat(app.stage), retention: settings.logRetention },
+    ...(originDomain ? { customDomain: originDomain } : {}),
+    cdk: { httpApi: { disableExecuteApiEndpoint: originDomain !== undefined } },
     // The dashboard is served from the same origin (web-stack.ts): CORS only for origins configured.
     cors:
       settings.corsOrigins.length > 0
@@ -148,12 +246,108 @@ export function ApiStack({ stack, app }: StackContext) {
     true,
   );
 
-  if (topic) addApiAlarms(stack, api, functions, fallback, topic);
+  // 429 answers (API Gateway's throttle and the functions' limits alike), from the access log.
+  new MetricFilter(stack, "ApiTooManyRequestsFilter", {
+    logGroup: api.cdk.accessLogGroup!,
+    filterPattern: FilterPattern.stringValue("$.status", "=", "429"),
+    metricNamespace: CUSTOM_METRICS_NAMESPACE,
+    metricName: API_429_METRIC,
+    metricValue: "1",
+    dimensions: { service: "$.service", stage: "$.stage" },
+  });
+
+  const backgroundFunctions: [string, Function][] = [["ResumeDeletes", resumeDeletes], ...(mail ? [["SesEvents", mail.events] as [string, Function]] : [])];
+  if (topic) {
+    addApiAlarms(stack, api, functions, fallback, topic);
+    for (const [id, fn] of backgroundFunctions) functionAlarms(stack, id, fn, topic);
+    deadLetterAlarm(stack, backgroundFailures, topic, "BackgroundFailuresDepth", "Background work failed for good (a delete, the resume schedule, SES events): see docs/deploy.md");
+    if (mail) sesReputationAlarms(stack, topic);
+    const tooMany = new MathExpression({
+      expression: "IF(requests > 0, 100 * throttled / requests, 0)",
+      usingMetrics: {
+        throttled: new Metric({ namespace: CUSTOM_METRICS_NAMESPACE, metricName: API_429_METRIC, dimensionsMap: { service: "hangar", stage: app.stage }, statistic: "Sum", period: ALARM_PERIOD }),
+        requests: api.cdk.httpApi.metricCount({ period: ALARM_PERIOD, statistic: "Sum" }),
+      },
+      period: ALARM_PERIOD,
+    });
+    alarm(stack, "ApiTooManyRequestsRate", `More than ${TOO_MANY_REQUESTS_RATE_ALARM_PERCENT}% of API answers are 429`, tooMany, TOO_MANY_REQUESTS_RATE_ALARM_PERCENT, topic, 2);
+  }
 
   suppressProviders(stack);
-  stack.addOutputs({ ApiUrl: api.url });
+  // With the execute-api endpoint disabled, the API's own URL is its origin domain.
+  stack.addOutputs({ ApiUrl: api.customDomainUrl ?? api.url });
 
-  return { api, functions, fallback, originVerify };
+  return {
+    api,
+    functions,
+    fallback,
+    resumeDeletes,
+    mail,
+    originVerify,
+    backgroundFailures,
+    /** The host CloudFront sends API requests to (web-stack.ts). */
+    originHost: originDomain?.domainName,
+  };
+}
+
+/**
+ * SES for HANGAR_MAIL_FROM: the sender's domain as an identity with Easy DKIM (its three CNAMEs
+ * in Route 53 when the zone is known, else stack outputs to add by hand), a configuration set
+ * every send names, and its bounce, complaint and reject events through an encrypted SNS topic to
+ * the function that suppresses those addresses.
+ */
+function mailResources(stack: StackContext["stack"], settings: StageSettings, failures: Queue, environment: Record<string, string>) {
+  const mailFrom = settings.mailFrom!;
+  // No fixed name: CloudFormation names it, the functions get it in HANGAR_SES_CONFIGURATION_SET.
+  // SES also refuses, on its own, to send to addresses of its account-level suppression list:
+  // a second line behind the handler's suppression.
+  const configurationSet = new ConfigurationSet(stack, "MailConfigurationSet", {
+    reputationMetrics: true,
+    sendingEnabled: true,
+    suppressionReasons: SuppressionReasons.BOUNCES_AND_COMPLAINTS,
+  });
+
+  if (!settings.mailIdentityExists) {
+    const identity = new EmailIdentity(stack, "MailIdentity", { identity: Identity.domain(mailFrom.domain), configurationSet, dkimSigning: true });
+    if (settings.mailHostedZone) {
+      const zone = HostedZone.fromLookup(stack, "MailZone", { domainName: settings.mailHostedZone });
+      // The record names SES gives are fully qualified: the trailing dot keeps CDK from appending the zone.
+      identity.dkimRecords.forEach((record, i) => new CnameRecord(stack, `MailDkim${i + 1}`, { zone, recordName: `${record.name}.`, domainName: record.value }));
+    } else {
+      identity.dkimRecords.forEach((record, i) => {
+        new CfnOutput(stack, `MailDkim${i + 1}Name`, { value: record.name, description: `DKIM CNAME ${i + 1} of ${mailFrom.domain}: name` });
+        new CfnOutput(stack, `MailDkim${i + 1}Value`, { value: record.value, description: `DKIM CNAME ${i + 1} of ${mailFrom.domain}: value` });
+      });
+    }
+  }
+
+  // SES publishes to an encrypted topic only with a customer key whose policy lets it.
+  const key = new Key(stack, "MailEventsKey", { description: `Encrypts the SES event topic of ${settings.stage}`, enableKeyRotation: true });
+  key.addToResourcePolicy(
+    new PolicyStatement({
+      principals: [new ServicePrincipal("ses.amazonaws.com")],
+      actions: ["kms:Decrypt", "kms:GenerateDataKey*"],
+      resources: ["*"],
+      conditions: { StringEquals: { "aws:SourceAccount": stack.account } },
+    }),
+  );
+  const topic = new Topic(stack, "MailEvents", { masterKey: key, enforceSSL: true });
+  configurationSet.addEventDestination("MailEventsToSns", {
+    destination: EventDestination.snsTopic(topic),
+    events: [EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT, EmailSendingEvent.REJECT],
+  });
+
+  const events = new Function(stack, "SesEvents", {
+    handler: SES_EVENTS_HANDLER,
+    memorySize: 256,
+    timeout: 30,
+    environment,
+    logGroup: new LogGroup(stack, "SesEventsLogs", { retention: retentionDays(settings) }),
+  });
+  // Lambda's async retries, then the failures queue; SNS's own delivery failures go there too.
+  events.configureAsyncInvoke({ onFailure: new SqsDestination(failures), retryAttempts: BACKGROUND_RETRY_ATTEMPTS, maxEventAge: BACKGROUND_MAX_EVENT_AGE });
+  topic.addSubscription(new LambdaSubscription(events, { deadLetterQueue: failures }));
+  return { configurationSet, topic, events };
 }
 
 /** Stage route settings: SST's Api only has stage-wide defaults. */

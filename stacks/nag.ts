@@ -28,8 +28,12 @@ const NO_TRACING: NagPackSuppression = {
   reason: "No X-Ray tracer in the code: active tracing would only add xray:* grants and cost; requests are traced by id in the logs.",
 };
 
-/** Our Lambda functions (HTTP ones are invoked synchronously by API Gateway). */
-export function suppressHttpFunction(fn: IConstruct): void {
+/**
+ * Our Lambda functions. HTTP ones are invoked synchronously by API Gateway; the ones also invoked
+ * asynchronously (`background`: a self-invocation, a schedule, SNS) have an on-failure
+ * destination in their event invoke config, which the rule does not look at.
+ */
+export function suppressHttpFunction(fn: IConstruct, background = false): void {
   NagSuppressions.addResourceSuppressions(
     fn,
     [
@@ -38,7 +42,9 @@ export function suppressHttpFunction(fn: IConstruct): void {
       NO_TRACING,
       {
         id: "Serverless-LambdaDLQ",
-        reason: "Invoked synchronously by API Gateway: a failure is the caller's answer, there is no event to park.",
+        reason: background
+          ? "Asynchronous invocations go to the BackgroundFailures queue after two retries (an on-failure destination, the successor of a DLQ, which this rule does not read); synchronous ones are answered to the caller."
+          : "Invoked synchronously by API Gateway: a failure is the caller's answer, there is no event to park.",
       },
     ],
     true,

@@ -1,5 +1,13 @@
 import { RetentionDays } from "aws-cdk-lib/aws-logs";
-import { Settings, VIEWER_ADDRESS_HEADER } from "@hangar/functions";
+import { MailFromError, parseMailFrom, type MailFrom } from "@hangar/core/mail-from";
+import { Settings } from "@hangar/functions";
+
+/**
+ * The header CloudFront adds to every request to the API (its origin request policy names it,
+ * web-stack.ts): `<viewer IP>:<port>`. The functions read the client's address from it, and trust
+ * it only next to the origin secret (HANGAR_CLIENT_IP_HEADER).
+ */
+export const CLIENT_IP_HEADER = "cloudfront-viewer-address";
 
 /**
  * Everything that differs between stages. Values come from the environment of `sst deploy`,
@@ -20,8 +28,30 @@ export interface StageSettings {
   pendingTtlSeconds?: number;
   /** Optional custom domain of the stage's CloudFront distribution; see docs/deploy.md for the two modes. */
   customDomain?: CustomDomainSettings;
-  /** HANGAR_MAIL_FROM: the SES identity (address or domain) account mails are sent from. */
-  mailFrom?: string;
+  /** HANGAR_MAIL_FROM, parsed: the sender of account mails; its domain is the SES identity the stack creates. */
+  mailFrom?: MailFrom;
+  /**
+   * Route 53 zone of the mail domain, for the DKIM records: HANGAR_MAIL_HOSTED_ZONE, else the
+   * custom domain's zone when the mail domain is in it. Unset: the records are stack outputs.
+   */
+  mailHostedZone?: string;
+  /** HANGAR_MAIL_IDENTITY=existing: the domain is verified in SES already (by hand or another stack); do not create it. */
+  mailIdentityExists: boolean;
+  /** Route 53 zone of a separate share host (HANGAR_SHARE_HOSTED_ZONE), when it is not the custom domain's. */
+  shareHostedZone?: string;
+  /** Optional AWS WAF web ACL with a per-IP rate-based rule on the distribution (us-east-1 stages only). */
+  waf: boolean;
+  /** Requests per 5 minutes per IP before WAF blocks (HANGAR_WAF_RATE_LIMIT). */
+  wafRateLimit: number;
+  /** CloudFront standard logs to a bucket of their own (on for production). */
+  cloudfrontLogs: boolean;
+  /**
+   * Production stages deployed before table names were generated keep `<stage>-hangar-Table`
+   * (HANGAR_LEGACY_TABLE_NAME): renaming would replace the table. See docs/deploy.md.
+   */
+  legacyTableName: boolean;
+  /** HANGAR_ORIGIN_SECRET_GENERATION: any new label makes the next deploy send the origin secret's current value (rotation). */
+  originSecretGeneration?: string;
   /** Retention of function logs and API access logs. */
   logRetention: LogRetention;
   logLevel: LogLevel;
@@ -124,8 +154,20 @@ const HANDLER_SETTINGS = {
 
 /** us-east-1: CloudFront only uses certificates from there, whatever the stage's region. */
 const CLOUDFRONT_CERTIFICATE = /^arn:aws[\w-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/;
-/** A domain (`example.com`) or an address at one (`hangar@example.com`): what SES verifies. */
-const MAIL_IDENTITY = /^(?:[A-Za-z0-9._%+-]{1,64}@)?(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+const ZONE = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
+/** `name` is `zone` or a name inside it. */
+export const inZone = (name: string, zone: string) => name === zone || name.endsWith(`.${zone}`);
+
+/** The Route 53 zone of the custom domain: the one set, else the domain's last two labels. */
+export function domainZone(settings: StageSettings): string | undefined {
+  const domain = settings.customDomain;
+  if (!domain || domain.certificateArn) return undefined;
+  return domain.hostedZone ?? domain.domainName.split(".").slice(-2).join(".");
+}
+
+/** HANGAR_WAF_RATE_LIMIT's default: 2,000 requests per 5 minutes per IP (~7/s sustained). */
+export const DEFAULT_WAF_RATE_LIMIT = 2000;
 
 function throttle(env: Env, prefix: string, fallback: Throttle): Throttle {
   return {
@@ -173,15 +215,31 @@ export function resolveStageSettings(stage: string, env: Env): StageSettings {
   if (certificateArn && !CLOUDFRONT_CERTIFICATE.test(certificateArn)) {
     throw new StageSettingsError("HANGAR_DOMAIN_CERTIFICATE_ARN", "expected an ACM certificate ARN in us-east-1 (CloudFront's region)");
   }
-  const mailFrom = text(env, "HANGAR_MAIL_FROM");
-  if (mailFrom !== undefined && !MAIL_IDENTITY.test(mailFrom)) {
-    throw new StageSettingsError("HANGAR_MAIL_FROM", `expected an SES identity: an address or a domain, got "${mailFrom}"`);
+  const mailFromText = text(env, "HANGAR_MAIL_FROM");
+  let mailFrom: MailFrom | undefined;
+  try {
+    mailFrom = mailFromText === undefined ? undefined : parseMailFrom(mailFromText);
+  } catch (error) {
+    // The parser's message says what to write instead (e.g. an address at a bare domain).
+    if (error instanceof MailFromError) throw new StageSettingsError("HANGAR_MAIL_FROM", error.message);
+    throw error;
+  }
+  const zoneSetting = (name: string) => {
+    const zone = text(env, name)?.toLowerCase();
+    if (zone !== undefined && !ZONE.test(zone)) throw new StageSettingsError(name, `expected a Route 53 zone name such as example.com, got "${zone}"`);
+    return zone;
+  };
+  const mailZone = zoneSetting("HANGAR_MAIL_HOSTED_ZONE");
+  const shareZone = zoneSetting("HANGAR_SHARE_HOSTED_ZONE");
+  const mailIdentity = text(env, "HANGAR_MAIL_IDENTITY")?.toLowerCase() ?? "create";
+  if (mailIdentity !== "create" && mailIdentity !== "existing") {
+    throw new StageSettingsError("HANGAR_MAIL_IDENTITY", `expected "create" (the default) or "existing", got "${mailIdentity}"`);
   }
   const origins = (text(env, "HANGAR_CORS_ORIGINS") ?? "")
     .split(",")
     .map((o) => o.trim())
     .filter(Boolean);
-  const defaultThrottle = throttle(env, "HANGAR_API_THROTTLE", { rate: 50, burst: 100 });
+  const defaultThrottle = throttle(env, "HANGAR_API_THROTTLE", { rate: 200, burst: 400 });
 
   const settings: StageSettings = {
     stage,
@@ -191,15 +249,25 @@ export function resolveStageSettings(stage: string, env: Env): StageSettings {
     corsOrigins: origins,
     alarms: bool(env, "HANGAR_ALARMS", production),
     throttle: defaultThrottle,
-    completeThrottle: throttle(env, "HANGAR_COMPLETE_THROTTLE", { rate: 10, burst: 20 }),
-    publicThrottle: throttle(env, "HANGAR_PUBLIC_THROTTLE", { rate: 20, burst: 40 }),
+    // Ceilings far above one client's application limits (see docs/deploy.md, "Load model"):
+    // 1,000 uploads a minute is ~17 completes/s on average and bursts of a few times that.
+    completeThrottle: throttle(env, "HANGAR_COMPLETE_THROTTLE", { rate: 100, burst: 200 }),
+    publicThrottle: throttle(env, "HANGAR_PUBLIC_THROTTLE", { rate: 200, burst: 400 }),
     noncurrentVersionDays: int(env, "HANGAR_NONCURRENT_VERSION_DAYS", 1, 3650) ?? 30,
     bucketAccessLogs: bool(env, "HANGAR_BUCKET_ACCESS_LOGS", production),
+    mailIdentityExists: mailIdentity === "existing",
+    waf: bool(env, "HANGAR_WAF", false),
+    // WAF's own bounds for a rate-based rule's limit (per 5-minute window).
+    wafRateLimit: int(env, "HANGAR_WAF_RATE_LIMIT", 10, 2_000_000_000) ?? DEFAULT_WAF_RATE_LIMIT,
+    cloudfrontLogs: bool(env, "HANGAR_CLOUDFRONT_LOGS", production),
+    legacyTableName: bool(env, "HANGAR_LEGACY_TABLE_NAME", false),
   };
   const optional = {
     ...handlerSettings(env),
     completeReservedConcurrency: int(env, "HANGAR_COMPLETE_RESERVED_CONCURRENCY", 1, 1000),
     mailFrom,
+    shareHostedZone: shareZone,
+    originSecretGeneration: text(env, "HANGAR_ORIGIN_SECRET_GENERATION"),
     alarmEmail: text(env, "HANGAR_ALARM_EMAIL"),
     customDomain: domainName
       ? { domainName, ...(certificateArn ? { certificateArn } : {}), ...(hostedZone ? { hostedZone } : {}) }
@@ -208,6 +276,10 @@ export function resolveStageSettings(stage: string, env: Env): StageSettings {
   for (const [key, value] of Object.entries(optional)) {
     if (value !== undefined) Object.assign(settings, { [key]: value });
   }
+  // DKIM records go where the domain's DNS is: the mail zone, else the site's zone if it holds the domain.
+  const siteZone = domainZone(settings);
+  const mailHostedZone = mailZone ?? (mailFrom && siteZone && inZone(mailFrom.domain, siteZone) ? siteZone : undefined);
+  if (mailHostedZone !== undefined) settings.mailHostedZone = mailHostedZone;
   return settings;
 }
 
@@ -215,24 +287,31 @@ export function resolveStageSettings(stage: string, env: Env): StageSettings {
  * Environment of every API function, named exactly as the handlers' settings schema
  * (packages/functions/src/composition/settings.schema.ts). Unset settings are left out so the
  * schema's defaults apply; there is a single source of defaults.
+ *
+ * The origin secret is not in it: only its ARN, read by the functions at cold start (they may
+ * secretsmanager:GetSecretValue on it and nothing else), so the value is in no template and no
+ * function configuration.
  */
 export function functionEnvironment(
   settings: StageSettings,
-  resources: { tableName: string; bucketName: string; originVerifySecret?: string },
+  resources: { tableName: string; bucketName: string; originVerifySecretArn?: string; sesConfigurationSet?: string },
 ): Record<string, string> {
   const env: Record<string, string> = {
     HANGAR_TABLE_NAME: resources.tableName,
     HANGAR_BUCKET_NAME: resources.bucketName,
+    // The `stage` dimension of the custom metrics (namespace Hangar), so stages in one account do not mix.
+    HANGAR_STAGE: settings.stage,
     POWERTOOLS_LOG_LEVEL: settings.logLevel,
   };
   // Behind CloudFront the client's address arrives in this header (web-stack.ts), trusted only
   // next to the origin secret; without the secret there is no proxy to trust.
-  if (resources.originVerifySecret) env.HANGAR_CLIENT_IP_HEADER = VIEWER_ADDRESS_HEADER;
+  if (resources.originVerifySecretArn) env.HANGAR_CLIENT_IP_HEADER = CLIENT_IP_HEADER;
   const optional: Record<string, string | number | undefined> = {
-    HANGAR_ORIGIN_VERIFY_SECRET: resources.originVerifySecret,
+    HANGAR_ORIGIN_VERIFY_SECRET_ARN: resources.originVerifySecretArn,
     // A custom domain is known at synth: links use it without any header (see web-stack.ts).
     HANGAR_PUBLIC_URL: settings.publicUrl ?? (settings.customDomain ? `https://${settings.customDomain.domainName}` : undefined),
-    HANGAR_MAIL_FROM: settings.mailFrom,
+    HANGAR_MAIL_FROM: settings.mailFrom?.header,
+    HANGAR_SES_CONFIGURATION_SET: resources.sesConfigurationSet,
     HANGAR_SHARE_BASE_URL: settings.shareBaseUrl,
     HANGAR_MAX_FILE_SIZE: settings.maxFileSize,
     HANGAR_RATE_LIMIT: settings.rateLimit,

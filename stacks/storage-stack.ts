@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from "aws-cdk-lib";
+import { Annotations, Duration, RemovalPolicy } from "aws-cdk-lib";
 import { FilterCriteria, StartingPosition } from "aws-cdk-lib/aws-lambda";
 import { SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
@@ -8,7 +8,7 @@ import { NagSuppressions } from "cdk-nag";
 import { Bucket, Function, Table, type StackContext } from "sst/constructs";
 import { tableDefinition as keys } from "@hangar/core";
 import { reaperStatements } from "./access";
-import { alarmTopic, deadLetterAlarm, functionAlarms, iteratorAgeAlarm } from "./alarms";
+import { alarmTopic, deadLetterAlarm, functionAlarms, iteratorAgeAlarm, tableAlarms } from "./alarms";
 import { REAPER_HANDLER } from "./handlers";
 import { suppressProviders, suppressReaper } from "./nag";
 import { stageSettings } from "./settings";
@@ -58,8 +58,26 @@ export function StorageStack({ stack, app }: StackContext) {
     // OLD_IMAGE is all the reaper needs: the key of the object of an expired pending record.
     stream: "old_image",
     // SST's Table is already on-demand with point-in-time recovery.
-    cdk: { table: { deletionProtection: settings.production, removalPolicy } },
+    cdk: {
+      table: {
+        deletionProtection: settings.production,
+        removalPolicy,
+        /*
+         * SST names the table `<stage>-hangar-Table`. A retained table with a fixed name makes
+         * `sst remove` + `sst deploy` of a production stage fail ("already exists"), so the name
+         * is generated (the functions get it from their environment, scripts from the TableName
+         * output). Stages deployed with the old name keep it with HANGAR_LEGACY_TABLE_NAME: a new
+         * name would replace the table (docs/deploy.md, "Re-deploying production").
+         */
+        ...(settings.legacyTableName ? {} : { tableName: undefined }),
+      },
+    },
   });
+  if (settings.production && !settings.legacyTableName) {
+    Annotations.of(table).addWarning(
+      `The table's name is generated. If ${app.stage} was deployed before with the table ${app.logicalPrefixedName("Table")}, set HANGAR_LEGACY_TABLE_NAME=true first: otherwise this deploy creates a new, empty table (docs/deploy.md).`,
+    );
+  }
 
   // Server access logs (a stage setting): who read or wrote which object, kept apart from the data.
   const accessLogs = settings.bucketAccessLogs
@@ -139,7 +157,12 @@ export function StorageStack({ stack, app }: StackContext) {
     memorySize: "256 MB",
     timeout: "30 seconds",
     // The same settings as every function (one schema); it only uses the bucket.
-    environment: { HANGAR_TABLE_NAME: table.tableName, HANGAR_BUCKET_NAME: bucket.bucketName, POWERTOOLS_LOG_LEVEL: settings.logLevel },
+    environment: {
+      HANGAR_TABLE_NAME: table.tableName,
+      HANGAR_BUCKET_NAME: bucket.bucketName,
+      HANGAR_STAGE: settings.stage,
+      POWERTOOLS_LOG_LEVEL: settings.logLevel,
+    },
     logGroup: new LogGroup(stack, "ReapExpiredUploadsLogs", {
       retention: RetentionDays[settings.logRetention.toUpperCase() as keyof typeof RetentionDays],
       removalPolicy,
@@ -174,6 +197,7 @@ export function StorageStack({ stack, app }: StackContext) {
     functionAlarms(stack, "ReapExpiredUploads", reaper, topic);
     iteratorAgeAlarm(stack, reaper, topic);
     deadLetterAlarm(stack, reaperFailures, topic);
+    tableAlarms(stack, table.tableName, keys.gsi1.name, topic);
   }
 
   suppressProviders(stack);

@@ -1,2 +1,6 @@
 /** SST handler string of the function that deletes objects of expired uploads. */
 export const REAPER_HANDLER = "packages/functions/src/housekeeping/reap-expired-uploads.handler.handler";
+/** The SES configuration set's bounce/complaint/reject events, through SNS (api-stack.ts). */
+export const SES_EVENTS_HANDLER = "packages/functions/src/mail/ses-events.handler.handler";
+/** Every 15 minutes: finishes projects and accounts left in "deleting" (api-stack.ts). */
+export const RESUME_DELETES_HANDLER = "packages/functions/src/housekeeping/resume-deletes.handler.handler";

@@ -19,13 +19,19 @@ describe("resolveStageSettings", () => {
       logLevel: "INFO",
       corsOrigins: [],
       alarms: false,
-      throttle: { rate: 50, burst: 100 },
-      completeThrottle: { rate: 10, burst: 20 },
-      publicThrottle: { rate: 20, burst: 40 },
+      throttle: { rate: 200, burst: 400 },
+      completeThrottle: { rate: 100, burst: 200 },
+      publicThrottle: { rate: 200, burst: 400 },
       noncurrentVersionDays: 30,
       bucketAccessLogs: false,
+      mailIdentityExists: false,
+      waf: false,
+      wafRateLimit: 2000,
+      cloudfrontLogs: false,
+      legacyTableName: false,
     });
-    expect(resolveStageSettings("prod", {})).toMatchObject({ logRetention: "three_months", alarms: true, bucketAccessLogs: true });
+    // WAF stays off in production unless set (cost at rest); CloudFront logs are on there.
+    expect(resolveStageSettings("prod", {})).toMatchObject({ logRetention: "three_months", alarms: true, bucketAccessLogs: true, cloudfrontLogs: true, waf: false });
   });
 
   it("reads every setting from the deploy environment", () => {
@@ -52,7 +58,13 @@ describe("resolveStageSettings", () => {
       HANGAR_COMPLETE_RESERVED_CONCURRENCY: "4",
       HANGAR_NONCURRENT_VERSION_DAYS: "90",
       HANGAR_BUCKET_ACCESS_LOGS: "on",
-      HANGAR_MAIL_FROM: "hangar@example.com",
+      HANGAR_MAIL_FROM: "Hangar <hangar@mail.example.com>",
+      HANGAR_MAIL_IDENTITY: "existing",
+      HANGAR_SHARE_HOSTED_ZONE: "example.com",
+      HANGAR_WAF: "on",
+      HANGAR_WAF_RATE_LIMIT: "300",
+      HANGAR_CLOUDFRONT_LOGS: "on",
+      HANGAR_LEGACY_TABLE_NAME: "true",
     });
     expect(s).toEqual({
       stage: "dev",
@@ -75,7 +87,15 @@ describe("resolveStageSettings", () => {
       completeReservedConcurrency: 4,
       noncurrentVersionDays: 90,
       bucketAccessLogs: true,
-      mailFrom: "hangar@example.com",
+      mailFrom: { address: "hangar@mail.example.com", name: "Hangar", domain: "mail.example.com", header: "Hangar <hangar@mail.example.com>" },
+      // The mail domain is inside the custom domain's zone: DKIM records go there.
+      mailHostedZone: "example.com",
+      mailIdentityExists: true,
+      shareHostedZone: "example.com",
+      waf: true,
+      wafRateLimit: 300,
+      cloudfrontLogs: true,
+      legacyTableName: true,
     });
   });
 
@@ -99,10 +119,33 @@ describe("resolveStageSettings", () => {
     ["HANGAR_COMPLETE_RESERVED_CONCURRENCY", "0"],
     ["HANGAR_COMPLETE_THROTTLE_RATE", "-1"],
     ["HANGAR_BUCKET_ACCESS_LOGS", "sometimes"],
-    ["HANGAR_MAIL_FROM", "Hangar <hangar@example.com>"],
+    ["HANGAR_MAIL_FROM", "example.com"],
     ["HANGAR_MAIL_FROM", "not an identity"],
+    ["HANGAR_MAIL_HOSTED_ZONE", "not a zone"],
+    ["HANGAR_MAIL_IDENTITY", "maybe"],
+    ["HANGAR_WAF", "sometimes"],
+    ["HANGAR_WAF_RATE_LIMIT", "5"],
+    ["HANGAR_CLOUDFRONT_LOGS", "perhaps"],
   ])("refuses %s=%s", (key, value) => {
     expect(() => resolveStageSettings("dev", { [key]: value })).toThrow(StageSettingsError);
+  });
+
+  it("refuses a bare domain as the mail sender with what to write instead", () => {
+    expect(() => resolveStageSettings("prod", { HANGAR_MAIL_FROM: "example.com" })).toThrow(/HANGAR_MAIL_FROM.*noreply@example\.com/);
+    expect(resolveStageSettings("prod", { HANGAR_MAIL_FROM: "noreply@example.com" }).mailFrom).toEqual({
+      address: "noreply@example.com",
+      domain: "example.com",
+      header: "noreply@example.com",
+    });
+  });
+
+  it("puts DKIM records in HANGAR_MAIL_HOSTED_ZONE, else in the custom domain's zone only when it holds the mail domain", () => {
+    const mail = { HANGAR_MAIL_FROM: "noreply@mail.example.org" };
+    expect(resolveStageSettings("prod", mail).mailHostedZone).toBeUndefined();
+    expect(resolveStageSettings("prod", { ...mail, HANGAR_MAIL_HOSTED_ZONE: "example.org" }).mailHostedZone).toBe("example.org");
+    const site = { HANGAR_DOMAIN_NAME: "hangar.example.com", HANGAR_DOMAIN_HOSTED_ZONE: "example.com" };
+    expect(resolveStageSettings("prod", { ...mail, ...site }).mailHostedZone).toBeUndefined();
+    expect(resolveStageSettings("prod", { ...site, HANGAR_MAIL_FROM: "Hangar <noreply@example.com>" }).mailHostedZone).toBe("example.com");
   });
 
   it("refuses a custom-domain certificate outside us-east-1, where CloudFront cannot use it", () => {
@@ -119,22 +162,25 @@ describe("resolveStageSettings", () => {
 describe("functionEnvironment", () => {
   const resources = { tableName: "t", bucketName: "b" };
 
-  it("sets only the resources and the log level when nothing else is configured", () => {
+  it("sets only the resources, the stage and the log level when nothing else is configured", () => {
     expect(functionEnvironment(resolveStageSettings("dev", {}), resources)).toEqual({
       HANGAR_TABLE_NAME: "t",
       HANGAR_BUCKET_NAME: "b",
+      HANGAR_STAGE: "dev",
       POWERTOOLS_LOG_LEVEL: "INFO",
     });
   });
 
-  it("defaults the public URL to the custom domain, known at synth, and passes the origin secret and the client-address header", () => {
+  it("defaults the public URL to the custom domain, known at synth, and passes the origin secret's ARN (never its value) and the client-address header", () => {
     const settings = resolveStageSettings("dev", { HANGAR_DOMAIN_NAME: "hangar.example.com" });
-    expect(functionEnvironment(settings, { ...resources, originVerifySecret: "s" })).toMatchObject({
+    const env = functionEnvironment(settings, { ...resources, originVerifySecretArn: "arn:aws:secretsmanager:eu-west-1:1:secret:s" });
+    expect(env).toMatchObject({
       HANGAR_PUBLIC_URL: "https://hangar.example.com",
-      HANGAR_ORIGIN_VERIFY_SECRET: "s",
-      // The CloudFront Function's header (web-stack.ts) names the client's address.
-      HANGAR_CLIENT_IP_HEADER: "x-hangar-viewer-address",
+      HANGAR_ORIGIN_VERIFY_SECRET_ARN: "arn:aws:secretsmanager:eu-west-1:1:secret:s",
+      // CloudFront's own header (the origin request policy in web-stack.ts) names the client's address.
+      HANGAR_CLIENT_IP_HEADER: "cloudfront-viewer-address",
     });
+    expect(env).not.toHaveProperty("HANGAR_ORIGIN_VERIFY_SECRET");
   });
 
   it("passes configured settings under the handlers' variable names", () => {
@@ -145,19 +191,21 @@ describe("functionEnvironment", () => {
       HANGAR_RATE_LIMIT: "7",
       HANGAR_RATE_WINDOW_SECONDS: "9",
       HANGAR_PENDING_TTL_SECONDS: "1800",
-      HANGAR_MAIL_FROM: "example.com",
+      HANGAR_MAIL_FROM: "Hangar <noreply@example.com>",
     });
-    expect(functionEnvironment(settings, resources)).toEqual({
+    expect(functionEnvironment(settings, { ...resources, sesConfigurationSet: "set-1" })).toEqual({
       HANGAR_TABLE_NAME: "t",
       HANGAR_BUCKET_NAME: "b",
+      HANGAR_STAGE: "dev",
       POWERTOOLS_LOG_LEVEL: "INFO",
+      HANGAR_SES_CONFIGURATION_SET: "set-1",
       HANGAR_PUBLIC_URL: "https://dl.example.com",
       HANGAR_SHARE_BASE_URL: "https://apps.example.com",
       HANGAR_MAX_FILE_SIZE: "42",
       HANGAR_RATE_LIMIT: "7",
       HANGAR_RATE_WINDOW_SECONDS: "9",
       HANGAR_PENDING_TTL_SECONDS: "1800",
-      HANGAR_MAIL_FROM: "example.com",
+      HANGAR_MAIL_FROM: "Hangar <noreply@example.com>",
     });
   });
 });

@@ -5,11 +5,12 @@ import { Match, Template } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Settings, fallbackHandler, functions as functionTable, routeKey, routes, type RouteFunctionName } from "@hangar/functions";
 import type { CloudAssembly } from "aws-cdk-lib/cx-api";
-import { bucketActions, indexActions, mailActions, reaperActions, selfInvoking, tableActions, uploadActions } from "../access";
+import { bucketActions, indexActions, mailActions, permissionsTable, reaperActions, secretActions, selfInvoking, tableActions, uploadActions } from "../access";
 import { REAPER_ITERATOR_AGE_ALARM_MS } from "../alarms";
 import { accessLogFormat, COMPLETE_P99_ALARM_MS } from "../api-stack";
+import { RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER } from "../handlers";
 import { expiredUploadFilter, REAPER_HANDLER, sealFilter } from "../storage-stack";
-import { apiPathPatterns, dashboardCsp, ORIGIN_READ_TIMEOUT_SECONDS, SPA_REWRITE_CODE, VIEWER_HOST_CODE } from "../web-stack";
+import { API_ORIGIN_HEADERS, apiPathPatterns, dashboardCsp, ORIGIN_READ_TIMEOUT_SECONDS, SPA_REWRITE_CODE, VIEWER_HOST_CODE } from "../web-stack";
 import { nagFindings, REPO_ROOT, synthesize } from "../synthesize";
 import {
   allIdentityStatements,
@@ -57,18 +58,30 @@ const SETTING_KEYS = [
   "HANGAR_NONCURRENT_VERSION_DAYS",
   "HANGAR_BUCKET_ACCESS_LOGS",
   "HANGAR_MAIL_FROM",
+  "HANGAR_MAIL_HOSTED_ZONE",
+  "HANGAR_MAIL_IDENTITY",
+  "HANGAR_SHARE_HOSTED_ZONE",
+  "HANGAR_WAF",
+  "HANGAR_WAF_RATE_LIMIT",
+  "HANGAR_CLOUDFRONT_LOGS",
+  "HANGAR_LEGACY_TABLE_NAME",
+  "HANGAR_ORIGIN_SECRET_GENERATION",
 ];
 const unset = Object.fromEntries(SETTING_KEYS.map((k) => [k, undefined]));
 
 // CloudFront's certificates live in us-east-1 whatever the stage's region (eu-west-1 here).
 const CERT = "arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-0000-0000-000000000000";
+/**
+ * Production as docs/deploy.md shows it: a custom domain in a Route 53 zone, a separate share
+ * host in the same zone, mail from a named address at a subdomain of it (DKIM records in the zone).
+ */
 const prodEnv = {
   ...unset,
   HANGAR_PRODUCTION: "true",
   HANGAR_SHARE_BASE_URL: "https://apps.example.com/",
   HANGAR_MAX_FILE_SIZE: String(1024 ** 3),
   HANGAR_DOMAIN_NAME: "hangar.example.com",
-  HANGAR_DOMAIN_CERTIFICATE_ARN: CERT,
+  HANGAR_DOMAIN_HOSTED_ZONE: "example.com",
   HANGAR_LOG_LEVEL: "warn",
   HANGAR_CORS_ORIGINS: "https://dashboard.example.com, https://admin.example.com",
   HANGAR_ALARM_EMAIL: "ops@example.com",
@@ -76,7 +89,25 @@ const prodEnv = {
   HANGAR_API_THROTTLE_BURST: "40",
   HANGAR_COMPLETE_RESERVED_CONCURRENCY: "5",
   HANGAR_NONCURRENT_VERSION_DAYS: "60",
-  HANGAR_MAIL_FROM: "hangar@mail.example.com",
+  HANGAR_MAIL_FROM: "Hangar <hangar@mail.example.com>",
+};
+
+/**
+ * Production in us-east-1 with DNS outside Route 53 (a certificate ARN that covers the share
+ * host too), the WAF on, CloudFront logs off, mail whose domain has no zone (DKIM as outputs), and
+ * a stage deployed before generated table names.
+ */
+const edgeEnv = {
+  ...unset,
+  HANGAR_PRODUCTION: "true",
+  HANGAR_SHARE_BASE_URL: "https://apps.example.com",
+  HANGAR_DOMAIN_NAME: "hangar.example.com",
+  HANGAR_DOMAIN_CERTIFICATE_ARN: CERT,
+  HANGAR_WAF: "on",
+  HANGAR_WAF_RATE_LIMIT: "500",
+  HANGAR_CLOUDFRONT_LOGS: "off",
+  HANGAR_MAIL_FROM: "noreply@example.org",
+  HANGAR_LEGACY_TABLE_NAME: "true",
 };
 
 interface Stage {
@@ -88,11 +119,12 @@ interface Stage {
 }
 let dev: Stage;
 let prod: Stage;
+let edge: Stage;
 let tmp: string;
 
-async function synthStage(stage: string, env: Record<string, string | undefined>): Promise<Stage> {
+async function synthStage(stage: string, env: Record<string, string | undefined>, region = "eu-west-1"): Promise<Stage> {
   const outdir = path.join(tmp, stage);
-  const { assembly } = await synthesize({ stage, env, outdir, region: "eu-west-1" });
+  const { assembly } = await synthesize({ stage, env, outdir, region });
   const template = (name: string) => assembly.getStackByName(`${stage}-hangar-${name}`).template as CfnTemplate;
   return { storage: template("StorageStack"), api: template("ApiStack"), web: template("WebStack"), outdir, assembly };
 }
@@ -101,11 +133,19 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), "hangar-synth-"));
   dev = await synthStage("hangartest-dev", unset);
   prod = await synthStage("hangartest-prod", prodEnv);
-}, 180_000);
+  edge = await synthStage("hangartest-edge", edgeEnv, "us-east-1");
+}, 240_000);
 
 afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
+
+/**
+ * Variables of issue 16's contract that the runtime side adds to the functions' settings schema
+ * (packages/functions/src/composition/settings.schema.ts); until both sides are merged the schema
+ * of this branch does not list them.
+ */
+const RUNTIME_CONTRACT_VARIABLES = ["HANGAR_ORIGIN_VERIFY_SECRET_ARN", "HANGAR_SES_CONFIGURATION_SET", "HANGAR_STAGE"];
 
 const routeKeys = routes.map(routeKey);
 /** The functions that serve routes (the fallback serves `$default`). */
@@ -154,9 +194,10 @@ describe("functions", () => {
   const allOwn = (s: Stage) => [...ownFunctions(s.api), ...ownFunctions(s.storage)];
 
   it("run ESM bundles on nodejs24.x, arm64, without X-Ray", () => {
-    for (const stage of [dev, prod]) {
+    // Route functions, the fallback, the reaper, resume-deletes; with mail the SES event handler.
+    for (const [stage, count] of [[dev, routeFunctions.length + 3], [prod, routeFunctions.length + 4]] as const) {
       const fns = allOwn(stage);
-      expect(fns).toHaveLength(routeFunctions.length + 2);
+      expect(fns).toHaveLength(count);
       for (const [, fn] of fns) {
         expect(props(fn)).toMatchObject({ Runtime: "nodejs24.x", Architectures: ["arm64"] });
         expect(props(fn).TracingConfig).toBeUndefined();
@@ -203,7 +244,7 @@ describe("environment", () => {
   });
 
   it("only sets variables the handlers' settings schema knows", () => {
-    const known = new Set(Object.keys(Settings.shape));
+    const known = new Set([...Object.keys(Settings.shape), ...RUNTIME_CONTRACT_VARIABLES]);
     for (const stage of [dev, prod]) {
       for (const handler of apiHandlers) {
         const hangarKeys = Object.keys(envOf(stage, handler)).filter((k) => k.startsWith("HANGAR_"));
@@ -227,20 +268,42 @@ describe("environment", () => {
       HANGAR_PUBLIC_URL: "https://hangar.example.com",
       HANGAR_SHARE_BASE_URL: "https://apps.example.com",
       HANGAR_MAX_FILE_SIZE: String(1024 ** 3),
-      HANGAR_MAIL_FROM: "hangar@mail.example.com",
+      HANGAR_MAIL_FROM: "Hangar <hangar@mail.example.com>",
+      HANGAR_STAGE: "hangartest-prod",
       POWERTOOLS_LOG_LEVEL: "WARN",
     });
   });
 
-  it("gives every function the origin secret by dynamic reference, never its value", () => {
-    const [secretId] = ofType(dev.api, "AWS::SecretsManager::Secret")[0]!;
-    for (const handler of apiHandlers) {
-      const secret = JSON.stringify(envOf(dev, handler).HANGAR_ORIGIN_VERIFY_SECRET);
-      expect(secret).toContain("{{resolve:secretsmanager:");
-      expect(secret).toContain(`{"Ref":"${secretId}"}`);
-      expect(envOf(dev, handler).HANGAR_CLIENT_IP_HEADER).toBe("x-hangar-viewer-address");
+  it("gives the HTTP functions the origin secret's ARN and GetSecretValue on it, never the value", () => {
+    for (const stage of [dev, prod]) {
+      const [secretId] = ofType(stage.api, "AWS::SecretsManager::Secret")[0]!;
+      for (const name of routeFunctions) {
+        const env = envOf(stage, handlerOf(name));
+        expect(env.HANGAR_ORIGIN_VERIFY_SECRET_ARN).toEqual({ Ref: secretId });
+        expect(env).not.toHaveProperty("HANGAR_ORIGIN_VERIFY_SECRET");
+        // CloudFront's own header (its origin request policy names it), trusted next to the secret.
+        expect(env.HANGAR_CLIENT_IP_HEADER).toBe("cloudfront-viewer-address");
+        const read = roleStatements(stage.api, functionByHandler(stage.api, handlerOf(name))[0]).filter((s) => asList(s.Action).includes("secretsmanager:GetSecretValue"));
+        expect(read).toEqual([{ Effect: "Allow", Action: "secretsmanager:GetSecretValue", Resource: { Ref: secretId } }]);
+      }
+      // No function, of any stack, has the value (a dynamic reference) in its environment.
+      for (const template of [stage.storage, stage.api]) {
+        for (const [, fn] of ownFunctions(template)) expect(JSON.stringify(props(fn).Environment)).not.toContain("{{resolve:secretsmanager:");
+      }
+      expect(props(ofType(stage.api, "AWS::SecretsManager::Secret")[0]![1]).GenerateSecretString).toMatchObject({ PasswordLength: 48 });
     }
-    expect(props(ofType(dev.api, "AWS::SecretsManager::Secret")[0]![1]).GenerateSecretString).toMatchObject({ PasswordLength: 48 });
+    // The fallback reads nothing.
+    expect(envOf(dev, fallbackHandler)).not.toHaveProperty("HANGAR_ORIGIN_VERIFY_SECRET_ARN");
+  });
+
+  it("gives every function, background ones included, HANGAR_STAGE (the stage dimension of the custom metrics)", () => {
+    for (const [stage, name] of [[dev, "hangartest-dev"], [prod, "hangartest-prod"]] as const) {
+      for (const template of [stage.storage, stage.api]) {
+        for (const [id, fn] of ownFunctions(template)) {
+          expect(props<{ Environment: { Variables: Record<string, unknown> } }>(fn).Environment.Variables.HANGAR_STAGE, id).toBe(name);
+        }
+      }
+    }
   });
 });
 
@@ -432,13 +495,18 @@ describe("least privilege", () => {
         stage === prod ? rows(mailActions, name) : [],
         rows(indexActions, name),
         rows(bucketActions, name),
+        [...secretActions],
         selfInvoking.includes(name) ? ["lambda:InvokeFunction"] : [],
+        // The on-failure destination of its background run (Lambda's destination grant).
+        selfInvoking.includes(name) ? ["sqs:SendMessage"] : [],
       ];
       expect(statements).toHaveLength(expected.filter((a) => a.length > 0).length);
       for (const s of statements) expect(s).toMatchObject({ Effect: "Allow" });
       const onIndex = (s: Statement) => JSON.stringify(s.Resource).includes("/index/");
       const onBucket = (s: Statement) => s.Condition !== undefined;
       const table = statements.find((s) => actionsOf(s).every((a) => a.startsWith("dynamodb:")) && !onIndex(s));
+      const onSecret = statements.filter((s) => actionsOf(s).some((a) => a.startsWith("secretsmanager:")));
+      expect(onSecret.map(actionsOf)).toEqual([["secretsmanager:GetSecretValue"]]);
       const uploads = statements.find((s) => actionsOf(s).every((a) => a.startsWith("s3:")) && !onBucket(s));
       if (rows(tableActions, name).length > 0) {
         expect(actionsOf(table!)).toEqual([...rows(tableActions, name)].sort());
@@ -497,10 +565,14 @@ describe("least privilege", () => {
       expect(sesOf(dev)).toEqual([]);
       const [ses] = sesOf(prod);
       expect(actionsOf(ses!)).toEqual(["ses:SendEmail"]);
+      // SES v2 authorizes a send against the identity and against the configuration set it names.
       const resources = asList(ses!.Resource).map((r) => JSON.stringify(r));
-      expect(resources).toHaveLength(2);
+      expect(resources).toHaveLength(3);
       expect(resources[0]).toMatch(/:ses:eu-west-1:123456789012:identity\/hangar@mail\.example\.com"/);
       expect(resources[1]).toMatch(/:ses:eu-west-1:123456789012:identity\/mail\.example\.com"/);
+      const [setId] = ofType(prod.api, "AWS::SES::ConfigurationSet")[0]!;
+      expect(resources[2]).toContain(":ses:eu-west-1:123456789012:configuration-set/");
+      expect(resources[2]).toContain(`{"Ref":"${setId}"}`);
     }
     // No other function may send mail.
     for (const name of routeFunctions.filter((n) => !mailers.includes(n))) {
@@ -560,7 +632,10 @@ describe("least privilege", () => {
                 text.includes("Table") ||
                 text.includes('"/uploads/*"') ||
                 text.includes(":identity/") ||
+                text.includes(":configuration-set/") ||
                 text.includes("ReapExpiredUploadsFailures") ||
+                text.includes("BackgroundFailures") ||
+                text.includes("OriginVerifySecret") ||
                 // Version listings: the bucket, only under uploads/; and a function invoking itself.
                 (JSON.stringify(s.Condition) === '{"StringLike":{"s3:prefix":["uploads/*"]}}' && /UploadsBucket[\w",]*Arn/.test(text)) ||
                 (asList(s.Action).join() === "lambda:InvokeFunction" && text.includes(fnId));
@@ -590,17 +665,17 @@ describe("least privilege", () => {
 describe("API stage", () => {
   const stageOf = (s: Stage) => ofType(s.api, "AWS::ApiGatewayV2::Stage")[0]![1];
 
-  it("throttles every route without a budget of its own with the stage's defaults (50 rps, burst 100)", () => {
-    expect(props(stageOf(dev)).DefaultRouteSettings).toEqual({ ThrottlingBurstLimit: 100, ThrottlingRateLimit: 50 });
+  it("throttles every route without a budget of its own with the stage's defaults (200 rps, burst 400)", () => {
+    expect(props(stageOf(dev)).DefaultRouteSettings).toEqual({ ThrottlingBurstLimit: 400, ThrottlingRateLimit: 200 });
     expect(props(stageOf(prod)).DefaultRouteSettings).toEqual({ ThrottlingBurstLimit: 40, ThrottlingRateLimit: 20 });
   });
 
-  it("gives complete a lower budget and every public route its own, so public floods cannot starve CI uploads", () => {
+  it("gives complete and every public route a ceiling of their own, far above one client's limits (complete: 100 rps ≈ 6,000 uploads a minute)", () => {
     const settings = props<{ RouteSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> }>(stageOf(dev)).RouteSettings;
     for (const route of routes) {
       const key = routeKey(route);
-      if (route.fn === "complete") expect(settings[key], key).toEqual({ ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 });
-      else if (route.auth === "none") expect(settings[key], key).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
+      if (route.fn === "complete") expect(settings[key], key).toEqual({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 });
+      else if (route.auth === "none") expect(settings[key], key).toEqual({ ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 });
       else expect(settings[key], key).toBeUndefined();
     }
     expect(settings["GET /share/{userKey}"]).toBeDefined();
@@ -623,9 +698,11 @@ describe("API stage", () => {
   it("writes JSON access logs with requestId, ip, routeKey, status and latency to a retained-per-stage group", () => {
     for (const [stage, days] of [[dev, 7], [prod, 90]] as const) {
       const settings = props(stageOf(stage)).AccessLogSettings as { Format: string; DestinationArn: { "Fn::GetAtt": [string, string] } };
-      expect(settings.Format).toBe(accessLogFormat);
+      expect(settings.Format).toBe(accessLogFormat(stage === dev ? "hangartest-dev" : "hangartest-prod"));
       const format = JSON.parse(settings.Format) as Record<string, string>;
       expect(format).toMatchObject({
+        service: "hangar",
+        stage: stage === dev ? "hangartest-dev" : "hangartest-prod",
         requestId: "$context.requestId",
         ip: "$context.identity.sourceIp",
         routeKey: "$context.routeKey",
@@ -638,8 +715,9 @@ describe("API stage", () => {
     }
   });
 
-  it("has no custom domain of its own (the domain belongs to the distribution) and CORS only for configured origins", () => {
-    for (const stage of [dev, prod]) expect(ofType(stage.api, "AWS::ApiGatewayV2::DomainName")).toHaveLength(0);
+  it("keeps the execute-api endpoint outside production, and CORS only for configured origins", () => {
+    for (const stage of [dev, edge]) expect(ofType(stage.api, "AWS::ApiGatewayV2::DomainName")).toHaveLength(0);
+    expect(props(ofType(dev.api, "AWS::ApiGatewayV2::Api")[0]![1]).DisableExecuteApiEndpoint).toBe(false);
     const apiOf = (s: Stage) => props(ofType(s.api, "AWS::ApiGatewayV2::Api")[0]![1]);
     expect(apiOf(dev).CorsConfiguration).toBeUndefined();
     expect(apiOf(prod).CorsConfiguration).toMatchObject({ AllowOrigins: ["https://dashboard.example.com", "https://admin.example.com"] });
@@ -660,7 +738,8 @@ describe("alarms", () => {
 
   it("notify one topic that is encrypted with a key CloudWatch may use and refuses publishers without TLS", () => {
     const [[topicId, topic]] = ofType(prod.storage, "AWS::SNS::Topic") as [[string, CfnResource]];
-    expect(ofType(prod.api, "AWS::SNS::Topic")).toHaveLength(0);
+    // The API stack's only topic is SES's event topic (see "mail").
+    expect(ofType(prod.api, "AWS::SNS::Topic").map(([id]) => id)).toEqual([expect.stringMatching(/^MailEvents/)]);
     const [keyId, key] = ofType(prod.storage, "AWS::KMS::Key")[0]!;
     expect(props(topic).KmsMasterKeyId).toEqual({ "Fn::GetAtt": [keyId, "Arn"] });
     expect(props(key).EnableKeyRotation).toBe(true);
@@ -678,6 +757,8 @@ describe("alarms", () => {
     const all = [
       ...Object.values(functionTable).map((f) => [prod.api, f.handler] as const),
       [prod.storage, REAPER_HANDLER] as const,
+      [prod.api, RESUME_DELETES_HANDLER] as const,
+      [prod.api, SES_EVENTS_HANDLER] as const,
     ];
     for (const [template, handler] of all) {
       for (const metric of ["Errors", "Throttles"]) {
@@ -692,14 +773,14 @@ describe("alarms", () => {
     const [age] = byFunction(prod, prod.storage, REAPER_HANDLER, "IteratorAge");
     expect(age![1]).toMatchObject({ Statistic: "Maximum", Threshold: REAPER_ITERATOR_AGE_ALARM_MS });
     const [queueId] = ofType(prod.storage, "AWS::SQS::Queue")[0]!;
-    const depth = alarmsOf(prod).find(([, a]) => a.MetricName === "ApproximateNumberOfMessagesVisible")!;
+    const depth = ofType(prod.storage, "AWS::CloudWatch::Alarm").map(([id, a]) => [id, props(a)] as const).find(([, a]) => a.MetricName === "ApproximateNumberOfMessagesVisible")!;
     expect(depth[1]).toMatchObject({ Namespace: "AWS/SQS", Threshold: 1 });
     expect(depth[1].Dimensions).toEqual([{ Name: "QueueName", Value: { "Fn::GetAtt": [queueId, "QueueName"] } }]);
   });
 
   it("watch the API 5xx rate and complete's p99 duration", () => {
     const alarms = alarmsOf(prod).map(([, a]) => a);
-    const rate = alarms.find((a) => Array.isArray(a.Metrics))!;
+    const rate = alarms.find((a) => JSON.stringify(a.Metrics ?? null).includes('"MetricName":"5xx"'))!;
     expect(JSON.stringify(rate.Metrics)).toContain("100 * errors / requests");
     expect(JSON.stringify(rate.Metrics)).toContain('"MetricName":"5xx"');
     const [completeId] = functionByHandler(prod.api, handlerOf("complete"));
@@ -727,7 +808,7 @@ describe("outputs and parameters", () => {
 
 describe("same code everywhere", () => {
   it("points functions at the handler files of routes.ts, which exist", async () => {
-    for (const handler of [...Object.values(functionTable).map((f) => f.handler), REAPER_HANDLER]) {
+    for (const handler of [...Object.values(functionTable).map((f) => f.handler), REAPER_HANDLER, RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER]) {
       const file = path.join(REPO_ROOT, `${path.posix.parse(handler).dir}/${path.posix.parse(handler).name}.ts`);
       await expect(readFile(file, "utf8")).resolves.toMatch(/export (const|async function|function) handler/);
       expect(deployedHandler(handler)).toMatch(/-handler\.handler$/);
@@ -752,6 +833,7 @@ describe("cdk-nag", () => {
   it("reports no finding of the AwsSolutions and Serverless packs that is not suppressed with a reason, on any stage", () => {
     expect(nagFindings(dev.assembly)).toEqual([]);
     expect(nagFindings(prod.assembly)).toEqual([]);
+    expect(nagFindings(edge.assembly)).toEqual([]);
   });
 
   it("ran: the accepted findings are recorded as suppressions with their reasons in the templates", () => {
@@ -785,7 +867,6 @@ describe("one origin per stage (CloudFront)", () => {
   // AWS managed policies (ids are fixed by CloudFront).
   const CACHING_OPTIMIZED = "658327ea-f89d-4fab-a63d-7e88639e58f6";
   const CACHING_DISABLED = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad";
-  const ALL_VIEWER_EXCEPT_HOST = "b689b0a8-53d0-40ab-baf2-68738e2966ac";
 
   it("is one distribution per stage, in a stack of its own", () => {
     for (const stage of [dev, prod]) {
@@ -816,15 +897,24 @@ describe("one origin per stage (CloudFront)", () => {
     for (const stage of [dev, prod]) expect(configOf(stage).CustomErrorResponses).toBeUndefined();
   });
 
-  it("sends every route prefix of routes.ts to the API, uncached, with the client's headers but Host, cookies and query strings", () => {
+  it("sends every route prefix of routes.ts to the API, uncached, with the headers the functions read, the viewer's address, cookies and query strings", () => {
     const config = configOf(dev);
     expect(config.CacheBehaviors.map((b) => b.PathPattern).sort()).toEqual(["/api/*", "/download/*", "/share/*"]);
     expect(apiPathPatterns()).toEqual(["/api/*", "/download/*", "/share/*"]);
     for (const route of routes) expect(apiPathPatterns().some((p) => route.path.startsWith(p.slice(0, -1))), route.path).toBe(true);
     for (const behavior of config.CacheBehaviors) {
+      const policyId = (behavior.OriginRequestPolicyId as unknown as { Ref: string }).Ref;
+      expect(props(dev.web.Resources[policyId]).OriginRequestPolicyConfig).toMatchObject({
+        HeadersConfig: { HeaderBehavior: "whitelist", Headers: [...API_ORIGIN_HEADERS] },
+        CookiesConfig: { CookieBehavior: "all" },
+        QueryStringsConfig: { QueryStringBehavior: "all" },
+      });
+      expect(API_ORIGIN_HEADERS).toContain("CloudFront-Viewer-Address");
+      expect(API_ORIGIN_HEADERS.map((h) => h.toLowerCase())).not.toContain("host");
+      // CloudFront's quota of header names per origin request policy.
+      expect(API_ORIGIN_HEADERS.length).toBeLessThanOrEqual(10);
       expect(behavior).toMatchObject({
         CachePolicyId: CACHING_DISABLED,
-        OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST,
         ViewerProtocolPolicy: "https-only",
         AllowedMethods: ["GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"],
       });
@@ -865,17 +955,18 @@ describe("one origin per stage (CloudFront)", () => {
     for (const behavior of config.CacheBehaviors) expect(functionCode(dev, behavior)).toBe(VIEWER_HOST_CODE);
   });
 
-  it("passes the viewer's Host and IP to the API in x-hangar-viewer-host/-address, overwriting what the viewer sent", () => {
+  it("passes the viewer's Host to the API in x-hangar-viewer-host and drops a viewer's own cloudfront-viewer-address", () => {
     const copy = new Function(`${VIEWER_HOST_CODE}; return handler;`)() as (e: unknown) => { headers: Record<string, { value: string }> };
     const request = copy({
       viewer: { ip: "203.0.113.7" },
       request: {
         uri: "/api/session",
-        headers: { host: { value: "d111.cloudfront.net" }, "x-hangar-viewer-host": { value: "evil.example" }, "x-hangar-viewer-address": { value: "10.0.0.1" } },
+        headers: { host: { value: "d111.cloudfront.net" }, "x-hangar-viewer-host": { value: "evil.example" }, "cloudfront-viewer-address": { value: "10.0.0.1:1" } },
       },
     });
     expect(request.headers["x-hangar-viewer-host"]).toEqual({ value: "d111.cloudfront.net" });
-    expect(request.headers["x-hangar-viewer-address"]).toEqual({ value: "203.0.113.7" });
+    // CloudFront adds the real one at the origin request (the policy names it).
+    expect(request.headers["cloudfront-viewer-address"]).toBeUndefined();
     expect(request.headers.host).toEqual({ value: "d111.cloudfront.net" });
   });
 
@@ -899,8 +990,8 @@ describe("one origin per stage (CloudFront)", () => {
 
   it("carries the custom domain and its us-east-1 certificate, only when one is set", () => {
     expect(configOf(dev).Aliases).toBeUndefined();
-    expect(configOf(prod).Aliases).toEqual(["hangar.example.com"]);
-    expect(configOf(prod).ViewerCertificate).toEqual({ AcmCertificateArn: CERT, MinimumProtocolVersion: "TLSv1.2_2021", SslSupportMethod: "sni-only" });
+    expect(configOf(edge).Aliases).toEqual(["hangar.example.com", "apps.example.com"]);
+    expect(configOf(edge).ViewerCertificate).toEqual({ AcmCertificateArn: CERT, MinimumProtocolVersion: "TLSv1.2_2021", SslSupportMethod: "sni-only" });
   });
 
   it("publishes the dashboard build: hashed assets immutable, the rest revalidated, then invalidates the cache", () => {
@@ -911,6 +1002,19 @@ describe("one origin per stage (CloudFront)", () => {
     const rest = deployments.find((d) => JSON.stringify(d.Exclude) === '["assets/*"]')!;
     expect(rest.SystemMetadata).toMatchObject({ "cache-control": "no-cache" });
     expect(rest.DistributionPaths).toEqual(["/*"]);
+    // Old hashed assets stay for pages still open on the previous build.
+    expect(assets.Prune).toBe(false);
+  });
+
+  it("uploads the assets before index.html: the files' deployment depends on the assets' one", () => {
+    for (const stage of [dev, prod]) {
+      const all = ofType(stage.web, "Custom::CDKBucketDeployment");
+      const [assetsId] = all.find(([, d]) => JSON.stringify(props(d).Include) === '["assets/*"]')!;
+      const [, files] = all.find(([, d]) => JSON.stringify(props(d).Exclude) === '["assets/*"]')!;
+      expect(files.DependsOn).toEqual(expect.arrayContaining([assetsId]));
+      // index.html is in the second deployment: revalidated on every load.
+      expect(props(files).Include).toBeUndefined();
+    }
   });
 });
 
@@ -921,5 +1025,330 @@ describe("runtimes", () => {
     const pkg = JSON.parse(await readFile(path.join(REPO_ROOT, "package.json"), "utf8")) as { engines: { node: string } };
     expect(pkg.engines.node).toBe(">=20.19");
     await expect(readFile(path.join(REPO_ROOT, "README.md"), "utf8")).resolves.toContain("Node.js ≥ 20.19");
+  });
+});
+
+/** Synthesizes a stage that must be refused; resolves to the error's message. */
+async function refusal(stage: string, env: Record<string, string | undefined>, region = "eu-west-1"): Promise<string> {
+  try {
+    await synthesize({ stage, env: { ...unset, ...env }, outdir: path.join(tmp, stage), region });
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error(`${stage} synthesized but should have been refused`);
+}
+
+const envVars = (t: CfnTemplate, id: string) => props<{ Environment: { Variables: Record<string, unknown> } }>(t.Resources[id]).Environment.Variables;
+const statementsOf = (t: CfnTemplate, handler: string) => roleStatements(t, functionByHandler(t, handler)[0]);
+const sortedActions = (s: Statement) => asList(s.Action).sort();
+
+describe("mail (SES)", () => {
+  it("refuses a bare domain in HANGAR_MAIL_FROM at synth, saying what to write", async () => {
+    const message = await refusal("hangartest-baremail", { HANGAR_MAIL_FROM: "example.com" });
+    expect(message).toContain("HANGAR_MAIL_FROM");
+    expect(message).toContain("noreply@example.com");
+  });
+
+  it("creates the sender domain's identity with Easy DKIM, its CNAMEs in the zone when there is one, else as outputs", () => {
+    const [, identity] = ofType(prod.api, "AWS::SES::EmailIdentity")[0]!;
+    expect(props(identity)).toMatchObject({ EmailIdentity: "mail.example.com", DkimAttributes: { SigningEnabled: true } });
+    const [identityId] = ofType(prod.api, "AWS::SES::EmailIdentity")[0]!;
+    const cnames = ofType(prod.api, "AWS::Route53::RecordSet").filter(([, r]) => props(r).Type === "CNAME");
+    expect(cnames).toHaveLength(3);
+    cnames.forEach(([, r], i) => {
+      // Fully qualified as SES gives it (a trailing dot, no zone appended).
+      expect(props(r).Name).toEqual({ "Fn::Join": ["", [{ "Fn::GetAtt": [identityId, `DkimDNSTokenName${i + 1}`] }, "."]] });
+      expect(props(r).ResourceRecords).toEqual([{ "Fn::GetAtt": [identityId, `DkimDNSTokenValue${i + 1}`] }]);
+    });
+    // No zone for example.org: the three records are printed instead.
+    expect(props(ofType(edge.api, "AWS::SES::EmailIdentity")[0]![1]).EmailIdentity).toBe("example.org");
+    expect(ofType(edge.api, "AWS::Route53::RecordSet")).toHaveLength(0);
+    for (const i of [1, 2, 3]) expect(Object.keys(edge.api.Outputs ?? {})).toEqual(expect.arrayContaining([`MailDkim${i}Name`, `MailDkim${i}Value`]));
+    for (const type of ["AWS::SES::EmailIdentity", "AWS::SES::ConfigurationSet"]) expect(ofType(dev.api, type)).toHaveLength(0);
+  });
+
+  it("has a configuration set (no fixed name) that every sender names, with bounces and complaints sent to the suppression handler", () => {
+    const [setId, set] = ofType(prod.api, "AWS::SES::ConfigurationSet")[0]!;
+    expect(props(set).Name).toBeUndefined();
+    expect(props(set)).toMatchObject({ SuppressionOptions: { SuppressedReasons: ["BOUNCE", "COMPLAINT"] }, ReputationOptions: { ReputationMetricsEnabled: true } });
+    for (const name of Object.keys(mailActions).filter((n) => n in functionTable) as RouteFunctionName[]) {
+      expect(envVars(prod.api, functionByHandler(prod.api, handlerOf(name))[0]).HANGAR_SES_CONFIGURATION_SET).toEqual({ Ref: setId });
+    }
+    const [, destination] = ofType(prod.api, "AWS::SES::ConfigurationSetEventDestination")[0]!;
+    const p = props<{ ConfigurationSetName: unknown; EventDestination: { MatchingEventTypes: string[]; SnsDestination: { TopicARN: { Ref: string } } } }>(destination);
+    expect(p.ConfigurationSetName).toEqual({ Ref: setId });
+    expect(p.EventDestination.MatchingEventTypes).toEqual(expect.arrayContaining(["bounce", "complaint"]));
+    const topicId = p.EventDestination.SnsDestination.TopicARN.Ref;
+    // Encrypted with a key SES may use, TLS-only publishers, SES allowed to publish for this set only.
+    const [keyId, key] = ofType(prod.api, "AWS::KMS::Key")[0]!;
+    expect(props(prod.api.Resources[topicId]).KmsMasterKeyId).toEqual({ "Fn::GetAtt": [keyId, "Arn"] });
+    expect(JSON.stringify(props(key).KeyPolicy)).toContain("ses.amazonaws.com");
+    const [, topicPolicy] = ofType(prod.api, "AWS::SNS::TopicPolicy")[0]!;
+    const statements = props<{ PolicyDocument: { Statement: Statement[] } }>(topicPolicy).PolicyDocument.Statement;
+    expect(statements.find((s) => s.Effect === "Deny")).toMatchObject({ Condition: { Bool: { "aws:SecureTransport": "false" } } });
+    const publish = statements.find((s) => JSON.stringify(s.Principal).includes("ses.amazonaws.com"))!;
+    expect(JSON.stringify(publish.Condition)).toContain(":configuration-set/");
+    // The subscriber is the SES event handler, with a dead-letter queue for undeliverable events.
+    const [fnId] = functionByHandler(prod.api, SES_EVENTS_HANDLER);
+    const [, subscription] = ofType(prod.api, "AWS::SNS::Subscription")[0]!;
+    expect(props(subscription)).toMatchObject({ Protocol: "lambda", TopicArn: { Ref: topicId }, Endpoint: { "Fn::GetAtt": [fnId, "Arn"] } });
+    expect(JSON.stringify(props(subscription).RedrivePolicy)).toContain("BackgroundFailures");
+  });
+
+  it("lets the SES event handler read and write the table (Get, Put, Update) and nothing else", () => {
+    const statements = statementsOf(prod.api, SES_EVENTS_HANDLER);
+    const table = statements.filter((s) => sortedActions(s).every((a) => a.startsWith("dynamodb:")));
+    expect(table.map(sortedActions)).toEqual([["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"]]);
+    expect(JSON.stringify(table[0]!.Resource)).toMatch(/ExportsOutputFnGetAttTable\w*Arn/);
+    const rest = statements.filter((s) => !table.includes(s));
+    expect(rest.flatMap(sortedActions).every((a) => a.startsWith("sqs:"))).toBe(true);
+  });
+});
+
+describe("share host", () => {
+  const aliasesOf = (s: Stage) => props<{ DistributionConfig: { Aliases?: string[] } }>(ofType(s.web, "AWS::CloudFront::Distribution")[0]![1]).DistributionConfig.Aliases;
+  const recordNames = (s: Stage, type: string) => ofType(s.web, "AWS::Route53::RecordSet").filter(([, r]) => props(r).Type === type).map(([, r]) => props(r).Name);
+
+  it("is the public host when HANGAR_SHARE_BASE_URL is unset: no alias, no certificate, no records", () => {
+    expect(aliasesOf(dev)).toBeUndefined();
+    expect(ofType(dev.web, "AWS::Route53::RecordSet")).toHaveLength(0);
+    expect(ofType(dev.web, "AWS::CloudFormation::CustomResource")).toHaveLength(0);
+  });
+
+  it("is served by the distribution on a host of its own: alternate name, one us-east-1 certificate for both names, A/AAAA aliases", () => {
+    expect(aliasesOf(prod)).toEqual(["hangar.example.com", "apps.example.com"]);
+    const [certId, certificate] = ofType(prod.web, "AWS::CloudFormation::CustomResource").find(([id]) => id.startsWith("DomainCertificate"))!;
+    expect(props(certificate)).toMatchObject({ DomainName: "hangar.example.com", SubjectAlternativeNames: ["apps.example.com"], Region: "us-east-1" });
+    const viewer = props<{ DistributionConfig: { ViewerCertificate: { AcmCertificateArn: unknown } } }>(ofType(prod.web, "AWS::CloudFront::Distribution")[0]![1]).DistributionConfig.ViewerCertificate;
+    expect(JSON.stringify(viewer.AcmCertificateArn)).toContain(certId);
+    for (const type of ["A", "AAAA"]) expect(recordNames(prod, type).sort()).toEqual(["apps.example.com.", "hangar.example.com."]);
+    // DNS outside Route 53: the operator's certificate covers both names, no records.
+    expect(aliasesOf(edge)).toEqual(["hangar.example.com", "apps.example.com"]);
+    expect(ofType(edge.web, "AWS::Route53::RecordSet")).toHaveLength(0);
+  });
+
+  it("serves every path on the share host (one distribution, no host-specific behaviour), so the share page's links and cookie work there", () => {
+    const config = props<{ DistributionConfig: { CacheBehaviors: { PathPattern: string }[] } }>(ofType(prod.web, "AWS::CloudFront::Distribution")[0]![1]).DistributionConfig;
+    expect(config.CacheBehaviors.map((b) => b.PathPattern).sort()).toEqual(["/api/*", "/download/*", "/share/*"]);
+    expect(prod.web.Outputs?.ShareBaseUrl?.Value).toBe("https://apps.example.com");
+  });
+
+  it("is refused at synth when no Route 53 zone holds it", async () => {
+    const message = await refusal("hangartest-nozone", { HANGAR_SHARE_BASE_URL: "https://apps.example.net" });
+    expect(message).toContain("HANGAR_SHARE_HOSTED_ZONE");
+    expect(message).toContain("apps.example.net");
+  });
+});
+
+describe("background work", () => {
+  const queueId = (s: Stage) => ofType(s.api, "AWS::SQS::Queue").find(([id]) => id.startsWith("BackgroundFailures"))![0];
+
+  it("parks every self-invoking function's failed run in an encrypted, TLS-only queue after two retries", () => {
+    for (const stage of [dev, prod]) {
+      const configs = ofType(stage.api, "AWS::Lambda::EventInvokeConfig").map(([, c]) => props(c));
+      for (const name of selfInvoking.filter((n) => n in functionTable)) {
+        const [fnId] = functionByHandler(stage.api, handlerOf(name as RouteFunctionName));
+        const config = configs.find((c) => JSON.stringify(c.FunctionName) === JSON.stringify({ Ref: fnId }))!;
+        expect(config, name).toMatchObject({
+          MaximumRetryAttempts: 2,
+          DestinationConfig: { OnFailure: { Destination: { "Fn::GetAtt": [queueId(stage), "Arn"] } } },
+        });
+        expect(config.MaximumEventAgeInSeconds).toBeLessThanOrEqual(6 * 3600);
+      }
+      expect(props(stage.api.Resources[queueId(stage)])).toMatchObject({ SqsManagedSseEnabled: true });
+      const [, policy] = ofType(stage.api, "AWS::SQS::QueuePolicy").find(([, p]) => JSON.stringify(props(p).Queues).includes(queueId(stage)))!;
+      const deny = props<{ PolicyDocument: { Statement: Statement[] } }>(policy).PolicyDocument.Statement.find((s) => s.Effect === "Deny");
+      expect(deny).toMatchObject({ Condition: { Bool: { "aws:SecureTransport": "false" } } });
+    }
+  });
+
+  it("resumes deletes every 15 minutes with exactly the projects function's table, index, listing, object and secret grants and environment", () => {
+    for (const stage of [dev, prod]) {
+      const [fnId] = functionByHandler(stage.api, RESUME_DELETES_HANDLER);
+      const [, rule] = ofType(stage.api, "AWS::Events::Rule")[0]!;
+      expect(props(rule).ScheduleExpression).toBe("rate(15 minutes)");
+      expect(props<{ Targets: { Arn: unknown; DeadLetterConfig: unknown }[] }>(rule).Targets[0]).toMatchObject({
+        Arn: { "Fn::GetAtt": [fnId, "Arn"] },
+        DeadLetterConfig: { Arn: { "Fn::GetAtt": [queueId(stage), "Arn"] } },
+      });
+      const background = (s: Statement) => sortedActions(s).some((a) => a.startsWith("sqs:") || a.startsWith("lambda:"));
+      const normalize = (statements: Statement[]) => statements.filter((s) => !background(s)).map((s) => JSON.stringify({ ...s, Action: sortedActions(s) })).sort();
+      expect(normalize(roleStatements(stage.api, fnId))).toEqual(normalize(statementsOf(stage.api, handlerOf("projects"))));
+      expect(envVars(stage.api, fnId)).toEqual(envVars(stage.api, functionByHandler(stage.api, handlerOf("projects"))[0]));
+    }
+  });
+});
+
+describe("limits", () => {
+  it("puts a WAF web ACL with a per-IP rate rule on the distribution only when HANGAR_WAF is on (us-east-1)", () => {
+    for (const stage of [dev, prod]) expect(ofType(stage.web, "AWS::WAFv2::WebACL")).toHaveLength(0);
+    const [aclId, acl] = ofType(edge.web, "AWS::WAFv2::WebACL")[0]!;
+    expect(props(acl)).toMatchObject({
+      Scope: "CLOUDFRONT",
+      DefaultAction: { Allow: {} },
+      Rules: [{ Action: { Block: {} }, Statement: { RateBasedStatement: { AggregateKeyType: "IP", Limit: 500, EvaluationWindowSec: 300 } } }],
+    });
+    // CI's API-key uploads are limited per key in the functions, not per address by WAF.
+    const scope = JSON.stringify(props<{ Rules: { Statement: { RateBasedStatement: { ScopeDownStatement: unknown } } }[] }>(acl).Rules[0]!.Statement.RateBasedStatement.ScopeDownStatement);
+    expect(scope).toContain('"NotStatement"');
+    expect(scope).toContain('"SearchString":"/api/upload/"');
+    const config = props<{ DistributionConfig: { WebACLId?: unknown } }>(ofType(edge.web, "AWS::CloudFront::Distribution")[0]![1]).DistributionConfig;
+    expect(config.WebACLId).toEqual({ "Fn::GetAtt": [aclId, "Arn"] });
+  });
+
+  it("refuses HANGAR_WAF outside us-east-1, where a CloudFront web ACL cannot live", async () => {
+    const message = await refusal("hangartest-waf", { HANGAR_WAF: "on" });
+    expect(message).toContain("us-east-1");
+  });
+});
+
+describe("who called", () => {
+  it("sends the API every request header the functions read (a test of the code, not a list to remember)", async () => {
+    const dir = path.join(REPO_ROOT, "packages", "functions", "src");
+    const read = new Set<string>();
+    for (const entry of await readdir(dir, { recursive: true })) {
+      if (!entry.endsWith(".ts")) continue;
+      for (const m of (await readFile(path.join(dir, entry), "utf8")).matchAll(/header\([\w.]+,\s*"([A-Za-z0-9-]+)"\)/g)) read.add(m[1]!.toLowerCase());
+    }
+    // Authorization is forwarded by CloudFront itself on the POSTs that carry it.
+    read.delete("authorization");
+    expect(read.size).toBeGreaterThan(3);
+    expect([...read].filter((h) => !API_ORIGIN_HEADERS.map((a) => a.toLowerCase()).includes(h))).toEqual([]);
+  });
+
+  it("writes CloudFront standard logs to an encrypted, private bucket that expires them, by default on production only", () => {
+    const logsOf = (s: Stage) => ofType(s.web, "AWS::S3::Bucket").find(([id]) => id.startsWith("CloudFrontLogs"));
+    expect(logsOf(dev)).toBeUndefined();
+    expect(logsOf(edge)).toBeUndefined();
+    const [logId, bucket] = logsOf(prod)!;
+    expect(props(bucket)).toMatchObject({
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      OwnershipControls: { Rules: [{ ObjectOwnership: "BucketOwnerPreferred" }] },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }] },
+      LifecycleConfiguration: { Rules: [{ ExpirationInDays: 90, Status: "Enabled" }] },
+    });
+    expect(bucket).toMatchObject({ DeletionPolicy: "Retain" });
+    const logging = props<{ DistributionConfig: { Logging?: { Bucket: unknown } } }>(ofType(prod.web, "AWS::CloudFront::Distribution")[0]![1]).DistributionConfig.Logging;
+    expect(logging?.Bucket).toEqual({ "Fn::GetAtt": [logId, "RegionalDomainName"] });
+  });
+});
+
+describe("more alarms", () => {
+  const alarmsIn = (...templates: CfnTemplate[]) => templates.flatMap((t) => ofType(t, "AWS::CloudWatch::Alarm").map(([id, a]) => [id, props(a)] as const));
+  const metricsText = (a: Record<string, unknown>) => JSON.stringify(a.Metrics ?? null);
+
+  it("watch the API 429 rate (counted from the access log with the functions' dimensions)", () => {
+    const [, filter] = ofType(prod.api, "AWS::Logs::MetricFilter")[0]!;
+    expect(props(filter)).toMatchObject({
+      FilterPattern: '{ $.status = "429" }',
+      MetricTransformations: [{ MetricNamespace: "Hangar", MetricName: "ApiTooManyRequests", Dimensions: [{ Key: "service", Value: "$.service" }, { Key: "stage", Value: "$.stage" }] }],
+    });
+    const rate = alarmsIn(prod.api).find(([, a]) => metricsText(a).includes("ApiTooManyRequests"))!;
+    expect(metricsText(rate[1])).toContain("100 * throttled / requests");
+    expect(metricsText(rate[1])).toContain('{"Name":"stage","Value":"hangartest-prod"}');
+  });
+
+  it("watch DynamoDB throttles and system errors, SES bounce (5 %) and complaint (0.1 %) rates, and every queue's depth", () => {
+    const storage = alarmsIn(prod.storage).map(([, a]) => metricsText(a));
+    expect(storage.some((m) => m.includes("ThrottledRequests"))).toBe(true);
+    expect(storage.some((m) => m.includes("ReadThrottleEvents") && m.includes("WriteThrottleEvents") && m.includes("GlobalSecondaryIndexName"))).toBe(true);
+    expect(storage.some((m) => m.includes("SystemErrors"))).toBe(true);
+    const all = alarmsIn(prod.storage, prod.api, prod.web).map(([, a]) => a);
+    expect(all.find((a) => a.MetricName === "Reputation.BounceRate")).toMatchObject({ Namespace: "AWS/SES", Threshold: 0.05 });
+    expect(all.find((a) => a.MetricName === "Reputation.ComplaintRate")).toMatchObject({ Namespace: "AWS/SES", Threshold: 0.001 });
+    for (const [template, id] of [...ofType(prod.storage, "AWS::SQS::Queue").map(([q]) => [prod.storage, q] as const), ...ofType(prod.api, "AWS::SQS::Queue").map(([q]) => [prod.api, q] as const)]) {
+      const depth = alarmsIn(template).find(([, a]) => a.MetricName === "ApproximateNumberOfMessagesVisible" && JSON.stringify(a.Dimensions).includes(id));
+      expect(depth?.[1], id).toMatchObject({ Threshold: 1, ComparisonOperator: "GreaterThanOrEqualToThreshold" });
+    }
+  });
+
+  it("watch CloudFront's 5xx rate where its metrics are (us-east-1, Region=Global); elsewhere it is on the dashboard", () => {
+    const cf = alarmsIn(edge.web).find(([, a]) => a.MetricName === "5xxErrorRate")!;
+    expect(cf[1]).toMatchObject({ Namespace: "AWS/CloudFront", Threshold: 5 });
+    expect(JSON.stringify(cf[1].Dimensions)).toContain('{"Name":"Region","Value":"Global"}');
+    expect(alarmsIn(prod.web).filter(([, a]) => a.MetricName === "5xxErrorRate")).toEqual([]);
+  });
+});
+
+describe("dashboard", () => {
+  it("shows uploads, completes by outcome, downloads, installs, sign-ins, latencies and errors of the stage (with the alarms: production by default)", () => {
+    expect(ofType(dev.web, "AWS::CloudWatch::Dashboard")).toHaveLength(0);
+    for (const [stage, name] of [[prod, "hangartest-prod"], [edge, "hangartest-edge"]] as const) {
+      const [, dashboard] = ofType(stage.web, "AWS::CloudWatch::Dashboard")[0]!;
+      expect(props(dashboard).DashboardName).toBeUndefined();
+      const body = JSON.stringify(props(dashboard).DashboardBody);
+      for (const metric of ["UploadsCompleted", "UploadsRejected", "Downloads", "InstallStarts", "SignIns", "SignInFailures", "ExtractionTime", "RateLimited", "MailsSent", "MailBounces"]) {
+        expect(body, metric).toContain(`\\"Hangar\\",\\"${metric}\\",\\"service\\",\\"hangar\\",\\"stage\\",\\"${name}\\"`);
+      }
+      for (const piece of ['\\"AWS/ApiGateway\\",\\"Latency\\"', '\\"stat\\":\\"p50\\"', '\\"stat\\":\\"p99\\"', '\\"AWS/Lambda\\",\\"Duration\\"', '\\"AWS/ApiGateway\\",\\"5xx\\"', '\\"AWS/Lambda\\",\\"Errors\\"', '\\"AWS/CloudFront\\",\\"5xxErrorRate\\"']) {
+        expect(body, piece).toContain(piece);
+      }
+    }
+  });
+});
+
+describe("execute-api endpoint", () => {
+  it("is disabled in production behind CloudFront, which reaches the API on an origin domain of its own", () => {
+    expect(props(ofType(prod.api, "AWS::ApiGatewayV2::Api")[0]![1]).DisableExecuteApiEndpoint).toBe(true);
+    expect(props(ofType(prod.api, "AWS::ApiGatewayV2::DomainName")[0]![1]).DomainName).toBe("origin.hangar.example.com");
+    expect(prod.api.Outputs?.ApiUrl?.Value).toBe("https://origin.hangar.example.com");
+    const origins = props<{ DistributionConfig: { Origins: { DomainName: unknown; CustomOriginConfig?: object }[] } }>(ofType(prod.web, "AWS::CloudFront::Distribution")[0]![1]).DistributionConfig.Origins;
+    expect(origins.find((o) => o.CustomOriginConfig)!.DomainName).toBe("origin.hangar.example.com");
+    // Without a zone for that domain (DNS outside Route 53) it stays on, with a synth warning.
+    expect(props(ofType(edge.api, "AWS::ApiGatewayV2::Api")[0]![1]).DisableExecuteApiEndpoint).toBe(false);
+  });
+});
+
+describe("re-deployable production", () => {
+  const NAME_PROPERTIES = ["TableName", "BucketName", "LogGroupName", "QueueName", "TopicName", "Name", "KeyAlias", "DashboardName", "AliasName"];
+
+  it("gives no retained resource a fixed physical name, so removing and redeploying a stage cannot collide", () => {
+    for (const template of [prod.storage, prod.api, prod.web]) {
+      for (const [id, resource] of Object.entries(template.Resources)) {
+        if (resource.DeletionPolicy !== "Retain") continue;
+        for (const name of NAME_PROPERTIES) {
+          const value = props(resource)[name];
+          // A name built from another resource's generated id (the access log group's holds the
+          // API's id) changes with a new deployment; a literal one would collide.
+          const generated = value === undefined || /"(Ref|Fn::GetAtt)":\[?"(?!AWS::)/.test(JSON.stringify(value));
+          expect(generated, `${id}.${name} = ${JSON.stringify(value)}`).toBe(true);
+        }
+      }
+    }
+    expect(ofType(prod.storage, "AWS::DynamoDB::Table")[0]![1].DeletionPolicy).toBe("Retain");
+  });
+
+  it("keeps the old table name only for stages that ask (HANGAR_LEGACY_TABLE_NAME), with a warning otherwise", () => {
+    expect(props(ofType(edge.storage, "AWS::DynamoDB::Table")[0]![1]).TableName).toBe("hangartest-edge-hangar-Table");
+    const warnings = prod.assembly.getStackByName("hangartest-prod-hangar-StorageStack").messages.filter((m) => m.level === "warning").map((m) => String(m.entry.data));
+    expect(warnings.some((w) => w.includes("HANGAR_LEGACY_TABLE_NAME"))).toBe(true);
+  });
+});
+
+describe("response headers", () => {
+  it("add nosniff to every response (dashboard and API) and a CSP to the dashboard's", () => {
+    const policies = ofType(dev.web, "AWS::CloudFront::ResponseHeadersPolicy").map(([, p]) => props<{ ResponseHeadersPolicyConfig: { SecurityHeadersConfig: Record<string, unknown> } }>(p).ResponseHeadersPolicyConfig.SecurityHeadersConfig);
+    expect(policies).toHaveLength(2);
+    for (const headers of policies) expect(headers.ContentTypeOptions).toBeDefined();
+    expect(policies.filter((h) => h.ContentSecurityPolicy)).toHaveLength(1);
+  });
+});
+
+describe("docs/deploy.md", () => {
+  it("lists every function's permissions exactly as stacks/access.ts grants them", async () => {
+    const doc = await readFile(path.join(REPO_ROOT, "docs", "deploy.md"), "utf8");
+    const block = /<!-- permissions:start -->\n([\s\S]*?)\n<!-- permissions:end -->/.exec(doc)?.[1];
+    expect(block, "regenerate the table between the markers from permissionsTable()").toBe(permissionsTable(routeFunctions));
+  });
+
+  it("names the stage's public Url, not ApiUrl, as the URL CI calls, and the Node versions used", async () => {
+    for (const file of ["README.md", "docs/deploy.md"]) {
+      const text = await readFile(path.join(REPO_ROOT, file), "utf8");
+      // ApiUrl is for debugging; the public Url is what CI calls.
+      expect(text, file).not.toMatch(/ApiUrl[^\n]*(HANGAR_URL|base_url|URL CI calls)/);
+      expect(text, file).toMatch(/`Url`[^\n]*URL CI calls/);
+      expect(text, file).toContain("nodejs24.x");
+      expect(text, file).not.toMatch(/Node\.js 22\b/);
+    }
   });
 });
