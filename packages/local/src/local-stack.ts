@@ -237,6 +237,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}),
       imageOrigin: store.url,
       publicUrl: process.env.HANGAR_PUBLIC_URL!,
+      ...(process.env.HANGAR_SHARE_BASE_URL ? { shareUrl: process.env.HANGAR_SHARE_BASE_URL } : {}),
     });
     closers.push(() => api.close());
 

@@ -7,6 +7,7 @@ import {
 } from "@hangar/core/accounts";
 import type { MailMessage, Mailer } from "@hangar/core";
 import { DynamoRateLimiter, DynamoSessionRepository, DynamoTokenRepository, DynamoUserRepository } from "@hangar/core/dynamo";
+import { record } from "../observability/metrics";
 import { getRuntime } from "./root";
 import type { Settings } from "./settings.schema";
 
@@ -27,7 +28,7 @@ function lazyMailer(settings: Settings): Mailer {
       return new SmtpMailer(settings.HANGAR_SMTP_URL, from);
     }
     const { sesMailer } = await import("@hangar/core/mail-ses");
-    return sesMailer({ region: settings.AWS_REGION, from });
+    return sesMailer({ region: settings.AWS_REGION, from, configurationSet: settings.HANGAR_SES_CONFIGURATION_SET });
   };
   return {
     send: async (message: MailMessage) => {
@@ -35,7 +36,8 @@ function lazyMailer(settings: Settings): Mailer {
         mailer = undefined;
         throw error;
       });
-      return (await mailer).send(message);
+      await (await mailer).send(message);
+      record.mailSent();
     },
   };
 }

@@ -1,6 +1,9 @@
 import middy, { type MiddlewareObj } from "@middy/core";
 import { RateLimitedError } from "@hangar/core";
-import { logger, observability, record } from "../observability";
+import { clientInfo } from "../accounts/client-info";
+import { loadOriginSecret } from "../composition/origin-secret";
+import { loadSettings } from "../composition/settings.schema";
+import { logger, observability, record, setRequestLines } from "../observability";
 import { routeByKey, routeKey, routesOf, type AuthOf, type RouteAuth, type RouteFunctionName, type RouteKeyOf } from "../routes";
 import type { ContextFor, HangarContext, HttpEvent, HttpResult } from "./http-context";
 import { httpEnvelope } from "./http-envelope";
@@ -68,6 +71,12 @@ export function httpFunction<F extends RouteFunctionName>(
       // API Gateway only invokes this function for its own route keys; anything else is a bug.
       if (!route || route.fn !== fn) throw new Error(`${fn} invoked for route ${request.event.routeKey}`);
       request.context.route = route;
+      // Before anything trusts a CloudFront header: the secret may have to come from Secrets Manager (503 if it cannot).
+      const settings = loadSettings();
+      setRequestLines(settings.HANGAR_LOCAL !== "1");
+      await loadOriginSecret(settings);
+      // The address the per-client limits use: the viewer's only when CloudFront vouched for it.
+      logger.appendKeys({ viewerAddress: clientInfo(request.event, settings).ip });
       if (options.guard) await options.guard.before!(request);
       if (route.auth !== "none") await auth[route.auth]!.before!(request);
       if (table[routeKey(route)]!.json) await jsonBody().before!(request);
