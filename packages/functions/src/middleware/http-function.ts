@@ -1,12 +1,11 @@
-import middy, { type MiddlewareObj } from "@middy/core";
-import { RateLimitedError } from "@hangar/core";
+import type { MiddlewareObj } from "@middy/core";
 import { clientInfo } from "../accounts/client-info";
 import { loadOriginSecret } from "../composition/origin-secret";
 import { loadSettings } from "../composition/settings.schema";
-import { logger, observability, record, setRequestLines } from "../observability";
+import { logger, setRequestLines } from "../observability";
 import { routeByKey, routeKey, routesOf, type AuthOf, type RouteAuth, type RouteFunctionName, type RouteKeyOf } from "../routes";
 import type { ContextFor, HangarContext, HttpEvent, HttpResult } from "./http-context";
-import { httpEnvelope } from "./http-envelope";
+import { baseStack } from "./http-stack";
 import { jsonBody } from "./json-body";
 
 type Middleware = MiddlewareObj<HttpEvent, HttpResult, Error, HangarContext>;
@@ -26,19 +25,6 @@ export type Endpoints<F extends RouteFunctionName> = { [K in RouteKeyOf<F>]: End
  * download, the fallback) does not load the composition root or the SDK clients behind it.
  */
 export type AuthMiddlewares = Partial<Record<Exclude<RouteAuth, "none">, Middleware>>;
-
-function baseStack() {
-  return middy<HttpEvent, HttpResult, Error, HangarContext>()
-    .use(observability() as unknown as Middleware)
-    .use(
-      httpEnvelope({
-        logInternal: (error, requestId) => logger.error("request failed", { requestId, error: error as Error }),
-        onError: (error) => {
-          if (error instanceof RateLimitedError) record.rateLimited();
-        },
-      }),
-    );
-}
 
 /**
  * A Lambda function serving the routes routes.ts gives it. Every request goes through the same
@@ -85,11 +71,6 @@ export function httpFunction<F extends RouteFunctionName>(
   return baseStack()
     .use(dispatch)
     .handler((event, context) => table[routeKey(context.route!)]!.handler(event, context as ContextFor<RouteAuth>));
-}
-
-/** API Gateway's `$default` route: no auth, no body, no storage. */
-export function httpFallback(handler: (event: HttpEvent, context: HangarContext) => Promise<HttpResult>) {
-  return baseStack().handler(handler);
 }
 
 export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResult {
