@@ -25,7 +25,7 @@ export class SesMailer implements Mailer {
     private readonly options: SesMailerOptions,
   ) {}
 
-  /** The SendEmail request for one message: exported for the adapter test. */
+  /** The SendEmail request for one message. */
   request(message: MailMessage): SendEmailCommandInput {
     return {
       // SES needs an address here (a domain is refused with MessageRejected), optionally with a display name.
