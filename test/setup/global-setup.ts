@@ -18,7 +18,12 @@ export default async function setup(project: TestProject) {
   // covers the persistent mode and restarts).
   // The accounts tests name their client address in this header (test/support/accounts.ts), so
   // per-address rate limits can be exercised without one test's 429s spilling into another's.
-  const stack = await startStackProcess(dataDir, { HANGAR_DYNAMODB_IN_MEMORY: "1", HANGAR_CLIENT_IP_HEADER: "x-hangar-test-client-ip" });
+  // The resume-deletes sweep every 2 s instead of every minute (test/delete-resume.test.ts).
+  const stack = await startStackProcess(dataDir, {
+    HANGAR_DYNAMODB_IN_MEMORY: "1",
+    HANGAR_CLIENT_IP_HEADER: "x-hangar-test-client-ip",
+    HANGAR_DELETE_SWEEP_SECONDS: "2",
+  });
   project.provide("stack", stack.info);
   return async () => {
     await stack.stop();

@@ -11,6 +11,7 @@ export * from "./upload/seal-upload";
 export * from "./auth/authenticate";
 export * from "./share/resolve-share";
 export * from "./keys/create-api-key";
+export * from "./mail/mail-events";
 // Table key names are shared with the stack and the local stack, which create the table.
 export { tableDefinition } from "./adapters/dynamo/table-keys";
 export { contentDisposition } from "./adapters/s3/content-disposition";

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { HangarContext, HttpEvent } from "../src/middleware/http-context";
 import { httpFunction, json } from "../src/middleware/http-function";
 
@@ -16,6 +16,12 @@ function event(method: string, routeKey: string, rawPath: string): HttpEvent {
     requestContext: { requestId: "req-1", http: { method, path: rawPath } },
   } as unknown as HttpEvent;
 }
+
+// Every dispatch reads the settings (for the origin secret); the environment a function has.
+beforeAll(() => {
+  vi.stubEnv("HANGAR_TABLE_NAME", "table");
+  vi.stubEnv("HANGAR_BUCKET_NAME", "bucket");
+});
 
 describe("httpFunction", () => {
   const handler = httpFunction("download", {

@@ -5,6 +5,7 @@ import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { startDynamoDbLocal, stopLeftoverDynamoDbLocal } from "./dynamodb/dynamodb-local";
 import { ensureTable } from "./dynamodb/ensure-table";
+import { DEFAULT_SWEEP_SECONDS, startDeleteSweep } from "./housekeeping/delete-sweep";
 import { startLocalApiServer } from "./http/local-api-server";
 import { startMailCatcher } from "./mail/mail-catcher";
 import { startObjectStore } from "./object-store";
@@ -38,6 +39,8 @@ export interface LocalStackOptions {
   dashboardDir?: string;
   /** Extra settings for the handlers (HANGAR_* variables). */
   env?: Record<string, string | undefined>;
+  /** How often the resume-deletes sweep runs (on AWS: every 15 minutes); default 60 s. */
+  deleteSweepSeconds?: number;
   /**
    * A service died while the stack runs (DynamoDB Local's JVM): the stack cannot serve anymore.
    * Default: log it. `npm start` stops and exits non-zero.
@@ -237,8 +240,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}),
       imageOrigin: store.url,
       publicUrl: process.env.HANGAR_PUBLIC_URL!,
+      ...(process.env.HANGAR_SHARE_BASE_URL ? { shareUrl: process.env.HANGAR_SHARE_BASE_URL } : {}),
     });
     closers.push(() => api.close());
+    const sweep = await startDeleteSweep({ everySeconds: options.deleteSweepSeconds ?? DEFAULT_SWEEP_SECONDS, log });
+    closers.push(() => sweep.close());
 
     const info: LocalStackInfo = {
       baseUrl: api.url,

@@ -39,6 +39,8 @@ try {
     port,
     // Tests and benchmarks: writes skip SQLite on disk; nothing survives a restart.
     dynamoInMemory: env.HANGAR_DYNAMODB_IN_MEMORY === "1",
+    // Tests: a faster resume-deletes sweep than the default minute.
+    ...(env.HANGAR_DELETE_SWEEP_SECONDS ? { deleteSweepSeconds: Number(env.HANGAR_DELETE_SWEEP_SECONDS) } : {}),
     ...(dashboardDir ? { dashboardDir } : {}),
     ...Object.fromEntries(
       Object.entries({

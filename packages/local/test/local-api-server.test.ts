@@ -141,6 +141,9 @@ describe("local API server: other loopback names of the public URL", () => {
     expect(loopbackAliasRedirect("localhost:4000", "/", "https://hangar.example.com")).toBeUndefined();
     expect(loopbackAliasRedirect(undefined, "/", PUBLIC)).toBeUndefined();
     expect(loopbackAliasRedirect("localhost:4000", "/", undefined)).toBeUndefined();
+    // A share host (HANGAR_SHARE_BASE_URL) on another loopback name is served as itself: its link cookies are its own.
+    expect(loopbackAliasRedirect("localhost:4000", "/share/abc", PUBLIC, "http://localhost:4000")).toBeUndefined();
+    expect(loopbackAliasRedirect("[::1]:4000", "/share/abc", PUBLIC, "http://localhost:4000")).toBe("http://127.0.0.1:4000/share/abc");
   });
 
   it("never sends a request anywhere but the public origin, whatever its target or Host", () => {

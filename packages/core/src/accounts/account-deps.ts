@@ -4,6 +4,8 @@ import { hashSecret } from "../ids/random-ids";
 import type {
   Clock,
   Mailer,
+  MailSuppression,
+  MailSuppressionRepository,
   OneTimeToken,
   PasswordHasher,
   RateLimitDecision,
@@ -34,6 +36,10 @@ export interface AccountDeps {
   tokens: TokenRepository;
   hasher: PasswordHasher;
   mailer: Mailer;
+  /** Checked before every mail: an address SES reported as bouncing or complaining gets none. */
+  suppressions: Pick<MailSuppressionRepository, "get">;
+  /** Told when a mail was not sent to a suppressed address (the functions log it). */
+  onMailSuppressed?: (mail: { subject: string }, suppression: MailSuppression) => void;
   limiters: AccountLimiters;
   clock: Clock;
   ids: AccountIds;
@@ -107,7 +113,7 @@ export async function issueToken(deps: AccountDeps, userId: string, purpose: Tok
   return token;
 }
 
-export function accountView(user: UserAccount): AccountView {
+export function accountView(user: UserAccount, suppression?: MailSuppression): AccountView {
   return {
     userId: user.userId,
     email: user.email,
@@ -115,5 +121,6 @@ export function accountView(user: UserAccount): AccountView {
     ...(user.displayName ? { displayName: user.displayName } : {}),
     ...(user.organization ? { organization: user.organization } : {}),
     createdAt: user.createdAt,
+    ...(suppression ? { mailSuppressed: { reason: suppression.reason, since: suppression.since } } : {}),
   };
 }

@@ -138,6 +138,11 @@ export interface AccountView {
   displayName?: string;
   organization?: string;
   createdAt: string;
+  /**
+   * Present when SES reported the address as bouncing permanently (or a complaint) on `since`:
+   * Hangar sends it no more mail (verification, reset, notices), so the page says so.
+   */
+  mailSuppressed?: { reason: "bounce" | "complaint"; since: string };
 }
 
 export interface SessionView {

@@ -33,7 +33,8 @@ export async function resendVerification(deps: AccountDeps, raw: unknown, client
   if (!user || user.emailVerified) return;
   const token = await issueToken(deps, user.userId, "verify_email");
   const hours = Math.round(deps.settings.verifyTokenTtlSeconds / 3600);
-  if (!(await sendMail(deps, verificationMail(user.email, verifyLink(links.publicBaseUrl, token), hours)))) {
+  // A suppressed address gets the same 202 as any other: the answer must not say it has an account.
+  if ((await sendMail(deps, verificationMail(user.email, verifyLink(links.publicBaseUrl, token), hours))) === "failed") {
     throw new DependencyError("mail", "The verification mail could not be sent");
   }
 }

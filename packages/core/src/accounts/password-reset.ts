@@ -18,7 +18,8 @@ export async function requestPasswordReset(deps: AccountDeps, raw: unknown, clie
   if (!user) return;
   const token = await issueToken(deps, user.userId, "reset_password");
   const minutes = Math.round(deps.settings.resetTokenTtlSeconds / 60);
-  if (!(await sendMail(deps, passwordResetMail(user.email, resetLink(links.publicBaseUrl, token), minutes)))) {
+  // A suppressed address gets the same 202 as any other: the answer must not say it has an account.
+  if ((await sendMail(deps, passwordResetMail(user.email, resetLink(links.publicBaseUrl, token), minutes))) === "failed") {
     throw new DependencyError("mail", "The password reset mail could not be sent");
   }
 }

@@ -39,10 +39,10 @@ export async function signUp(deps: AccountDeps, raw: unknown, client: ClientInfo
       signIn: `${links.publicBaseUrl}/login`,
       forgotPassword: `${links.publicBaseUrl}/forgot-password`,
     });
-    return { mailSent: await sendMail(deps, mail) };
+    return { mailSent: (await sendMail(deps, mail)) === "sent" };
   }
 
   const token = await issueToken(deps, userId, "verify_email");
   const hours = Math.round(deps.settings.verifyTokenTtlSeconds / 3600);
-  return { mailSent: await sendMail(deps, verificationMail(input.email, verifyLink(links.publicBaseUrl, token), hours)) };
+  return { mailSent: (await sendMail(deps, verificationMail(input.email, verifyLink(links.publicBaseUrl, token), hours))) === "sent" };
 }

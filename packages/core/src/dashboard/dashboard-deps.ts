@@ -6,6 +6,7 @@ import type {
   FileCatalog,
   KeyCatalog,
   ObjectPurger,
+  PendingDeletes,
   ProjectCatalog,
   UrlSigner,
   UsageReader,
@@ -20,6 +21,8 @@ export interface DashboardDeps {
   objects: ObjectPurger;
   signer: UrlSigner;
   background: BackgroundTasks;
+  /** Markers of unfinished deletes, so a delete whose background run was lost is resumed. */
+  pendingDeletes: PendingDeletes;
   clock: Clock;
   ids: IdSource;
 }

@@ -16,3 +16,5 @@ export * from "./session-repository.port";
 export * from "./token-repository.port";
 export * from "./password-hasher.port";
 export * from "./mailer.port";
+export * from "./mail-suppression.port";
+export * from "./pending-deletes.port";

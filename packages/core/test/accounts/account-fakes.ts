@@ -1,4 +1,4 @@
-import { ConflictError, type MailMessage, type Mailer, type OneTimeToken, type PasswordHasher, type Session, type SessionRepository, type TokenPurpose, type TokenRepository, type UserAccount, type UserRepository, type Profile, DependencyError } from "../../src";
+import { ConflictError, type MailMessage, type Mailer, type MailSuppression, type MailSuppressionRepository, type SuppressionReason, type OneTimeToken, type PasswordHasher, type Session, type SessionRepository, type TokenPurpose, type TokenRepository, type UserAccount, type UserRepository, type Profile, DependencyError } from "../../src";
 import { defaultAccountSettings, type AccountDeps, type AccountIds } from "../../src/accounts";
 import { CountingRateLimiter, fixedClock } from "../support/fakes";
 
@@ -100,6 +100,19 @@ export class FakeHasher implements PasswordHasher {
   }
 }
 
+/** Suppressed addresses in memory, with the DynamoDB adapter's contract (first `since` kept). */
+export class MemorySuppressions implements MailSuppressionRepository {
+  readonly items = new Map<string, MailSuppression>();
+  async get(email: string) {
+    const s = this.items.get(email);
+    return s ? { ...s } : undefined;
+  }
+  async record(email: string, reason: SuppressionReason, at: string) {
+    const old = this.items.get(email);
+    this.items.set(email, { email, reason, since: old?.since ?? at, lastEventAt: at });
+  }
+}
+
 export class RecordingMailer implements Mailer {
   readonly sent: MailMessage[] = [];
   failing = false;
@@ -130,6 +143,7 @@ export function accountWorld(overrides: Partial<AccountDeps> = {}) {
   const tokens = new MemoryTokens();
   const hasher = new FakeHasher();
   const mailer = new RecordingMailer();
+  const suppressions = new MemorySuppressions();
   const limiters = {
     loginPerAccount: new CountingRateLimiter(10),
     loginPerIp: new CountingRateLimiter(100),
@@ -142,6 +156,7 @@ export function accountWorld(overrides: Partial<AccountDeps> = {}) {
     tokens,
     hasher,
     mailer,
+    suppressions,
     limiters,
     clock,
     ids: accountIds(),
@@ -149,7 +164,7 @@ export function accountWorld(overrides: Partial<AccountDeps> = {}) {
     isCommonPassword: async (p) => ["password1234", "qwerty123456"].includes(p.toLowerCase()),
     ...overrides,
   };
-  return { deps, clock, users, sessions, tokens, hasher, mailer, limiters };
+  return { deps, clock, users, sessions, tokens, hasher, mailer, suppressions, limiters };
 }
 
 export const client = { ip: "203.0.113.7", userAgent: "Vitest" };

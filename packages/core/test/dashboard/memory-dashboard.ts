@@ -11,6 +11,8 @@ import {
   type KeyCatalog,
   type LinkStats,
   type ObjectPurger,
+  type PendingDelete,
+  type PendingDeletes,
   type Project,
   type ProjectCatalog,
   type ProjectChanges,
@@ -249,6 +251,28 @@ export const signer: UrlSigner = {
   presignGet: async (input) => `https://store.test/${input.key}?get`,
 };
 
+export class MemoryPendingDeletes implements PendingDeletes {
+  readonly items = new Map<string, PendingDelete>();
+  async started(task: PurgeTask, at: string) {
+    const old = this.items.get(task.projectId);
+    this.items.set(task.projectId, { ...task, startedAt: old?.startedAt ?? at, progressAt: at });
+  }
+  async progressed(task: PurgeTask, at: string) {
+    const old = this.items.get(task.projectId);
+    if (old) old.progressAt = at;
+  }
+  async finished(task: PurgeTask) {
+    this.items.delete(task.projectId);
+  }
+  async stale(progressBefore: string, limit: number) {
+    return [...this.items.values()]
+      .filter((p) => p.progressAt < progressBefore)
+      .sort((a, b) => a.progressAt.localeCompare(b.progressAt))
+      .slice(0, limit)
+      .map((p) => ({ ...p }));
+  }
+}
+
 export class RecordedTasks implements BackgroundTasks {
   readonly scheduled: PurgeTask[] = [];
   async schedule(task: PurgeTask) {
@@ -265,6 +289,7 @@ export function memoryDashboard(options: { bucketPageSize?: number } = {}) {
     objects: new MemoryBucket(options.bucketPageSize),
     signer,
     background: new RecordedTasks(),
+    pendingDeletes: new MemoryPendingDeletes(),
     clock: new ManualClock(),
     ids: sequentialIds(),
   } satisfies DashboardDeps;

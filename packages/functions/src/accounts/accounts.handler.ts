@@ -6,6 +6,7 @@ import {
   endSessionOfToken,
   getAccount,
   listSessions,
+  LoginFailedError,
   requestPasswordReset,
   resendVerification,
   signIn,
@@ -21,6 +22,7 @@ import type { ContextFor, HttpEvent, HttpResult } from "../middleware/http-conte
 import { httpFunction, json } from "../middleware/http-function";
 import { withSecurityHeaders } from "../middleware/security-headers";
 import { sessionAuth } from "../middleware/session-auth";
+import { record } from "../observability/metrics";
 import { clientInfo } from "./client-info";
 import { clearedSessionCookie, readSessionCookie, sessionCookie } from "./session-cookie";
 
@@ -57,7 +59,11 @@ async function resendRoute(event: HttpEvent, context: ContextFor<"none">) {
 
 async function signInRoute(event: HttpEvent, context: ContextFor<"none">) {
   const deps = getAccountDeps();
-  const { account, sessionToken, session } = await signIn(deps, context.body, client(event));
+  const { account, sessionToken, session } = await signIn(deps, context.body, client(event)).catch((error: unknown) => {
+    if (error instanceof LoginFailedError) record.signInFailure();
+    throw error;
+  });
+  record.signIn();
   const maxAge = session.absoluteExpiresAt - Math.floor(deps.clock.now().getTime() / 1000);
   return { ...json(200, { account }), cookies: [sessionCookie(publicBase(event), sessionToken, maxAge)] };
 }

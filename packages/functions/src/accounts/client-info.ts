@@ -1,7 +1,7 @@
-import { timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
 import type { ClientInfo } from "@hangar/core/accounts";
-import { ORIGIN_VERIFY_HEADER } from "../composition/link-bases";
+import { ORIGIN_VERIFY_HEADER, sameSecret } from "../composition/link-bases";
+import { originSecret } from "../composition/origin-secret";
 import type { Settings } from "../composition/settings.schema";
 import { header, type HttpEvent } from "../middleware/http-context";
 
@@ -28,24 +28,26 @@ function ipv6Prefix64(address: string): string {
   return `${full.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }
 
-/** Behind CloudFront (HANGAR_ORIGIN_VERIFY_SECRET set), only a request carrying the secret came through it. */
-function cameThroughProxy(event: HttpEvent, secret: string | undefined): boolean {
-  if (!secret) return true;
-  const given = Buffer.from(header(event, ORIGIN_VERIFY_HEADER) ?? "");
-  const expected = Buffer.from(secret);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+type OriginSettings = Partial<Pick<Settings, "HANGAR_ORIGIN_VERIFY_SECRET" | "HANGAR_ORIGIN_VERIFY_SECRET_ARN">>;
+
+/** Behind CloudFront (an origin secret set, plain or from Secrets Manager), only a request carrying the secret came through it. */
+function cameThroughProxy(event: HttpEvent, settings: OriginSettings): boolean {
+  if (!settings.HANGAR_ORIGIN_VERIFY_SECRET && !settings.HANGAR_ORIGIN_VERIFY_SECRET_ARN) return true;
+  // With an ARN whose value was not fetched (yet), nothing is trusted.
+  const secret = originSecret(settings);
+  return secret !== undefined && sameSecret(header(event, ORIGIN_VERIFY_HEADER), secret);
 }
 
 /**
  * Who is calling, for the per-client rate limits and the session list. By default the address
  * API Gateway saw. Behind a proxy that names the client in a header (CloudFront's
  * `cloudfront-viewer-address`), HANGAR_CLIENT_IP_HEADER names that header. When the stage has an
- * origin secret (HANGAR_ORIGIN_VERIFY_SECRET), the header counts only on requests that carry it,
+ * origin secret (HANGAR_ORIGIN_VERIFY_SECRET, or its Secrets Manager ARN), the header counts only on requests that carry it,
  * so a direct call to the execute-api URL cannot pick its own address.
  * IPv6 clients are counted per /64.
  */
-export function clientInfo(event: HttpEvent, settings: Pick<Settings, "HANGAR_CLIENT_IP_HEADER" | "HANGAR_ORIGIN_VERIFY_SECRET">): ClientInfo {
-  const trusted = settings.HANGAR_CLIENT_IP_HEADER && cameThroughProxy(event, settings.HANGAR_ORIGIN_VERIFY_SECRET);
+export function clientInfo(event: HttpEvent, settings: Pick<Settings, "HANGAR_CLIENT_IP_HEADER"> & OriginSettings): ClientInfo {
+  const trusted = settings.HANGAR_CLIENT_IP_HEADER && cameThroughProxy(event, settings);
   const configured = trusted ? parseAddress(header(event, settings.HANGAR_CLIENT_IP_HEADER!)) : undefined;
   const address = configured ?? parseAddress(event.requestContext?.http?.sourceIp) ?? "unknown";
   const ip = isIP(address) === 6 && !address.toLowerCase().startsWith("::ffff:") ? ipv6Prefix64(address) : address.replace(/^::ffff:/i, "");

@@ -6,7 +6,15 @@ import {
   type AccountDeps,
 } from "@hangar/core/accounts";
 import type { MailMessage, Mailer } from "@hangar/core";
-import { DynamoRateLimiter, DynamoSessionRepository, DynamoTokenRepository, DynamoUserRepository } from "@hangar/core/dynamo";
+import {
+  DynamoMailSuppressions,
+  DynamoRateLimiter,
+  DynamoSessionRepository,
+  DynamoTokenRepository,
+  DynamoUserRepository,
+} from "@hangar/core/dynamo";
+import { logger } from "../observability/logger";
+import { record } from "../observability/metrics";
 import { getRuntime } from "./root";
 import type { Settings } from "./settings.schema";
 
@@ -27,7 +35,7 @@ function lazyMailer(settings: Settings): Mailer {
       return new SmtpMailer(settings.HANGAR_SMTP_URL, from);
     }
     const { sesMailer } = await import("@hangar/core/mail-ses");
-    return sesMailer({ region: settings.AWS_REGION, from });
+    return sesMailer({ region: settings.AWS_REGION, from, configurationSet: settings.HANGAR_SES_CONFIGURATION_SET });
   };
   return {
     send: async (message: MailMessage) => {
@@ -35,7 +43,8 @@ function lazyMailer(settings: Settings): Mailer {
         mailer = undefined;
         throw error;
       });
-      return (await mailer).send(message);
+      await (await mailer).send(message);
+      record.mailSent();
     },
   };
 }
@@ -45,7 +54,7 @@ let deps: AccountDeps | undefined;
 /**
  * What only the accounts function needs, built on first use from the shared runtime (its
  * DynamoDB client): users, sessions, tokens, the four rate limiters of docs/accounts.md, the
- * scrypt hasher and the mailer.
+ * scrypt hasher, the mailer and the suppressed addresses it must skip.
  */
 export function getAccountDeps(): AccountDeps {
   if (deps) return deps;
@@ -57,6 +66,10 @@ export function getAccountDeps(): AccountDeps {
     tokens: new DynamoTokenRepository(db, table),
     hasher: new ScryptPasswordHasher(),
     mailer: lazyMailer(settings),
+    suppressions: new DynamoMailSuppressions(db, table),
+    // Never the address itself in the log: the account's own page says it bounced.
+    onMailSuppressed: (mail, suppression) =>
+      logger.warn("mail not sent: the address is suppressed", { subject: mail.subject, reason: suppression.reason, since: suppression.since }),
     limiters: {
       loginPerAccount: new DynamoRateLimiter(db, table, accountRateLimits.loginPerAccount),
       loginPerIp: new DynamoRateLimiter(db, table, accountRateLimits.loginPerIp),

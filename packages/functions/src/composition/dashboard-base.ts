@@ -1,5 +1,5 @@
 import type { DashboardDeps } from "@hangar/core";
-import { DynamoFileCatalog, DynamoUsage } from "@hangar/core/dynamo";
+import { DynamoFileCatalog, DynamoPendingDeletes, DynamoUsage } from "@hangar/core/dynamo";
 import { getRuntime } from "./root";
 
 /** The dashboard's adapters that only read and write the table: everything but deletes. */
@@ -23,6 +23,7 @@ export function getDashboardBase(): DashboardBase {
     // Reading usage works whether or not counting is on.
     usage: runtime.usage ?? new DynamoUsage(db, table),
     signer: runtime.signer,
+    pendingDeletes: new DynamoPendingDeletes(db, table),
     clock: runtime.clock,
     ids: runtime.ids,
   };

@@ -1,7 +1,7 @@
 import { S3Client } from "@aws-sdk/client-s3";
 import type { ObjectStore } from "@hangar/core";
 import { S3ObjectStore } from "@hangar/core/s3";
-import { metricsEnabled, setMetricsEnabled } from "../observability/metrics";
+import { configureMetrics } from "../observability/metrics";
 import { loadSettings, type Settings } from "./settings.schema";
 
 /**
@@ -19,7 +19,7 @@ let housekeeping: Housekeeping | undefined;
 export function getHousekeeping(): Housekeeping {
   if (housekeeping) return housekeeping;
   const settings = loadSettings();
-  setMetricsEnabled(metricsEnabled(settings));
+  configureMetrics(settings);
   const s3 = new S3Client({
     region: settings.AWS_REGION,
     // As in inspector.ts: no CRC32 checksums, which a DELETE does not need.

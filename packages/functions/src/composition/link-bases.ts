@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { LinkBases } from "@hangar/core";
 import type { HttpEvent } from "../middleware/http-context";
+import { originSecret } from "./origin-secret";
 import type { Settings } from "./settings.schema";
 
 /** Set by CloudFront on every request to the API, with a secret only the stacks know. */
@@ -21,7 +22,7 @@ const header = (event: HttpEvent, name: string): string | undefined => {
   return key === undefined ? undefined : headers[key];
 };
 
-function sameSecret(given: string | undefined, expected: string): boolean {
+export function sameSecret(given: string | undefined, expected: string): boolean {
   if (given === undefined) return false;
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
@@ -35,7 +36,7 @@ function sameSecret(given: string | undefined, expected: string): boolean {
  * with a forged host, and links (mails included) must never point at a host a stranger chose.
  */
 export function viewerHost(event: HttpEvent, settings: Pick<Settings, "HANGAR_ORIGIN_VERIFY_SECRET">): string | undefined {
-  const secret = settings.HANGAR_ORIGIN_VERIFY_SECRET;
+  const secret = originSecret(settings);
   if (!secret || !sameSecret(header(event, ORIGIN_VERIFY_HEADER), secret)) return undefined;
   const host = header(event, VIEWER_HOST_HEADER)?.trim();
   return host && HOST.test(host) ? host.toLowerCase() : undefined;

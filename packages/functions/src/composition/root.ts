@@ -4,7 +4,7 @@ import { defaultUploadSettings, randomIds, systemClock, type UploadSettings } fr
 import { DynamoFileRepository, DynamoKeyCatalog, DynamoProjectCatalog, DynamoRateLimiter, DynamoUsage } from "@hangar/core/dynamo";
 // The signer alone (no S3 client): every function signs URLs, few touch objects.
 import { S3UrlSigner } from "@hangar/core/s3-signer";
-import { metricsEnabled, setMetricsEnabled } from "../observability/metrics";
+import { configureMetrics } from "../observability/metrics";
 import { loadSettings, type Settings } from "./settings.schema";
 
 /**
@@ -36,7 +36,7 @@ let runtime: Runtime | undefined;
 export function getRuntime(): Runtime {
   if (runtime) return runtime;
   const settings = loadSettings();
-  setMetricsEnabled(metricsEnabled(settings));
+  configureMetrics(settings);
   const region = settings.AWS_REGION;
 
   const dynamo = new DynamoDBClient({

@@ -1,5 +1,6 @@
 // zod/mini, as in core: a fifth of zod's bundle weight in every function's cold start.
 import * as z from "zod/mini";
+import { parseMailFrom } from "@hangar/core/mail-from";
 
 const GiB = 1024 ** 3;
 /** One S3 PUT takes at most 5 GiB; a presigned single PUT cannot go beyond. */
@@ -62,8 +63,24 @@ export const Settings = z.object({
    * the default base of links when HANGAR_PUBLIC_URL is unset. Unset: the host is never trusted.
    */
   HANGAR_ORIGIN_VERIFY_SECRET: z.optional(z.string().check(z.minLength(32))),
-  /** Sender of account mails on AWS: the SES identity (address or domain) the stack grants. */
-  HANGAR_MAIL_FROM: z.optional(z.string()),
+  /**
+   * On AWS the same secret lives in Secrets Manager and only its ARN is in the environment:
+   * fetched once per container before the first origin check (composition/origin-secret.ts).
+   */
+  HANGAR_ORIGIN_VERIFY_SECRET_ARN: z.optional(z.string().check(z.regex(/^arn:aws[a-z-]*:secretsmanager:/, "must be a Secrets Manager secret ARN"))),
+  /**
+   * Sender of account mails: an address or `Name <address>` at the SES identity the stack
+   * creates. A bare domain is refused with parseMailFrom's message (SES would reject every send).
+   */
+  HANGAR_MAIL_FROM: z.optional(
+    z.string().check(
+      z.refine((v) => mailFromProblem(v) === undefined, { error: (issue) => mailFromProblem(String(issue.input)) ?? "is invalid" }),
+    ),
+  ),
+  /** The SES configuration set whose bounce and complaint events reach mail/ses-events.handler.ts. */
+  HANGAR_SES_CONFIGURATION_SET: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, "must be an SES configuration set name"))),
+  /** The stage's name (set by the stacks on every function): the `stage` dimension of every metric. */
+  HANGAR_STAGE: z.optional(z.string().check(z.minLength(1))),
   /**
    * Whether EMF metrics are printed (observability/metrics.ts): only inside Lambda (Lambda sets
    * AWS_LAMBDA_FUNCTION_NAME), never on the local stack (HANGAR_LOCAL=1), and Powertools'
@@ -75,6 +92,15 @@ export const Settings = z.object({
   POWERTOOLS_DEV: z.optional(z.string()),
 });
 export type Settings = z.infer<typeof Settings>;
+
+function mailFromProblem(value: string): string | undefined {
+  try {
+    parseMailFrom(value);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
 
 let loaded: Settings | undefined;
 

@@ -1,5 +1,5 @@
 import { MethodNotAllowedError, NotFoundError } from "@hangar/core";
-import { httpFallback } from "../middleware/http-function";
+import { httpFallback } from "../middleware/http-fallback";
 import { matchRoute } from "../routes";
 
 /** API Gateway's `$default` route: our JSON 404/405 instead of API Gateway's own bodies. */

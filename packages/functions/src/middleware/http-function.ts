@@ -1,9 +1,11 @@
-import middy, { type MiddlewareObj } from "@middy/core";
-import { RateLimitedError } from "@hangar/core";
-import { logger, observability, record } from "../observability";
+import type { MiddlewareObj } from "@middy/core";
+import { clientInfo } from "../accounts/client-info";
+import { loadOriginSecret } from "../composition/origin-secret";
+import { loadSettings } from "../composition/settings.schema";
+import { logger, setRequestLines } from "../observability";
 import { routeByKey, routeKey, routesOf, type AuthOf, type RouteAuth, type RouteFunctionName, type RouteKeyOf } from "../routes";
 import type { ContextFor, HangarContext, HttpEvent, HttpResult } from "./http-context";
-import { httpEnvelope } from "./http-envelope";
+import { baseStack } from "./http-stack";
 import { jsonBody } from "./json-body";
 
 type Middleware = MiddlewareObj<HttpEvent, HttpResult, Error, HangarContext>;
@@ -23,19 +25,6 @@ export type Endpoints<F extends RouteFunctionName> = { [K in RouteKeyOf<F>]: End
  * download, the fallback) does not load the composition root or the SDK clients behind it.
  */
 export type AuthMiddlewares = Partial<Record<Exclude<RouteAuth, "none">, Middleware>>;
-
-function baseStack() {
-  return middy<HttpEvent, HttpResult, Error, HangarContext>()
-    .use(observability() as unknown as Middleware)
-    .use(
-      httpEnvelope({
-        logInternal: (error, requestId) => logger.error("request failed", { requestId, error: error as Error }),
-        onError: (error) => {
-          if (error instanceof RateLimitedError) record.rateLimited();
-        },
-      }),
-    );
-}
 
 /**
  * A Lambda function serving the routes routes.ts gives it. Every request goes through the same
@@ -68,6 +57,12 @@ export function httpFunction<F extends RouteFunctionName>(
       // API Gateway only invokes this function for its own route keys; anything else is a bug.
       if (!route || route.fn !== fn) throw new Error(`${fn} invoked for route ${request.event.routeKey}`);
       request.context.route = route;
+      // Before anything trusts a CloudFront header: the secret may have to come from Secrets Manager (503 if it cannot).
+      const settings = loadSettings();
+      setRequestLines(settings.HANGAR_LOCAL !== "1");
+      await loadOriginSecret(settings);
+      // The address the per-client limits use: the viewer's only when CloudFront vouched for it.
+      logger.appendKeys({ viewerAddress: clientInfo(request.event, settings).ip });
       if (options.guard) await options.guard.before!(request);
       if (route.auth !== "none") await auth[route.auth]!.before!(request);
       if (table[routeKey(route)]!.json) await jsonBody().before!(request);
@@ -76,11 +71,6 @@ export function httpFunction<F extends RouteFunctionName>(
   return baseStack()
     .use(dispatch)
     .handler((event, context) => table[routeKey(context.route!)]!.handler(event, context as ContextFor<RouteAuth>));
-}
-
-/** API Gateway's `$default` route: no auth, no body, no storage. */
-export function httpFallback(handler: (event: HttpEvent, context: HangarContext) => Promise<HttpResult>) {
-  return baseStack().handler(handler);
 }
 
 export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResult {

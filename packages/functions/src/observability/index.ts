@@ -1,3 +1,3 @@
 export { logger } from "./logger";
-export { metrics, record, flushMetrics, metricsEnabled, metricsAreEnabled, setMetricsEnabled, type MetricsSwitches } from "./metrics";
-export { observability, requestLogKeys } from "./observability.middleware";
+export { metrics, record, flushMetrics, configureMetrics, metricsEnabled, metricsAreEnabled, setMetricsEnabled, type MetricsSwitches } from "./metrics";
+export { observability, requestLogKeys, setRequestLines } from "./observability.middleware";

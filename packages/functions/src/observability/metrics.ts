@@ -40,6 +40,17 @@ export function setMetricsEnabled(on: boolean): void {
 }
 
 /**
+ * Called by the composition roots with the parsed settings: switches EMF on or off and adds the
+ * `stage` dimension (HANGAR_STAGE, which the stacks set on every function), so two stages in one
+ * account never add up into one series. Every metric then carries exactly `service` and `stage`,
+ * the dimensions the stacks' alarms and dashboard name.
+ */
+export function configureMetrics(settings: MetricsSwitches & { HANGAR_STAGE?: string | undefined }): void {
+  enabled = metricsEnabled(settings);
+  if (settings.HANGAR_STAGE) metrics.setDefaultDimensions({ stage: settings.HANGAR_STAGE });
+}
+
+/**
  * Buffered per request and flushed by the `observability()` middleware. Warnings Powertools
  * would print (bad dimension, ...) go through our JSON logger instead of a bare console.
  */
@@ -76,6 +87,29 @@ export const record = {
   },
   rateLimited(): void {
     if (enabled) metrics.addMetric("RateLimited", MetricUnit.Count, 1);
+  },
+  /** A person's GET of a download link that was counted (not HEAD, not a preview bot). */
+  download(): void {
+    if (enabled) metrics.addMetric("Downloads", MetricUnit.Count, 1);
+  },
+  /** A device's GET of an OTA manifest: one iOS install started. */
+  installStart(): void {
+    if (enabled) metrics.addMetric("InstallStarts", MetricUnit.Count, 1);
+  },
+  signIn(): void {
+    if (enabled) metrics.addMetric("SignIns", MetricUnit.Count, 1);
+  },
+  /** A wrong password or unknown address (not a 429: RateLimited counts those). */
+  signInFailure(): void {
+    if (enabled) metrics.addMetric("SignInFailures", MetricUnit.Count, 1);
+  },
+  /** A mail handed to SES or the SMTP relay. */
+  mailSent(): void {
+    if (enabled) metrics.addMetric("MailsSent", MetricUnit.Count, 1);
+  },
+  /** Addresses SES reported as bounced (permanent or transient) in one event. */
+  mailBounces(n: number): void {
+    if (enabled && isCount(n) && n > 0) metrics.addMetric("MailBounces", MetricUnit.Count, n);
   },
 };
 

@@ -9,8 +9,20 @@ type ApiRequest = Request<APIGatewayProxyEventV2, APIGatewayProxyResultV2>;
 const MAX_CLIENT_ID_LOG_LENGTH = 128;
 
 /**
+ * One `request` line per request (route, status, duration, viewerAddress) in Lambda, where nothing
+ * else names the viewer (API Gateway's access log sees CloudFront's address). Off until the
+ * composition root switches it on: the local server prints its own line per request.
+ */
+let requestLines = false;
+export function setRequestLines(on: boolean): void {
+  requestLines = on;
+}
+
+/**
  * Keys appended to every log line of one request. Only the client ID is taken from the
- * headers; the Authorization header carries the secret and is never read here.
+ * headers; the Authorization header carries the secret and is never read here. The viewer's
+ * address (`viewerAddress`) is added by the dispatch (middleware/http-function.ts) once the
+ * origin secret is known, since it is trusted only from a request that carries it.
  */
 export function requestLogKeys(event: Partial<APIGatewayProxyEventV2>): Record<string, string> {
   const keys: Record<string, string> = {};
@@ -37,17 +49,32 @@ export function requestLogKeys(event: Partial<APIGatewayProxyEventV2>): Record<s
 export function observability(): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2> {
   // logEvent forced off: the event holds the Authorization header, whatever the env says.
   const context = injectLambdaContext(logger, { resetKeys: true, logEvent: false });
+  const started = new WeakMap<ApiRequest, number>();
+  const requestLine = (request: ApiRequest) => {
+    const since = started.get(request);
+    if (!requestLines || since === undefined) return;
+    started.delete(request);
+    const response = request.response as { statusCode?: number } | undefined;
+    logger.info("request", {
+      route: request.event.routeKey,
+      status: response?.statusCode ?? 500,
+      durationMs: Math.round(performance.now() - since),
+    });
+  };
   return {
     before: async (request: ApiRequest) => {
+      started.set(request, performance.now());
       await context.before?.(request);
       logger.appendKeys(requestLogKeys(request.event));
     },
     after: async (request: ApiRequest) => {
       flushMetrics();
+      requestLine(request);
       await context.after?.(request);
     },
     onError: async (request: ApiRequest) => {
       flushMetrics();
+      requestLine(request);
       await context.onError?.(request);
     },
   };

@@ -4,6 +4,7 @@ import { getRuntime } from "../composition/root";
 import { getLinkRuntime } from "../links/link-runtime";
 import { header, type HangarContext, type HttpEvent, type HttpResult } from "../middleware/http-context";
 import { httpFunction } from "../middleware/http-function";
+import { record } from "../observability/metrics";
 import { gate, goneResult } from "./share-access";
 
 /**
@@ -21,6 +22,7 @@ async function serve(event: HttpEvent, context: HangarContext): Promise<HttpResu
   if (event.requestContext.http.method === "GET" && !isPreviewBot(header(event, "user-agent"))) {
     const counted = await getLinkRuntime().links.countDownload(link.userKey, utcDay(now));
     if (counted !== "counted") return goneResult(event, context.requestId, counted);
+    record.download();
   }
   const location = await packageLocation({ storage: runtime.signer }, link, runtime.upload.downloadExpiresSeconds);
   return { statusCode: 302, headers: { Location: location, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" }, body: "" };

@@ -6,6 +6,7 @@ import { getRuntime } from "../composition/root";
 import { getLinkRuntime } from "../links/link-runtime";
 import { header, type HangarContext, type HttpEvent, type HttpResult } from "../middleware/http-context";
 import { httpFunction, json } from "../middleware/http-function";
+import { record } from "../observability/metrics";
 import { deviceOf } from "./device";
 import { renderManifest } from "./manifest";
 import { qrSvg } from "./qr-code";
@@ -19,9 +20,14 @@ const MAX_FORM_BYTES = 2048;
 
 const originOf = (url: string) => new URL(url).origin;
 
-function bases(event: HttpEvent) {
-  const { publicBaseUrl, shareBaseUrl } = linkBases(event, getRuntime().settings);
-  return { publicBaseUrl, shareBaseUrl };
+/**
+ * Every address the share page and the manifest hand out is on the share host, the download
+ * included: the link-password cookie is set there (host-only), so a download or manifest link on
+ * the public host would arrive without it. The complete answer's `downloadUrl` stays on the
+ * public base (the spec's field); both hosts serve `/download/*`.
+ */
+function shareBase(event: HttpEvent): string {
+  return linkBases(event, getRuntime().settings).shareBaseUrl;
 }
 
 async function page(event: HttpEvent, context: HangarContext): Promise<HttpResult> {
@@ -30,7 +36,7 @@ async function page(event: HttpEvent, context: HangarContext): Promise<HttpResul
   const gated = await gate(event, context.requestId, now);
   if (!gated.ok) return gated.result;
   const { link } = gated;
-  const { publicBaseUrl, shareBaseUrl } = bases(event);
+  const shareBaseUrl = shareBase(event);
   const shareUrl = `${shareBaseUrl}/share/${link.userKey}`;
   const token = urlToken(link, now);
   const icon = await iconLocation({ files: runtime.files, storage: runtime.signer }, link, ICON_SECONDS);
@@ -39,7 +45,7 @@ async function page(event: HttpEvent, context: HangarContext): Promise<HttpResul
     deviceOf(header(event, "user-agent")),
     {
       shareUrl,
-      downloadUrl: `${publicBaseUrl}/download/${link.userKey}`,
+      downloadUrl: `${shareBaseUrl}/download/${link.userKey}`,
       ...(link.metadata.platform === "ios"
         ? { installUrl: `itms-services://?action=download-manifest&url=${encodeURIComponent(withToken(`${shareUrl}/manifest.plist`, token))}` }
         : {}),
@@ -89,7 +95,7 @@ async function unlock(event: HttpEvent, context: HangarContext): Promise<HttpRes
   if (!check.valid) return htmlResult(401, renderPasswordPage(back, "That password is not right. Check it and try again."));
   // A right answer does not use up the link's budget of wrong ones.
   await limits.perLink.refund(`LINKPW#${link.userKey}`, now).catch(() => undefined);
-  const secure = new URL(bases(event).shareBaseUrl).protocol === "https:";
+  const secure = new URL(shareBase(event)).protocol === "https:";
   return {
     statusCode: 303,
     headers: { Location: back, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" },
@@ -110,11 +116,12 @@ async function manifest(event: HttpEvent, context: HangarContext): Promise<HttpR
   }
   if (event.requestContext.http.method === "GET" && !isPreviewBot(header(event, "user-agent"))) {
     await getLinkRuntime().links.countInstall(link.userKey, utcDay(now));
+    record.installStart();
   }
-  const { publicBaseUrl, shareBaseUrl } = bases(event);
+  const shareBaseUrl = shareBase(event);
   const token = urlToken(link, now);
   const body = renderManifest(link, {
-    packageUrl: withToken(`${publicBaseUrl}/download/${link.userKey}`, token),
+    packageUrl: withToken(`${shareBaseUrl}/download/${link.userKey}`, token),
     ...(link.iconKey ? { iconUrl: withToken(`${shareBaseUrl}/share/${link.userKey}/icon.png`, token) } : {}),
   });
   return { statusCode: 200, headers: { "Content-Type": "text/xml; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" }, body };
@@ -124,7 +131,7 @@ async function manifest(event: HttpEvent, context: HangarContext): Promise<HttpR
 async function qr(event: HttpEvent, context: HangarContext): Promise<HttpResult> {
   const gated = await gate(event, context.requestId, getRuntime().clock.now(), { password: false });
   if (!gated.ok) return gated.result;
-  const svg = await qrSvg(`${bases(event).shareBaseUrl}/share/${gated.link.userKey}`, "QR code of the share link");
+  const svg = await qrSvg(`${shareBase(event)}/share/${gated.link.userKey}`, "QR code of the share link");
   return {
     statusCode: 200,
     headers: { "Content-Type": "image/svg+xml", "Cache-Control": "no-store", "Content-Security-Policy": "default-src 'none'", "X-Content-Type-Options": "nosniff" },

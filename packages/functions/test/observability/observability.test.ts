@@ -231,3 +231,59 @@ describe("observability middleware locally", () => {
     expect(mod.metrics.hasStoredMetrics()).toBe(false);
   });
 });
+
+describe("metrics per stage", () => {
+  it("every EMF document carries exactly the service and stage dimensions (HANGAR_STAGE), with the new metrics", async () => {
+    const mod = await load({ ...inLambda, HANGAR_STAGE: "prod" });
+    const handler = wrap(mod, (m) => {
+      m.record.download();
+      m.record.installStart();
+      m.record.signIn();
+      m.record.signInFailure();
+      m.record.mailSent();
+      m.record.mailBounces(2);
+      return { statusCode: 200, body: "{}" };
+    });
+    await handler(apiEvent({}), lambdaContext);
+    const doc = emfLines()[0]!;
+    const directive = (doc._aws as { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[] }).CloudWatchMetrics[0]!;
+    expect(directive.Namespace).toBe("Hangar");
+    expect(directive.Dimensions).toEqual([["service", "stage"]]);
+    expect(doc).toMatchObject({ service: "hangar", stage: "prod" });
+    expect(directive.Metrics.map((m) => m.Name).sort()).toEqual(["Downloads", "InstallStarts", "MailBounces", "MailsSent", "SignInFailures", "SignIns"]);
+    expect(doc).toMatchObject({ Downloads: 1, InstallStarts: 1, SignIns: 1, SignInFailures: 1, MailsSent: 1, MailBounces: 2 });
+  });
+});
+
+describe("the per-request log line", () => {
+  const SECRET_HEADER = "o".repeat(40);
+  const env = { ...inLambda, HANGAR_CLIENT_IP_HEADER: "x-hangar-viewer-address", HANGAR_ORIGIN_VERIFY_SECRET: SECRET_HEADER };
+  const downloadEvent = (headers: Record<string, string>) => ({
+    ...apiEvent(headers),
+    routeKey: "GET /download/{userKey}",
+    requestContext: { ...apiEvent(headers).requestContext, routeKey: "GET /download/{userKey}", http: { ...apiEvent(headers).requestContext.http, method: "GET" } },
+  });
+
+  async function requestLine(headers: Record<string, string>) {
+    await load(env);
+    const { httpFunction, json } = await import("../../src/middleware/http-function");
+    const handler = httpFunction("download", {
+      "GET /download/{userKey}": { handler: async () => json(200, {}) },
+      "HEAD /download/{userKey}": { handler: async () => json(200, {}) },
+    });
+    await handler(downloadEvent(headers), lambdaContext as never);
+    return jsonLines().find((l) => l.message === "request");
+  }
+
+  it("names the viewer's address when CloudFront vouched for it with the origin secret, and the status", async () => {
+    const line = await requestLine({ "x-hangar-origin-verify": SECRET_HEADER, "x-hangar-viewer-address": "198.51.100.7:52100" });
+    expect(line).toMatchObject({ route: "GET /download/{userKey}", status: 200, viewerAddress: "198.51.100.7", requestId: "req-123" });
+    expect(JSON.stringify(line)).not.toContain(SECRET_HEADER);
+  });
+
+  it("uses the address API Gateway saw when the header comes without the secret (a forged header is not logged as the viewer)", async () => {
+    const line = await requestLine({ "x-hangar-viewer-address": "198.51.100.7", authorization: `Bearer ${SECRET}` });
+    expect(line).toMatchObject({ viewerAddress: "192.0.2.1" });
+    expect(stdout.join("")).not.toContain(SECRET);
+  });
+});

@@ -104,8 +104,15 @@ const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * to one host and its CSRF guard accepts one origin, so a person who typed `localhost` would
  * otherwise get a dashboard whose every form is refused; a 308 keeps method and body.
  */
-export function loopbackAliasRedirect(hostHeader: string | undefined, url: string | undefined, publicUrl: string | undefined): string | undefined {
+export function loopbackAliasRedirect(
+  hostHeader: string | undefined,
+  url: string | undefined,
+  publicUrl: string | undefined,
+  /** HANGAR_SHARE_BASE_URL: a share host on another loopback name is served, not redirected (its cookies are its own). */
+  shareUrl?: string,
+): string | undefined {
   if (!hostHeader || !publicUrl || hostHeader.length > 300) return undefined;
+  if (shareUrl && URL.canParse(shareUrl) && new URL(shareUrl).host === hostHeader.toLowerCase()) return undefined;
   let given: URL;
   let canonical: URL;
   try {
@@ -140,6 +147,8 @@ export interface LocalApiServerOptions {
   imageOrigin?: string;
   /** The service's public URL (HANGAR_PUBLIC_URL): other loopback names of it are redirected there. */
   publicUrl?: string;
+  /** HANGAR_SHARE_BASE_URL, when it names another host: never redirected to the public URL. */
+  shareUrl?: string;
   /** Where the access log goes; default stdout. */
   accessLog?: (line: string) => void;
   /** Tests: the handler of a function, instead of importing the deployed module. */
@@ -182,7 +191,7 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
       accessLog(accessLogLine(req.method ?? "-", path, res.statusCode, performance.now() - started, typeof shown === "string" ? shown : requestId));
     });
     try {
-      const canonical = loopbackAliasRedirect(req.headers.host, req.url, options.publicUrl);
+      const canonical = loopbackAliasRedirect(req.headers.host, req.url, options.publicUrl, options.shareUrl);
       if (canonical) {
         res.writeHead(308, { location: canonical, "cache-control": "no-store", "content-length": 0, "x-request-id": requestId });
         res.end();

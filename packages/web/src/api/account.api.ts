@@ -8,6 +8,8 @@ export interface Account {
   displayName?: string;
   organization?: string;
   createdAt: string;
+  /** SES reported the address as bouncing (or a complaint) on `since`: Hangar mails it no more. */
+  mailSuppressed?: { reason: "bounce" | "complaint"; since: string };
 }
 
 export interface SessionInfo {

@@ -30,6 +30,7 @@ export function AccountPage() {
               <dd>{formatDateTime(account.createdAt, { dateOnly: true })}</dd>
             </div>
           </dl>
+          {account.mailSuppressed && <MailSuppressedNotice {...account.mailSuppressed} />}
           <ProfileForm account={account} submitLabel="Save profile" onSaved={setAccount} />
         </Card>
         <Card title="Password" id="password" description="Changing it signs out every other device.">
@@ -52,6 +53,21 @@ export function AccountPage() {
         <DeleteAccountCard />
       </div>
     </AppShell>
+  );
+}
+
+/**
+ * Hangar cannot change an account's address, so the way out is named: fix the mailbox and ask
+ * the operator to lift the block (docs/accounts.md), or use another address.
+ */
+function MailSuppressedNotice({ reason, since }: { reason: "bounce" | "complaint"; since: string }) {
+  const what = reason === "bounce" ? "bounced" : "was reported as spam";
+  return (
+    <Notice kind="info" title="We stopped sending mail to this address">
+      Mail to this address {what} on {formatDateTime(since, { dateOnly: true })}: we stopped sending, password-reset mail included. Fix the
+      address (the mailbox must exist and accept our mail), then ask whoever runs this Hangar to lift the block; or contact them to move
+      your projects to an account with another address.
+    </Notice>
   );
 }
 

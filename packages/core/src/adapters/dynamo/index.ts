@@ -11,3 +11,5 @@ export * from "./user-repository.dynamo";
 export * from "./session-repository.dynamo";
 export * from "./token-repository.dynamo";
 export * from "./account-removal.dynamo";
+export * from "./mail-suppression.dynamo";
+export * from "./pending-deletes.dynamo";

@@ -17,6 +17,10 @@ export const keys = {
   session: (userId: string, sessionId: string) => ({ pk: `USER#${userId}`, sk: `SESSION#${sessionId}` }),
   /** Mailed single-use tokens, by the SHA-256 of the token (the token itself is never stored). */
   token: (tokenHash: string) => ({ pk: `TOKEN#${tokenHash}`, sk: "TOKEN" }),
+  /** An address SES reported as bouncing permanently or complaining: no more mail goes there. */
+  suppression: (email: string) => ({ pk: `SUPPRESSED#${email}`, sk: "SUPPRESSED" }),
+  /** A project delete under way, in one well-known partition the housekeeping sweep queries. */
+  pendingDelete: (projectId: string) => ({ pk: "DELETING", sk: `PROJECT#${projectId}` }),
   /** One key's usage counters of one UTC day (`YYYY-MM-DD`). */
   usageDay: (clientId: string, day: string) => ({ pk: `USAGE#${clientId}`, sk: `DAY#${day}` }),
 } as const;

@@ -1,0 +1,79 @@
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { budgetOf, deleteProject, randomIds, systemClock, type DashboardDeps } from "@hangar/core";
+import { DynamoFileCatalog, DynamoKeyCatalog, DynamoPendingDeletes, DynamoProjectCatalog, DynamoUsage } from "@hangar/core/dynamo";
+import { S3ObjectPurger } from "@hangar/core/s3-purger";
+import { describe, expect, it } from "vitest";
+import { call, db, stack, storeClient } from "./support/api";
+import { dash, signedIn } from "./support/accounts";
+import { eventually, newDashboardKey, newProject, uploadIpa, versionsUnder } from "./support/dashboard";
+
+/**
+ * A project delete whose background step dies half way (here: the very purge code the service
+ * runs, against the stack's DynamoDB Local and object store, with a purger that is killed after
+ * its first page) is finished by the stack's resume-deletes sweep (global-setup runs it every
+ * 2 s), once its progress is older than the bound. The marker is aged by hand: the bound is 15
+ * minutes, which no test waits for.
+ */
+function serviceDeps(dieAfterPages: number): DashboardDeps {
+  const s = stack();
+  const table = s.tableName;
+  const purger = new S3ObjectPurger(storeClient(), s.bucketName);
+  let pages = 0;
+  const unused = () => Promise.reject(new Error("not used by a purge"));
+  return {
+    projects: new DynamoProjectCatalog(db(), table),
+    keys: new DynamoKeyCatalog(db(), table),
+    files: new DynamoFileCatalog(db(), table),
+    usage: new DynamoUsage(db(), table),
+    objects: {
+      purgePrefix: async (prefix) => {
+        if (pages++ >= dieAfterPages) throw new Error("the background step was killed");
+        return purger.purgePrefix(prefix);
+      },
+    },
+    signer: { presignPut: unused, presignGet: unused },
+    background: { schedule: async () => undefined },
+    pendingDeletes: new DynamoPendingDeletes(db(), table),
+    clock: systemClock,
+    ids: randomIds,
+  };
+}
+
+describe("a delete whose background run was lost", () => {
+  it("is picked up by the sweep and finished: project gone, its objects gone from the store, its links 410", async () => {
+    const { b } = await signedIn();
+    const project = await newProject(b, "Half deleted");
+    const key = await newDashboardKey(b, project.projectId);
+    const files = [await uploadIpa(key, "One.ipa"), await uploadIpa(key, "Two.ipa")];
+    const userId = (await dash(b, "GET", "/api/account")).json.userId as string;
+    expect((await versionsUnder(`uploads/${project.projectId}/`)).length).toBeGreaterThan(0);
+
+    // The file records go first, then objects page by page: the purger dies on its first page.
+    const deps = serviceDeps(0);
+    await expect(
+      deleteProject(deps, userId, project.projectId, { confirmName: "Half deleted" }, budgetOf(systemClock, 60_000)),
+    ).rejects.toThrow("killed");
+    expect((await dash(b, "GET", `/api/projects/${project.projectId}`)).json.status).toBe("deleting");
+    expect((await versionsUnder(`uploads/${project.projectId}/`)).length).toBeGreaterThan(0);
+
+    // No progress for an hour, as after a lost background run.
+    await db().send(
+      new UpdateCommand({
+        TableName: stack().tableName,
+        Key: { pk: "DELETING", sk: `PROJECT#${project.projectId}` },
+        UpdateExpression: "SET progressAt = :old",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeValues: { ":old": new Date(Date.now() - 3600_000).toISOString() },
+      }),
+    );
+
+    await eventually(async () => (await dash(b, "GET", `/api/projects/${project.projectId}`)).status === 404, "the sweep finishes the delete");
+    expect(await versionsUnder(`uploads/${project.projectId}/`)).toEqual([]);
+    for (const file of files) {
+      const share = await call(`/share/${file.userKey}`);
+      expect(share.status).toBe(410);
+      expect(share.json.error.code).toBe("file_removed");
+      expect((await call(`/download/${file.userKey}`)).status).toBe(410);
+    }
+  });
+});
