@@ -140,13 +140,6 @@ afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
-/**
- * Variables of issue 16's contract that the runtime side adds to the functions' settings schema
- * (packages/functions/src/composition/settings.schema.ts); until both sides are merged the schema
- * of this branch does not list them.
- */
-const RUNTIME_CONTRACT_VARIABLES = ["HANGAR_ORIGIN_VERIFY_SECRET_ARN", "HANGAR_SES_CONFIGURATION_SET", "HANGAR_STAGE"];
-
 const routeKeys = routes.map(routeKey);
 /** The functions that serve routes (the fallback serves `$default`). */
 const routeFunctions = (Object.keys(functionTable) as (keyof typeof functionTable)[]).filter((n): n is RouteFunctionName => n !== "fallback");
@@ -244,7 +237,7 @@ describe("environment", () => {
   });
 
   it("only sets variables the handlers' settings schema knows", () => {
-    const known = new Set([...Object.keys(Settings.shape), ...RUNTIME_CONTRACT_VARIABLES]);
+    const known = new Set(Object.keys(Settings.shape));
     for (const stage of [dev, prod]) {
       for (const handler of apiHandlers) {
         const hangarKeys = Object.keys(envOf(stage, handler)).filter((k) => k.startsWith("HANGAR_"));

@@ -5,10 +5,18 @@ import { originSecret } from "../composition/origin-secret";
 import type { Settings } from "../composition/settings.schema";
 import { header, type HttpEvent } from "../middleware/http-context";
 
-/** An address from a header: `ip`, `ip:port`, `[v6]:port`, or the last of a comma list. */
-function parseAddress(raw: string | undefined): string | undefined {
+/**
+ * An address from a header: `ip`, `ip:port`, `[v6]:port`, or the last of a comma list. With
+ * `alwaysPort` (CloudFront-Viewer-Address, which is always `ip:port`, IPv6 unbracketed as in
+ * `2001:db8::1:443`), the last `:port` is cut first: `2001:db8::1:443` is itself a valid IPv6.
+ */
+function parseAddress(raw: string | undefined, alwaysPort = false): string | undefined {
   if (!raw || raw.length > 512) return undefined;
   const last = raw.split(",").pop()!.trim();
+  if (alwaysPort) {
+    const m = /^\[?([0-9a-fA-F:.]+?)\]?:\d{1,5}$/.exec(last);
+    return m && isIP(m[1]!) ? m[1] : undefined;
+  }
   if (isIP(last)) return last;
   const bracketed = /^\[([0-9a-fA-F:.]+)\](?::\d+)?$/.exec(last);
   if (bracketed && isIP(bracketed[1]!) === 6) return bracketed[1];
@@ -48,7 +56,7 @@ function cameThroughProxy(event: HttpEvent, settings: OriginSettings): boolean {
  */
 export function clientInfo(event: HttpEvent, settings: Pick<Settings, "HANGAR_CLIENT_IP_HEADER"> & OriginSettings): ClientInfo {
   const trusted = settings.HANGAR_CLIENT_IP_HEADER && cameThroughProxy(event, settings);
-  const configured = trusted ? parseAddress(header(event, settings.HANGAR_CLIENT_IP_HEADER!)) : undefined;
+  const configured = trusted ? parseAddress(header(event, settings.HANGAR_CLIENT_IP_HEADER!), /^cloudfront-viewer-address$/i.test(settings.HANGAR_CLIENT_IP_HEADER!)) : undefined;
   const address = configured ?? parseAddress(event.requestContext?.http?.sourceIp) ?? "unknown";
   const ip = isIP(address) === 6 && !address.toLowerCase().startsWith("::ffff:") ? ipv6Prefix64(address) : address.replace(/^::ffff:/i, "");
   const userAgent = header(event, "user-agent")?.slice(0, 256);

@@ -87,4 +87,15 @@ describe("client address", () => {
     expect(v6("[2001:db8:1:2::7]:443")).toBe("2001:db8:1:2::/64");
     expect(v6("::ffff:192.0.2.1")).toBe("192.0.2.1");
   });
+
+  it("cuts the port CloudFront-Viewer-Address always carries, also from an unbracketed IPv6", () => {
+    const viewer = (value: string) =>
+      clientInfo(event("POST", { "cloudfront-viewer-address": value }), { ...none, HANGAR_CLIENT_IP_HEADER: "cloudfront-viewer-address" }).ip;
+    // `2001:db8:1:2::7:443` is itself a valid IPv6 address: read as one, the port would become a group.
+    expect(viewer("2001:db8:1:2::7:443")).toBe("2001:db8:1:2::/64");
+    expect(viewer("2001:db8:9:9:1:2:3:4:51234")).toBe("2001:db8:9:9::/64");
+    expect(viewer("203.0.113.9:51234")).toBe("203.0.113.9");
+    // Without a port it is not what CloudFront sends: the source address is used.
+    expect(viewer("203.0.113.9")).toBe("198.51.100.20");
+  });
 });
