@@ -8,7 +8,7 @@ import type { ITopic } from "aws-cdk-lib/aws-sns";
 import { Secret } from "aws-cdk-lib/aws-secretsmanager";
 import { NagSuppressions } from "cdk-nag";
 import { Api, Function, use, type StackContext } from "sst/constructs";
-import { functions as functionTable, routeKey, routes, type FunctionDefinition, type FunctionName, type RouteDefinition, type RouteFunctionName } from "@hangar/functions";
+import { CLI_PACKAGE_FILES, functions as functionTable, routeKey, routes, type FunctionDefinition, type FunctionName, type RouteDefinition, type RouteFunctionName } from "@hangar/functions";
 import { functionStatements, mailActions, mailIdentityArns, selfInvoking } from "./access";
 import { ALARM_PERIOD, functionAlarms } from "./alarms";
 import { suppressHttpFunction, suppressProviders } from "./nag";
@@ -86,6 +86,8 @@ export function ApiStack({ stack, app }: StackContext) {
       environment,
       logGroup: new LogGroup(stack, `${id}Logs`, { retention: retentionDays(settings) }),
       // Opt-in: keeps capacity for uploads when other functions are flooded, and caps complete.
+      // The CLI tarball is packed at cold start from these files, copied beside the bundle.
+      ...(id === "cli" ? { copyFiles: CLI_PACKAGE_FILES.map((from) => ({ from })) } : {}),
       ...(id === "complete" && settings.completeReservedConcurrency !== undefined
         ? { reservedConcurrentExecutions: settings.completeReservedConcurrency }
         : {}),

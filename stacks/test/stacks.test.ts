@@ -818,8 +818,8 @@ describe("one origin per stage (CloudFront)", () => {
 
   it("sends every route prefix of routes.ts to the API, uncached, with the client's headers but Host, cookies and query strings", () => {
     const config = configOf(dev);
-    expect(config.CacheBehaviors.map((b) => b.PathPattern).sort()).toEqual(["/api/*", "/download/*", "/share/*"]);
-    expect(apiPathPatterns()).toEqual(["/api/*", "/download/*", "/share/*"]);
+    expect(config.CacheBehaviors.map((b) => b.PathPattern).sort()).toEqual(["/api/*", "/cli/*", "/download/*", "/share/*"]);
+    expect(apiPathPatterns()).toEqual(["/api/*", "/cli/*", "/download/*", "/share/*"]);
     for (const route of routes) expect(apiPathPatterns().some((p) => route.path.startsWith(p.slice(0, -1))), route.path).toBe(true);
     for (const behavior of config.CacheBehaviors) {
       expect(behavior).toMatchObject({
