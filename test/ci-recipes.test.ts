@@ -292,7 +292,7 @@ describe("docs/ci-recipes.md, run", () => {
 function actionSection(action: string, section: "inputs" | "outputs"): Map<string, { description: string; value?: string }> {
   const body = new RegExp(`^${section}:\\n((?:  .*\\n|\\n)*)`, "m").exec(action)![1]!;
   const entries = new Map<string, { description: string; value?: string }>();
-  for (const m of body.matchAll(/^  ([\w-]+):\n((?:    .*\n)*)/gm)) {
+  for (const m of body.matchAll(/^ {2}([\w-]+):\n((?: {4}.*\n)*)/gm)) {
     const field = (name: string) => new RegExp(`^    ${name}: (.*)$`, "m").exec(m[2]!)?.[1];
     entries.set(m[1]!, { description: field("description") ?? "", ...(field("value") ? { value: field("value")! } : {}) });
   }
