@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Match, Template } from "aws-cdk-lib/assertions";
@@ -185,6 +185,27 @@ describe("functions", () => {
         const group = stage.api.Resources[groupId] ?? stage.storage.Resources[groupId];
         expect(props(group).RetentionInDays).toBe(days);
       }
+    }
+  });
+
+  it("ship the CLI tarball's files beside the cli function, which serves them from its own bundle", async () => {
+    const [, fn] = functionByHandler(dev.api, handlerOf("cli"));
+    const asset = path.join(dev.outdir, `asset.${props<{ Code: { S3Key: string } }>(fn).Code.S3Key.replace(/\.zip$/, "")}`);
+    // Run from a copy outside the repository, as Lambda runs it: only what the bundle holds.
+    const copy = await mkdtemp(path.join(os.tmpdir(), "hangar-cli-fn-"));
+    try {
+      await cp(asset, copy, { recursive: true });
+      const handlerFile = path.join(copy, `${path.dirname(functionTable.cli.handler)}/cli-handler.mjs`);
+      const { handler } = (await import(handlerFile)) as { handler: (event: unknown, context: unknown) => Promise<{ statusCode: number; headers: Record<string, string>; body: string }> };
+      const answer = await handler(
+        { routeKey: "GET /cli/{fileName}", rawPath: "/cli/hangar-cli.tgz", pathParameters: { fileName: "hangar-cli.tgz" }, headers: {}, requestContext: { requestId: "r", http: { method: "GET", path: "/cli/hangar-cli.tgz" } } },
+        { awsRequestId: "r", functionName: "cli", getRemainingTimeInMillis: () => 10_000 },
+      );
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers["Content-Type"]).toBe("application/gzip");
+      expect(Buffer.from(answer.body, "base64").subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    } finally {
+      await rm(copy, { recursive: true, force: true });
     }
   });
 });

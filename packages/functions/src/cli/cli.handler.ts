@@ -12,11 +12,12 @@ import { packCli } from "./cli-package";
  * `hangar-cli-<version>.tgz` (immutable); any other version is 404, since only this one is here.
  *
  * The files sit beside the bundle at the repository's relative paths: the stack copies them
- * into the function (CLI_PACKAGE_FILES), and locally the handler runs from the repository. The
- * handler is four directories below that root in both. Packed at import, so a missing dist
- * fails `npm start` and the cold start, not a CI job's download.
+ * into the function (CLI_PACKAGE_FILES), and SST writes the bundle at the handler's own path
+ * (`packages/functions/src/cli/`), so the root is four directories up, in Lambda as in the
+ * repository the local stack runs from. Packed at import, so a missing dist fails `npm start`
+ * and the cold start, not a CI job's download.
  */
-const ROOT = process.env["LAMBDA_TASK_ROOT"] ?? fileURLToPath(new URL("../../../../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 const cli = packCli(ROOT);
 const body = cli.tarball.toString("base64");
 
