@@ -51,6 +51,8 @@ export const tableActions = {
   // Links: session (Get/Update/Delete), file + project + share reads, settings (UpdateItem), regenerate
   // (a transaction of Put new share, Put the old one's trace, Update file).
   links: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
+  // The CLI tarball is packed from files in its own bundle: no table.
+  cli: [],
 } as const satisfies Record<RouteFunctionName, readonly string[]>;
 
 /**
@@ -93,6 +95,7 @@ export const uploadActions = {
   keys: [],
   files: ["s3:GetObject", "s3:GetObjectVersion", "s3:DeleteObjectVersion"],
   links: [],
+  cli: [],
 } as const satisfies Record<RouteFunctionName, readonly string[]>;
 
 /**

@@ -16,7 +16,7 @@ import { LambdaSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { NagSuppressions } from "cdk-nag";
 import { Api, Function, use, type StackContext } from "sst/constructs";
-import { functions as functionTable, routeKey, routes, type FunctionDefinition, type FunctionName, type RouteDefinition, type RouteFunctionName } from "@hangar/functions";
+import { CLI_PACKAGE_FILES, functions as functionTable, routeKey, routes, type FunctionDefinition, type FunctionName, type RouteDefinition, type RouteFunctionName } from "@hangar/functions";
 import { functionStatements, mailActions, mailIdentityArns, RESUME_DELETES_AS, selfInvoking, sesEventsStatements } from "./access";
 import { ALARM_PERIOD, alarm, CUSTOM_METRICS_NAMESPACE, deadLetterAlarm, functionAlarms, sesReputationAlarms } from "./alarms";
 import { RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER } from "./handlers";
@@ -153,6 +153,8 @@ export function ApiStack({ stack, app }: StackContext) {
       environment: env,
       logGroup: new LogGroup(stack, `${id}Logs`, { retention: retentionDays(settings) }),
       // Opt-in: keeps capacity for uploads when other functions are flooded, and caps complete.
+      // The CLI tarball is packed at cold start from these files, copied beside the bundle.
+      ...(id === "cli" ? { copyFiles: CLI_PACKAGE_FILES.map((from) => ({ from })) } : {}),
       ...(id === "complete" && settings.completeReservedConcurrency !== undefined
         ? { reservedConcurrentExecutions: settings.completeReservedConcurrency }
         : {}),

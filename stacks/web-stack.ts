@@ -112,6 +112,8 @@ export const API_ORIGIN_HEADERS = [
   "sec-fetch-site",
   "user-agent",
   "x-client-id",
+  // The served CLI's ETag revalidation (`/cli/*`, 304 Not Modified).
+  "if-none-match",
   VIEWER_HOST_HEADER,
   "CloudFront-Viewer-Address",
 ] as const;

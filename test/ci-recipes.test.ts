@@ -2,36 +2,38 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSy
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { githubOutputs } from "../packages/cli/src/commands/upload";
 import { newKey, stack, type Key } from "./support/api";
-import { cleanEnv, packCli, run, startLocalRegistry, type LocalRegistry, type PackedCli, type Run } from "./support/cli-package";
+import { cleanEnv, run, type Run } from "./support/cli-package";
 import { REPO_ROOT } from "./support/local-stack-process";
 
 /**
  * Every CI recipe of docs/ci-recipes.md, run as that CI would run it: the shell lines are read
  * from the page's code blocks (YAML literal blocks, Jenkins `sh '''…'''`, fastlane `sh("…")`),
- * run by bash in a fresh workspace with the CI's own variables, against the local stack. The
- * recipes install `hangar-cli` from npm as written; here "npm" is a loopback registry serving the
- * package under test, so nothing comes from the network. Then the outputs each recipe hands on
- * (dotenv report, envman, $BASH_ENV, GITHUB_OUTPUT, hangar.json read by Groovy/Ruby) are checked.
+ * run verbatim by bash in a fresh workspace with the CI's own variables, against the local stack.
+ * Each fetches the CLI from that stack as written (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`),
+ * with an npm cache of its own and npm's registry set to a dead port: a recipe that needed a
+ * registry (a package name, a dependency of the tarball) fails here. Then the outputs each recipe
+ * hands on (dotenv report, envman, $BASH_ENV, GITHUB_OUTPUT, hangar.json read by Groovy/Ruby) are
+ * checked.
  */
 
 const DOC = readFileSync(join(REPO_ROOT, "docs/ci-recipes.md"), "utf8");
 const APK = join(REPO_ROOT, "packages/inspect/fixtures/apk/aapt2-literal.apk");
 const IPA = join(REPO_ROOT, "packages/inspect/fixtures/ipa/xml-plist.ipa");
 
-let packed: PackedCli;
-let registry: LocalRegistry;
+/** Nothing listens on port 9 (discard): any registry request fails at once. */
+const DEAD_REGISTRY = "http://127.0.0.1:9/";
+/** How every recipe gets the CLI: from the Hangar it uploads to. */
+const FETCH_CLI = 'npx --yes "$HANGAR_URL/cli/hangar-cli.tgz" upload';
+
 let root: string;
 
-beforeAll(async () => {
-  packed = await packCli({ types: false });
-  registry = await startLocalRegistry(packed);
+beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "hangar-recipes-"));
-}, 180_000);
+});
 
-afterAll(async () => {
-  await registry?.close();
-  packed?.cleanup();
+afterAll(() => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
@@ -72,15 +74,12 @@ interface Workspace {
   env: Record<string, string | undefined>;
 }
 
-/** A fresh workspace and key; npm pointed at the loopback registry; a global prefix on PATH. */
+/** A fresh workspace, key and npm cache (nothing cached from another recipe); no registry. */
 function workspace(name: string, key: Key, ciEnv: (dir: string) => Record<string, string>): Workspace {
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
-  const prefix = join(root, `${name}-global`);
   const env = cleanEnv(join(root, `${name}-npm-cache`), {
-    PATH: `${join(prefix, "bin")}:${process.env.PATH}`,
-    npm_config_prefix: prefix,
-    npm_config_registry: registry.url,
+    npm_config_registry: DEAD_REGISTRY,
     HANGAR_URL: stack().baseUrl,
     HANGAR_CLIENT_ID: key.clientId,
     HANGAR_CLIENT_SECRET: key.clientSecret,
@@ -125,6 +124,14 @@ function parseDotenv(text: string): Record<string, string> {
 }
 
 describe("docs/ci-recipes.md, run", () => {
+  it("every recipe fetches the CLI from the service, none from a registry", () => {
+    for (const name of ["github", "gitlab", "bitrise", "circleci", "jenkins", "fastlane", "shell"]) {
+      const { code } = recipe(name);
+      expect(code.replace(/\\"/g, '"'), name).toContain(FETCH_CLI);
+    }
+    expect(DOC).not.toMatch(/(?:npx|install)[^\n`]*\bhangar-cli@/);
+  });
+
   it("GitLab CI: the job script uploads and writes the dotenv report later jobs read", async () => {
     const { lang, code } = recipe("gitlab");
     expect(lang).toBe("yaml");
@@ -250,6 +257,19 @@ describe("docs/ci-recipes.md, run", () => {
     expectNoSecret(ws, runs);
   });
 
+  it("plain shell: both lines run as written, the second prints just the share link", async () => {
+    const { lang, code } = recipe("shell");
+    expect(lang).toBe("sh");
+    const ws = workspace("shell", await newKey(), () => ({}));
+    place(IPA, join(ws.dir, "build/App.ipa"));
+    const lines = code.split("\n").filter((line) => line.trim() !== "");
+    expect(lines).toHaveLength(2);
+    const runs = await runScripts(ws, lines);
+    expect(runs[0]!.stdout).toMatch(/Share: +http/);
+    expect(runs[1]!.stdout.trim()).toMatch(sharePattern());
+    expectNoSecret(ws, runs);
+  });
+
   it("GitHub Actions without the action: the run step writes the step outputs", async () => {
     const { code } = recipe("github");
     const ws = workspace("github", await newKey(), (dir) => ({
@@ -268,12 +288,71 @@ describe("docs/ci-recipes.md, run", () => {
   });
 });
 
+/** The `inputs:` or `outputs:` of action.yml: name → its `description` and `value` lines. */
+function actionSection(action: string, section: "inputs" | "outputs"): Map<string, { description: string; value?: string }> {
+  const body = new RegExp(`^${section}:\\n((?:  .*\\n|\\n)*)`, "m").exec(action)![1]!;
+  const entries = new Map<string, { description: string; value?: string }>();
+  for (const m of body.matchAll(/^ {2}([\w-]+):\n((?: {4}.*\n)*)/gm)) {
+    const field = (name: string) => new RegExp(`^    ${name}: (.*)$`, "m").exec(m[2]!)?.[1];
+    entries.set(m[1]!, { description: field("description") ?? "", ...(field("value") ? { value: field("value")! } : {}) });
+  }
+  return entries;
+}
+
 describe("action.yml", () => {
-  it("runs the committed CLI bundle with no install step, and sets the step outputs", async () => {
-    const action = readFileSync(join(REPO_ROOT, "action.yml"), "utf8");
+  const action = readFileSync(join(REPO_ROOT, "action.yml"), "utf8");
+
+  it("declares every output the CLI writes to GITHUB_OUTPUT, each read from the upload step", () => {
+    const written = Object.keys(
+      githubOutputs({
+        message: "Upload completed",
+        fileId: "f",
+        userKey: "k",
+        shareUrl: "s",
+        downloadUrl: "d",
+        qrCodeUrl: "q",
+        installUrl: "i",
+        metadata: { appName: "a", bundleId: "b", version: "v" },
+        timings: { presignMs: 0, putMs: 0, completeMs: 0, totalMs: 0 },
+      }),
+    );
+    expect(written).toContain("qr_code_url");
+    expect(written).toContain("install_url");
+    const outputs = actionSection(action, "outputs");
+    expect([...outputs.keys()].sort()).toEqual(written.map((name) => name.replace(/_/g, "-")).sort());
+    for (const name of written) {
+      expect(outputs.get(name.replace(/_/g, "-"))!.value).toBe(`\${{ steps.upload.outputs.${name} }}`);
+    }
+    // docs/ci-recipes.md lists the same outputs.
+    for (const name of outputs.keys()) expect(DOC, name).toContain(`\`${name}\``);
+  });
+
+  it("has the inputs docs/ci-recipes.md lists, described alike, and the URL is the stage's public Url", () => {
+    const inputs = actionSection(action, "inputs");
+    const table = /\| Input \| Required \| Default \| \|\n\|[-|]+\|\n((?:\|.*\|\n)+)/.exec(DOC)![1]!;
+    const documented = new Map(
+      table
+        .trim()
+        .split("\n")
+        .map((row) => row.split("|").map((cell) => cell.trim()))
+        .map((cells) => [cells[1]!.replace(/`/g, ""), cells[4]!] as const),
+    );
+    expect([...inputs.keys()].sort()).toEqual([...documented.keys()].sort());
+    expect(inputs.has("notes") && inputs.has("notes-file")).toBe(true);
+    expect(inputs.get("url")!.description).toMatch(/public Url/);
+    expect(inputs.get("url")!.description).toMatch(/not ApiUrl/);
+    expect(documented.get("url")).toMatch(/public `Url` \(not `ApiUrl`\)/);
+    // The flag each optional input maps to is named in both places.
+    for (const [name, flag] of [["notes", "--notes"], ["notes-file", "--notes-file"]] as const) {
+      expect(inputs.get(name)!.description).toContain(flag);
+      expect(documented.get(name)).toContain(flag);
+    }
+  });
+
+  it("fetches the CLI from the service with no registry, passes the notes, and sets the step outputs", async () => {
     expect(action).not.toMatch(/npm (ci|install)/);
-    const script = literalBlocks(action).find((block) => block.includes("hangar.js"));
-    expect(script).toContain('"$GITHUB_ACTION_PATH/packages/cli/dist/hangar.js"');
+    const script = literalBlocks(action).find((block) => block.includes("hangar-cli.tgz"));
+    expect(script).toContain('npx --yes "${HANGAR_URL%/}/cli/hangar-cli.tgz"');
     const ws = workspace("action", await newKey(), (dir) => ({
       CI: "true",
       GITHUB_ACTIONS: "true",
@@ -282,13 +361,20 @@ describe("action.yml", () => {
       GITHUB_OUTPUT: join(dir, "github-output"),
       INPUT_FILE: "app-release.apk",
       INPUT_NAME: "",
+      INPUT_NOTES: "",
+      INPUT_NOTES_FILE: "notes.md",
       INPUT_MAX_RETRIES: "5",
       INPUT_TIMEOUT: "600",
     }));
     place(APK, join(ws.dir, "app-release.apk"));
+    writeFileSync(join(ws.dir, "notes.md"), "Fixes the login crash.\n");
     const runs = await runScripts(ws, [script!]);
     expect(runs[0]!.stdout).toContain("Bundle ID: com.hangar.literal");
-    expect(readFileSync(join(ws.dir, "github-output"), "utf8")).toMatch(/\nbundle_id<<(\S+)\ncom\.hangar\.literal\n\1\n/);
+    const outputs = readFileSync(join(ws.dir, "github-output"), "utf8");
+    expect(outputs).toMatch(/\nbundle_id<<(\S+)\ncom\.hangar\.literal\n\1\n/);
+    expect(outputs).toMatch(/\nqr_code_url<<(\S+)\nhttp:\/\/127\.0\.0\.1:\d+\/share\/\S+\/qr\.svg\n\1\n/);
+    const shareUrl = /^share_url<<(\S+)\n(.*)\n\1$/m.exec(outputs)![2]!;
+    expect(await (await fetch(shareUrl)).text()).toContain("Fixes the login crash.");
     expectNoSecret(ws, runs);
   });
 });

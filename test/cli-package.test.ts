@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packCli as packServedCli } from "../packages/functions/src/cli/cli-package";
 import { newKey, stack } from "./support/api";
 import { NODE_VERSIONS, cleanEnv, nodeBinary, packCli, run, type PackedCli } from "./support/cli-package";
 import { REPO_ROOT } from "./support/local-stack-process";
@@ -151,4 +152,82 @@ describe("the built CLI on every Node it promises (engines >=18)", () => {
     expect(uploaded.code).toBe(0);
     expect(uploaded.stdout).toMatch(/Share: +http:\/\/127\.0\.0\.1:\d+\/share\//);
   }, 300_000);
+});
+
+describe("the CLI the service serves (GET /cli/…)", () => {
+  const version = JSON.parse(readFileSync(join(REPO_ROOT, "packages/cli/package.json"), "utf8")).version as string;
+  const url = (name: string) => `${stack().baseUrl}/cli/${name}`;
+
+  it("answers the packed CLI of its own version under both names, with download and cache headers", async () => {
+    const latest = await fetch(url("hangar-cli.tgz"));
+    expect(latest.status).toBe(200);
+    expect(latest.headers.get("content-type")).toBe("application/gzip");
+    expect(latest.headers.get("content-disposition")).toBe(`attachment; filename="hangar-cli-${version}.tgz"`);
+    expect(latest.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(latest.headers.get("cache-control")).toBe("public, max-age=300");
+    expect(latest.headers.get("x-hangar-cli-version")).toBe(version);
+    const bytes = Buffer.from(await latest.arrayBuffer());
+    const etag = latest.headers.get("etag")!;
+    expect(etag).toMatch(/^"[\w-]{43}"$/);
+
+    const pinned = await fetch(url(`hangar-cli-${version}.tgz`));
+    expect(pinned.status).toBe(200);
+    expect(pinned.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(pinned.headers.get("etag")).toBe(etag);
+    expect(Buffer.from(await pinned.arrayBuffer()).equals(bytes)).toBe(true);
+
+    // Deterministic: what the committed files pack to, byte for byte (so the ETag is stable).
+    expect(packServedCli(REPO_ROOT).tarball.equals(bytes)).toBe(true);
+
+    // What npm reads: package.json with the bin and no dependencies, the bundle, no sources.
+    writeFileSync(join(work, "served.tgz"), bytes);
+    const listing = (await run("tar", ["-tzf", "served.tgz"], { cwd: work, env: cleanEnv(npmCache) })).stdout.trim().split("\n");
+    expect(listing).toContain("package/package.json");
+    expect(listing).toContain("package/dist/hangar.js");
+    expect(listing.filter((f) => !/^package\/(dist\/.+\.js|package\.json|README\.md)$/.test(f))).toEqual([]);
+    const manifest = JSON.parse((await run("tar", ["-xzOf", "served.tgz", "package/package.json"], { cwd: work, env: cleanEnv(npmCache) })).stdout);
+    expect(manifest).toMatchObject({ name: "hangar-cli", version, bin: { hangar: "dist/hangar.js" } });
+    expect(manifest.dependencies ?? {}).toEqual({});
+    expect(manifest.scripts).toBeUndefined();
+  });
+
+  it("answers HEAD like GET without a body, and 304 to a matching If-None-Match", async () => {
+    const get = await fetch(url("hangar-cli.tgz"));
+    const head = await fetch(url("hangar-cli.tgz"), { method: "HEAD" });
+    expect(head.status).toBe(200);
+    for (const name of ["content-type", "content-disposition", "etag", "cache-control", "x-content-type-options"]) {
+      expect(head.headers.get(name), name).toBe(get.headers.get(name));
+    }
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+    const again = await fetch(url("hangar-cli.tgz"), { headers: { "If-None-Match": get.headers.get("etag")! } });
+    expect(again.status).toBe(304);
+    expect((await again.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it("answers 404 for another version or name", async () => {
+    for (const name of ["hangar-cli-0.0.1.tgz", `hangar-cli-${version}.tar`, "other.tgz", "hangar-cli-latest.tgz"]) {
+      const reply = await fetch(url(name));
+      expect(reply.status, name).toBe(404);
+      expect(((await reply.json()) as { error: { code: string } }).error.code, name).toBe("cli_not_found");
+    }
+  });
+
+  it("runs with npx straight from its URL, with npm's registry unreachable (nothing else to fetch)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hangar-cli-served-"));
+    try {
+      const env = cleanEnv(join(dir, "npm-cache"), { npm_config_registry: "http://127.0.0.1:9/" });
+      const version_ = await run("npx", ["--yes", url("hangar-cli.tgz"), "--version"], { cwd: dir, env });
+      expect(version_.code, version_.stderr).toBe(0);
+      expect(version_.stdout.trim()).toBe(version);
+      const key = await newKey();
+      const upload = await run("npx", ["--yes", url(`hangar-cli-${version}.tgz`), "upload", APK, "--json", "--quiet"], {
+        cwd: dir,
+        env: { ...env, HANGAR_URL: stack().baseUrl, HANGAR_CLIENT_ID: key.clientId, HANGAR_CLIENT_SECRET: key.clientSecret },
+      });
+      expect(upload.code, upload.stderr).toBe(0);
+      expect(JSON.parse(upload.stdout).metadata.bundleId).toBe("com.hangar.literal");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,8 +1,8 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Match, Template } from "aws-cdk-lib/assertions";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Settings, fallbackHandler, functions as functionTable, routeKey, routes, type RouteFunctionName } from "@hangar/functions";
 import type { CloudAssembly } from "aws-cdk-lib/cx-api";
 import { bucketActions, indexActions, mailActions, permissionsTable, reaperActions, secretActions, selfInvoking, tableActions, uploadActions } from "../access";
@@ -219,6 +219,31 @@ describe("functions", () => {
         const group = stage.api.Resources[groupId] ?? stage.storage.Resources[groupId];
         expect(props(group).RetentionInDays).toBe(days);
       }
+    }
+  });
+
+  it("ship the CLI tarball's files beside the cli function, which serves them from its own bundle", async () => {
+    const [, fn] = functionByHandler(dev.api, handlerOf("cli"));
+    const asset = path.join(dev.outdir, `asset.${props<{ Code: { S3Key: string } }>(fn).Code.S3Key.replace(/\.zip$/, "")}`);
+    // Run from a copy outside the repository, as Lambda runs it: only what the bundle holds.
+    const copy = await mkdtemp(path.join(os.tmpdir(), "hangar-cli-fn-"));
+    try {
+      await cp(asset, copy, { recursive: true });
+      const handlerFile = path.join(copy, `${path.dirname(functionTable.cli.handler)}/cli-handler.mjs`);
+      // Every HTTP function parses the stage's settings before its route runs; on Lambda the stack sets these.
+      vi.stubEnv("HANGAR_TABLE_NAME", "table");
+      vi.stubEnv("HANGAR_BUCKET_NAME", "bucket");
+      const { handler } = (await import(handlerFile)) as { handler: (event: unknown, context: unknown) => Promise<{ statusCode: number; headers: Record<string, string>; body: string }> };
+      const answer = await handler(
+        { routeKey: "GET /cli/{fileName}", rawPath: "/cli/hangar-cli.tgz", pathParameters: { fileName: "hangar-cli.tgz" }, headers: {}, requestContext: { requestId: "r", http: { method: "GET", path: "/cli/hangar-cli.tgz" } } },
+        { awsRequestId: "r", functionName: "cli", getRemainingTimeInMillis: () => 10_000 },
+      );
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers["Content-Type"]).toBe("application/gzip");
+      expect(Buffer.from(answer.body, "base64").subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    } finally {
+      vi.unstubAllEnvs();
+      await rm(copy, { recursive: true, force: true });
     }
   });
 });
@@ -892,8 +917,8 @@ describe("one origin per stage (CloudFront)", () => {
 
   it("sends every route prefix of routes.ts to the API, uncached, with the headers the functions read, the viewer's address, cookies and query strings", () => {
     const config = configOf(dev);
-    expect(config.CacheBehaviors.map((b) => b.PathPattern).sort()).toEqual(["/api/*", "/download/*", "/share/*"]);
-    expect(apiPathPatterns()).toEqual(["/api/*", "/download/*", "/share/*"]);
+    expect(config.CacheBehaviors.map((b) => b.PathPattern).sort()).toEqual(["/api/*", "/cli/*", "/download/*", "/share/*"]);
+    expect(apiPathPatterns()).toEqual(["/api/*", "/cli/*", "/download/*", "/share/*"]);
     for (const route of routes) expect(apiPathPatterns().some((p) => route.path.startsWith(p.slice(0, -1))), route.path).toBe(true);
     for (const behavior of config.CacheBehaviors) {
       const policyId = (behavior.OriginRequestPolicyId as unknown as { Ref: string }).Ref;
@@ -1122,7 +1147,7 @@ describe("share host", () => {
 
   it("serves every path on the share host (one distribution, no host-specific behaviour), so the share page's links and cookie work there", () => {
     const config = props<{ DistributionConfig: { CacheBehaviors: { PathPattern: string }[] } }>(ofType(prod.web, "AWS::CloudFront::Distribution")[0]![1]).DistributionConfig;
-    expect(config.CacheBehaviors.map((b) => b.PathPattern).sort()).toEqual(["/api/*", "/download/*", "/share/*"]);
+    expect(config.CacheBehaviors.map((b) => b.PathPattern).sort()).toEqual(["/api/*", "/cli/*", "/download/*", "/share/*"]);
     expect(prod.web.Outputs?.ShareBaseUrl?.Value).toBe("https://apps.example.com");
   });
 

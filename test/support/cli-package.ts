@@ -1,15 +1,13 @@
 /**
  * The published `hangar-cli` package as a CI job gets it: packed with `npm pack`, installed from
- * the tarball (or from a loopback registry that serves only that tarball), run by other Node
- * versions. Used by test/cli-package.test.ts and test/ci-recipes.test.ts.
+ * the tarball, run by other Node versions; and a clean environment for running npm and recipes.
+ * Used by test/cli-package.test.ts and test/ci-recipes.test.ts (whose recipes fetch the CLI from
+ * the stack itself, with no registry).
  */
 import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { buildTypes } from "../../packages/cli/scripts/build";
 import { REPO_ROOT } from "./local-stack-process";
 
@@ -84,51 +82,6 @@ export async function packCli(options: { types: boolean }): Promise<PackedCli> {
   const name = packed.stdout.trim().split("\n").at(-1)!;
   const version = JSON.parse(readFileSync(join(staging, "package.json"), "utf8")).version as string;
   return { tarball: join(staging, name), version, cleanup: () => rmSync(staging, { recursive: true, force: true }) };
-}
-
-export interface LocalRegistry {
-  url: string;
-  close(): Promise<void>;
-}
-
-/**
- * A registry on loopback that knows one package, hangar-cli, at the packed version: so a recipe's
- * own `npm install -g hangar-cli@0.1` / `npx hangar-cli@0.1` lines run unchanged, against the
- * tarball under test instead of the public registry. Anything else is 404.
- */
-export async function startLocalRegistry(packed: PackedCli): Promise<LocalRegistry> {
-  const bytes = readFileSync(packed.tarball);
-  const manifest = JSON.parse(readFileSync(join(CLI_DIR, "package.json"), "utf8")) as Record<string, unknown>;
-  const file = basename(packed.tarball);
-  const server = createServer((req, res) => {
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const path = decodeURIComponent((req.url ?? "/").split("?")[0]!);
-    if (path === "/hangar-cli") {
-      const version = {
-        ...manifest,
-        scripts: {},
-        devDependencies: {},
-        dist: {
-          tarball: `${base}/hangar-cli/-/${file}`,
-          shasum: createHash("sha1").update(bytes).digest("hex"),
-          integrity: `sha512-${createHash("sha512").update(bytes).digest("base64")}`,
-        },
-      };
-      res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(JSON.stringify({ name: "hangar-cli", "dist-tags": { latest: packed.version }, versions: { [packed.version]: version } }));
-    } else if (path === `/hangar-cli/-/${file}`) {
-      res.writeHead(200, { "Content-Type": "application/octet-stream", "Content-Length": bytes.length });
-      res.end(bytes);
-    } else {
-      res.writeHead(404, { "Content-Type": "application/json" });
-      res.end(JSON.stringify({ error: "not found" }));
-    }
-  });
-  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    close: () => new Promise((closed) => server.close(() => closed())),
-  };
 }
 
 /**

@@ -5,15 +5,16 @@ import {
 import {
   EXIT_OK,
   EXIT_USAGE
-} from "./chunks/chunk-T2WVRDWY.js";
+} from "./chunks/chunk-OA5U4LFR.js";
+import "./chunks/chunk-LM7JBYQ3.js";
 
 // src/commands/index.ts
 function lazy(name, summary, load) {
   return { name, summary, run: async (args, io) => (await load()).run(args, io) };
 }
 var commands = [
-  lazy("upload", "Upload an APK or IPA to Hangar and print its share and download links", async () => (await import("./chunks/upload-IHOP46KB.js")).uploadCommand),
-  lazy("inspect", "Print the metadata of an APK or IPA (name, bundle id, version, icon, ...)", async () => (await import("./chunks/inspect-7RXIJ3WG.js")).inspectCommand)
+  lazy("upload", "Upload an APK or IPA to Hangar and print its share and download links", async () => (await import("./chunks/upload-INX3JBNS.js")).uploadCommand),
+  lazy("inspect", "Print the metadata of an APK or IPA (name, bundle id, version, icon, ...)", async () => (await import("./chunks/inspect-5TZAGJ2H.js")).inspectCommand)
 ];
 
 // src/main.ts

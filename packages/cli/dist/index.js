@@ -34,9 +34,10 @@ import {
   serverWaitMs,
   systemRetryClock,
   uploadExitCode
-} from "./chunks/chunk-R3JHRP4M.js";
+} from "./chunks/chunk-VGBY4Y3E.js";
 import "./chunks/chunk-3WA5LAVB.js";
-import "./chunks/chunk-T2WVRDWY.js";
+import "./chunks/chunk-OA5U4LFR.js";
+import "./chunks/chunk-LM7JBYQ3.js";
 export {
   APK_MEDIA_TYPE,
   CLIENT_VERSION,

@@ -42,6 +42,8 @@ export const functions = {
   files: { handler: "packages/functions/src/files/files.handler.handler", memoryMB: 256, timeoutSeconds: 29 },
   // Share link controls (enable, expiry, password, cap, regenerate); a new password is hashed with scrypt.
   links: { handler: "packages/functions/src/links/links.handler.handler", memoryMB: 512, timeoutSeconds: 10 },
+  // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
+  cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
    * Answers every request no route matches (API Gateway's `$default` route), so that unknown
    * paths get our JSON 404 and known paths with the wrong method a 405. It touches no resource.
@@ -112,6 +114,9 @@ export const routes = [
   { method: "DELETE", path: "/api/files/{fileId}", auth: "session", fn: "files" },
   { method: "PATCH", path: "/api/files/{fileId}/share", auth: "session", fn: "links" },
   { method: "POST", path: "/api/files/{fileId}/share/regenerate", auth: "session", fn: "links" },
+  // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
+  { method: "GET", path: "/cli/{fileName}", auth: "none", fn: "cli" },
+  { method: "HEAD", path: "/cli/{fileName}", auth: "none", fn: "cli" },
 ] as const satisfies readonly RouteDefinition[];
 
 export type Route = (typeof routes)[number];

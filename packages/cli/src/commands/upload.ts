@@ -4,6 +4,7 @@ import { anySignal } from "../client/any-signal";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, parseCommandArgs, usageText } from "../command";
 import { loadConfigFile, type FileSettings } from "../config/config-file";
 import type { Command, CommandIo } from "../command";
+import type { PackageRefusedError } from "./check-package";
 import {
   HangarAbortError,
   HangarApiError,
@@ -61,6 +62,9 @@ Options:
   --name <file name>       Name announced to the service (default: the file's name).
   --notes <text>           Release notes shown on the share page (at most 5,000 characters).
   --notes-file <file>      Read the release notes from a UTF-8 file ("-" reads stdin).
+  --no-verify              Do not check the file locally before uploading (by default a
+                           file the service would refuse as not an APK/IPA is refused
+                           here, exit 6, and nothing is sent).
   --no-ci-context          Do not send the branch, commit and CI run URL read from GitHub
                            Actions, GitLab CI or Bitrise variables (sent by default).
   --json                   Print the service's answer plus "timings" (ms) as JSON on stdout,
@@ -83,7 +87,8 @@ Exit codes:
   4    rate limited: still 429 after the retries or the time budget
   5    server or network: 5xx or no answer after the retries, time budget spent, storage
        refusing the PUT, or any other unexpected answer
-  6    package rejected: 422 invalid_package, 409 upload_mismatch/size_mismatch (final; retrying
+  6    package rejected: the local check or the service's 422 invalid_package (not an APK/IPA
+       it can read; "reason" says why), 409 upload_mismatch/size_mismatch (final; retrying
        the same file will not help)
   130  interrupted (Ctrl-C / SIGINT); 143 on SIGTERM (a cancelled CI job). In-flight requests
        are aborted; nothing is left half-done on the client side
@@ -101,6 +106,8 @@ export interface UploadArgs {
   githubOutput?: string;
   quiet: boolean;
   verbose: boolean;
+  /** Read the package locally first and refuse what complete would (unless --no-verify). */
+  verify: boolean;
   retry: Partial<RetryOptions>;
   /** The config file read (--config or HANGAR_CONFIG) and the settings taken from it. */
   config?: { path: string; used: string[]; warnings: string[] };
@@ -132,6 +139,7 @@ export function parseUploadArgs(args: string[], env: NodeJS.ProcessEnv, secrets:
       notes: { type: "string" },
       "notes-file": { type: "string" },
       "no-ci-context": { type: "boolean", default: false },
+      "no-verify": { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       "github-output": { type: "boolean", default: false },
       quiet: { type: "boolean", short: "q", default: false },
@@ -215,6 +223,7 @@ export function parseUploadArgs(args: string[], env: NodeJS.ProcessEnv, secrets:
     ...(githubOutput ? { githubOutput } : {}),
     quiet: values.quiet === true,
     verbose: values.verbose === true,
+    verify: values["no-verify"] !== true,
     retry,
     ...(config ? { config } : {}),
   };
@@ -226,7 +235,7 @@ export function uploadExitCode(error: unknown): number {
   if (error instanceof UsageError || error instanceof HangarFileError || error instanceof HangarRequestError) return UPLOAD_EXIT.usage;
   if (error instanceof HangarAuthError) return UPLOAD_EXIT.auth;
   if (error instanceof HangarRateLimitError) return UPLOAD_EXIT.rateLimited;
-  if (error instanceof HangarRejectedError) return UPLOAD_EXIT.rejected;
+  if (error instanceof HangarRejectedError || isRefusedPackage(error)) return UPLOAD_EXIT.rejected;
   if (error instanceof HangarApiError || error instanceof HangarNetworkError || error instanceof HangarTimeoutError) {
     return UPLOAD_EXIT.server;
   }
@@ -238,6 +247,7 @@ function hint(error: unknown): string | undefined {
   if (error instanceof HangarAuthError) return "check HANGAR_CLIENT_ID and HANGAR_CLIENT_SECRET (the key may have been regenerated)";
   if (error instanceof HangarRateLimitError) return "the key's request budget is used up; space out uploads or use another key";
   if (error instanceof HangarRejectedError) return "the service cannot read this file as an APK/IPA; check the build artifact";
+  if (isRefusedPackage(error)) return "nothing was uploaded: the service would refuse this file (422 invalid_package); check the build artifact, or --no-verify to send it anyway";
   if (isRefusedUploadAddress(error)) return "object storage refused every upload address; check the machine's clock";
   if (error instanceof HangarNetworkError) return "check HANGAR_URL and the network; rerunning may help";
   if (error instanceof HangarTimeoutError) return "raise --timeout for slow links or large files";
@@ -249,6 +259,7 @@ function errorJson(error: unknown, exitCode: number): Record<string, unknown> {
   if (error instanceof HangarApiError) {
     return { code: error.code, status: error.status, step: error.step, requestId: error.requestId, ...error.details, ...base };
   }
+  if (isRefusedPackage(error)) return { code: error.code, reason: error.reason, step: "verify", ...base };
   const code =
     error instanceof UsageError
       ? "usage"
@@ -393,6 +404,11 @@ async function run(args: string[], io: UploadIo): Promise<number> {
   let size = 0;
 
   try {
+    if (opts.verify) {
+      if (opts.verbose) err("hangar: checking the package locally\n");
+      const { checkPackage } = await import("./check-package");
+      await checkPackage(opts.file, fileName);
+    }
     const client = new HangarClient({ url: opts.url, clientId: opts.clientId, clientSecret: opts.clientSecret, retry: opts.retry });
     const result = await client.upload(opts.file, {
       ...(opts.fileName !== undefined ? { fileName: opts.fileName } : {}),
@@ -444,7 +460,11 @@ async function run(args: string[], io: UploadIo): Promise<number> {
           : `hangar upload: interrupted while ${STEP_LABEL[current.step]}; the upload was not completed\n`,
       );
     } else {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = isRefusedPackage(error)
+        ? `${fileName}: ${error.message} (invalid_package: ${error.reason})`
+        : error instanceof Error
+          ? error.message
+          : String(error);
       const advice = hint(error);
       const fields = error instanceof HangarApiError ? describeFields(error.details["fields"], message) : undefined;
       err(`hangar upload: ${message}\n${fields ? `  fields: ${fields}\n` : ""}${advice ? `  ${advice}\n` : ""}`);
@@ -459,6 +479,11 @@ async function run(args: string[], io: UploadIo): Promise<number> {
       process.off("SIGTERM", onSignal);
     }
   }
+}
+
+/** The local check's refusal (check-package.ts, loaded only when it runs: no instanceof here). */
+function isRefusedPackage(error: unknown): error is PackageRefusedError {
+  return error instanceof Error && error.name === "PackageRefusedError";
 }
 
 /** Error messages start with their step ("presign: 503 …"); the retry line names the step already. */

@@ -1,9 +1,9 @@
-import { randomBytes } from "node:crypto";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runUpload } from "../../src/commands/upload";
+import { REPO_ROOT } from "./support/run-cli";
 import { FAKE_CLIENT_ID, FAKE_SECRET, startFakeHangar, type FakeHangar } from "./support/fake-hangar";
 
 /** `--config <file>` / HANGAR_CONFIG: credentials from a file instead of the shell. */
@@ -15,7 +15,8 @@ let fake: FakeHangar;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "hangar-config-"));
   apk = join(dir, "app.apk");
-  writeFileSync(apk, randomBytes(64 * 1024));
+  // A real APK: `hangar upload` reads the package before sending it.
+  copyFileSync(join(REPO_ROOT, "packages/inspect/fixtures/apk/aapt2-literal.apk"), apk);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeEach(async () => {

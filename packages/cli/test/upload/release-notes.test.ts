@@ -1,11 +1,10 @@
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ciContext } from "../../src/commands/upload";
 import { FAKE_CLIENT_ID, FAKE_SECRET, startFakeHangar, type FakeHangar } from "./support/fake-hangar";
-import { parseGithubOutput, runCli } from "./support/run-cli";
+import { REPO_ROOT, parseGithubOutput, runCli } from "./support/run-cli";
 
 /** --notes, --notes-file and the CI context complete receives, as CI runs the real bin. */
 
@@ -28,7 +27,8 @@ const GITHUB = {
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "hangar-notes-"));
   apk = join(dir, "app.apk");
-  writeFileSync(apk, randomBytes(64 * 1024));
+  // A real APK: `hangar upload` reads the package before sending it.
+  copyFileSync(join(REPO_ROOT, "packages/inspect/fixtures/apk/aapt2-literal.apk"), apk);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeEach(async () => {

@@ -1,10 +1,10 @@
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { noiseBlock, writeBigAssetApk } from "../../../inspect/fixtures/large-fixtures";
 import { FAKE_CLIENT_ID, FAKE_SECRET, startFakeHangar, type FakeHangar } from "./support/fake-hangar";
-import { parseGithubOutput, runCli, signalWhenStderrShows } from "./support/run-cli";
+import { REPO_ROOT, parseGithubOutput, runCli, signalWhenStderrShows } from "./support/run-cli";
 
 /** `hangar upload` as CI runs it (the real bin, in its own process) against the scriptable fake. */
 
@@ -14,10 +14,12 @@ let fake: FakeHangar;
 const env = () => ({ HANGAR_URL: fake.url, HANGAR_CLIENT_ID: FAKE_CLIENT_ID, HANGAR_CLIENT_SECRET: FAKE_SECRET });
 const count = (method: string, suffix: string) => fake.requests.filter((r) => r.method === method && r.path.includes(suffix)).length;
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "hangar-cli-"));
   apk = join(dir, "app-release.apk");
-  writeFileSync(apk, randomBytes(3 * 1024 * 1024));
+  // A real APK of about 3 MB (`hangar upload` reads the package before sending it): a small
+  // app plus an incompressible asset, so progress and a dropped PUT have bytes to show.
+  await writeBigAssetApk(apk, join(REPO_ROOT, "packages/inspect/fixtures/apk/aapt2-literal.apk"), 3 * 1024 * 1024 - 64 * 1024, { block: noiseBlock() });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeEach(async () => {
@@ -81,7 +83,7 @@ describe("hangar upload (bin)", () => {
     expect(run.code).toBe(0);
     expect(count("PUT", "/storage/")).toBe(2);
     expect(run.stderr).toMatch(/hangar: put .*retry 1\/5/);
-    expect(fake.lastStored()!.size).toBe(3 * 1024 * 1024);
+    expect(fake.lastStored()!.size).toBe(statSync(apk).size);
   });
 
   it("exits 2 on usage errors, before any request", async () => {
@@ -195,5 +197,53 @@ describe("hangar upload (bin) on SIGTERM", () => {
     expect(run.stderr).toContain("interrupted while requesting an upload address");
     expect(JSON.parse(run.stdout)).toEqual({ error: { code: "interrupted", message: "Upload aborted", exitCode: 143 } });
     expect(count("PUT", "/storage/")).toBe(0);
+  });
+});
+
+describe("hangar upload checks the package before sending it", () => {
+  it("refuses a 6-byte non-package with complete's code and reason, exit 6, and sends nothing", async () => {
+    const six = join(dir, "six.apk");
+    writeFileSync(six, "hello!");
+    const run = await runCli(["upload", six], { env: env() });
+    expect(run.code).toBe(6);
+    expect(run.stderr).toContain("hangar upload: six.apk: File of 6 bytes is too small to be a ZIP archive (invalid_package: not_a_zip)");
+    expect(run.stderr).toContain("nothing was uploaded");
+    expect(run.stderr).toContain("--no-verify");
+    expect(fake.requests).toEqual([]);
+
+    const json = await runCli(["upload", six, "--json", "-q"], { env: env() });
+    expect(json.code).toBe(6);
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: { code: "invalid_package", reason: "not_a_zip", step: "verify", message: "File of 6 bytes is too small to be a ZIP archive", exitCode: 6 },
+    });
+    expect(fake.requests).toEqual([]);
+  });
+
+  it("refuses a ZIP that is not an APK (a renamed archive without a manifest)", async () => {
+    const zipApk = join(dir, "renamed.apk");
+    await writeBigAssetApk(zipApk, join(REPO_ROOT, "packages/inspect/fixtures/apk/aapt2-literal.apk"), 1024);
+    // The same archive minus the manifest: rewrite its name in place (same length, so offsets hold).
+    const bytes = readFileSync(zipApk);
+    const renamed = Buffer.from(bytes.toString("latin1").replaceAll("AndroidManifest.xml", "AndroidManifest.xmk"), "latin1");
+    writeFileSync(zipApk, renamed);
+    const run = await runCli(["upload", zipApk, "--json", "-q"], { env: env() });
+    expect(run.code).toBe(6);
+    expect(JSON.parse(run.stdout).error).toMatchObject({ code: "invalid_package", reason: "not_an_apk", step: "verify" });
+    expect(fake.requests).toEqual([]);
+  });
+
+  it("--no-verify sends the file anyway: the service's answer decides", async () => {
+    const six = join(dir, "six.apk");
+    writeFileSync(six, "hello!");
+    const run = await runCli(["upload", six, "--no-verify", "-q"], { env: env() });
+    expect(run.code).toBe(0);
+    expect(count("POST", "/presign")).toBe(1);
+    expect(count("POST", "/complete")).toBe(1);
+  });
+
+  it("leaves an unreadable file to the upload's own message (exit 2), as before", async () => {
+    const run = await runCli(["upload", join(dir, "missing.apk")], { env: env() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/no such file/);
   });
 });

@@ -130,13 +130,34 @@ describe("hangar upload against the local stack", () => {
     expect(run.stdout).toContain("Bundle ID: com.hangar.literal");
   });
 
-  it("exits 6 when the service rejects the package (random bytes named x.apk)", async () => {
+  it("exits 6 when the service rejects the package (random bytes named x.apk, sent with --no-verify)", async () => {
     const junk = join(work, "x.apk");
     writeFileSync(junk, randomBytes(64 * 1024));
-    const run = await runCli(["upload", junk, "--json"], { env: envFor(await newKey()) });
+    const run = await runCli(["upload", junk, "--json", "--no-verify"], { env: envFor(await newKey()) });
     expect(run.code).toBe(6);
     expect(JSON.parse(run.stdout)).toMatchObject({ error: { code: "invalid_package", status: 422, step: "complete", exitCode: 6 } });
     expect(run.stderr).toMatch(/422 invalid_package/);
+  });
+
+  it("refuses locally what complete would refuse, with complete's code, reason and message, and uploads nothing", async () => {
+    for (const [name, bytes] of [
+      ["six.apk", Buffer.from("hello!")],
+      ["x.apk", randomBytes(64 * 1024)],
+    ] as const) {
+      const file = join(work, name);
+      writeFileSync(file, bytes);
+      const server = await runCli(["upload", file, "--json", "--no-verify"], { env: envFor(await newKey()) });
+      const serverError = JSON.parse(server.stdout).error;
+      expect(serverError).toMatchObject({ code: "invalid_package", status: 422 });
+
+      // Nothing is sent (the fake server's test counts the requests): any URL would do.
+      const local = await runCli(["upload", file, "--json"], { env: envFor(await newKey(), { HANGAR_URL: "http://127.0.0.1:9" }) });
+      expect(local.code, name).toBe(6);
+      const localError = JSON.parse(local.stdout).error;
+      expect(localError, name).toMatchObject({ code: serverError.code, reason: serverError.reason, step: "verify", exitCode: 6 });
+      // The service's message, as the CLI prints a server error ("complete: 422 <code>: <message> (request …)").
+      expect(serverError.message, name).toContain(`complete: 422 invalid_package: ${localError.message} (request `);
+    }
   });
 
   it("exits 2 when presign refuses the request itself (400 on a 300-character file name)", async () => {

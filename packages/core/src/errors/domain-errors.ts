@@ -92,7 +92,7 @@ export class RateLimitedError extends HangarError {
 
 export class NotFoundError extends HangarError {
   constructor(
-    readonly code: "upload_not_found" | "file_not_found" | "route_not_found" | "project_not_found" | "key_not_found",
+    readonly code: "upload_not_found" | "file_not_found" | "route_not_found" | "project_not_found" | "key_not_found" | "cli_not_found",
     message: string,
   ) {
     super(message);

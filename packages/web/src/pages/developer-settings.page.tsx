@@ -5,7 +5,7 @@ import { formatDateTime } from "../app/format";
 import { Link } from "../app/router";
 import { ErrorSummary, Notice } from "../components/alerts";
 import { Button, DangerActions } from "../components/button";
-import { CopyField, Loaded, useLoad } from "../components/data";
+import { CopyButton, CopyField, Loaded, useLoad } from "../components/data";
 import { fieldId, TextField } from "../components/field";
 import { AppShell, Card, EmptyState } from "../components/layouts";
 import { useForm } from "../components/use-form";
@@ -91,9 +91,7 @@ function SecretOnce({ clientId, clientSecret, title, onDone }: { clientId: strin
         </div>
         <CopyField id="new-client-id" label="Client ID" value={clientId} />
         <CopyField id="new-client-secret" label="Client secret" value={clientSecret} secret />
-        <p className="muted">
-          In CI: <code>HANGAR_CLIENT_ID</code> and <code>HANGAR_CLIENT_SECRET</code>, then <code>npx hangar upload app.apk</code>.
-        </p>
+        <CiSnippet origin={window.location.origin} clientId={clientId} clientSecret={clientSecret} />
         <div className="form-actions">
           <Button variant="secondary" onClick={onDone}>
             I have copied the secret
@@ -101,6 +99,52 @@ function SecretOnce({ clientId, clientSecret, title, onDone }: { clientId: strin
         </div>
       </div>
     </section>
+  );
+}
+
+/** A word for a POSIX shell: as is when it is plainly safe, else single-quoted. */
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The whole command a CI job (or a terminal) runs, with this instance's address: nothing to look
+ * up. `secretWord` is the secret as a shell word, or the mask shown in its place.
+ */
+function ciCommand(origin: string, clientId: string, secretWord: string): string {
+  return `HANGAR_URL=${shellWord(origin)} HANGAR_CLIENT_ID=${shellWord(clientId)} HANGAR_CLIENT_SECRET=${secretWord} npx --yes ${shellWord(`${origin}/cli/hangar-cli.tgz`)} upload app.apk`;
+}
+
+/**
+ * The CLI command with this key, complete: the service serves the CLI itself, so the line works
+ * on any machine with Node.js 18+ and no registry. The secret is masked on screen until
+ * revealed (someone may be looking over a shoulder or sharing a screen); Copy always copies the
+ * real command.
+ */
+function CiSnippet({ origin, clientId, clientSecret }: { origin: string; clientId: string; clientSecret: string }) {
+  const [shown, setShown] = useState(false);
+  const command = ciCommand(origin, clientId, shellWord(clientSecret));
+  const onScreen = shown ? command : ciCommand(origin, clientId, "•".repeat(12));
+  return (
+    <div className="field ci-snippet">
+      <h3 className="field-label" id="ci-snippet-title">
+        Upload from CI
+      </h3>
+      <p className="field-hint" id="ci-snippet-hint">
+        Run this in a CI job or a terminal with Node.js 18 or later, with <code>app.apk</code> replaced by your build&apos;s path. In CI, keep the
+        secret in the CI&apos;s secret store and pass it as <code>HANGAR_CLIENT_SECRET</code>.
+      </p>
+      <pre className="code-block" aria-labelledby="ci-snippet-title" aria-describedby="ci-snippet-hint">
+        <code id="ci-snippet">{onScreen}</code>
+      </pre>
+      <div className="form-actions-row">
+        <button type="button" className="button button-secondary button-small" aria-pressed={shown} aria-controls="ci-snippet" onClick={() => setShown(!shown)}>
+          {shown ? "Hide secret" : "Reveal secret"}
+          <span className="visually-hidden"> in the CI command</span>
+        </button>
+        <CopyButton value={command} label="CI command" />
+      </div>
+    </div>
   );
 }
 

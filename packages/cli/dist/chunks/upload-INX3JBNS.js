@@ -8,9 +8,10 @@ import {
   run,
   uploadCommand,
   uploadExitCode
-} from "./chunk-R3JHRP4M.js";
+} from "./chunk-VGBY4Y3E.js";
 import "./chunk-3WA5LAVB.js";
-import "./chunk-T2WVRDWY.js";
+import "./chunk-OA5U4LFR.js";
+import "./chunk-LM7JBYQ3.js";
 export {
   UPLOAD_EXIT,
   HELP as UPLOAD_HELP,

@@ -1,17 +1,7 @@
 import {
-  EXIT_FAILURE,
-  EXIT_OK,
-  EXIT_USAGE,
-  UsageError,
   __export,
-  __reExport,
-  parseCommandArgs,
-  usageText
-} from "./chunk-T2WVRDWY.js";
-
-// src/commands/inspect.ts
-import { writeFile } from "node:fs/promises";
-import { basename } from "node:path";
+  __reExport
+} from "./chunk-LM7JBYQ3.js";
 
 // ../inspect/src/inspect-result.ts
 var InspectError = class extends Error {
@@ -2098,27 +2088,27 @@ var XmlPlistScanner = class {
   decodeText(start, end) {
     const { s } = this;
     let out = "";
-    let run2 = start;
+    let run = start;
     let i = start;
     while (i < end) {
       const c = s.charCodeAt(i);
       if (c === AMP) {
-        out += s.slice(run2, i);
+        out += s.slice(run, i);
         let semi = i + 1;
         while (semi < end && semi - i <= MAX_REFERENCE_LENGTH && s.charCodeAt(semi) !== SEMI) semi++;
         if (s.charCodeAt(semi) !== SEMI || semi >= end) this.fail('"&" that starts no reference', i);
         out += this.reference(s.slice(i + 1, semi), i);
         i = semi + 1;
-        run2 = i;
+        run = i;
       } else if (c === CR) {
-        out += s.slice(run2, i) + "\n";
+        out += s.slice(run, i) + "\n";
         i += i + 1 < end && s.charCodeAt(i + 1) === LF ? 2 : 1;
-        run2 = i;
+        run = i;
       } else {
         i++;
       }
     }
-    return out + s.slice(run2, end);
+    return out + s.slice(run, end);
   }
   reference(name, at) {
     const predefined = PREDEFINED[name];
@@ -3022,6 +3012,9 @@ function toInspectError(error, code) {
   return new InspectError(code, `Unreadable package: ${messageOf(error)}`, { cause: error });
 }
 
+// ../inspect/src/reader/file-range-reader.ts
+import { open } from "node:fs/promises";
+
 // ../inspect/src/reader/check-range.ts
 function checkRange(offset, length, size) {
   if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || offset + length > size) {
@@ -3033,7 +3026,6 @@ function checkRange(offset, length, size) {
 }
 
 // ../inspect/src/reader/file-range-reader.ts
-import { open } from "node:fs/promises";
 var FileRangeReader = class _FileRangeReader {
   constructor(handle, size, path) {
     this.handle = handle;
@@ -3085,134 +3077,8 @@ var FileRangeReader = class _FileRangeReader {
   }
 };
 
-// src/commands/inspect.ts
-var HELP = `Usage: hangar inspect <file.apk|file.ipa> [options]
-
-Reads an APK or IPA the way the service does (only the bytes it needs) and prints its metadata.
-
-Options:
-  --json               Print JSON: the metadata, the icon as {path,width,height,bytes},
-                       bytesRead and reads. An unreadable package prints {"error":{code,message}}.
-  --save-icon <path>   Write the app icon (standard PNG) to <path>.
-  --time-budget <ms>   Give up after this many milliseconds (default 20000).
-  -h, --help           Show this help.
-
-Exit codes (the same meanings as hangar upload's):
-  0  read
-  1  unexpected internal error (a bug: please report it)
-  2  usage: bad arguments, or the file cannot be opened or read
-  6  package rejected: not an APK/IPA the service could read (the code says why); the service
-     would refuse the same file with 422 invalid_package
-`;
-var INSPECT_EXIT = { ok: EXIT_OK, internal: EXIT_FAILURE, usage: EXIT_USAGE, rejected: 6 };
-function inspectExitCode(error) {
-  if (!(error instanceof InspectError)) return INSPECT_EXIT.internal;
-  return error.code === "read_failed" ? INSPECT_EXIT.usage : INSPECT_EXIT.rejected;
-}
-function parse(args) {
-  const parsed = parseCommandArgs(
-    args,
-    {
-      json: { type: "boolean", default: false },
-      "save-icon": { type: "string" },
-      "time-budget": { type: "string" }
-    },
-    { missing: "missing the package file", tooMany: "give exactly one package file" }
-  );
-  if (parsed === "help") return "help";
-  const { values, file } = parsed;
-  const result = { file, json: values.json === true };
-  if (values["save-icon"] !== void 0) result.saveIcon = values["save-icon"];
-  if (values["time-budget"] !== void 0) {
-    const ms = Number(values["time-budget"]);
-    if (!Number.isInteger(ms) || ms <= 0) throw new UsageError("--time-budget takes a positive whole number of milliseconds");
-    result.timeBudgetMs = ms;
-  }
-  return result;
-}
-function printable(result, stats) {
-  const { icon, ...rest } = result;
-  return {
-    ...rest,
-    ...icon ? { icon: { path: icon.path, width: icon.width, height: icon.height, bytes: icon.data.length } } : {},
-    bytesRead: stats.bytesRead,
-    reads: stats.reads
-  };
-}
-function groupThousands(n) {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-}
-function summary(file, size, out) {
-  const lines = [`${out.appName} (${out.bundleId})`];
-  const row = (label, value) => {
-    if (value !== void 0 && value !== "") lines.push(`  ${label.padEnd(12)}${value}`);
-  };
-  row("platform", out.platform === "ios" ? "iOS" : "Android");
-  row("version", out.buildNumber ? `${out.version} (${out.buildNumber})` : out.version);
-  row(out.platform === "ios" ? "minimum iOS" : "min SDK", out.minOs);
-  row("target SDK", out.targetSdk);
-  row("platforms", out.supportedPlatforms?.join(", "));
-  if (out.provisioning) {
-    const p = out.provisioning;
-    row("profile", `${p.kind}: ${p.name}${p.teamId ? ` (team ${p.teamId})` : ""}${p.expiresAt ? `, expires ${p.expiresAt}` : ""}`);
-  }
-  const labels = Object.entries(out.labels ?? {}).filter(([locale]) => locale !== "");
-  if (labels.length > 0) row("names", labels.map(([locale, name]) => `${locale}: ${name}`).join(", "));
-  if (out.locales?.length) row("locales", out.locales.join(", "));
-  if (out.permissions?.length) row("permissions", String(out.permissions.length));
-  if (out.icon) row("icon", `${out.icon.path} ${out.icon.width ?? "?"}\xD7${out.icon.height ?? "?"}, ${out.icon.bytes} bytes`);
-  const reads = `${out.reads} ${out.reads === 1 ? "read" : "reads"}`;
-  row("read", `${groupThousands(out.bytesRead)} of ${groupThousands(size)} bytes of ${basename(file)} in ${reads}`);
-  for (const warning of out.warnings) lines.push(`  warning: ${warning}`);
-  return `${lines.join("\n")}
-`;
-}
-async function run(args, io) {
-  let options;
-  try {
-    options = parse(args);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr(usageText("inspect", error, HELP));
-    return INSPECT_EXIT.usage;
-  }
-  if (options === "help") {
-    io.stdout(HELP);
-    return EXIT_OK;
-  }
-  let reader;
-  try {
-    reader = await FileRangeReader.open(options.file);
-    const result = await inspectPackage(reader, {
-      fileName: options.file,
-      ...options.timeBudgetMs ? { limits: { timeBudgetMs: options.timeBudgetMs } } : {}
-    });
-    if (options.saveIcon && result.icon) await writeFile(options.saveIcon, result.icon.data);
-    const out = printable(result, reader.stats);
-    io.stdout(options.json ? `${JSON.stringify(out, null, 2)}
-` : summary(options.file, reader.size, out));
-    return EXIT_OK;
-  } catch (error) {
-    const code = error instanceof InspectError ? error.code : "internal_error";
-    const message = error instanceof Error ? error.message : String(error);
-    if (options.json) io.stdout(`${JSON.stringify({ error: { code, message } })}
-`);
-    else io.stderr(`hangar inspect: ${options.file}: ${message} (${code})
-`);
-    return inspectExitCode(error);
-  } finally {
-    await reader?.close();
-  }
-}
-var inspectCommand = {
-  name: "inspect",
-  summary: "Print the metadata of an APK or IPA (name, bundle id, version, icon, ...)",
-  run
-};
 export {
-  INSPECT_EXIT,
-  groupThousands,
-  inspectCommand,
-  inspectExitCode,
-  printable
+  InspectError,
+  inspectPackage,
+  FileRangeReader
 };
