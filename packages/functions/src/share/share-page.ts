@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { SharedFile } from "@hangar/core";
+import { installability, type SharedFile } from "@hangar/core";
 import { formatBytes } from "@hangar/inspect/format";
 import type { Device } from "./device";
 import { escapeHtml as e } from "./html";
@@ -110,16 +110,21 @@ const PROFILE_KIND: Record<string, string> = {
   "app-store": "App Store",
 };
 
-/** Why an iOS build cannot be installed over the air, or undefined when it can. */
+/** Why an iOS build cannot be installed over the air, or undefined when it can (core decides; this words it for testers). */
 export function otaBlocker(file: SharedFile, now: Date): string | undefined {
-  if (file.metadata.platform !== "ios") return undefined;
+  const decision = installability(file.metadata, now);
+  if (decision.installable) return undefined;
   const p = file.metadata.provisioning as Provisioning | undefined;
-  if (!p) return "This build carries no provisioning profile, so iOS cannot install it over the air. Upload a build signed for development, ad hoc or enterprise distribution.";
-  if (p.kind === "app-store")
-    return "This build is signed for App Store distribution. iOS installs such builds only from the App Store or TestFlight, never from a link. Upload an ad hoc, development or enterprise build to install it here.";
-  if (p.expiresAt && Date.parse(p.expiresAt) <= now.getTime())
-    return `Its provisioning profile expired on ${formatDate(p.expiresAt)}, and iOS refuses to install a build whose profile has expired. Upload a build signed with a current profile.`;
-  return undefined;
+  switch (decision.reason) {
+    case "no_profile":
+      return "This build carries no provisioning profile, so iOS cannot install it over the air. Upload a build signed for development, ad hoc or enterprise distribution.";
+    case "app_store_signed":
+      return "This build is signed for App Store distribution. iOS installs such builds only from the App Store or TestFlight, never from a link. Upload an ad hoc, development or enterprise build to install it here.";
+    case "profile_expired":
+      return `Its provisioning profile expired on ${formatDate(String(p?.expiresAt))}, and iOS refuses to install a build whose profile has expired. Upload a build signed with a current profile.`;
+    case "no_devices":
+      return "Its provisioning profile lists no devices, so no iPhone or iPad can install it. Ask the developer to register your device in the profile and build again.";
+  }
 }
 
 const formatDate = (iso: string) => {
