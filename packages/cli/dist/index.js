@@ -34,7 +34,7 @@ import {
   serverWaitMs,
   systemRetryClock,
   uploadExitCode
-} from "./chunks/chunk-R3JHRP4M.js";
+} from "./chunks/chunk-L5RARQJB.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import "./chunks/chunk-T2WVRDWY.js";
 export {

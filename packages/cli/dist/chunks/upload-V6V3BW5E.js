@@ -4,11 +4,12 @@ import {
   ciContext,
   describeFields,
   githubOutputs,
+  installWarning,
   parseUploadArgs,
   run,
   uploadCommand,
   uploadExitCode
-} from "./chunk-R3JHRP4M.js";
+} from "./chunk-L5RARQJB.js";
 import "./chunk-3WA5LAVB.js";
 import "./chunk-T2WVRDWY.js";
 export {
@@ -17,6 +18,7 @@ export {
   ciContext,
   describeFields,
   githubOutputs,
+  installWarning,
   parseUploadArgs,
   run as runUpload,
   uploadCommand,
