@@ -1,17 +1,30 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes } from "../src/components/data";
+import { readFileSync, readdirSync } from "node:fs";
+import { formatBytes as sharedFormatBytes } from "@hangar/inspect/format";
+import { formatBytes } from "../src/app/format";
 import { versionOf } from "../src/components/file-list";
 import { niceCeiling } from "../src/components/daily-chart";
 
 describe("formatBytes", () => {
   it.each([
     [0, "0 B"],
-    [1023, "1023 B"],
-    [3379, "3.3 KB"],
-    [52_428_800, "50 MB"],
-    [-1, "unknown"],
+    [999, "999 B"],
+    [3379, "3.4 kB"],
+    // 30 MiB: the size the CLI and the share page show for the same file, not "30 MB".
+    [31_457_280, "31.5 MB"],
+    [1.5e9, "1.5 GB"],
   ])("%d → %s", (bytes, text) => {
     expect(formatBytes(bytes)).toBe(text);
+  });
+
+  it("is the one formatter the CLI and the share page use, and the web app defines none of its own", () => {
+    expect(formatBytes).toBe(sharedFormatBytes);
+    const src = new URL("../src/", import.meta.url);
+    for (const file of readdirSync(src, { recursive: true }) as string[]) {
+      if (!/\.tsx?$/.test(file)) continue;
+      const text = readFileSync(new URL(file, src), "utf8");
+      expect(text, file).not.toMatch(/function formatBytes|formatBytes\s*=\s*\(|1024/);
+    }
   });
 });
 

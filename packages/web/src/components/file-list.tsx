@@ -2,7 +2,7 @@ import { useState } from "react";
 import type { FileSummary, LinkSummary } from "../api/dashboard.api";
 import { Link } from "../app/router";
 import { formatDateTime } from "../app/format";
-import { formatBytes } from "./data";
+import { formatBytes } from "../app/format";
 
 export const versionOf = (f: Pick<FileSummary, "version" | "buildNumber">) =>
   f.version ? `${f.version}${f.buildNumber ? ` (${f.buildNumber})` : ""}` : f.buildNumber ? `(${f.buildNumber})` : "—";
