@@ -57,8 +57,9 @@ export function LinkCounts({ share, platform }: { share: LinkSummary; platform: 
       )}
       <span className="file-counts" data-testid="file-counts">
         {plural(share.downloads, "download", "downloads")}
-        {/* Installs are iOS manifest fetches: an Android build has none to show. */}
-        {(platform === "ios" || share.installs > 0) && <> · {plural(share.installs, "install", "installs")}</>}
+        {/* What is counted is an iPhone or iPad asking for the install manifest (an install started, not
+            one known to have finished): an Android build has none to show. */}
+        {(platform === "ios" || share.installs > 0) && <> · {plural(share.installs, "iOS install request", "iOS install requests")}</>}
       </span>
     </span>
   );
