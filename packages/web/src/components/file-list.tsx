@@ -1,8 +1,8 @@
 import { useState } from "react";
 import type { FileSummary, LinkSummary } from "../api/dashboard.api";
 import { Link } from "../app/router";
-import { formatDateTime } from "../app/format";
-import { formatBytes } from "../app/format";
+import { INSTALL_BLOCKER_TEXT } from "@hangar/core/installability";
+import { formatBytes, formatDateTime } from "../app/format";
 
 export const versionOf = (f: Pick<FileSummary, "version" | "buildNumber">) =>
   f.version ? `${f.version}${f.buildNumber ? ` (${f.buildNumber})` : ""}` : f.buildNumber ? `(${f.buildNumber})` : "—";
@@ -36,6 +36,17 @@ export function FileStatus({ file }: { file: Pick<FileSummary, "status" | "rejec
   );
 }
 
+/** A build no tester can install from its link (core's installability, decided when the list was read). */
+export function NotInstallable({ file }: { file: Pick<FileSummary, "installBlocker"> }) {
+  if (!file.installBlocker) return null;
+  return (
+    <span className="file-not-installable" data-testid="not-installable">
+      <span className="badge badge-warning">Not installable</span>
+      <span className="file-reason file-reason-warning">{INSTALL_BLOCKER_TEXT[file.installBlocker].split(". ")[0]}.</span>
+    </span>
+  );
+}
+
 const LINK_STATE: Record<Exclude<LinkSummary["state"], "open">, { label: string; badge: string }> = {
   disabled: { label: "Link off", badge: "badge-muted" },
   expired: { label: "Link expired", badge: "badge-danger" },
@@ -65,6 +76,18 @@ export function LinkCounts({ share, platform }: { share: LinkSummary; platform: 
   );
 }
 
+/**
+ * A list's files in the groups the dashboard shows apart: builds (completed: what the project's
+ * file count counts), rejected uploads, and uploads still waiting for their complete.
+ */
+export function groupFiles(files: FileSummary[]) {
+  return {
+    builds: files.filter((f) => f.status === "completed"),
+    rejected: files.filter((f) => f.status === "rejected"),
+    pending: files.filter((f) => f.status === "pending"),
+  };
+}
+
 /** Builds as a list of rows (a table on wide screens, stacked cards on phones, same markup). */
 export function FileList({ files, showProject, projectNames }: { files: FileSummary[]; showProject?: boolean; projectNames?: Map<string, string> }) {
   return (
@@ -91,6 +114,7 @@ export function FileList({ files, showProject, projectNames }: { files: FileSumm
           </div>
           <div className="file-state">
             <FileStatus file={f} />
+            <NotInstallable file={f} />
             {f.share && <LinkCounts share={f.share} platform={f.platform} />}
           </div>
         </li>
