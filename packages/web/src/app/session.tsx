@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { accountApi, type Account } from "../api/account.api";
 import { ApiError, setSessionLostHandler } from "../api/api-client";
+import { saveDraft } from "./form-drafts";
 import { useNavigate } from "./router";
 
 /**
@@ -10,7 +11,8 @@ import { useNavigate } from "./router";
  */
 export type SessionState =
   | { status: "loading" }
-  | { status: "signedOut" }
+  /** `ended`: the session ran out (or was ended elsewhere) while this tab was signed in. */
+  | { status: "signedOut"; ended?: boolean }
   | { status: "signedIn"; account: Account }
   /** The API could not be asked (network, 5xx): neither signed in nor out. */
   | { status: "unavailable"; error: ApiError };
@@ -41,8 +43,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     void refresh();
-    // A 401 on any signed-in request means the session ended (expired, signed out elsewhere).
-    setSessionLostHandler(() => setState({ status: "signedOut" }));
+    // A 401 on any signed-in request means the session ended (expired, signed out elsewhere). Said
+    // as such on the login page, and what the page's forms held is kept for after the sign-in.
+    setSessionLostHandler((error) =>
+      setState((current) => {
+        if (current.status !== "signedIn") return current.status === "signedOut" ? current : { status: "signedOut" };
+        if (error.code === "not_signed_in") saveDraft(window.location.pathname + window.location.search);
+        return { status: "signedOut", ended: error.code === "not_signed_in" };
+      }),
+    );
     return () => setSessionLostHandler(undefined);
   }, [refresh]);
 
