@@ -233,7 +233,7 @@ export function renderSharePage(file: SharedFile, device: Device, links: PageLin
 
   const qr =
     device === "desktop"
-      ? `<section class="card" aria-labelledby="qr-title"><h2 id="qr-title">Open on your phone</h2><div class="qr">${links.qrSvg}<p>Scan this code with the phone's camera to open this page there, then tap ${ios ? "Install" : "Download APK"}.</p></div></section>`
+      ? `<section class="card" aria-labelledby="qr-title"><h2 id="qr-title">Open on your phone</h2><div class="qr">${links.qrSvg}<p>Scan this code with the phone's camera to open this page there, then tap ${install ? "Install" : `Download ${kindName}`}.</p></div></section>`
       : "";
 
   const body = `<section class="card" aria-labelledby="app-title">
