@@ -191,7 +191,7 @@ describe("the dashboard", () => {
     expect(await field(page, "Description (optional)").inputValue()).toBe("Typed while the session ran out");
     expect(await page.getByRole("radio", { name: "Teal" }).isChecked()).toBe(true);
     // Restored once: the draft is gone from the tab's storage, and a reload starts empty.
-    expect(await page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith("hangar:draft:")))).toEqual([]);
+    expect(await page.evaluate('Object.keys(sessionStorage).filter((k) => k.startsWith("hangar:draft:"))')).toEqual([]);
     await page.getByRole("button", { name: "Create project" }).click();
     await page.getByText("Project “Drafted before expiry” created.").waitFor();
     await page.goto("/projects/new");
@@ -215,7 +215,7 @@ describe("the share page", () => {
     }
     await page.emulateMedia({ colorScheme: "dark" });
     await page.goto(installable.shareUrl);
-    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(13, 17, 23)");
+    expect(await page.evaluate("getComputedStyle(document.body).backgroundColor")).toBe("rgb(13, 17, 23)");
     expect(await page.locator(".qr svg path").first().getAttribute("fill")).toBe("#ffffff");
     await page.emulateMedia({ colorScheme: "light" });
     expect(violations).toEqual([]);
