@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { readFileSync, readdirSync } from "node:fs";
 import { formatBytes as sharedFormatBytes } from "@hangar/inspect/format";
 import { formatBytes } from "../src/app/format";
-import { versionOf } from "../src/components/file-list";
+import { groupFiles, versionOf } from "../src/components/file-list";
+import type { FileSummary } from "../src/api/dashboard.api";
 import { niceCeiling } from "../src/components/daily-chart";
 
 describe("formatBytes", () => {
@@ -56,5 +57,15 @@ describe("versionOf", () => {
     expect(versionOf({ version: "2.0", buildNumber: "42" })).toBe("2.0 (42)");
     expect(versionOf({ version: "2.0", buildNumber: null })).toBe("2.0");
     expect(versionOf({ version: null, buildNumber: null })).toBe("—");
+  });
+});
+
+describe("groupFiles", () => {
+  it("puts completed builds, rejected uploads and pending ones apart, keeping their order", () => {
+    const files = (["completed", "rejected", "pending", "completed", "rejected"] as const).map((status, i) => ({ fileId: `f${i}`, status }) as FileSummary);
+    const { builds, rejected, pending } = groupFiles(files);
+    expect(builds.map((f) => f.fileId)).toEqual(["f0", "f3"]);
+    expect(rejected.map((f) => f.fileId)).toEqual(["f1", "f4"]);
+    expect(pending.map((f) => f.fileId)).toEqual(["f2"]);
   });
 });
