@@ -195,7 +195,7 @@ describe("the dashboard in the browser", () => {
     await nav.getByRole("link", { name: "Dashboard" }).click();
     await eventually(() => page.getByRole("heading", { name: "Latest builds" }).isVisible()).toBe(true);
     await eventually(() => page.locator(".file-row").count()).toBeGreaterThan(0);
-    expect(await page.getByText("1 file", { exact: true }).isVisible()).toBe(true);
+    expect(await page.getByText("1 build", { exact: true }).isVisible()).toBe(true);
     await audit(page, "07-dashboard");
 
     // Regenerate: confirm, the new secret is shown once, the old one is refused at once.

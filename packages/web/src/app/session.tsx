@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { accountApi, type Account } from "../api/account.api";
 import { ApiError, setSessionLostHandler } from "../api/api-client";
 import { saveDraft } from "./form-drafts";
@@ -30,6 +30,11 @@ const SessionContext = createContext<SessionValue | undefined>(undefined);
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<SessionState>({ status: "loading" });
   const navigate = useNavigate();
+  // Read by the 401 handler, which is registered once: whether this tab was signed in until now.
+  const signedIn = useRef(false);
+  useEffect(() => {
+    signedIn.current = state.status === "signedIn";
+  }, [state.status]);
 
   const refresh = useCallback(async () => {
     try {
@@ -45,13 +50,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     void refresh();
     // A 401 on any signed-in request means the session ended (expired, signed out elsewhere). Said
     // as such on the login page, and what the page's forms held is kept for after the sign-in.
-    setSessionLostHandler((error) =>
-      setState((current) => {
-        if (current.status !== "signedIn") return current.status === "signedOut" ? current : { status: "signedOut" };
-        if (error.code === "not_signed_in") saveDraft(window.location.pathname + window.location.search);
-        return { status: "signedOut", ended: error.code === "not_signed_in" };
-      }),
-    );
+    setSessionLostHandler((error) => {
+      // Only the first 401 of a signed-in page keeps a draft: later ones (requests that were in
+      // flight) may arrive when the login form is already showing.
+      const ended = signedIn.current && error.code === "not_signed_in";
+      signedIn.current = false;
+      if (ended) saveDraft(window.location.pathname + window.location.search);
+      setState((current) => (current.status === "signedOut" && (current.ended || !ended) ? current : { status: "signedOut", ...(ended ? { ended } : {}) }));
+    });
     return () => setSessionLostHandler(undefined);
   }, [refresh]);
 
