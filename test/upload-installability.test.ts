@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ipaFixtures, mobileprovision } from "../packages/inspect/fixtures/ipa-fixtures";
 import { zipToBuffer } from "../packages/inspect/fixtures/zip-writer";
-import { newKey, readFixture, upload, type Key } from "./support/api";
+import { call, newKey, readFixture, upload, type Key } from "./support/api";
 import { fixtures } from "./support/fixtures";
 
 /**
@@ -29,6 +29,7 @@ function developmentIpa(profile: { expires: Date; devices: string[] }): Promise<
 }
 
 const FAR_FUTURE = new Date("2099-01-01T00:00:00Z");
+const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 
 describe("complete's installable and reason", () => {
   it("app_store_signed for an App Store-signed IPA", async () => {
@@ -47,11 +48,16 @@ describe("complete's installable and reason", () => {
     expect(completed.json.metadata).toMatchObject({ installable: false, reason: "profile_expired" });
   });
 
-  it("no_devices for a development profile listing no device", async () => {
+  it("no_devices for a development profile listing no device, and the share page says so with no Install link", async () => {
     const bytes = await developmentIpa({ expires: FAR_FUTURE, devices: [] });
     const { completed } = await upload(key, "nodevices.ipa", new Uint8Array(bytes));
     expect(completed.status, completed.text).toBe(200);
     expect(completed.json.metadata).toMatchObject({ installable: false, reason: "no_devices" });
+    const page = await call(`/share/${completed.json.userKey}`, { headers: { Accept: "text/html", "User-Agent": IPHONE } });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("Cannot be installed over the air.");
+    expect(page.text).toContain("lists no devices");
+    expect(page.text).not.toContain("itms-services://");
   });
 
   it("installable for a current development profile with devices, and for an APK", async () => {
