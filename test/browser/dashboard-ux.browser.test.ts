@@ -202,6 +202,24 @@ describe("the dashboard", () => {
   }, 180_000);
 });
 
+describe("the other main pages in both schemes", () => {
+  it("projects, developer settings, key usage and account are axe-clean light and dark", async () => {
+    const { page } = session;
+    for (const [name, path, ready] of [
+      ["projects", "/projects", "Night Shift"],
+      ["developer-settings", "/security/developer-settings", "Developer Settings"],
+      ["key-usage", `/security/developer-settings/keys/${encodeURIComponent(key.clientId)}`, "Requests per day"],
+      ["account", "/account", "Account"],
+    ] as const) {
+      await page.goto(path);
+      await page.getByRole("heading", { name: ready }).first().waitFor();
+      await page.waitForLoadState("networkidle");
+      await auditBothSchemes(page, name);
+    }
+    expect(violations).toEqual([]);
+  }, 240_000);
+});
+
 describe("the share page", () => {
   it("is readable and axe-clean in the dark scheme too, the QR code on its white ground", async () => {
     const { page } = session;
@@ -213,6 +231,15 @@ describe("the share page", () => {
       await page.locator("h1").waitFor();
       await auditBothSchemes(page, name);
     }
+    // A protected link's password page, with its field, in both schemes.
+    const locked = await uploaded("ipa", "xml-plist.ipa", "Locked.ipa");
+    // The session test above ended the owner's API session (it was the browser's): a new one.
+    expect((await dash(owner, "POST", "/api/session", { email, password: PASSWORD })).status).toBe(200);
+    expect((await dash(owner, "PATCH", `/api/files/${locked.fileId}/share`, { password: "night owl" })).status).toBe(200);
+    await page.goto(locked.shareUrl);
+    await page.getByLabel("Password").waitFor();
+    await auditBothSchemes(page, "share-password");
+
     await page.emulateMedia({ colorScheme: "dark" });
     await page.goto(installable.shareUrl);
     expect(await page.evaluate("getComputedStyle(document.body).backgroundColor")).toBe("rgb(13, 17, 23)");
