@@ -3,7 +3,7 @@ import plist from "plist";
 import { beforeAll, describe, expect, it } from "vitest";
 import { browser, dash, signedIn, type Browser } from "./support/accounts";
 import { call, db, stack, type Key } from "./support/api";
-import { newDashboardKey, newProject, uploadIpa, withoutLinkTraces } from "./support/dashboard";
+import { expireLink, IOS_INSTALLER, newDashboardKey, newProject, uploadIpa, withoutLinkTraces } from "./support/dashboard";
 
 const HTML = { Accept: "text/html" };
 
@@ -49,10 +49,24 @@ describe("PATCH /api/files/{fileId}/share", () => {
     expect((await call(`/download/${file.userKey}`)).status).toBe(302);
   });
 
+  it("refuses an expiry in the past with a 400 naming expiresAt, and keeps the link as it was", async () => {
+    const file = await uploadIpa(key);
+    const soon = new Date(Date.now() + 86_400_000).toISOString();
+    expect((await settings(owner, file.fileId, { expiresAt: soon })).json).toMatchObject({ expiresAt: soon, state: "open" });
+    for (const past of ["2020-01-01T00:00:00Z", new Date(Date.now() - 60_000).toISOString()]) {
+      const reply = await settings(owner, file.fileId, { expiresAt: past });
+      expect(reply.status, past).toBe(400);
+      expect(reply.json.error).toMatchObject({ code: "invalid_request", fields: [{ field: "expiresAt", message: expect.stringContaining("future") }] });
+    }
+    expect((await settings(owner, file.fileId, {})).json).toMatchObject({ expiresAt: soon, state: "open" });
+  });
+
   it("expires a link at its expiry and clears it with null", async () => {
     const file = await uploadIpa(key);
-    const past = await settings(owner, file.fileId, { expiresAt: "2020-01-01T00:00:00Z" });
-    expect(past.json).toMatchObject({ expiresAt: "2020-01-01T00:00:00.000Z", state: "expired" });
+    expect((await settings(owner, file.fileId, { expiresAt: new Date(Date.now() + 86_400_000).toISOString() })).status).toBe(200);
+    // The day passes.
+    await expireLink(file.userKey, "2020-01-01T00:00:00.000Z");
+    expect((await settings(owner, file.fileId, {})).json).toMatchObject({ expiresAt: "2020-01-01T00:00:00.000Z", state: "expired" });
     const reply = await call(`/share/${file.userKey}`, { headers: HTML });
     expect(reply.status).toBe(410);
     expect(reply.text).toContain("This link has expired");
@@ -192,7 +206,7 @@ describe("GET /api/files/{fileId} and DELETE", () => {
     await settings(owner, file.fileId, { password: "kept secret", maxDownloads: 9 });
     await call(`/share/${file.userKey}/manifest.plist`, { headers: { Cookie: "x=y" } }); // 401: not an install
     await settings(owner, file.fileId, { password: null });
-    await Promise.all([call(`/download/${file.userKey}`), call(`/download/${file.userKey}`), call(`/share/${file.userKey}/manifest.plist`)]);
+    await Promise.all([call(`/download/${file.userKey}`), call(`/download/${file.userKey}`), call(`/share/${file.userKey}/manifest.plist`, { headers: IOS_INSTALLER })]);
     const detail = await dash(owner, "GET", `/api/files/${file.fileId}`);
     expect(detail.status, detail.text).toBe(200);
     expect(detail.json.share).toMatchObject({ userKey: file.userKey, enabled: true, hasPassword: false, maxDownloads: 9, downloads: 2, installs: 1, state: "open" });
@@ -215,7 +229,8 @@ describe("GET /api/files/{fileId} and DELETE", () => {
       call(`/download/${counted.userKey}`),
       call(`/download/${counted.userKey}`),
       call(`/download/${counted.userKey}`),
-      call(`/share/${counted.userKey}/manifest.plist`),
+      call(`/share/${counted.userKey}/manifest.plist`, { headers: IOS_INSTALLER }),
+      call(`/share/${counted.userKey}/manifest.plist`, { headers: { "User-Agent": "curl/8.5.0" } }),
       call(`/download/${counted.userKey}`, { headers: { "User-Agent": "Slackbot-LinkExpanding 1.0" } }),
     ]);
     await settings(owner, off.fileId, { enabled: false, password: "for testers only" });

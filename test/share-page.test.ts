@@ -8,6 +8,7 @@ import plist from "plist";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, complete, db, mediaType, newKey, presign, put, readFixture, stack, type Key } from "./support/api";
 import { fixtures } from "./support/fixtures";
+import { IOS_INSTALLER } from "./support/dashboard";
 
 const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 const PIXEL = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36";
@@ -275,11 +276,21 @@ describe("counting", () => {
     expect(Item[`dl_${new Date().toISOString().slice(0, 10)}`]).toBe(n);
   });
 
-  it("counts manifest GETs as install starts, not HEAD or bots", async () => {
+  it("counts manifest GETs by iOS (its installer, on iPhone and iPad) as install requests, not curl, desktops, HEAD or bots", async () => {
     const done = await uploadWith(fixture("ipa", "xml-plist.ipa"), "installs.ipa");
-    await Promise.all(Array.from({ length: 5 }, () => call(`/share/${done.userKey}/manifest.plist`)));
-    await call(`/share/${done.userKey}/manifest.plist`, { method: "HEAD" });
-    await call(`/share/${done.userKey}/manifest.plist`, { headers: { "User-Agent": "Slackbot 1.0" } });
+    const ipad = "com.apple.appstored/1.0 iOS/17.1 model/iPad13,1 hwmodel/J307AP build/21B74 (5; dt:235) AMS/1";
+    await Promise.all(Array.from({ length: 4 }, () => call(`/share/${done.userKey}/manifest.plist`, { headers: IOS_INSTALLER })));
+    await call(`/share/${done.userKey}/manifest.plist`, { headers: { "User-Agent": ipad } });
+    await call(`/share/${done.userKey}/manifest.plist`, { method: "HEAD", headers: IOS_INSTALLER });
+    for (const ua of [
+      "Slackbot 1.0",
+      "curl/8.5.0",
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36",
+    ]) {
+      expect((await call(`/share/${done.userKey}/manifest.plist`, { headers: { "User-Agent": ua } })).status, ua).toBe(200);
+    }
+    expect((await call(`/share/${done.userKey}/manifest.plist`)).status).toBe(200);
     expect((await shareItem(done.userKey)).installs).toBe(5);
   });
 });

@@ -1,5 +1,6 @@
 import { DescribeTimeToLiveCommand } from "@aws-sdk/client-dynamodb";
 import { GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { installability } from "@hangar/core";
 import { InspectError } from "@hangar/inspect";
 import { basename } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -41,7 +42,12 @@ describe.each([
       userKey: expect.stringMatching(/^[0-9A-Za-z]{12}$/),
       downloadUrl: `${stack().baseUrl}/download/${completed.json.userKey}`,
       shareUrl: `${stack().baseUrl}/share/${completed.json.userKey}`,
-      metadata: { ...fields, ...(icon ? { icon: { path: icon.path, width: icon.width, height: icon.height } } : {}) },
+      metadata: {
+        ...fields,
+        ...(icon ? { icon: { path: icon.path, width: icon.width, height: icon.height } } : {}),
+        // What testers can do with it (test/upload-installability.test.ts checks each reason).
+        ...installability(fields, new Date()),
+      },
     });
     for (const field of ["appName", "bundleId", "version"]) expect(typeof completed.json.metadata[field]).toBe("string");
   });

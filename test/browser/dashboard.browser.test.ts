@@ -131,7 +131,7 @@ describe("the dashboard in the browser", () => {
     const card = page.getByRole("listitem").filter({ hasText: projectName });
     await eventually(() => card.getByText("No uploads yet").isVisible()).toBe(true);
     expect(await card.locator(".project-badge").getAttribute("class")).toContain("color-teal");
-    expect(await card.getByText("0 files").isVisible()).toBe(true);
+    expect(await card.getByText("0 builds").isVisible()).toBe(true);
     await audit(page, "03-projects");
 
     // Security → Developer Settings → Create New Key.
@@ -193,9 +193,9 @@ describe("the dashboard in the browser", () => {
 
     // The dashboard home lists the project and the latest build.
     await nav.getByRole("link", { name: "Dashboard" }).click();
-    await eventually(() => page.getByRole("heading", { name: "Latest files" }).isVisible()).toBe(true);
+    await eventually(() => page.getByRole("heading", { name: "Latest builds" }).isVisible()).toBe(true);
     await eventually(() => page.locator(".file-row").count()).toBeGreaterThan(0);
-    expect(await page.getByText("1 file", { exact: true }).isVisible()).toBe(true);
+    expect(await page.getByText("1 build", { exact: true }).isVisible()).toBe(true);
     await audit(page, "07-dashboard");
 
     // Regenerate: confirm, the new secret is shown once, the old one is refused at once.

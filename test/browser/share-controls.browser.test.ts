@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dash, signedIn, type Browser as Person } from "../support/accounts";
 import { call, stack } from "../support/api";
-import { newDashboardKey, newProject, uploadIpa } from "../support/dashboard";
+import { IOS_INSTALLER, newDashboardKey, newProject, uploadIpa } from "../support/dashboard";
 import type { Key } from "../support/api";
 import { auditAndCapture, openSession, type BrowserSession } from "./support/browser";
 
@@ -136,9 +136,11 @@ describe("share link controls on the file page", () => {
     const { page, problems } = session;
     const counted = await uploadIpa(key, "Counted.ipa");
     const off = await uploadIpa(key, "Off.ipa");
-    // Three downloads and two install starts by testers; a chat unfurler and a HEAD count nothing.
+    // Three downloads and two iOS install requests by testers; a chat unfurler and a HEAD count nothing.
     for (let i = 0; i < 3; i++) expect((await call(`/download/${counted.userKey}`)).status).toBe(302);
-    for (let i = 0; i < 2; i++) expect((await call(`/share/${counted.userKey}/manifest.plist`)).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await call(`/share/${counted.userKey}/manifest.plist`, { headers: IOS_INSTALLER })).status).toBe(200);
+    // The manifest opened with curl is not an install request.
+    expect((await call(`/share/${counted.userKey}/manifest.plist`, { headers: { "User-Agent": "curl/8.5.0" } })).status).toBe(200);
     await call(`/download/${counted.userKey}`, { headers: { "User-Agent": "Mozilla/5.0 (compatible; Discordbot/2.0)" } });
     await call(`/download/${counted.userKey}`, { method: "HEAD" });
     expect((await dash(owner, "PATCH", `/api/files/${off.fileId}/share`, { enabled: false })).status).toBe(200);
@@ -147,10 +149,10 @@ describe("share link controls on the file page", () => {
     const countedRow = page.locator(".file-row", { has: page.locator(`a[href="/files/${counted.fileId}"]`) });
     const offRow = page.locator(".file-row", { has: page.locator(`a[href="/files/${off.fileId}"]`) });
     await countedRow.waitFor();
-    expect(await countedRow.getByTestId("file-counts").textContent()).toBe("3 downloads · 2 installs");
+    expect(await countedRow.getByTestId("file-counts").textContent()).toBe("3 downloads · 2 iOS install requests");
     expect(await countedRow.getByText("Link off").count()).toBe(0);
     expect(await offRow.getByText("Link off", { exact: true }).isVisible()).toBe(true);
-    expect(await offRow.getByTestId("file-counts").textContent()).toBe("0 downloads · 0 installs");
+    expect(await offRow.getByTestId("file-counts").textContent()).toBe("0 downloads · 0 iOS install requests");
     violations.push(...(await auditAndCapture(page, SHOTS, "project-file-counts")));
 
     await countedRow.locator(`a[href="/files/${counted.fileId}"]`).click();
@@ -165,7 +167,7 @@ describe("share link controls on the file page", () => {
     expect(await todayBar.getAttribute("data-installs")).toBe("2");
     // Both series are drawn today (side by side), and screen readers get the same numbers as a table.
     expect(await todayBar.locator("rect").count()).toBe(2);
-    const tableRow = page.getByRole("table", { name: /Downloads and iOS installs per day/ }).getByRole("row", { name: new RegExp(today) });
+    const tableRow = page.getByRole("table", { name: /Downloads and iOS install requests per day/ }).getByRole("row", { name: new RegExp(today) });
     expect((await tableRow.allTextContents()).join(" ")).toMatch(new RegExp(`${today}\\s*3\\s*2`));
     violations.push(...(await auditAndCapture(page, SHOTS, "file-share-chart")));
     expect(violations).toEqual([]);

@@ -1,5 +1,5 @@
 import { ListObjectVersionsCommand } from "@aws-sdk/client-s3";
-import { ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { ScanCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { expect } from "vitest";
 import { db, stack, storeClient, upload, readFixture, type Key } from "./api";
 import { dash, type Browser } from "./accounts";
@@ -76,3 +76,22 @@ export async function eventually(check: () => Promise<boolean>, what: string): P
     await new Promise((r) => setTimeout(r, 250));
   }
 }
+
+/**
+ * Lets a link's expiry pass: the dashboard refuses a past expiry, so a test that needs an expired
+ * link moves the stored one into the past, as time would.
+ */
+export async function expireLink(userKey: string, at = "2021-06-01T00:00:00.000Z"): Promise<void> {
+  await db().send(
+    new UpdateCommand({
+      TableName: stack().tableName,
+      Key: { pk: `SHARE#${userKey}`, sk: "SHARE" },
+      UpdateExpression: "SET linkExpiresAt = :at",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeValues: { ":at": at },
+    }),
+  );
+}
+
+/** The user agent iOS's installer fetches an install manifest with (only such requests are counted). */
+export const IOS_INSTALLER = { "User-Agent": "com.apple.appstored/1.0 iOS/17.1.2 model/iPhone15,2 hwmodel/D73AP build/21B101 (6; dt:270) AMS/1" };

@@ -34,7 +34,7 @@ import {
   serverWaitMs,
   systemRetryClock,
   uploadExitCode
-} from "./chunks/chunk-VGBY4Y3E.js";
+} from "./chunks/chunk-YQGG353A.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import "./chunks/chunk-OA5U4LFR.js";
 import "./chunks/chunk-LM7JBYQ3.js";

@@ -8,6 +8,7 @@ export * from "./upload/object-key";
 export * from "./upload/presign-upload";
 export * from "./upload/complete-upload";
 export * from "./upload/seal-upload";
+export * from "./upload/installability";
 export * from "./auth/authenticate";
 export * from "./share/resolve-share";
 export * from "./keys/create-api-key";

@@ -120,7 +120,8 @@ describe("complete", () => {
       userKey: first.userKey,
       downloadUrl: `https://api.test/download/${first.userKey}`,
       shareUrl: `https://share.test/share/${first.userKey}`,
-      metadata,
+      // An APK installs wherever sideloading is allowed: always installable.
+      metadata: { ...metadata, installable: true },
     });
     expect(s.storage.objects.get(`uploads/prj_A/${fileId}/icon.png`)?.contentType).toBe("image/png");
     expect(s.files.records.get(fileId)).toMatchObject({ status: "completed" });

@@ -1,17 +1,31 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes } from "../src/components/data";
-import { versionOf } from "../src/components/file-list";
+import { readFileSync, readdirSync } from "node:fs";
+import { formatBytes as sharedFormatBytes } from "@hangar/inspect/format";
+import { formatBytes } from "../src/app/format";
+import { groupFiles, versionOf } from "../src/components/file-list";
+import type { FileSummary } from "../src/api/dashboard.api";
 import { niceCeiling } from "../src/components/daily-chart";
 
 describe("formatBytes", () => {
   it.each([
     [0, "0 B"],
-    [1023, "1023 B"],
-    [3379, "3.3 KB"],
-    [52_428_800, "50 MB"],
-    [-1, "unknown"],
+    [999, "999 B"],
+    [3379, "3.4 kB"],
+    // 30 MiB: the size the CLI and the share page show for the same file, not "30 MB".
+    [31_457_280, "31.5 MB"],
+    [1.5e9, "1.5 GB"],
   ])("%d → %s", (bytes, text) => {
     expect(formatBytes(bytes)).toBe(text);
+  });
+
+  it("is the one formatter the CLI and the share page use, and the web app defines none of its own", () => {
+    expect(formatBytes).toBe(sharedFormatBytes);
+    const src = new URL("../src/", import.meta.url);
+    for (const file of readdirSync(src, { recursive: true }) as string[]) {
+      if (!/\.tsx?$/.test(file)) continue;
+      const text = readFileSync(new URL(file, src), "utf8");
+      expect(text, file).not.toMatch(/function formatBytes|formatBytes\s*=\s*\(|1024/);
+    }
   });
 });
 
@@ -43,5 +57,15 @@ describe("versionOf", () => {
     expect(versionOf({ version: "2.0", buildNumber: "42" })).toBe("2.0 (42)");
     expect(versionOf({ version: "2.0", buildNumber: null })).toBe("2.0");
     expect(versionOf({ version: null, buildNumber: null })).toBe("—");
+  });
+});
+
+describe("groupFiles", () => {
+  it("puts completed builds, rejected uploads and pending ones apart, keeping their order", () => {
+    const files = (["completed", "rejected", "pending", "completed", "rejected"] as const).map((status, i) => ({ fileId: `f${i}`, status }) as FileSummary);
+    const { builds, rejected, pending } = groupFiles(files);
+    expect(builds.map((f) => f.fileId)).toEqual(["f0", "f3"]);
+    expect(rejected.map((f) => f.fileId)).toEqual(["f1", "f4"]);
+    expect(pending.map((f) => f.fileId)).toEqual(["f2"]);
   });
 });

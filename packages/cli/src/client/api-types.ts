@@ -61,6 +61,10 @@ export interface UploadTimings {
 }
 
 export interface UploadResult extends CompleteResponse {
+  /** Whether testers can install the build from its link (the service's `metadata.installable`); absent when it does not say. */
+  installable?: boolean;
+  /** Why not, as the service's stable code (`app_store_signed`, `profile_expired`, `no_devices`, `no_profile`). */
+  reason?: string;
   timings: UploadTimings;
 }
 

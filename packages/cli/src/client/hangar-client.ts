@@ -191,7 +191,9 @@ export class HangarClient {
       timings.putMs = this.clock.now() - putStarted - (timings.presignMs - presignBeforePut);
       const completed = await timed("completeMs", () => this.complete({ ...declared, key: address.key, ...options.context }, run));
       timings.totalMs = this.clock.now() - started;
-      return { ...completed, ...installLinks(completed), timings };
+      // installLinks decides the install link (a server's own included): none for an uninstallable build.
+      const { installUrl: _decidedBelow, ...answer } = completed;
+      return { ...answer, ...installLinks(completed), timings };
     } finally {
       clearTimeout(budgetTimer);
     }
@@ -403,13 +405,23 @@ function readComplete(json: unknown): CompleteResponse {
 /**
  * The share link's QR code (an SVG the service draws) and, for iOS builds, the itms-services link
  * that installs over the air, derived from shareUrl when the service does not send them itself.
+ * A build the service says testers cannot install (`metadata.installable: false`) gets no install
+ * link: a CI step would otherwise post a link that fails on every phone. Its `installable` and
+ * `reason` are repeated at the top of the result (absent when an older service does not say).
  */
-export function installLinks(completed: CompleteResponse): { qrCodeUrl: string; installUrl?: string } {
+export function installLinks(completed: CompleteResponse): { qrCodeUrl: string; installUrl?: string; installable?: boolean; reason?: string } {
   const qrCodeUrl = typeof completed.qrCodeUrl === "string" ? completed.qrCodeUrl : `${completed.shareUrl}/qr.svg`;
-  if (completed.metadata["platform"] !== "ios") return { qrCodeUrl };
+  const { installable, reason } = completed.metadata;
+  const said =
+    installable === false
+      ? { installable: false, ...(typeof reason === "string" ? { reason } : {}) }
+      : installable === true
+        ? { installable: true }
+        : {};
+  if (completed.metadata["platform"] !== "ios" || installable === false) return { qrCodeUrl, ...said };
   const installUrl =
     typeof completed.installUrl === "string"
       ? completed.installUrl
       : `itms-services://?action=download-manifest&url=${encodeURIComponent(`${completed.shareUrl}/manifest.plist`)}`;
-  return { qrCodeUrl, installUrl };
+  return { qrCodeUrl, installUrl, ...said };
 }

@@ -70,8 +70,8 @@ Options:
   --json                   Print the service's answer plus "timings" (ms) as JSON on stdout,
                            and nothing else there. A failure prints {"error":{...}}.
   --github-output          Append share_url, download_url, file_id, user_key, version,
-                           app_name, bundle_id, qr_code_url (and install_url for iOS) to
-                           $GITHUB_OUTPUT (automatic when it is set).
+                           app_name, bundle_id, qr_code_url (and install_url for an iOS
+                           build testers can install) to $GITHUB_OUTPUT (automatic when set).
   -q, --quiet              No progress and no retry notices (errors are still printed).
   -v, --verbose            Log each step and its timings to stderr (secrets redacted).
   --max-retries <n>        Retries per step on 5xx, network errors and 429 (default ${defaultRetryOptions.maxRetries}).
@@ -325,6 +325,25 @@ export function githubOutputs(result: UploadResult): Record<string, string> {
   };
 }
 
+/**
+ * Why testers cannot install the build from its link, by the service's reason code (see
+ * packages/core/src/upload/installability.ts); a code this CLI does not know yet is shown as is.
+ */
+const NOT_INSTALLABLE: Record<string, string> = {
+  app_store_signed: "it is signed for App Store distribution, which iOS installs only from the App Store or TestFlight; upload an ad hoc, development or enterprise build",
+  profile_expired: "its provisioning profile has expired; sign it with a current profile",
+  no_devices: "its provisioning profile lists no devices; register the testers' devices and build again",
+  no_profile: "it carries no provisioning profile; sign it for development, ad hoc or enterprise distribution",
+};
+
+/** The warning for a build the service says no tester can install from its link; undefined otherwise. */
+export function installWarning(result: Pick<UploadResult, "installable" | "reason">): string | undefined {
+  if (result.installable !== false) return undefined;
+  const code = typeof result.reason === "string" ? result.reason : "unknown";
+  const why = Object.hasOwn(NOT_INSTALLABLE, code) ? NOT_INSTALLABLE[code] : "the service says so";
+  return `hangar upload: warning: uploaded, but testers cannot install this build from its link: ${why} (${code})\n`;
+}
+
 function summary(result: UploadResult, fileName: string, size: number): string {
   const m = result.metadata;
   const build = typeof m["buildNumber"] === "string" && m["buildNumber"] !== "" ? ` (${m["buildNumber"]})` : "";
@@ -336,6 +355,7 @@ function summary(result: UploadResult, fileName: string, size: number): string {
     `  Share:     ${result.shareUrl}`,
     ...(typeof result.qrCodeUrl === "string" ? [`  QR code:   ${result.qrCodeUrl}`] : []),
     `  Download:  ${result.downloadUrl}`,
+    ...(result.installable === false ? [`  Install:   not installable from the link (${typeof result.reason === "string" ? result.reason : "unknown"})`] : []),
     "",
   ].join("\n");
 }
@@ -448,6 +468,9 @@ async function run(args: string[], io: UploadIo): Promise<number> {
         throw new UsageError(`uploaded, but could not write GITHUB_OUTPUT (${opts.githubOutput}): ${(error as Error).message}`);
       }
     }
+    // Said even with --quiet (it is not progress): the upload worked, but the build is of no use to testers.
+    const warning = installWarning(result);
+    if (warning) err(warning);
     out(opts.json ? `${JSON.stringify(result, null, 2)}\n` : summary(result, fileName, size));
     return UPLOAD_EXIT.ok;
   } catch (error) {

@@ -77,6 +77,64 @@ describe("hangar upload (bin)", () => {
     });
   });
 
+  it("warns about a build no tester can install, writes no install_url, and --json says installable and reason", async () => {
+    const ipa = join(dir, "rocket.ipa");
+    writeFileSync(ipa, readFileSync(new URL("../../../inspect/fixtures/ipa/unicode-names.ipa", import.meta.url)));
+    const appStoreSigned = () => ({
+      status: 200,
+      body: {
+        message: "Upload completed",
+        fileId: "file1",
+        userKey: "ukfile1",
+        downloadUrl: `${fake.url}/download/ukfile1`,
+        shareUrl: `${fake.url}/share/ukfile1`,
+        installUrl: "itms-services://?action=download-manifest&url=x",
+        metadata: { appName: "Rocket", bundleId: "com.example.rocket", version: "3.0", platform: "ios", installable: false, reason: "app_store_signed" },
+      },
+    });
+
+    fake.script.complete.push(appStoreSigned());
+    const outputFile = join(dir, "github-output-ipa");
+    writeFileSync(outputFile, "");
+    const text = await runCli(["upload", ipa, "-q"], { env: { ...env(), GITHUB_OUTPUT: outputFile } });
+    expect(text.code).toBe(0);
+    expect(text.stderr).toContain("warning: uploaded, but testers cannot install this build from its link");
+    expect(text.stderr).toContain("App Store");
+    expect(text.stderr).toContain("(app_store_signed)");
+    expect(text.stdout).toContain("Install:   not installable from the link (app_store_signed)");
+    expect(text.stdout).not.toContain("itms-services");
+    const outputs = parseGithubOutput(readFileSync(outputFile, "utf8"));
+    expect(outputs.share_url).toBe(`${fake.url}/share/ukfile1`);
+    expect(outputs).not.toHaveProperty("install_url");
+
+    fake.script.complete.push(appStoreSigned());
+    const json = await runCli(["upload", ipa, "--json", "-q"], { env: env() });
+    expect(json.code).toBe(0);
+    const result = JSON.parse(json.stdout) as Record<string, unknown>;
+    expect(result).toMatchObject({ installable: false, reason: "app_store_signed", metadata: { installable: false, reason: "app_store_signed" } });
+    expect(result).not.toHaveProperty("installUrl");
+  });
+
+  it("an installable iOS build gets its install_url and no warning", async () => {
+    const ipa = join(dir, "demo.ipa");
+    writeFileSync(ipa, readFileSync(new URL("../../../inspect/fixtures/ipa/xml-plist.ipa", import.meta.url)));
+    fake.script.complete.push({
+      status: 200,
+      body: {
+        message: "Upload completed",
+        fileId: "file1",
+        userKey: "ukfile1",
+        downloadUrl: `${fake.url}/download/ukfile1`,
+        shareUrl: `${fake.url}/share/ukfile1`,
+        metadata: { appName: "Demo", bundleId: "com.example.demo", version: "1.0", platform: "ios", installable: true },
+      },
+    });
+    const run = await runCli(["upload", ipa, "--json"], { env: env() });
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain("warning");
+    expect(JSON.parse(run.stdout)).toMatchObject({ installable: true, installUrl: expect.stringMatching(/^itms-services:/) });
+  });
+
   it("retries a PUT whose connection dropped, from the start, and succeeds", async () => {
     fake.script.put.push({ drop: true, afterBytes: 1024 * 1024 });
     const run = await runCli(["upload", apk], { env: env() });

@@ -93,6 +93,21 @@ describe("hangar upload against the local stack", () => {
     expect((await fetch(`${result.shareUrl}/manifest.plist`)).status).toBe(200);
   });
 
+  it("warns about an App Store-signed IPA, writes no install_url, and --json says installable: false", async () => {
+    const outputFile = join(work, "github-output-app-store");
+    const appStoreIpa = join(REPO_ROOT, "packages/inspect/fixtures/ipa/unicode-names.ipa");
+    const run = await runCli(["upload", appStoreIpa, "--json"], { env: envFor(await newKey(), { GITHUB_OUTPUT: outputFile }) });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("warning: uploaded, but testers cannot install this build from its link");
+    expect(run.stderr).toContain("(app_store_signed)");
+    const result = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(result).toMatchObject({ installable: false, reason: "app_store_signed", metadata: { installable: false, reason: "app_store_signed" } });
+    expect(result).not.toHaveProperty("installUrl");
+    const outputs = parseGithubOutput(readFileSync(outputFile, "utf8"));
+    expect(outputs.share_url).toBe(result.shareUrl);
+    expect(outputs).not.toHaveProperty("install_url");
+  });
+
   it("exits 3 on a wrong secret", async () => {
     const key = await newKey();
     const run = await runCli(["upload", APK], { env: envFor(key, { HANGAR_CLIENT_SECRET: `${key.clientSecret}x` }) });

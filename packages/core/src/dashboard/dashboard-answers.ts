@@ -1,8 +1,9 @@
 /**
  * What the dashboard API answers: the one definition of these shapes, for the use cases that
  * build them and for the web app that reads them (through `@hangar/core/dashboard-answers`).
- * Types only, importing nothing, so the browser build can use it.
+ * Types only (its one import is a type from a file that imports nothing), so the browser build can use it.
  */
+import type { InstallBlocker } from "../upload/installability";
 
 /** A list answer: every list is one page today (`nextCursor` null) except a project's files. */
 export interface Page<T> {
@@ -93,6 +94,8 @@ export interface FileSummary {
   buildNumber: string | null;
   platform: string | null;
   bundleId: string | null;
+  /** Why testers cannot install this completed build from its link right now (core's installability); null when they can. */
+  installBlocker: InstallBlocker | null;
   iconUrl: string | null;
   /** The key that uploaded it (its name is null once the key is gone). */
   uploadedBy: { clientId: string; name: string | null };

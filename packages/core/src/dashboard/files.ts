@@ -9,6 +9,7 @@ import { ownProject } from "./projects";
 import { fileLinkView } from "../links/manage-link";
 import type { ShareLinks } from "../links/share-link.port";
 import { linkState } from "../links/link-access";
+import { installability } from "../upload/installability";
 import type { FileDetail, FileSummary, LinkSummary } from "./dashboard-answers";
 
 /** Life of the presigned icon addresses in answers: long enough for a dashboard tab. */
@@ -40,6 +41,8 @@ async function summary(
 ): Promise<FileSummary> {
   const m = file.metadata;
   const str = (v: unknown) => (typeof v === "string" ? v : null);
+  // Decided now, not read from what complete recorded: a profile valid at upload expires later.
+  const decision = file.status === "completed" && m ? installability(m, deps.clock.now()) : undefined;
   return {
     fileId: file.fileId,
     projectId: file.projectId,
@@ -54,6 +57,7 @@ async function summary(
     buildNumber: str(m?.buildNumber),
     platform: str(m?.platform),
     bundleId: str(m?.bundleId),
+    installBlocker: decision && !decision.installable ? decision.reason : null,
     iconUrl: file.iconKey
       ? await deps.signer.presignGet({ key: file.iconKey, downloadName: "icon.png", expiresInSeconds: ICON_URL_SECONDS, inline: true })
       : null,

@@ -54,6 +54,20 @@ const PREVIEW_BOT =
 
 export const isPreviewBot = (userAgent: string | undefined) => userAgent !== undefined && PREVIEW_BOT.test(userAgent);
 
+/**
+ * Whether a manifest fetch is an iPhone or iPad starting an install: the one request an
+ * `itms-services://` tap makes that a person cannot make by accident. iOS fetches the manifest
+ * with its installer daemon, not the browser: `com.apple.appstored/1.0 iOS/17.1 model/iPhone15,2 …`
+ * (`itunesstored/1.0 iOS/12.1 …` before iOS 13). That holds on iPadOS too, even when its Safari
+ * poses as a Mac: Safari hands the link to the system, whose request says `iOS/` or `iPadOS/` and
+ * `model/iPad…`. A browser on an iPhone opening the manifest's URL says `iPhone`. curl, scripts and
+ * desktop browsers (a Mac cannot install an IPA over the air) are not counted, nor are preview bots.
+ */
+const IOS_INSTALLER = /^(com\.apple\.appstored|itunesstored)\/|\b(iOS|iPadOS)\/\d|\b(iPhone|iPad|iPod)\b/;
+
+export const isIosInstallRequest = (userAgent: string | undefined) =>
+  userAgent !== undefined && IOS_INSTALLER.test(userAgent) && !isPreviewBot(userAgent);
+
 /** `YYYY-MM-DD` in UTC. */
 export const utcDay = (date: Date) => date.toISOString().slice(0, 10);
 

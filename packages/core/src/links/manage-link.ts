@@ -1,4 +1,4 @@
-import { NotFoundError } from "../errors/domain-errors";
+import { NotFoundError, ValidationError } from "../errors/domain-errors";
 import type { Clock, FileRecord, PasswordHasher, ProjectView } from "../ports";
 import type { LinkBases } from "../upload/upload-settings";
 import { parseInput } from "../validation/parse-input";
@@ -62,6 +62,11 @@ export async function updateShareSettings(
   bases: LinkBases,
 ): Promise<LinkView> {
   const input = parseInput(ShareSettings, raw);
+  // Checked here, not in the schema: "past" is the use case's clock, the one linkState reads. A past
+  // expiry would switch the link off on save, which nobody means by setting a date.
+  if (input.expiresAt && Date.parse(input.expiresAt) <= deps.clock.now().getTime()) {
+    throw new ValidationError([{ field: "expiresAt", message: "must be in the future (to turn the link off now, use enabled: false)" }]);
+  }
   const link = await ownLink(deps, userId, fileId);
   const changes: ShareLinkChanges = {};
   if (input.enabled !== undefined) changes.enabled = input.enabled;

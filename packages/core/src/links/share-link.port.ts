@@ -13,7 +13,7 @@ export interface ShareLink extends SharedFile {
   /** Downloads admitted in all; the next one answers 410. */
   maxDownloads?: number;
   downloads: number;
-  /** iOS install starts (manifest fetches). */
+  /** iOS install requests (manifest fetches by iOS, see isIosInstallRequest). */
   installs: number;
   /** Per-UTC-day counts, `YYYY-MM-DD` → counts, the last days only. */
   days: Record<string, { downloads: number; installs: number }>;
@@ -55,6 +55,6 @@ export interface ShareLinks {
   regenerate(link: ShareLink, newUserKey: string, tokenSecret: string): Promise<boolean>;
   /** One download, atomically, admitted only below the cap: exactly `maxDownloads` ever pass. */
   countDownload(userKey: string, day: string): Promise<DownloadCount>;
-  /** One iOS install start. */
+  /** One iOS install request. */
   countInstall(userKey: string, day: string): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import { ConflictError, InvalidPackageError, NotFoundError } from "../errors/domain-errors";
 import type { IdSource } from "../ids/random-ids";
 import type { ApiKey, BuildContext, Clock, CompletedFile, FileRecord, FileRepository, ObjectStore, PackageInspector } from "../ports";
+import { installability } from "./installability";
 import { iconKeyFor, parseObjectKey } from "./object-key";
 import { assertFileType } from "./presign-upload";
 import type { Complete, CompleteResult } from "./upload.schema";
@@ -132,7 +133,9 @@ export async function completeUpload(
     ...file,
     status: "completed",
     userKey: deps.ids.userKey(),
-    metadata: inspected.metadata,
+    // Said at upload, decided at the complete time: CI learns of a build no tester can install
+    // (`installable: false` with a reason code) before anyone taps its link.
+    metadata: { ...inspected.metadata, ...installability(inspected.metadata, now) },
     completedAt: now.toISOString(),
     ...(head.versionId ? { versionId: head.versionId, sealAt: sealTime(file, deps.settings) } : {}),
     ...(iconKey ? { iconKey } : {}),

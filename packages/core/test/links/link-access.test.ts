@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ShareSettings } from "../../src/links/link.schema";
 import { parseInput } from "../../src/validation/parse-input";
 import { ValidationError } from "../../src";
-import { dailySeries, isPreviewBot, linkState, newTokenSecret, signLinkToken, verifyLinkToken } from "../../src/links/link-access";
+import { dailySeries, isIosInstallRequest, isPreviewBot, linkState, newTokenSecret, signLinkToken, verifyLinkToken } from "../../src/links/link-access";
 
 const now = new Date("2026-11-24T10:00:00Z");
 
@@ -70,6 +70,38 @@ describe("isPreviewBot", () => {
     "Mozilla/5.0 (Linux; Android 10; CUBOT X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36",
     "Mozilla/5.0 (Linux; Android 13; SM-S911B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36 YaBrowser/23.11.1.73.00 SA/3",
   ])("counts %s as a person", (ua) => expect(isPreviewBot(ua)).toBe(false));
+});
+
+describe("isIosInstallRequest (what the install requests count)", () => {
+  it("counts iOS's installer fetching the manifest, on iPhone and on iPad, old and new", () => {
+    for (const ua of [
+      "com.apple.appstored/1.0 iOS/17.1.2 model/iPhone15,2 hwmodel/D73AP build/21B101 (6; dt:270) AMS/1",
+      // iPadOS, whose Safari may pose as a Mac: the installer still says which device it is.
+      "com.apple.appstored/1.0 iOS/17.1 model/iPad13,1 hwmodel/J307AP build/21B74 (5; dt:235) AMS/1",
+      "com.apple.appstored/1.0 iPadOS/18.0 model/iPad14,3 hwmodel/J617AP build/22A3354 (5; dt:300) AMS/1",
+      "itunesstored/1.0 iOS/12.1 model/iPhone10,6 hwmodel/D221AP build/16B92 (6; dt:160)",
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1",
+    ]) {
+      expect(isIosInstallRequest(ua), ua).toBe(true);
+    }
+  });
+
+  it("does not count curl, scripts, desktop browsers, Android, preview bots or no user agent", () => {
+    for (const ua of [
+      undefined,
+      "",
+      "curl/8.5.0",
+      "python-requests/2.31.0",
+      "node",
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36",
+      "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36",
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) (compatible; Slackbot-LinkExpanding 1.0)",
+      "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)",
+    ]) {
+      expect(isIosInstallRequest(ua), String(ua)).toBe(false);
+    }
+  });
 });
 
 describe("dailySeries", () => {

@@ -1,15 +1,18 @@
 import { createHash } from "node:crypto";
-import type { SharedFile } from "@hangar/core";
+import { installability, type SharedFile } from "@hangar/core";
 import { formatBytes } from "@hangar/inspect/format";
 import type { Device } from "./device";
 import { escapeHtml as e } from "./html";
 
 /**
  * The one stylesheet of every share page, inline and allowed by its hash in the CSP, so the page
- * is one request and the policy still refuses every other style and all script.
+ * is one request and the policy still refuses every other style and all script. Light and dark
+ * (testers open links at night) by `prefers-color-scheme`, through the custom properties only;
+ * the QR code keeps its white ground in both, as cameras read dark modules on light.
  */
 const STYLE = `
-:root{color-scheme:light;--ink:#1b1f24;--muted:#57606a;--line:#d0d7de;--bg:#f6f8fa;--card:#fff;--accent:#0a58ca;--accent-ink:#fff;--warn-bg:#fff8c5;--warn-line:#d4a72c}
+:root{color-scheme:light dark;--ink:#1b1f24;--muted:#57606a;--line:#d0d7de;--bg:#f6f8fa;--card:#fff;--accent:#0a58ca;--accent-ink:#fff;--warn-bg:#fff8c5;--warn-line:#d4a72c;--focus:#0969da;--field:#6e7781;--err:#a40e26}
+@media (prefers-color-scheme:dark){:root{--ink:#e6edf3;--muted:#9da7b3;--line:#30363d;--bg:#0d1117;--card:#161b22;--accent:#58a6ff;--accent-ink:#0d1117;--warn-bg:#2b2111;--warn-line:#9e6a03;--focus:#58a6ff;--field:#8b949e;--err:#ff7b72}}
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:var(--bg)}
 main{max-width:44rem;margin:0 auto;padding:1.25rem 1rem 2.5rem}
@@ -23,7 +26,7 @@ h2{font-size:1.05rem;margin:0 0 .75rem}
 .button{display:inline-flex;align-items:center;justify-content:center;min-height:48px;padding:.7rem 1.4rem;border-radius:10px;font-weight:600;text-decoration:none;border:2px solid var(--accent)}
 .button.primary{background:var(--accent);color:var(--accent-ink)}
 .button.secondary{background:var(--card);color:var(--accent)}
-.button:focus-visible,input:focus-visible{outline:3px solid #0969da;outline-offset:2px}
+.button:focus-visible,input:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .notice{margin-top:1rem;padding:.75rem 1rem;border-radius:10px;background:var(--warn-bg);border:1px solid var(--warn-line)}
 .notice p{margin:0}.notice p+p{margin-top:.4rem}
 .qr{display:flex;gap:1.25rem;align-items:center;flex-wrap:wrap}
@@ -34,9 +37,9 @@ dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}
 .notes{white-space:pre-wrap;overflow-wrap:anywhere;margin:0;font:inherit}
 form{display:grid;gap:.6rem;max-width:22rem;margin-top:1rem}
 label{font-weight:600}
-input[type=password]{font:inherit;padding:.6rem .75rem;border:1px solid #6e7781;border-radius:8px;min-height:48px}
+input[type=password]{font:inherit;padding:.6rem .75rem;border:1px solid var(--field);border-radius:8px;min-height:48px;color:var(--ink);background:var(--card)}
 button{font:inherit;cursor:pointer}
-.error{color:#a40e26;margin:0}
+.error{color:var(--err);margin:0}
 footer{text-align:center;color:var(--muted);font-size:.875rem}
 @media (max-width:30rem){main{padding:.75rem .75rem 2rem}.card{padding:1rem}.actions .button{flex:1 1 100%}.qr svg{width:150px;height:150px}dl{grid-template-columns:auto 1fr;gap:.4rem .75rem}}
 `.trim();
@@ -110,16 +113,21 @@ const PROFILE_KIND: Record<string, string> = {
   "app-store": "App Store",
 };
 
-/** Why an iOS build cannot be installed over the air, or undefined when it can. */
+/** Why an iOS build cannot be installed over the air, or undefined when it can (core decides; this words it for testers). */
 export function otaBlocker(file: SharedFile, now: Date): string | undefined {
-  if (file.metadata.platform !== "ios") return undefined;
+  const decision = installability(file.metadata, now);
+  if (decision.installable) return undefined;
   const p = file.metadata.provisioning as Provisioning | undefined;
-  if (!p) return "This build carries no provisioning profile, so iOS cannot install it over the air. Upload a build signed for development, ad hoc or enterprise distribution.";
-  if (p.kind === "app-store")
-    return "This build is signed for App Store distribution. iOS installs such builds only from the App Store or TestFlight, never from a link. Upload an ad hoc, development or enterprise build to install it here.";
-  if (p.expiresAt && Date.parse(p.expiresAt) <= now.getTime())
-    return `Its provisioning profile expired on ${formatDate(p.expiresAt)}, and iOS refuses to install a build whose profile has expired. Upload a build signed with a current profile.`;
-  return undefined;
+  switch (decision.reason) {
+    case "no_profile":
+      return "This build carries no provisioning profile, so iOS cannot install it over the air. Upload a build signed for development, ad hoc or enterprise distribution.";
+    case "app_store_signed":
+      return "This build is signed for App Store distribution. iOS installs such builds only from the App Store or TestFlight, never from a link. Upload an ad hoc, development or enterprise build to install it here.";
+    case "profile_expired":
+      return `Its provisioning profile expired on ${formatDate(String(p?.expiresAt))}, and iOS refuses to install a build whose profile has expired. Upload a build signed with a current profile.`;
+    case "no_devices":
+      return "Its provisioning profile lists no devices, so no iPhone or iPad can install it. Ask the developer to register your device in the profile and build again.";
+  }
 }
 
 const formatDate = (iso: string) => {
@@ -225,7 +233,7 @@ export function renderSharePage(file: SharedFile, device: Device, links: PageLin
 
   const qr =
     device === "desktop"
-      ? `<section class="card" aria-labelledby="qr-title"><h2 id="qr-title">Open on your phone</h2><div class="qr">${links.qrSvg}<p>Scan this code with the phone's camera to open this page there, then tap ${ios ? "Install" : "Download APK"}.</p></div></section>`
+      ? `<section class="card" aria-labelledby="qr-title"><h2 id="qr-title">Open on your phone</h2><div class="qr">${links.qrSvg}<p>Scan this code with the phone's camera to open this page there, then tap ${install ? "Install" : `Download ${kindName}`}.</p></div></section>`
       : "";
 
   const body = `<section class="card" aria-labelledby="app-title">

@@ -1,5 +1,5 @@
 import { iconLocation } from "@hangar/core";
-import { isPreviewBot, LINK_ACCESS_SECONDS, utcDay } from "@hangar/core/links";
+import { isIosInstallRequest, LINK_ACCESS_SECONDS, utcDay } from "@hangar/core/links";
 import { clientInfo } from "../accounts/client-info";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
@@ -104,7 +104,7 @@ async function unlock(event: HttpEvent, context: HangarContext): Promise<HttpRes
   };
 }
 
-/** The OTA manifest; a GET from a device (not a preview bot) is one install start. */
+/** The OTA manifest; a GET from an iPhone or iPad (its installer, see isIosInstallRequest) is one install request. */
 async function manifest(event: HttpEvent, context: HangarContext): Promise<HttpResult> {
   const runtime = getRuntime();
   const now = runtime.clock.now();
@@ -114,7 +114,7 @@ async function manifest(event: HttpEvent, context: HangarContext): Promise<HttpR
   if (link.metadata.platform !== "ios") {
     return json(404, { error: { code: "file_not_found", message: "Only iOS builds have an install manifest", requestId: context.requestId } });
   }
-  if (event.requestContext.http.method === "GET" && !isPreviewBot(header(event, "user-agent"))) {
+  if (event.requestContext.http.method === "GET" && isIosInstallRequest(header(event, "user-agent"))) {
     await getLinkRuntime().links.countInstall(link.userKey, utcDay(now));
     record.installStart();
   }

@@ -29,9 +29,9 @@ export const CLIENT_ERROR = { network: "network_error", unexpected: "unexpected_
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-/** Called on a 401 from any request a signed-in page makes (the session ended elsewhere). */
-let onSessionLost: (() => void) | undefined;
-export function setSessionLostHandler(handler: (() => void) | undefined) {
+/** Called on a 401 from any request a signed-in page makes (the session ended elsewhere), with that answer. */
+let onSessionLost: ((error: ApiError) => void) | undefined;
+export function setSessionLostHandler(handler: ((error: ApiError) => void) | undefined) {
   onSessionLost = handler;
 }
 
@@ -61,7 +61,7 @@ export async function apiRequest<T>(method: Method, path: string, body?: unknown
     return (text ? JSON.parse(text) : undefined) as T;
   }
   const error = await errorFrom(response);
-  if (error.status === 401 && !options.expectSignedOut) onSessionLost?.();
+  if (error.status === 401 && !options.expectSignedOut) onSessionLost?.(error);
   throw error;
 }
 

@@ -1,4 +1,5 @@
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
+import { restoreDraft } from "./form-drafts";
 import { Button } from "../components/button";
 import { AuthLayout } from "../components/layouts";
 import { ErrorSummary } from "../components/alerts";
@@ -60,6 +61,8 @@ export function App() {
   const { pathname, search } = useLocation();
   const { state } = useSession();
   const next = useSearchParam("next");
+  // Back on a page after a sign-in that followed an ended session: put back what its form held.
+  useEffect(() => (state.status === "signedIn" ? restoreDraft(pathname + search) : undefined), [state.status, pathname, search]);
 
   const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
   const alias = ALIASES[normalized];
@@ -77,7 +80,12 @@ export function App() {
     if (route.access === "account") {
       if (state.status !== "signedIn") {
         const here = pathname + search;
-        return <Redirect to={here === "/dashboard" ? "/login" : `/login?next=${encodeURIComponent(here)}`} />;
+        return (
+          <Redirect
+            to={here === "/dashboard" ? "/login" : `/login?next=${encodeURIComponent(here)}`}
+            state={state.status === "signedOut" && state.ended ? { notice: "session-ended" } : undefined}
+          />
+        );
       }
       if (!state.account.displayName && route.path !== "/profile") {
         return <Redirect to={`/profile?next=${encodeURIComponent(pathname + search)}`} />;

@@ -102,9 +102,10 @@ export function safeNextPath(next: string | null | undefined, fallback: string):
   return next;
 }
 
-export function Redirect({ to }: { to: string }) {
+export function Redirect({ to, state }: { to: string; state?: unknown }) {
   const navigate = useNavigate();
-  useEffect(() => navigate(to, { replace: true }), [navigate, to]);
+  // The state is read when the redirect happens; a new object on each render must not redirect again.
+  useEffect(() => navigate(to, { replace: true, ...(state === undefined ? {} : { state }) }), [navigate, to]);
   return null;
 }
 

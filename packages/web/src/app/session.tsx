@@ -1,6 +1,7 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { accountApi, type Account } from "../api/account.api";
 import { ApiError, setSessionLostHandler } from "../api/api-client";
+import { saveDraft } from "./form-drafts";
 import { useNavigate } from "./router";
 
 /**
@@ -10,7 +11,8 @@ import { useNavigate } from "./router";
  */
 export type SessionState =
   | { status: "loading" }
-  | { status: "signedOut" }
+  /** `ended`: the session ran out (or was ended elsewhere) while this tab was signed in. */
+  | { status: "signedOut"; ended?: boolean }
   | { status: "signedIn"; account: Account }
   /** The API could not be asked (network, 5xx): neither signed in nor out. */
   | { status: "unavailable"; error: ApiError };
@@ -28,6 +30,11 @@ const SessionContext = createContext<SessionValue | undefined>(undefined);
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<SessionState>({ status: "loading" });
   const navigate = useNavigate();
+  // Read by the 401 handler, which is registered once: whether this tab was signed in until now.
+  const signedIn = useRef(false);
+  useEffect(() => {
+    signedIn.current = state.status === "signedIn";
+  }, [state.status]);
 
   const refresh = useCallback(async () => {
     try {
@@ -41,8 +48,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     void refresh();
-    // A 401 on any signed-in request means the session ended (expired, signed out elsewhere).
-    setSessionLostHandler(() => setState({ status: "signedOut" }));
+    // A 401 on any signed-in request means the session ended (expired, signed out elsewhere). Said
+    // as such on the login page, and what the page's forms held is kept for after the sign-in.
+    setSessionLostHandler((error) => {
+      // Only the first 401 of a signed-in page keeps a draft: later ones (requests that were in
+      // flight) may arrive when the login form is already showing.
+      const ended = signedIn.current && error.code === "not_signed_in";
+      signedIn.current = false;
+      if (ended) saveDraft(window.location.pathname + window.location.search);
+      setState((current) => (current.status === "signedOut" && (current.ended || !ended) ? current : { status: "signedOut", ...(ended ? { ended } : {}) }));
+    });
     return () => setSessionLostHandler(undefined);
   }, [refresh]);
 

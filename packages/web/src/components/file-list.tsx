@@ -1,8 +1,8 @@
 import { useState } from "react";
 import type { FileSummary, LinkSummary } from "../api/dashboard.api";
 import { Link } from "../app/router";
-import { formatDateTime } from "../app/format";
-import { formatBytes } from "./data";
+import { INSTALL_BLOCKER_TEXT } from "@hangar/core/installability";
+import { formatBytes, formatDateTime } from "../app/format";
 
 export const versionOf = (f: Pick<FileSummary, "version" | "buildNumber">) =>
   f.version ? `${f.version}${f.buildNumber ? ` (${f.buildNumber})` : ""}` : f.buildNumber ? `(${f.buildNumber})` : "—";
@@ -36,6 +36,17 @@ export function FileStatus({ file }: { file: Pick<FileSummary, "status" | "rejec
   );
 }
 
+/** A build no tester can install from its link (core's installability, decided when the list was read). */
+export function NotInstallable({ file }: { file: Pick<FileSummary, "installBlocker"> }) {
+  if (!file.installBlocker) return null;
+  return (
+    <span className="file-not-installable" data-testid="not-installable">
+      <span className="badge badge-warning">Not installable</span>
+      <span className="file-reason file-reason-warning">{INSTALL_BLOCKER_TEXT[file.installBlocker].split(". ")[0]}.</span>
+    </span>
+  );
+}
+
 const LINK_STATE: Record<Exclude<LinkSummary["state"], "open">, { label: string; badge: string }> = {
   disabled: { label: "Link off", badge: "badge-muted" },
   expired: { label: "Link expired", badge: "badge-danger" },
@@ -57,11 +68,24 @@ export function LinkCounts({ share, platform }: { share: LinkSummary; platform: 
       )}
       <span className="file-counts" data-testid="file-counts">
         {plural(share.downloads, "download", "downloads")}
-        {/* Installs are iOS manifest fetches: an Android build has none to show. */}
-        {(platform === "ios" || share.installs > 0) && <> · {plural(share.installs, "install", "installs")}</>}
+        {/* What is counted is an iPhone or iPad asking for the install manifest (an install started, not
+            one known to have finished): an Android build has none to show. */}
+        {(platform === "ios" || share.installs > 0) && <> · {plural(share.installs, "iOS install request", "iOS install requests")}</>}
       </span>
     </span>
   );
+}
+
+/**
+ * A list's files in the groups the dashboard shows apart: builds (completed: what the project's
+ * file count counts), rejected uploads, and uploads still waiting for their complete.
+ */
+export function groupFiles(files: FileSummary[]) {
+  return {
+    builds: files.filter((f) => f.status === "completed"),
+    rejected: files.filter((f) => f.status === "rejected"),
+    pending: files.filter((f) => f.status === "pending"),
+  };
 }
 
 /** Builds as a list of rows (a table on wide screens, stacked cards on phones, same markup). */
@@ -90,6 +114,7 @@ export function FileList({ files, showProject, projectNames }: { files: FileSumm
           </div>
           <div className="file-state">
             <FileStatus file={f} />
+            <NotInstallable file={f} />
             {f.share && <LinkCounts share={f.share} platform={f.platform} />}
           </div>
         </li>

@@ -22,6 +22,10 @@ const STATE: Record<ShareLinkView["state"], { label: string; badge: string; help
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
+/** One-click expiries, counted from the moment the button is pressed. */
+const EXPIRY_PRESETS = [1, 7, 30] as const;
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+
 /** An ISO instant as a `datetime-local` value in the browser's zone (the input has no zone). */
 function toLocalInput(iso: string | null): string {
   if (!iso) return "";
@@ -53,7 +57,7 @@ export function ShareLinkSettings({ file, share, onChanged }: { file: FileDetail
           </dd>
         </div>
         <div className="stat">
-          <dt>iOS installs</dt>
+          <dt>iOS install requests</dt>
           <dd data-testid="share-installs">{share.installs}</dd>
         </div>
         <div className="stat">
@@ -69,14 +73,14 @@ export function ShareLinkSettings({ file, share, onChanged }: { file: FileDetail
           days={share.daily}
           stacked={false}
           testId="share-chart"
-          caption="Downloads and iOS installs per day, last 30 days"
+          caption="Downloads and iOS install requests per day, last 30 days"
           series={[
             { value: (d) => d.downloads, label: "Downloads", className: "chart-downloads", data: "downloads" },
-            { value: (d) => d.installs, label: "iOS installs", className: "chart-installs", data: "installs" },
+            { value: (d) => d.installs, label: "iOS install requests", className: "chart-installs", data: "installs" },
           ]}
           columns={[
             { label: "Downloads", cell: (d) => d.downloads },
-            { label: "iOS installs", cell: (d) => d.installs },
+            { label: "iOS install requests", cell: (d) => d.installs },
           ]}
         />
       </section>
@@ -113,7 +117,13 @@ function SettingsForm({ file, share, onSubmitting, onSaved }: { file: FileDetail
     const cap = maxDownloads.trim();
     const capNumber = cap === "" ? null : Number(cap);
     const clientErrors = {
-      expiresAt: expiry && Number.isNaN(expiry.getTime()) ? "Enter a date and time." : undefined,
+      expiresAt:
+        expiry && Number.isNaN(expiry.getTime())
+          ? "Enter a date and time."
+          : // Only a changed expiry: an unchanged one that has since passed is what the link shows as expired.
+            expiry && expiresAt !== toLocalInput(share.expiresAt) && expiry.getTime() <= Date.now()
+            ? "Choose a time in the future, or turn the link off to stop it now."
+            : undefined,
       password: password && [...password.normalize("NFKC")].length < 4 ? "Use at least 4 characters." : password.length > 256 ? "Use at most 256 characters." : undefined,
       maxDownloads:
         capNumber !== null && (!Number.isInteger(capNumber) || capNumber < 1 || capNumber > 1_000_000) ? "Enter a whole number from 1 to 1,000,000, or leave it empty for no limit." : undefined,
@@ -178,6 +188,24 @@ function SettingsForm({ file, share, onSubmitting, onSaved }: { file: FileDetail
               Clear expiry
             </Button>
           )}
+        </div>
+        <div className="expiry-presets" role="group" aria-labelledby="expiry-presets-label">
+          <span id="expiry-presets-label" className="field-hint">
+            Expire in
+          </span>
+          {EXPIRY_PRESETS.map((days) => (
+            <Button
+              key={days}
+              variant="secondary"
+              className="button-small"
+              onClick={() => {
+                setExpiresAt(toLocalInput(inDays(days)));
+                form.clearFieldError("expiresAt");
+              }}
+            >
+              {days === 1 ? "1 day" : `${days} days`}
+            </Button>
+          ))}
         </div>
         <PasswordField
           name="password"

@@ -2,7 +2,7 @@ import { dashboardApi } from "../api/dashboard.api";
 import { Link } from "../app/router";
 import { useAccount } from "../app/session";
 import { Loaded, useLoad } from "../components/data";
-import { FileList } from "../components/file-list";
+import { FileList, groupFiles } from "../components/file-list";
 import { AppShell, EmptyState } from "../components/layouts";
 import { folderIcon, ProjectList } from "./projects.page";
 
@@ -54,23 +54,39 @@ export function DashboardPage() {
         <section aria-labelledby="files-heading" className="section">
           <div className="section-header">
             <h2 id="files-heading" className="section-title">
-              Latest files
+              Latest builds
             </h2>
           </div>
-          <Loaded load={files} retry={reloadFiles} label="the latest files">
-            {({ items }) =>
-              items.length === 0 ? (
-                <div className="panel">
-                  <EmptyState title="No builds yet" icon={boxIcon} headingLevel={3}>
-                    <p>Builds uploaded to any of your projects show up here, newest first, with their share links.</p>
-                  </EmptyState>
-                </div>
-              ) : (
-                <div className="panel">
-                  <FileList files={items} showProject projectNames={names} />
-                </div>
-              )
-            }
+          <Loaded load={files} retry={reloadFiles} label="the latest builds">
+            {({ items }) => {
+              // Rejected uploads apart from the builds, as on a project's page.
+              const { builds, rejected } = groupFiles(items);
+              return (
+                <>
+                  {builds.length === 0 ? (
+                    <div className="panel">
+                      <EmptyState title="No builds yet" icon={boxIcon} headingLevel={3}>
+                        <p>Builds uploaded to any of your projects show up here, newest first, with their share links.</p>
+                      </EmptyState>
+                    </div>
+                  ) : (
+                    <div className="panel">
+                      <FileList files={builds} showProject projectNames={names} />
+                    </div>
+                  )}
+                  {rejected.length > 0 && (
+                    <section aria-labelledby="rejected-heading" className="section">
+                      <h3 id="rejected-heading" className="section-title">
+                        Recently rejected uploads
+                      </h3>
+                      <div className="panel">
+                        <FileList files={rejected} showProject projectNames={names} />
+                      </div>
+                    </section>
+                  )}
+                </>
+              );
+            }}
           </Loaded>
         </section>
       </div>

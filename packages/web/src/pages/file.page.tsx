@@ -1,17 +1,18 @@
 import { useState, type ReactNode } from "react";
 import { describeError } from "../api/api-client";
 import { dashboardApi, type FileDetail } from "../api/dashboard.api";
-import { formatDateTime } from "../app/format";
+import { INSTALL_BLOCKER_TEXT } from "@hangar/core/installability";
+import { formatBytes, formatDateTime } from "../app/format";
 import { Link, useNavigate } from "../app/router";
 import { ErrorSummary } from "../components/alerts";
 import { Button, DangerActions } from "../components/button";
-import { CopyField, formatBytes, Loaded, useLoad } from "../components/data";
+import { CopyField, Loaded, useLoad } from "../components/data";
 import { AppIcon, FileStatus, platformLabel, versionOf } from "../components/file-list";
 import { AppShell, Card } from "../components/layouts";
 import { ShareLinkSettings } from "../components/share-link-settings";
 
 /** Metadata keys shown in the summary above; the rest is listed under "All metadata". */
-const SHOWN = new Set(["appName", "bundleId", "version", "buildNumber", "platform"]);
+const SHOWN = new Set(["appName", "bundleId", "version", "buildNumber", "platform", "installable", "reason"]);
 
 /** Readable labels for the extractor's usual keys; unknown keys are spelled out from camelCase. */
 const LABELS: Record<string, string> = {
@@ -141,6 +142,12 @@ function FileDetails({ file, onChanged }: { file: FileDetail; onChanged(file: Fi
   const extra = Object.entries(file.metadata ?? {}).filter(([k]) => !SHOWN.has(k));
   return (
     <div className="stack">
+      {file.installBlocker && (
+        <div className="alert alert-warning" role="note" data-testid="install-warning">
+          <p className="alert-title">Testers cannot install this build from its link.</p>
+          <p>{INSTALL_BLOCKER_TEXT[file.installBlocker]}</p>
+        </div>
+      )}
       <Card title="Summary" id="summary">
         <div className="file-hero">
           <AppIcon url={file.iconUrl} size={64} />

@@ -1,7 +1,8 @@
 import { dashboardApi, type UsageDay } from "../api/dashboard.api";
 import { formatDateTime } from "../app/format";
 import { Link } from "../app/router";
-import { formatBytes, Loaded, useLoad } from "../components/data";
+import { formatBytes } from "../app/format";
+import { Loaded, useLoad } from "../components/data";
 import { DailyBarChart } from "../components/daily-chart";
 import { AppShell, Card } from "../components/layouts";
 

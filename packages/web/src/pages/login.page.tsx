@@ -18,7 +18,7 @@ const NOTICES: Record<LoginNotice, string> = {
   "password-reset": "Your password was changed and every session was signed out. Log in with your new password.",
   "signed-out": "You are signed out.",
   verified: "Your e-mail address is verified. Log in to continue.",
-  "session-ended": "Your session ended. Log in again to continue.",
+  "session-ended": "Your session ended — sign in again. You will be back where you were, with what you had typed.",
 };
 
 export function LoginPage() {

@@ -7,7 +7,7 @@ import { ErrorSummary, Notice } from "../components/alerts";
 import { Button, DangerActions } from "../components/button";
 import { Loaded, ProjectBadge, useLoad } from "../components/data";
 import { TextField } from "../components/field";
-import { FileList } from "../components/file-list";
+import { FileList, groupFiles } from "../components/file-list";
 import { AppShell, Card, EmptyState } from "../components/layouts";
 import { ProjectForm } from "../components/project-form";
 import { useForm } from "../components/use-form";
@@ -50,8 +50,8 @@ export function ProjectPage({ projectId }: { projectId: string }) {
                       </dd>
                     </div>
                     <div>
-                      <dt>Files</dt>
-                      <dd>{project.fileCount}</dd>
+                      <dt>Builds</dt>
+                      <dd data-testid="project-build-count">{project.fileCount}</dd>
                     </div>
                     <div>
                       <dt>Last upload</dt>
@@ -102,49 +102,90 @@ function ProjectFiles({ project }: { project: Project }) {
   };
   useEffect(() => fetchPage(null), [project.projectId]);
 
+  // Builds and rejected uploads are listed apart: a rejected package is not a build anyone can
+  // install, and the project's count (completed uploads) must match the rows under "Builds".
+  const { builds, rejected, pending } = groupFiles(files);
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   return (
-    <section aria-labelledby="files-heading" className="section">
-      <div className="section-header">
-        <h2 id="files-heading" className="section-title">
-          Files
-        </h2>
-      </div>
-      {files.length > 0 && (
-        <div className="panel">
-          <FileList files={files} />
+    <>
+      <section aria-labelledby="files-heading" className="section">
+        <div className="section-header">
+          <h2 id="files-heading" className="section-title">
+            Builds
+          </h2>
+          {state !== "loading" || files.length > 0 ? (
+            <span className="section-count" data-testid="builds-count">
+              {builds.length < project.fileCount ? `${builds.length} of ${plural(project.fileCount, "build", "builds")} shown` : plural(builds.length, "build", "builds")}
+            </span>
+          ) : null}
         </div>
-      )}
-      {state === "ready" && files.length === 0 && (
-        <div className="panel">
-          <EmptyState title="No builds yet" headingLevel={3}>
-            <p>
-              Upload one with the CLI and <Link to="/security/developer-settings">an API key</Link> for this project: <code>npx hangar upload app.apk</code>.
-            </p>
-          </EmptyState>
-        </div>
-      )}
-      {state === "loading" && (
-        <p className="loading-line" role="status">
-          <span className="spinner spinner-dark" aria-hidden="true" /> Loading files…
-        </p>
-      )}
-      {state === "error" && (
-        <ErrorSummary message={`Could not load the files. ${error}`}>
-          <div className="alert-actions">
-            <Button variant="secondary" className="button-small" onClick={() => fetchPage(files.length ? cursor : null)}>
-              Try again
+        {builds.length > 0 && (
+          <div className="panel" data-testid="builds-list">
+            <FileList files={builds} />
+          </div>
+        )}
+        {state === "ready" && builds.length === 0 && !cursor && (
+          <div className="panel">
+            <EmptyState title="No builds yet" headingLevel={3}>
+              <p>
+                Upload one with the CLI and <Link to="/security/developer-settings">an API key</Link> for this project: <code>npx hangar upload app.apk</code>.
+              </p>
+            </EmptyState>
+          </div>
+        )}
+        {state === "loading" && (
+          <p className="loading-line" role="status">
+            <span className="spinner spinner-dark" aria-hidden="true" /> Loading files…
+          </p>
+        )}
+        {state === "error" && (
+          <ErrorSummary message={`Could not load the files. ${error}`}>
+            <div className="alert-actions">
+              <Button variant="secondary" className="button-small" onClick={() => fetchPage(files.length ? cursor : null)}>
+                Try again
+              </Button>
+            </div>
+          </ErrorSummary>
+        )}
+        {state === "ready" && cursor && (
+          <div>
+            <Button variant="secondary" onClick={() => fetchPage(cursor)}>
+              Load more
             </Button>
           </div>
-        </ErrorSummary>
+        )}
+      </section>
+      {pending.length > 0 && (
+        <section aria-labelledby="pending-heading" className="section">
+          <div className="section-header">
+            <h2 id="pending-heading" className="section-title">
+              Unfinished uploads
+            </h2>
+            <span className="section-count">{plural(pending.length, "upload", "uploads")}</span>
+          </div>
+          <p className="muted section-note">Presigned but never completed; they expire on their own.</p>
+          <div className="panel">
+            <FileList files={pending} />
+          </div>
+        </section>
       )}
-      {state === "ready" && cursor && (
-        <div>
-          <Button variant="secondary" onClick={() => fetchPage(cursor)}>
-            Load more
-          </Button>
-        </div>
+      {rejected.length > 0 && (
+        <section aria-labelledby="rejected-heading" className="section">
+          <div className="section-header">
+            <h2 id="rejected-heading" className="section-title">
+              Rejected uploads
+            </h2>
+            <span className="section-count" data-testid="rejected-count">
+              {plural(rejected.length, "upload", "uploads")}
+            </span>
+          </div>
+          <p className="muted section-note">Files the service could not read as an APK or IPA. They are not builds: nothing links to them.</p>
+          <div className="panel" data-testid="rejected-list">
+            <FileList files={rejected} />
+          </div>
+        </section>
       )}
-    </section>
+    </>
   );
 }
 

@@ -31,7 +31,7 @@ export function ProjectList({ projects, headingLevel = 2 }: { projects: Project[
           {p.description && <p className="project-card-description">{p.description}</p>}
           <p className="project-card-meta">
             <span>
-              {p.fileCount} {p.fileCount === 1 ? "file" : "files"}
+              {p.fileCount} {p.fileCount === 1 ? "build" : "builds"}
             </span>
             <span>{p.lastUploadAt ? <>Last upload <time dateTime={p.lastUploadAt}>{formatDateTime(p.lastUploadAt)}</time></> : "No uploads yet"}</span>
             {p.status === "deleting" && <span className="badge badge-danger">Deleting…</span>}

@@ -4,11 +4,12 @@ import {
   ciContext,
   describeFields,
   githubOutputs,
+  installWarning,
   parseUploadArgs,
   run,
   uploadCommand,
   uploadExitCode
-} from "./chunk-VGBY4Y3E.js";
+} from "./chunk-YQGG353A.js";
 import "./chunk-3WA5LAVB.js";
 import "./chunk-OA5U4LFR.js";
 import "./chunk-LM7JBYQ3.js";
@@ -18,6 +19,7 @@ export {
   ciContext,
   describeFields,
   githubOutputs,
+  installWarning,
   parseUploadArgs,
   run as runUpload,
   uploadCommand,

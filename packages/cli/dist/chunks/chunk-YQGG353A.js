@@ -532,7 +532,8 @@ var HangarClient = class {
       timings.putMs = this.clock.now() - putStarted - (timings.presignMs - presignBeforePut);
       const completed = await timed("completeMs", () => this.complete({ ...declared, key: address.key, ...options.context }, run2));
       timings.totalMs = this.clock.now() - started;
-      return { ...completed, ...installLinks(completed), timings };
+      const { installUrl: _decidedBelow, ...answer } = completed;
+      return { ...answer, ...installLinks(completed), timings };
     } finally {
       clearTimeout(budgetTimer);
     }
@@ -720,9 +721,11 @@ function readComplete(json) {
 }
 function installLinks(completed) {
   const qrCodeUrl = typeof completed.qrCodeUrl === "string" ? completed.qrCodeUrl : `${completed.shareUrl}/qr.svg`;
-  if (completed.metadata["platform"] !== "ios") return { qrCodeUrl };
+  const { installable, reason } = completed.metadata;
+  const said = installable === false ? { installable: false, ...typeof reason === "string" ? { reason } : {} } : installable === true ? { installable: true } : {};
+  if (completed.metadata["platform"] !== "ios" || installable === false) return { qrCodeUrl, ...said };
   const installUrl = typeof completed.installUrl === "string" ? completed.installUrl : `itms-services://?action=download-manifest&url=${encodeURIComponent(`${completed.shareUrl}/manifest.plist`)}`;
-  return { qrCodeUrl, installUrl };
+  return { qrCodeUrl, installUrl, ...said };
 }
 
 // src/client/github-output.ts
@@ -888,8 +891,8 @@ Options:
   --json                   Print the service's answer plus "timings" (ms) as JSON on stdout,
                            and nothing else there. A failure prints {"error":{...}}.
   --github-output          Append share_url, download_url, file_id, user_key, version,
-                           app_name, bundle_id, qr_code_url (and install_url for iOS) to
-                           $GITHUB_OUTPUT (automatic when it is set).
+                           app_name, bundle_id, qr_code_url (and install_url for an iOS
+                           build testers can install) to $GITHUB_OUTPUT (automatic when set).
   -q, --quiet              No progress and no retry notices (errors are still printed).
   -v, --verbose            Log each step and its timings to stderr (secrets redacted).
   --max-retries <n>        Retries per step on 5xx, network errors and 429 (default ${defaultRetryOptions.maxRetries}).
@@ -1074,6 +1077,19 @@ function githubOutputs(result) {
     ...typeof result.installUrl === "string" ? { install_url: result.installUrl } : {}
   };
 }
+var NOT_INSTALLABLE = {
+  app_store_signed: "it is signed for App Store distribution, which iOS installs only from the App Store or TestFlight; upload an ad hoc, development or enterprise build",
+  profile_expired: "its provisioning profile has expired; sign it with a current profile",
+  no_devices: "its provisioning profile lists no devices; register the testers' devices and build again",
+  no_profile: "it carries no provisioning profile; sign it for development, ad hoc or enterprise distribution"
+};
+function installWarning(result) {
+  if (result.installable !== false) return void 0;
+  const code = typeof result.reason === "string" ? result.reason : "unknown";
+  const why = Object.hasOwn(NOT_INSTALLABLE, code) ? NOT_INSTALLABLE[code] : "the service says so";
+  return `hangar upload: warning: uploaded, but testers cannot install this build from its link: ${why} (${code})
+`;
+}
 function summary(result, fileName, size) {
   const m = result.metadata;
   const build = typeof m["buildNumber"] === "string" && m["buildNumber"] !== "" ? ` (${m["buildNumber"]})` : "";
@@ -1085,6 +1101,7 @@ function summary(result, fileName, size) {
     `  Share:     ${result.shareUrl}`,
     ...typeof result.qrCodeUrl === "string" ? [`  QR code:   ${result.qrCodeUrl}`] : [],
     `  Download:  ${result.downloadUrl}`,
+    ...result.installable === false ? [`  Install:   not installable from the link (${typeof result.reason === "string" ? result.reason : "unknown"})`] : [],
     ""
   ].join("\n");
 }
@@ -1184,6 +1201,8 @@ async function run(args, io) {
         throw new UsageError(`uploaded, but could not write GITHUB_OUTPUT (${opts.githubOutput}): ${error.message}`);
       }
     }
+    const warning = installWarning(result);
+    if (warning) err(warning);
     out(opts.json ? `${JSON.stringify(result, null, 2)}
 ` : summary(result, fileName, size));
     return UPLOAD_EXIT.ok;
@@ -1294,6 +1313,7 @@ export {
   uploadExitCode,
   ciContext,
   githubOutputs,
+  installWarning,
   run,
   describeFields,
   uploadCommand
