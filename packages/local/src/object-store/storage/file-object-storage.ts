@@ -3,6 +3,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile, ty
 import { join } from "node:path";
 import { S3Error, noSuchBucket } from "../s3-error";
 import { isValidBucketName } from "./bucket-name";
+import { KeyedLock } from "./keyed-lock";
 import { NULL_VERSION, isDeleteMarker, parseKeyHistory, type DeleteMarker, type KeyHistory, type ObjectRecord } from "./object-record";
 
 const TEMP_DIR = ".tmp";
@@ -57,7 +58,7 @@ export function newVersionId(): string {
  * Only a DELETE naming a version id ever removes a versioned object's bytes.
  */
 export class FileObjectStorage {
-  private readonly keyLocks = new Map<string, Promise<void>>();
+  private readonly keyLocks = new KeyedLock();
 
   private constructor(readonly dataDir: string) {}
 
@@ -302,20 +303,8 @@ export class FileObjectStorage {
   }
 
   /** Serialises writers of one key in this process, so an overwrite never loses track of the bytes file it replaces. */
-  private async withKeyLock<T>(bucket: string, key: string, work: () => Promise<T>): Promise<T> {
-    const id = `${bucket}/${key}`;
-    const previous = this.keyLocks.get(id) ?? Promise.resolve();
-    let release!: () => void;
-    const current = new Promise<void>((resolve) => (release = resolve));
-    const chained = previous.then(() => current);
-    this.keyLocks.set(id, chained);
-    await previous;
-    try {
-      return await work();
-    } finally {
-      release();
-      if (this.keyLocks.get(id) === chained) this.keyLocks.delete(id);
-    }
+  private withKeyLock<T>(bucket: string, key: string, work: () => Promise<T>): Promise<T> {
+    return this.keyLocks.run(`${bucket}/${key}`, work);
   }
 }
 
