@@ -243,7 +243,11 @@ export async function getObject(x: AuthorizedExchange, bucket: string, key: stri
     for (const [name, value] of Object.entries(record.headers)) res.setHeader(name, value);
     for (const [name, value] of Object.entries(record.metadata)) res.setHeader(name, value);
     if (header(x, "x-amz-checksum-mode")?.toUpperCase() === "ENABLED" && range.kind === "full") {
-      for (const [algorithm, value] of Object.entries(record.checksums)) res.setHeader(`x-amz-checksum-${algorithm}`, value);
+      for (const [algorithm, value] of Object.entries(record.checksums)) {
+        res.setHeader(`x-amz-checksum-${algorithm}`, value);
+        // A multipart object's checksum is of its parts' checksums, marked `-<count>`.
+        res.setHeader("x-amz-checksum-type", /-\d+$/.test(value) ? "COMPOSITE" : "FULL_OBJECT");
+      }
     }
     for (const [name, value] of overrides) res.setHeader(name, value);
 
