@@ -255,15 +255,15 @@ export async function getObject(x: AuthorizedExchange, bucket: string, key: stri
       res.end();
       return;
     }
-    const stream = opened.handle.createReadStream({ start, end, highWaterMark: 1024 * 1024 });
-    handedToStream = true; // the stream closes the handle when it ends or is destroyed
+    const stream = opened.bytes.stream(start, end);
+    handedToStream = true; // the stream closes the files when it ends or is destroyed
     try {
       await pipeline(stream, res);
     } catch {
       // The client went away mid-download; nothing left to answer.
     }
   } finally {
-    if (!handedToStream) await opened.handle.close();
+    if (!handedToStream) await opened.bytes.close();
   }
 }
 

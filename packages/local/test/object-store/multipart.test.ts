@@ -8,11 +8,13 @@ import {
   CompleteMultipartUploadCommand,
   CreateBucketCommand,
   CreateMultipartUploadCommand,
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListPartsCommand,
   PutBucketVersioningCommand,
+  PutObjectCommand,
   UploadPartCommand,
   type ChecksumAlgorithm,
   type CompletedPart,
@@ -44,10 +46,10 @@ const crc32cBase64 = (data: Buffer) => {
 /** S3's ETag of a multipart object: MD5 of the concatenated binary part MD5s, then `-<count>`. */
 const multipartEtag = (parts: Buffer[]) => `"${createHash("md5").update(Buffer.concat(parts.map(md5))).digest("hex")}-${parts.length}"`;
 
-async function create(key: string, checksumAlgorithm?: ChecksumAlgorithm): Promise<string> {
+async function create(key: string, checksumAlgorithm?: ChecksumAlgorithm, inBucket = bucket): Promise<string> {
   const created = await f.client.send(
     new CreateMultipartUploadCommand({
-      Bucket: bucket,
+      Bucket: inBucket,
       Key: key,
       ContentType: "application/octet-stream",
       ...(checksumAlgorithm ? { ChecksumAlgorithm: checksumAlgorithm } : {}),
@@ -57,10 +59,17 @@ async function create(key: string, checksumAlgorithm?: ChecksumAlgorithm): Promi
   return created.UploadId!;
 }
 
-async function upload(key: string, uploadId: string, partNumber: number, body: Buffer, checksum?: string): Promise<CompletedPart> {
+async function upload(
+  key: string,
+  uploadId: string,
+  partNumber: number,
+  body: Buffer,
+  checksum?: string,
+  inBucket = bucket,
+): Promise<CompletedPart> {
   const res = await f.client.send(
     new UploadPartCommand({
-      Bucket: bucket,
+      Bucket: inBucket,
       Key: key,
       UploadId: uploadId,
       PartNumber: partNumber,
@@ -71,8 +80,8 @@ async function upload(key: string, uploadId: string, partNumber: number, body: B
   return { PartNumber: partNumber, ETag: res.ETag!, ...(res.ChecksumCRC32C ? { ChecksumCRC32C: res.ChecksumCRC32C } : {}) };
 }
 
-const complete = (key: string, uploadId: string, parts: CompletedPart[]) =>
-  f.client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
+const complete = (key: string, uploadId: string, parts: CompletedPart[], inBucket = bucket) =>
+  f.client.send(new CompleteMultipartUploadCommand({ Bucket: inBucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
 
 async function readAll(key: string, versionId?: string): Promise<Buffer> {
   const get = await f.client.send(new GetObjectCommand({ Bucket: bucket, Key: key, ...(versionId ? { VersionId: versionId } : {}) }));
@@ -241,6 +250,58 @@ describe("multipart upload", () => {
     await f.restart();
     await complete(key, uploadId, [part]);
     expect((await readAll(key)).equals(body)).toBe(true);
+  });
+});
+
+describe("a completed multipart object's files", () => {
+  const plain = "multipart-plain";
+  /** Every bytes file of the bucket's objects. */
+  const blobFiles = async (name: string) => {
+    const files: string[] = [];
+    for (const shard of await readdir(join(f.dataDir, name))) {
+      if (!/^[0-9a-f]{2}$/.test(shard)) continue;
+      files.push(...(await readdir(join(f.dataDir, name, shard))).filter((file) => file.endsWith(".bin")));
+    }
+    return files;
+  };
+
+  it("serves any range across its parts and frees every part's file when overwritten", async () => {
+    await f.client.send(new CreateBucketCommand({ Bucket: plain }));
+    const key = "builds/overwritten.apk";
+    const parts = [randomBytes(MIN_PART), randomBytes(MIN_PART), randomBytes(MIN_PART), randomBytes(777)];
+    const uploadId = await create(key, undefined, plain);
+    const done: CompletedPart[] = [];
+    for (const [index, body] of parts.entries()) done.push(await upload(key, uploadId, index + 1, body, undefined, plain));
+    await complete(key, uploadId, done, plain);
+    expect(await blobFiles(plain)).toHaveLength(parts.length);
+
+    const whole = Buffer.concat(parts);
+    for (const [start, end] of [
+      [0, 0],
+      [MIN_PART - 1, 2 * MIN_PART + 5],
+      [3 * MIN_PART, whole.length - 1],
+      [whole.length - 1000, whole.length - 1],
+    ] as const) {
+      const get = await f.client.send(new GetObjectCommand({ Bucket: plain, Key: key, Range: `bytes=${start}-${end}` }));
+      expect(Buffer.from(await get.Body!.transformToByteArray()).equals(whole.subarray(start, end + 1))).toBe(true);
+    }
+
+    await f.client.send(new PutObjectCommand({ Bucket: plain, Key: key, Body: Buffer.from("replaced") }));
+    expect(await blobFiles(plain)).toHaveLength(1);
+  });
+
+  it("keeps a download that started before its version was deleted whole", async () => {
+    const key = "builds/deleted-while-read.apk";
+    const parts = [randomBytes(MIN_PART), randomBytes(MIN_PART), randomBytes(MIN_PART)];
+    const uploadId = await create(key);
+    const done: CompletedPart[] = [];
+    for (const [index, body] of parts.entries()) done.push(await upload(key, uploadId, index + 1, body));
+    const { VersionId } = await complete(key, uploadId, done);
+
+    const get = await f.client.send(new GetObjectCommand({ Bucket: bucket, Key: key, VersionId }));
+    await f.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key, VersionId }));
+    expect(await objectExists(f.client, bucket, key)).toBe(false);
+    expect(Buffer.from(await get.Body!.transformToByteArray()).equals(Buffer.concat(parts))).toBe(true);
   });
 });
 

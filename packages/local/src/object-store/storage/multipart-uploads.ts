@@ -1,9 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { once } from "node:events";
-import { finished } from "node:stream/promises";
 import { createChecksum, type ChecksumAlgorithm } from "../body/checksums";
 import { S3Error, noSuchBucket } from "../s3-error";
 import { unlinkIfPresent, type FileObjectStorage, type VersioningStatus } from "./file-object-storage";
@@ -65,11 +62,12 @@ export const noSuchUpload = (uploadId: string) =>
  * A part arrives in a temp file (verified by the caller) and is renamed into place under the upload's lock,
  * so a re-sent part number replaces the previous bytes atomically and an abort or completion racing a part
  * upload leaves either the part refused with NoSuchUpload or the upload finished without it. Completion
- * concatenates the listed parts into one new object version by streaming (memory bounded by one stream
- * buffer whatever the size) and then deletes the upload: its id names nothing afterwards.
+ * moves the listed parts' files into the key's folder as the segments of one new object version (see
+ * `ObjectRecord.segments`) and deletes the rest of the upload: its id names nothing afterwards.
  *
- * Rejected alternative: storing the completed object as a list of part files, which would make completion
- * O(parts) instead of O(bytes); every reader (ranged GET, versions, deletes) would then handle segments.
+ * Rejected alternative: concatenating the parts into one file. Copying measured 1–5 s per GiB on a busy
+ * machine, which puts a 6 GiB build's completion near API Gateway's 29 s and needs twice the disk; moving
+ * files takes milliseconds at any size, and reads stream across segments with one buffer as before.
  */
 export class MultipartUploads {
   private readonly locks = new KeyedLock();
@@ -200,31 +198,30 @@ export class MultipartUploads {
       const stored = new Map((await this.listParts(bucket, upload)).map((p) => [p.partNumber, p]));
       const parts = checkRequestedParts(upload, stored, requested);
 
-      const temp = this.objects.tempFile();
-      try {
-        await concatenate(parts.map((p) => join(dir, p.blob)), temp);
-        const md5s = Buffer.concat(parts.map((p) => Buffer.from(p.etag.slice(1, -1), "hex")));
-        const checksums: Record<string, string> = {};
-        if (upload.checksumAlgorithm) {
-          // S3's COMPOSITE checksum: the algorithm over the concatenated binary part checksums, then `-<count>`.
-          const composite = createChecksum(upload.checksumAlgorithm);
-          composite.update(Buffer.concat(parts.map((p) => Buffer.from(p.checksum ?? "", "base64"))));
-          checksums[upload.checksumAlgorithm] = `${composite.digestBase64()}-${parts.length}`;
-        }
-        const stored = await this.objects.putObject(bucket, key, temp, {
+      const md5s = Buffer.concat(parts.map((p) => Buffer.from(p.etag.slice(1, -1), "hex")));
+      const checksums: Record<string, string> = {};
+      if (upload.checksumAlgorithm) {
+        // S3's COMPOSITE checksum: the algorithm over the concatenated binary part checksums, then `-<count>`.
+        const composite = createChecksum(upload.checksumAlgorithm);
+        composite.update(Buffer.concat(parts.map((p) => Buffer.from(p.checksum ?? "", "base64"))));
+        checksums[upload.checksumAlgorithm] = `${composite.digestBase64()}-${parts.length}`;
+      }
+      // The part files become the object's segments (moved, not copied): completing takes the same time at any size.
+      const object = await this.objects.putObject(
+        bucket,
+        key,
+        parts.map((p) => ({ path: join(dir, p.blob), size: p.size })),
+        {
           size: parts.reduce((sum, p) => sum + p.size, 0),
           etag: `"${createHash("md5").update(md5s).digest("hex")}-${parts.length}"`,
           contentType: upload.contentType,
           metadata: upload.metadata,
           headers: upload.headers,
           checksums,
-        });
-        await rm(dir, { recursive: true, force: true });
-        return { ...stored, partCount: parts.length };
-      } catch (error) {
-        await unlinkIfPresent(temp);
-        throw error;
-      }
+        },
+      );
+      await rm(dir, { recursive: true, force: true });
+      return { ...object, partCount: parts.length };
     });
   }
 
@@ -301,25 +298,6 @@ const invalidPart = (upload: UploadRecord, entry: RequestedPart) =>
     "One or more of the specified parts could not be found.  The part may not have been uploaded, or the specified entity tag may not match the part's entity tag.",
     { UploadId: upload.uploadId, PartNumber: String(entry.partNumber), ETag: entry.etag },
   );
-
-/** Appends each file to `destination` in turn through one write stream, honouring its backpressure. */
-async function concatenate(files: readonly string[], destination: string): Promise<void> {
-  const out = createWriteStream(destination, { flags: "wx", highWaterMark: 4 * 1024 * 1024 });
-  const closed = finished(out);
-  try {
-    for (const file of files) {
-      for await (const chunk of createReadStream(file, { highWaterMark: 4 * 1024 * 1024 })) {
-        if (!out.write(chunk)) await Promise.race([once(out, "drain"), closed]);
-      }
-    }
-    out.end();
-    await closed;
-  } catch (error) {
-    out.destroy();
-    await closed.catch(() => undefined);
-    throw error;
-  }
-}
 
 function partName(partNumber: number): string {
   return `part-${String(partNumber).padStart(5, "0")}`;
