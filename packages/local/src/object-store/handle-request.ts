@@ -25,7 +25,7 @@ import { S3_XML_NAMESPACE, XML_DECLARATION, xmlElement } from "./xml";
 const MAX_DRAIN_BYTES = 8 * 1024 * 1024;
 const OWNER_ID = "hangar-local";
 
-/** S3 sub-resources (`?acl`, `?uploads`, …) this store does not implement; answering them as plain operations would mislead. */
+/** S3 sub-resources (`?acl`, `?tagging`, …) this store does not implement; answering them as plain operations would mislead. */
 const UNSUPPORTED_SUBRESOURCES = new Set([
   "accelerate", "acl", "analytics", "attributes", "cors", "delete", "encryption", "intelligent-tiering", "inventory",
   "legal-hold", "lifecycle", "logging", "metrics", "notification", "object-lock", "ownershipControls",

@@ -14,7 +14,7 @@ export interface ObjectRecord {
    */
   segments?: { blob: string; size: number }[];
   size: number;
-  /** Quoted MD5 hex, as S3 returns it for single-part uploads. */
+  /** Quoted: MD5 hex for a PUT; for a multipart upload, MD5 hex of the parts' binary MD5s then `-<part count>`, as S3 computes it. */
   etag: string;
   contentType: string;
   /** ISO 8601. */
