@@ -232,6 +232,27 @@ describe("multipart upload", () => {
     expect([head.VersionId, head.ETag]).toEqual([result.VersionId, multipartEtag([body])]);
   });
 
+  it("lists uploads in progress by key, a page at a time", async () => {
+    const prefix = "listing/";
+    const ids = [await create(`${prefix}b.apk`), await create(`${prefix}a.apk`), await create(`${prefix}c.apk`)];
+    const first = await f.client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: prefix, MaxUploads: 2 }));
+    expect(first.Uploads?.map((u) => u.Key)).toEqual([`${prefix}a.apk`, `${prefix}b.apk`]);
+    expect(first.IsTruncated).toBe(true);
+    const rest = await f.client.send(
+      new ListMultipartUploadsCommand({
+        Bucket: bucket,
+        Prefix: prefix,
+        KeyMarker: first.NextKeyMarker!,
+        UploadIdMarker: first.NextUploadIdMarker!,
+      }),
+    );
+    expect(rest.Uploads?.map((u) => [u.Key, u.UploadId])).toEqual([[`${prefix}c.apk`, ids[2]]]);
+    expect(rest.IsTruncated).toBe(false);
+    for (const [index, name] of ["b", "a", "c"].entries()) {
+      await f.client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: `${prefix}${name}.apk`, UploadId: ids[index]! }));
+    }
+  });
+
   it("refuses part numbers outside 1..10000", async () => {
     const key = "builds/numbers.apk";
     const uploadId = await create(key);
@@ -341,6 +362,35 @@ describe("multipart upload with CRC32C checksums", () => {
     const head = await f.client.send(new HeadObjectCommand({ Bucket: bucket, Key: key, ChecksumMode: "ENABLED" }));
     expect([head.ChecksumCRC32C, head.ChecksumType]).toEqual([`${composite}-2`, "COMPOSITE"]);
     expect((await readAll(key)).equals(Buffer.concat(parts))).toBe(true);
+  });
+
+  it("takes SHA-256 part checksums the same way, with the composite SHA-256 for the object", async () => {
+    const key = "builds/sha256.ipa";
+    const parts = [randomBytes(MIN_PART), randomBytes(99)];
+    const sha256 = (data: Buffer) => createHash("sha256").update(data).digest();
+    const uploadId = await create(key, "SHA256");
+    const done: CompletedPart[] = [];
+    for (const [index, body] of parts.entries()) {
+      const res = await f.client.send(
+        new UploadPartCommand({
+          Bucket: bucket,
+          Key: key,
+          UploadId: uploadId,
+          PartNumber: index + 1,
+          Body: body,
+          ChecksumSHA256: sha256(body).toString("base64"),
+        }),
+      );
+      done.push({ PartNumber: index + 1, ETag: res.ETag!, ChecksumSHA256: res.ChecksumSHA256! });
+    }
+    const mismatch = await s3ErrorOf(
+      f.client.send(
+        new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: 3, Body: parts[1]!, ChecksumCRC32C: crc32cBase64(parts[1]!) }),
+      ),
+    );
+    expect(mismatch.message).toBe("Checksum Type mismatch occurred, expected checksum Type: sha256, actual checksum Type: crc32c");
+    const result = await complete(key, uploadId, done);
+    expect(result.ChecksumSHA256).toBe(`${createHash("sha256").update(Buffer.concat(parts.map(sha256))).digest("base64")}-2`);
   });
 
   it("accepts a part PUT to a presigned URL that signs its checksum, and refuses other bytes on that URL", async () => {
