@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FileObjectStorage } from "./storage/file-object-storage";
+import type { MultipartUploads } from "./storage/multipart-uploads";
 import type { QueryParam } from "./sigv4/canonical";
 import type { VerifiedRequest } from "./sigv4/verify-sigv4";
 
@@ -16,6 +17,7 @@ export interface Exchange {
   /** The client sent `Expect: 100-continue`; the body only comes after res.writeContinue(). */
   expectContinue: boolean;
   storage: FileObjectStorage;
+  uploads: MultipartUploads;
 }
 
 export interface AuthorizedExchange extends Exchange {

@@ -5,27 +5,39 @@ import { headersFromRaw, queryParam, type AuthorizedExchange, type Exchange } fr
 import { getBucketVersioning, putBucketVersioning } from "./bucket-versioning";
 import { listObjectsV2Xml } from "./list-objects";
 import { listObjectVersionsXml } from "./list-object-versions";
+import {
+  abortMultipartUpload,
+  completeMultipartUpload,
+  createMultipartUpload,
+  listMultipartUploads,
+  listParts,
+  uploadPart,
+} from "./multipart-operations";
 import { deleteObject, getObject, putObject } from "./object-operations";
 import { S3Error, noSuchBucket, notImplemented } from "./s3-error";
 import { parseQuery } from "./sigv4/canonical";
 import { verifySigV4 } from "./sigv4/verify-sigv4";
 import type { FileObjectStorage } from "./storage/file-object-storage";
+import { MultipartUploads } from "./storage/multipart-uploads";
 import { S3_XML_NAMESPACE, XML_DECLARATION, xmlElement } from "./xml";
 
 /** Above this many unread body bytes a refused request's connection is closed instead of drained. */
 const MAX_DRAIN_BYTES = 8 * 1024 * 1024;
 const OWNER_ID = "hangar-local";
 
-/** S3 sub-resources (`?acl`, `?uploads`, …) this store does not implement; answering them as plain operations would mislead. */
+/** S3 sub-resources (`?acl`, `?tagging`, …) this store does not implement; answering them as plain operations would mislead. */
 const UNSUPPORTED_SUBRESOURCES = new Set([
   "accelerate", "acl", "analytics", "attributes", "cors", "delete", "encryption", "intelligent-tiering", "inventory",
-  "legal-hold", "lifecycle", "logging", "metrics", "notification", "object-lock", "ownershipControls", "partNumber",
+  "legal-hold", "lifecycle", "logging", "metrics", "notification", "object-lock", "ownershipControls",
   "policy", "policyStatus", "publicAccessBlock", "replication", "requestPayment", "restore", "retention", "select",
-  "tagging", "torrent", "uploadId", "uploads", "website",
+  "tagging", "torrent", "website",
 ]);
-/** Sub-resources implemented only on one level: `?versioning` and `?versions` on buckets, `?versionId` on objects. */
+/**
+ * Sub-resources implemented only on one level: `?versioning`, `?versions` and `?uploads` (ListMultipartUploads)
+ * on buckets; `?versionId`, `?uploadId` and `?partNumber` on objects.
+ */
 const BUCKET_ONLY = new Set(["versioning", "versions"]);
-const OBJECT_ONLY = new Set(["versionId"]);
+const OBJECT_ONLY = new Set(["versionId", "uploadId", "partNumber"]);
 
 export interface RequestHandlerOptions {
   storage: FileObjectStorage;
@@ -37,6 +49,7 @@ export interface RequestHandlerOptions {
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse, expectContinue?: boolean) => Promise<void>;
 
 export function createRequestHandler(options: RequestHandlerOptions): RequestHandler {
+  const uploads = new MultipartUploads(options.storage);
   return async (req, res, expectContinue = false) => {
     const started = Date.now();
     const requestId = randomBytes(8).toString("hex").toUpperCase();
@@ -57,6 +70,7 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
       headers: headersFromRaw(req.rawHeaders),
       expectContinue,
       storage: options.storage,
+      uploads,
     };
     let errorCode: string | undefined;
     try {
@@ -107,7 +121,12 @@ async function route(x: Exchange, options: RequestHandlerOptions): Promise<void>
     if (x.method === "GET") return listBuckets(ax);
     throw methodNotAllowed(x.method, "SERVICE");
   }
+  const has = (name: string) => x.query.some((p) => p.name === name);
   if (key === "") {
+    if (has("uploads")) {
+      if (x.method === "GET") return listMultipartUploads(ax, bucket);
+      throw methodNotAllowed(x.method, "BUCKET");
+    }
     if (x.query.some((p) => p.name === "versioning") && x.method !== "GET" && x.method !== "PUT") {
       throw methodNotAllowed(x.method, "BUCKET");
     }
@@ -128,6 +147,26 @@ async function route(x: Exchange, options: RequestHandlerOptions): Promise<void>
         throw methodNotAllowed(x.method, "BUCKET");
     }
   }
+  if (has("uploads")) {
+    if (x.method === "POST") return createMultipartUpload(ax, bucket, key);
+    throw methodNotAllowed(x.method, "OBJECT");
+  }
+  const uploadId = queryParam(x, "uploadId");
+  if (uploadId !== undefined) {
+    switch (x.method) {
+      case "PUT":
+        return uploadPart(ax, bucket, key, uploadId);
+      case "GET":
+        return listParts(ax, bucket, key, uploadId);
+      case "POST":
+        return completeMultipartUpload(ax, bucket, key, uploadId);
+      case "DELETE":
+        return abortMultipartUpload(ax, bucket, key, uploadId);
+      default:
+        throw methodNotAllowed(x.method, "OBJECT");
+    }
+  }
+  if (has("partNumber")) throw notImplemented("The local object store does not implement reading one part of an object (partNumber).");
   switch (x.method) {
     case "PUT":
       return putObject(ax, bucket, key);

@@ -130,6 +130,7 @@ function decodeToken(token: string): ContinuationPoint {
   throw invalidArgument("The continuation token provided is incorrect", { ArgumentName: "continuation-token" });
 }
 
-function encodeKey(key: string): string {
+/** encoding-type=url: each path segment percent-encoded, `/` kept. */
+export function encodeKey(key: string): string {
   return key.split("/").map(uriEncode).join("/");
 }

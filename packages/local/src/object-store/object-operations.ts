@@ -9,7 +9,7 @@ import { NULL_VERSION, type ObjectRecord } from "./storage/object-record";
 
 const MAX_KEY_BYTES = 1024;
 /** S3's default when a PUT names no Content-Type. */
-const DEFAULT_CONTENT_TYPE = "binary/octet-stream";
+export const DEFAULT_CONTENT_TYPE = "binary/octet-stream";
 /** Representation headers S3 stores with an object and serves back. */
 const STORED_HEADERS = ["cache-control", "content-disposition", "content-encoding", "content-language", "expires"];
 /** Query parameters that override response headers on a signed GET/HEAD, and the header each sets. */
@@ -22,6 +22,8 @@ const RESPONSE_OVERRIDES: Record<string, string> = {
   "response-content-encoding": "Content-Encoding",
 };
 const STREAMING_UNSIGNED_TRAILER = "STREAMING-UNSIGNED-PAYLOAD-TRAILER";
+/** S3's limit for one PUT (and one part of a multipart upload). */
+export const MAX_PUT_BYTES = 5 * 1024 ** 3;
 
 /**
  * The `versionId` query parameter: undefined when absent; S3's 400 for a value that cannot be a version id
@@ -37,11 +39,11 @@ export function requestedVersionId(x: AuthorizedExchange): string | undefined {
 }
 
 /** S3 names version ids only in buckets whose versioning was ever configured. */
-function setVersionHeader(x: AuthorizedExchange, versioning: VersioningStatus | undefined, versionId: string): void {
+export function setVersionHeader(x: AuthorizedExchange, versioning: VersioningStatus | undefined, versionId: string): void {
   if (versioning !== undefined) x.res.setHeader("x-amz-version-id", versionId);
 }
 
-function checkKey(key: string): void {
+export function checkKey(key: string): void {
   if (Buffer.byteLength(key, "utf8") > MAX_KEY_BYTES) {
     throw new S3Error(400, "KeyTooLongError", "Your key is too long", { MaxSizeAllowed: String(MAX_KEY_BYTES) });
   }
@@ -57,6 +59,55 @@ export async function putObject(x: AuthorizedExchange, bucket: string, key: stri
   if (header(x, "x-amz-copy-source") !== undefined) throw notImplemented("CopyObject is not supported by the local object store.");
   if (queryParam(x, "versionId") !== undefined) throw notImplemented("PutObject does not take a versionId: every PUT makes a new version.");
 
+  const body = await receiveVerifiedBody(x, { requireBucket: bucket, maxSize: MAX_PUT_BYTES });
+  let stored: { record: ObjectRecord; versioning: VersioningStatus | undefined };
+  try {
+    stored = await x.storage.putObject(bucket, key, body.file, {
+      size: body.size,
+      etag: `"${body.md5.toString("hex")}"`,
+      contentType: header(x, "content-type") ?? DEFAULT_CONTENT_TYPE,
+      metadata: userMetadata(x),
+      headers: storedHeaders(x),
+      checksums: Object.fromEntries(body.checksums),
+    });
+  } catch (error) {
+    await unlinkIfPresent(body.file);
+    throw error;
+  }
+
+  const { record } = stored;
+  x.res.statusCode = 200;
+  x.res.setHeader("ETag", record.etag);
+  setVersionHeader(x, stored.versioning, record.versionId);
+  for (const [algorithm, value] of Object.entries(record.checksums)) x.res.setHeader(`x-amz-checksum-${algorithm}`, value);
+  x.res.setHeader("Content-Length", "0");
+  x.res.end();
+}
+
+/** A request body received into a temp file and checked against everything the request declared. */
+export interface VerifiedBody {
+  /** Temp file holding the bytes; the caller renames it into place or deletes it. */
+  file: string;
+  size: number;
+  md5: Buffer;
+  /** Base64 flexible checksums the client supplied (header, presigned query or trailer) and that matched. */
+  checksums: Map<ChecksumAlgorithm, string>;
+}
+
+/**
+ * The body of a PutObject or UploadPart: payload mode and lengths checked before any byte is read (so a
+ * refused request writes nothing), then streamed to a temp file while hashed, then SHA-256 (when signed),
+ * Content-MD5 and flexible checksums compared. On any refusal the temp file is already gone.
+ */
+export async function receiveVerifiedBody(
+  x: AuthorizedExchange,
+  options: {
+    requireBucket: string;
+    maxSize: number;
+    /** Last checks before the body is read, given the checksum algorithms the request declares. */
+    beforeBody?: (declared: readonly ChecksumAlgorithm[]) => Promise<void>;
+  },
+): Promise<VerifiedBody> {
   const declaredHash = x.auth.payloadHash;
   const chunked = declaredHash === STREAMING_UNSIGNED_TRAILER;
   if (declaredHash.startsWith("STREAMING-") && !chunked) {
@@ -82,26 +133,39 @@ export async function putObject(x: AuthorizedExchange, bucket: string, key: stri
         : "You must provide the Content-Length HTTP header.",
     );
   }
+  if (objectSize > options.maxSize) {
+    throw new S3Error(400, "EntityTooLarge", "Your proposed upload exceeds the maximum allowed size", {
+      ProposedSize: String(objectSize),
+      MaxSizeAllowed: String(options.maxSize),
+    });
+  }
 
   const expectedMd5 = parseContentMd5(header(x, "content-md5"));
   const expectedChecksums = checksumHeaders(x);
   const trailerChecksums = trailerAlgorithms(x, chunked);
   const algorithms = [...new Set<ChecksumAlgorithm>([...expectedChecksums.keys(), ...trailerChecksums])];
 
-  if (!(await x.storage.bucketExists(bucket))) throw noSuchBucket(bucket);
+  if (!(await x.storage.bucketExists(options.requireBucket))) throw noSuchBucket(options.requireBucket);
+  await options.beforeBody?.(algorithms);
 
   if (x.expectContinue) x.res.writeContinue();
   const temp = x.storage.tempFile();
-  let stored: { record: ObjectRecord; versioning: VersioningStatus | undefined };
   try {
-    const body = await receiveBody({ source: x.req, wireLength: contentLength, chunked, checksums: algorithms, destination: temp });
+    const body = await receiveBody({
+      source: x.req,
+      wireLength: contentLength,
+      chunked,
+      checksums: algorithms,
+      sha256: expectedSha256 !== undefined,
+      destination: temp,
+    });
     if (body.size !== objectSize) {
       throw new S3Error(400, "IncompleteBody", "The decoded body length does not match x-amz-decoded-content-length.");
     }
     if (expectedSha256 !== undefined && body.sha256Hex !== expectedSha256) {
       throw new S3Error(400, "XAmzContentSHA256Mismatch", "The provided 'x-amz-content-sha256' header does not match what was computed.", {
         ClientComputedContentSHA256: expectedSha256,
-        S3ComputedContentSHA256: body.sha256Hex,
+        S3ComputedContentSHA256: body.sha256Hex ?? "",
       });
     }
     if (expectedMd5 !== undefined && !expectedMd5.equals(body.md5)) {
@@ -110,7 +174,7 @@ export async function putObject(x: AuthorizedExchange, bucket: string, key: stri
         CalculatedDigest: body.md5.toString("base64"),
       });
     }
-    const verified: Record<string, string> = {};
+    const verified = new Map<ChecksumAlgorithm, string>();
     for (const algorithm of algorithms) {
       const computed = body.checksums.get(algorithm)!;
       const provided = expectedChecksums.get(algorithm) ?? body.trailers.get(`x-amz-checksum-${algorithm}`);
@@ -120,28 +184,13 @@ export async function putObject(x: AuthorizedExchange, bucket: string, key: stri
       if (provided !== computed) {
         throw new S3Error(400, "BadDigest", `The ${algorithm.toUpperCase()} you specified did not match the calculated checksum.`);
       }
-      verified[algorithm] = computed;
+      verified.set(algorithm, computed);
     }
-    stored = await x.storage.putObject(bucket, key, temp, {
-      size: body.size,
-      etag: `"${body.md5.toString("hex")}"`,
-      contentType: header(x, "content-type") ?? DEFAULT_CONTENT_TYPE,
-      metadata: userMetadata(x),
-      headers: storedHeaders(x),
-      checksums: verified,
-    });
+    return { file: temp, size: body.size, md5: body.md5, checksums: verified };
   } catch (error) {
     await unlinkIfPresent(temp);
     throw error;
   }
-
-  const { record } = stored;
-  x.res.statusCode = 200;
-  x.res.setHeader("ETag", record.etag);
-  setVersionHeader(x, stored.versioning, record.versionId);
-  for (const [algorithm, value] of Object.entries(record.checksums)) x.res.setHeader(`x-amz-checksum-${algorithm}`, value);
-  x.res.setHeader("Content-Length", "0");
-  x.res.end();
 }
 
 /** GetObject / HeadObject, with single byte ranges, conditional headers and response-* overrides. */
@@ -194,7 +243,11 @@ export async function getObject(x: AuthorizedExchange, bucket: string, key: stri
     for (const [name, value] of Object.entries(record.headers)) res.setHeader(name, value);
     for (const [name, value] of Object.entries(record.metadata)) res.setHeader(name, value);
     if (header(x, "x-amz-checksum-mode")?.toUpperCase() === "ENABLED" && range.kind === "full") {
-      for (const [algorithm, value] of Object.entries(record.checksums)) res.setHeader(`x-amz-checksum-${algorithm}`, value);
+      for (const [algorithm, value] of Object.entries(record.checksums)) {
+        res.setHeader(`x-amz-checksum-${algorithm}`, value);
+        // A multipart object's checksum is of its parts' checksums, marked `-<count>`.
+        res.setHeader("x-amz-checksum-type", /-\d+$/.test(value) ? "COMPOSITE" : "FULL_OBJECT");
+      }
     }
     for (const [name, value] of overrides) res.setHeader(name, value);
 
@@ -202,15 +255,15 @@ export async function getObject(x: AuthorizedExchange, bucket: string, key: stri
       res.end();
       return;
     }
-    const stream = opened.handle.createReadStream({ start, end, highWaterMark: 1024 * 1024 });
-    handedToStream = true; // the stream closes the handle when it ends or is destroyed
+    const stream = opened.bytes.stream(start, end);
+    handedToStream = true; // the stream closes the files when it ends or is destroyed
     try {
       await pipeline(stream, res);
     } catch {
       // The client went away mid-download; nothing left to answer.
     }
   } finally {
-    if (!handedToStream) await opened.handle.close();
+    if (!handedToStream) await opened.bytes.close();
   }
 }
 
@@ -250,7 +303,7 @@ function checksumHeaders(x: AuthorizedExchange): Map<ChecksumAlgorithm, string> 
     const value = found.get(`x-amz-checksum-${algorithm}`);
     if (value === undefined) continue;
     if (!isSupportedChecksum(algorithm)) {
-      throw notImplemented(`The local object store cannot verify x-amz-checksum-${algorithm}; use CRC32, SHA1 or SHA256.`);
+      throw notImplemented(`The local object store cannot verify x-amz-checksum-${algorithm}; use CRC32, CRC32C, SHA1 or SHA256.`);
     }
     expected.set(algorithm, value.trim());
   }
@@ -264,13 +317,13 @@ function trailerAlgorithms(x: AuthorizedExchange, chunked: boolean): ChecksumAlg
   return trailer.split(",").map((name) => {
     const algorithm = name.trim().toLowerCase().replace(/^x-amz-checksum-/, "");
     if (!isSupportedChecksum(algorithm)) {
-      throw notImplemented(`The local object store cannot verify trailer ${name.trim()}; use CRC32, SHA1 or SHA256.`);
+      throw notImplemented(`The local object store cannot verify trailer ${name.trim()}; use CRC32, CRC32C, SHA1 or SHA256.`);
     }
     return algorithm;
   });
 }
 
-function userMetadata(x: AuthorizedExchange): Record<string, string> {
+export function userMetadata(x: AuthorizedExchange): Record<string, string> {
   const metadata: Record<string, string> = {};
   for (const [name, values] of x.headers) if (name.startsWith("x-amz-meta-")) metadata[name] = values.join(",");
   if (x.auth.kind === "presigned") {
@@ -282,7 +335,7 @@ function userMetadata(x: AuthorizedExchange): Record<string, string> {
   return metadata;
 }
 
-function storedHeaders(x: AuthorizedExchange): Record<string, string> {
+export function storedHeaders(x: AuthorizedExchange): Record<string, string> {
   const stored: Record<string, string> = {};
   for (const name of STORED_HEADERS) {
     let value = header(x, name);

@@ -1,10 +1,11 @@
 import { createHash, type Hash } from "node:crypto";
 import { crc32 } from "node:zlib";
+import { crc32c } from "./crc32c";
 
-/** Flexible-checksum algorithms this store can verify (x-amz-checksum-<name>). CRC32C and CRC64NVME are not. */
-export const SUPPORTED_CHECKSUMS = ["crc32", "sha1", "sha256"] as const;
+/** Flexible-checksum algorithms this store can verify (x-amz-checksum-<name>). CRC64NVME is not. */
+export const SUPPORTED_CHECKSUMS = ["crc32", "crc32c", "sha1", "sha256"] as const;
 export type ChecksumAlgorithm = (typeof SUPPORTED_CHECKSUMS)[number];
-export const KNOWN_CHECKSUMS = [...SUPPORTED_CHECKSUMS, "crc32c", "crc64nvme"] as const;
+export const KNOWN_CHECKSUMS = [...SUPPORTED_CHECKSUMS, "crc64nvme"] as const;
 
 export function isSupportedChecksum(name: string): name is ChecksumAlgorithm {
   return (SUPPORTED_CHECKSUMS as readonly string[]).includes(name);
@@ -17,11 +18,12 @@ export interface IncrementalChecksum {
 }
 
 export function createChecksum(algorithm: ChecksumAlgorithm): IncrementalChecksum {
-  if (algorithm === "crc32") {
+  if (algorithm === "crc32" || algorithm === "crc32c") {
+    const next = algorithm === "crc32" ? crc32 : crc32c;
     let value = 0;
     return {
       update: (data) => {
-        value = crc32(data, value);
+        value = next(data, value);
       },
       digestBase64: () => {
         const out = Buffer.alloc(4);

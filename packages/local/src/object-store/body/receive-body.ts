@@ -13,6 +13,8 @@ export interface ReceiveBodyOptions {
   /** Body is `aws-chunked` (unsigned chunks); the object is the decoded bytes. */
   chunked: boolean;
   checksums: readonly ChecksumAlgorithm[];
+  /** Compute the SHA-256 too (needed only when the signature covers the payload's hash). */
+  sha256?: boolean;
   /** New file to create; must not exist. */
   destination: string;
 }
@@ -21,7 +23,8 @@ export interface ReceivedBody {
   /** Object bytes written (decoded when chunked). */
   size: number;
   md5: Buffer;
-  sha256Hex: string;
+  /** Only when asked for. */
+  sha256Hex: string | undefined;
   /** Base64 digests of the object bytes, per requested algorithm. */
   checksums: Map<ChecksumAlgorithm, string>;
   /** aws-chunked trailer fields, lower-case names. */
@@ -37,7 +40,8 @@ export async function receiveBody(options: ReceiveBodyOptions): Promise<Received
   let wireBytes = 0;
   let size = 0;
   const md5 = createHash("md5");
-  const sha256 = createHash("sha256");
+  // Hashing is most of the CPU an upload costs here; skip the SHA-256 nothing will compare.
+  const sha256 = options.sha256 === false ? undefined : createHash("sha256");
   const sums = options.checksums.map((algorithm) => [algorithm, createChecksum(algorithm)] as const);
 
   const countWire = new Transform({
@@ -50,7 +54,7 @@ export async function receiveBody(options: ReceiveBodyOptions): Promise<Received
     transform(chunk: Buffer, _encoding, callback) {
       size += chunk.length;
       md5.update(chunk);
-      sha256.update(chunk);
+      sha256?.update(chunk);
       for (const [, sum] of sums) sum.update(chunk);
       callback(null, chunk);
     },
@@ -84,7 +88,7 @@ export async function receiveBody(options: ReceiveBodyOptions): Promise<Received
   return {
     size,
     md5: md5.digest(),
-    sha256Hex: sha256.digest("hex"),
+    sha256Hex: sha256?.digest("hex"),
     checksums: new Map(sums.map(([algorithm, sum]) => [algorithm, sum.digestBase64()])),
     trailers: decoder?.trailers ?? new Map(),
   };

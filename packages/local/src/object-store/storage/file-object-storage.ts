@@ -1,8 +1,10 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile, type FileHandle } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { S3Error, noSuchBucket } from "../s3-error";
 import { isValidBucketName } from "./bucket-name";
+import { KeyedLock } from "./keyed-lock";
+import { openObjectBytes, segmentsOf, type ObjectBytes } from "./object-bytes";
 import { NULL_VERSION, isDeleteMarker, parseKeyHistory, type DeleteMarker, type KeyHistory, type ObjectRecord } from "./object-record";
 
 const TEMP_DIR = ".tmp";
@@ -17,8 +19,8 @@ export type VersioningStatus = "Enabled" | "Suspended";
 
 export interface OpenedObject {
   record: ObjectRecord;
-  /** Open handle on the bytes: stays readable even if the object is overwritten or deleted meanwhile. */
-  handle: FileHandle;
+  /** The bytes, opened: they stay readable even if the object is overwritten or deleted meanwhile. */
+  bytes: ObjectBytes;
   /** The bucket's versioning state; undefined = never configured (S3 then sends no version ids). */
   versioning: VersioningStatus | undefined;
 }
@@ -57,7 +59,7 @@ export function newVersionId(): string {
  * Only a DELETE naming a version id ever removes a versioned object's bytes.
  */
 export class FileObjectStorage {
-  private readonly keyLocks = new Map<string, Promise<void>>();
+  private readonly keyLocks = new KeyedLock();
 
   private constructor(readonly dataDir: string) {}
 
@@ -129,13 +131,14 @@ export class FileObjectStorage {
   /**
    * Moves a fully received and verified temp file into place as a new version of `key` (or as its "null"
    * version when the bucket is not versioning). The bytes get a fresh file name and the sidecar is swapped by
-   * rename, so concurrent readers keep a consistent (old or new) object.
+   * rename, so concurrent readers keep a consistent (old or new) object. A list of files (a completed
+   * multipart upload's parts) is moved the same way and kept as the object's segments, in that order.
    */
   async putObject(
     bucket: string,
     key: string,
-    tempFile: string,
-    fields: Omit<ObjectRecord, "key" | "blob" | "lastModified" | "versionId">,
+    source: string | readonly { path: string; size: number }[],
+    fields: Omit<ObjectRecord, "key" | "blob" | "segments" | "lastModified" | "versionId">,
   ): Promise<{ record: ObjectRecord; versioning: VersioningStatus | undefined }> {
     await this.requireBucket(bucket);
     const { dir, hash, sidecar } = this.locate(bucket, key);
@@ -144,14 +147,17 @@ export class FileObjectStorage {
       await mkdir(dir, { recursive: true });
       const history = (await this.readHistory(sidecar)) ?? { key, versions: [] };
       const versionId = versioning === "Enabled" ? newVersionId() : NULL_VERSION;
+      const files = typeof source === "string" ? [{ path: source, size: fields.size }] : source;
+      const segments = files.map((file) => ({ path: file.path, blob: `${hash}.${randomUUID()}.bin`, size: file.size }));
       const record: ObjectRecord = {
         ...fields,
         key,
         versionId,
-        blob: `${hash}.${randomUUID()}.bin`,
+        blob: segments[0]!.blob,
+        ...(typeof source === "string" ? {} : { segments: segments.map(({ blob, size }) => ({ blob, size })) }),
         lastModified: new Date().toISOString(),
       };
-      await rename(tempFile, join(dir, record.blob));
+      for (const segment of segments) await rename(segment.path, join(dir, segment.blob));
       // Writing the "null" version replaces the previous "null" version (unversioned or suspended bucket).
       const replaced = history.versions.filter((v) => v.versionId === versionId);
       history.versions = [record, ...history.versions.filter((v) => v.versionId !== versionId)];
@@ -176,7 +182,7 @@ export class FileObjectStorage {
       if (!entry) return { kind: "missing" };
       if (isDeleteMarker(entry)) return { kind: "deleteMarker", marker: entry, versioning };
       try {
-        return { kind: "object", record: entry, handle: await open(join(dir, entry.blob), "r"), versioning };
+        return { kind: "object", record: entry, bytes: await openObjectBytes(dir, entry), versioning };
       } catch (error) {
         if (errorCode(error) !== "ENOENT") throw error;
       }
@@ -298,24 +304,15 @@ export class FileObjectStorage {
   }
 
   private async unlinkBlobs(dir: string, entries: readonly KeyHistory["versions"][number][]): Promise<void> {
-    for (const entry of entries) if (!isDeleteMarker(entry)) await unlinkIfPresent(join(dir, entry.blob));
+    for (const entry of entries) {
+      if (isDeleteMarker(entry)) continue;
+      for (const segment of segmentsOf(entry)) await unlinkIfPresent(join(dir, segment.blob));
+    }
   }
 
   /** Serialises writers of one key in this process, so an overwrite never loses track of the bytes file it replaces. */
-  private async withKeyLock<T>(bucket: string, key: string, work: () => Promise<T>): Promise<T> {
-    const id = `${bucket}/${key}`;
-    const previous = this.keyLocks.get(id) ?? Promise.resolve();
-    let release!: () => void;
-    const current = new Promise<void>((resolve) => (release = resolve));
-    const chained = previous.then(() => current);
-    this.keyLocks.set(id, chained);
-    await previous;
-    try {
-      return await work();
-    } finally {
-      release();
-      if (this.keyLocks.get(id) === chained) this.keyLocks.delete(id);
-    }
+  private withKeyLock<T>(bucket: string, key: string, work: () => Promise<T>): Promise<T> {
+    return this.keyLocks.run(`${bucket}/${key}`, work);
   }
 }
 

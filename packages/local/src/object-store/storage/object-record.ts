@@ -6,10 +6,15 @@ export interface ObjectRecord {
    * (objects written before versioning, or while it was suspended).
    */
   versionId: string;
-  /** File name of the bytes, in the sidecar's folder. */
+  /** File name of the bytes, in the sidecar's folder (of the first segment, when the object has segments). */
   blob: string;
+  /**
+   * A completed multipart upload keeps its parts' files: the object is their bytes in this order. Completing
+   * then costs a rename per part instead of copying gigabytes (S3 does not copy either).
+   */
+  segments?: { blob: string; size: number }[];
   size: number;
-  /** Quoted MD5 hex, as S3 returns it for single-part uploads. */
+  /** Quoted: MD5 hex for a PUT; for a multipart upload, MD5 hex of the parts' binary MD5s then `-<part count>`, as S3 computes it. */
   etag: string;
   contentType: string;
   /** ISO 8601. */
@@ -39,6 +44,8 @@ export interface KeyHistory {
 }
 
 export const NULL_VERSION = "null";
+/** `<sha256 of the key>.<uuid>.bin`: the only file names a sidecar may point at. */
+const BLOB_NAME = /^[0-9a-f]{64}\.[0-9a-f-]{36}\.bin$/;
 
 export function isDeleteMarker(entry: VersionEntry): entry is DeleteMarker {
   return "deleteMarker" in entry;
@@ -72,8 +79,9 @@ function isObjectFields(value: unknown): value is Record<string, unknown> {
   return (
     typeof r.key === "string" &&
     typeof r.blob === "string" &&
-    /^[0-9a-f]{64}\.[0-9a-f-]{36}\.bin$/.test(r.blob) &&
+    BLOB_NAME.test(r.blob) &&
     typeof r.size === "number" &&
+    (r.segments === undefined || (Array.isArray(r.segments) && r.segments.every(isSegment))) &&
     typeof r.etag === "string" &&
     typeof r.contentType === "string" &&
     typeof r.lastModified === "string" &&
@@ -81,6 +89,12 @@ function isObjectFields(value: unknown): value is Record<string, unknown> {
     isStringRecord(r.headers) &&
     isStringRecord(r.checksums)
   );
+}
+
+function isSegment(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const s = value as Record<string, unknown>;
+  return typeof s.blob === "string" && BLOB_NAME.test(s.blob) && typeof s.size === "number";
 }
 
 function isStringRecord(value: unknown): value is Record<string, string> {
