@@ -7,6 +7,7 @@ import type {
   KeyCatalog,
   ObjectPurger,
   ProjectCatalog,
+  StageSecret,
   UrlSigner,
   UsageReader,
 } from "../ports";
@@ -22,6 +23,8 @@ export interface DashboardDeps {
   background: BackgroundTasks;
   clock: Clock;
   ids: IdSource;
+  /** Keys the MAC of page cursors (dashboard/cursor.ts). */
+  cursorSecret: StageSecret;
 }
 
 /** When a long-running step should hand the rest to the background (checked between pages). */

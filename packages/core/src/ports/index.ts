@@ -16,3 +16,4 @@ export * from "./session-repository.port";
 export * from "./token-repository.port";
 export * from "./password-hasher.port";
 export * from "./mailer.port";
+export * from "./stage-secret.port";

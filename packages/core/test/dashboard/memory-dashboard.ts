@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import {
   ConflictError,
   type ApiKey,
@@ -16,6 +17,7 @@ import {
   type ProjectChanges,
   type ProjectView,
   type PurgeTask,
+  type StageSecret,
   type UrlSigner,
   type UsageCounter,
   type UsageDay,
@@ -256,6 +258,14 @@ export class RecordedTasks implements BackgroundTasks {
   }
 }
 
+/** A stage secret of random bytes, one per world (as one per stage). */
+export class FixedSecret implements StageSecret {
+  readonly value = new Uint8Array(randomBytes(32));
+  async bytes() {
+    return this.value;
+  }
+}
+
 export function memoryDashboard(options: { bucketPageSize?: number } = {}) {
   const deps = {
     projects: new MemoryProjects(),
@@ -267,6 +277,7 @@ export function memoryDashboard(options: { bucketPageSize?: number } = {}) {
     background: new RecordedTasks(),
     clock: new ManualClock(),
     ids: sequentialIds(),
+    cursorSecret: new FixedSecret(),
   } satisfies DashboardDeps;
   return deps;
 }

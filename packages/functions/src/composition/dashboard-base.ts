@@ -1,5 +1,5 @@
 import type { DashboardDeps } from "@hangar/core";
-import { DynamoFileCatalog, DynamoUsage } from "@hangar/core/dynamo";
+import { DynamoFileCatalog, DynamoStageSecret, DynamoUsage } from "@hangar/core/dynamo";
 import { getRuntime } from "./root";
 
 /** The dashboard's adapters that only read and write the table: everything but deletes. */
@@ -25,6 +25,7 @@ export function getDashboardBase(): DashboardBase {
     signer: runtime.signer,
     clock: runtime.clock,
     ids: runtime.ids,
+    cursorSecret: new DynamoStageSecret(db, table, "cursor"),
   };
   return base;
 }

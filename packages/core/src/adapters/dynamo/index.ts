@@ -11,3 +11,4 @@ export * from "./user-repository.dynamo";
 export * from "./session-repository.dynamo";
 export * from "./token-repository.dynamo";
 export * from "./account-removal.dynamo";
+export * from "./stage-secret.dynamo";
