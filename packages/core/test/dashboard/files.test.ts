@@ -123,6 +123,21 @@ describe("files of a project", () => {
     expect(second.items.map((f) => f.fileId)).toEqual([files[1]!.fileId]);
   });
 
+  it("hides the files of a project being deleted: the file page and a delete answer 404 and touch nothing", async () => {
+    const { deps, project, files } = await setup(2);
+    await expect(getFile(withLinks(deps), alice, files[0]!.fileId, links)).resolves.toMatchObject({ fileId: files[0]!.fileId });
+    expect(await deps.projects.markDeleting(alice, project.projectId)).toBe(true);
+    for (const file of files) {
+      const read = await getFile(withLinks(deps), alice, file.fileId, links).catch((e: unknown) => e);
+      expect(read).toBeInstanceOf(NotFoundError);
+      expect((read as NotFoundError).code).toBe("file_not_found");
+      const removed = await deleteFile(deps, alice, file.fileId).catch((e: unknown) => e);
+      expect(removed).toBeInstanceOf(NotFoundError);
+    }
+    // The purge, not this request, removes them.
+    expect(deps.files.records.size).toBe(2);
+  });
+
   it("answers 404 for another account's project and files", async () => {
     const { deps, project, files } = await setup(2);
     await expect(listProjectFiles(deps, bob, project.projectId, {}, links)).rejects.toBeInstanceOf(NotFoundError);
