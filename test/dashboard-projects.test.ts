@@ -71,6 +71,7 @@ describe("dashboard projects API", () => {
     // The refused presign above counted against the dead client id like any stranger's id does:
     // a rate window and a zeroed usage day, both expiring by TTL. Nothing else of the key is left.
     const counters = await itemsMentioning(key.clientId);
+    expect(counters.map((item) => item.type).sort()).toEqual(["rate", "usage"]);
     for (const item of counters) {
       expect(["rate", "usage"]).toContain(item.type);
       expect(item.ttl).toEqual(expect.any(Number));
