@@ -15,3 +15,4 @@ export * from "./keys/create-api-key";
 export { tableDefinition } from "./adapters/dynamo/table-keys";
 export { contentDisposition } from "./adapters/s3/content-disposition";
 export * from "./dashboard";
+export * from "./rate-limit/fixed-window";
