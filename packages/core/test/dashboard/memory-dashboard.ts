@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import {
   ConflictError,
+  MAX_ACTIVE_KEYS,
+  MAX_PROJECTS,
   type ApiKey,
   type BackgroundTasks,
   type Clock,
@@ -41,6 +43,7 @@ export class MemoryProjects implements ProjectCatalog {
   }
   async create(project: Project) {
     if (this.names.has(this.nameKey(project.userId, project.name))) throw new ConflictError("already_exists", "taken");
+    if ((await this.list(project.userId)).length >= MAX_PROJECTS) throw new ConflictError("limit_reached", "limit");
     this.items.set(this.key(project.userId, project.projectId), { ...project, status: "active", fileCount: 0 });
     this.names.set(this.nameKey(project.userId, project.name), project.projectId);
   }
@@ -83,13 +86,15 @@ export class MemoryKeys implements KeyCatalog {
   }
   async create(key: ApiKey) {
     if (this.items.has(key.clientId)) throw new ConflictError("already_exists", "taken");
+    const active = [...this.items.values()].filter((k) => k.projectId === key.projectId && k.status === "active");
+    if (active.length >= MAX_ACTIVE_KEYS) throw new ConflictError("limit_reached", "limit");
     this.items.set(key.clientId, structuredClone(key));
   }
   async listByProject(projectId: string) {
     return [...this.items.values()].filter((k) => k.projectId === projectId).map((k) => structuredClone(k));
   }
-  async revoke(userId: string, clientId: string, at: string) {
-    const k = this.items.get(clientId);
+  async revoke(userId: string, key: Pick<ApiKey, "clientId" | "projectId">, at: string) {
+    const k = this.items.get(key.clientId);
     if (!k || k.userId !== userId || k.status !== "active") return false;
     Object.assign(k, { status: "revoked", revokedAt: at });
     return true;
