@@ -63,7 +63,9 @@ describe("dashboard on the local stack", () => {
     expect(res.status).toBe(status);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(res.json.error.code).toBe(code);
-    expect(res.headers.get("content-security-policy")).toBeNull();
+    // Not the dashboard's policy: the strict default of an answer that sets none, and nosniff.
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
   it.each([
