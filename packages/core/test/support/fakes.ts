@@ -123,7 +123,8 @@ export class CountingRateLimiter implements RateLimiter {
   get limit() {
     return this.settings.limit;
   }
-  async hit(subject: string, now: Date): Promise<RateLimitDecision> {
+  /** `cost` as the DynamoDB limiter's ADD: admitted while the count before it is under the limit. */
+  async hit(subject: string, now: Date, cost = 1): Promise<RateLimitDecision> {
     const window = rateWindow(this.settings, now);
     // A count a test set directly belongs to the current window; a later window starts at zero.
     const seen = this.windows.get(subject);
@@ -131,8 +132,8 @@ export class CountingRateLimiter implements RateLimiter {
     this.windows.set(subject, window.start);
     const count = this.counts.get(subject) ?? 0;
     if (!admits(this.settings, count)) return rateDecision(this.settings, window, undefined);
-    this.counts.set(subject, count + 1);
-    return rateDecision(this.settings, window, count + 1);
+    this.counts.set(subject, count + cost);
+    return rateDecision(this.settings, window, count + cost);
   }
   async refund(subject: string, now: Date) {
     this.refunds++;
@@ -140,6 +141,9 @@ export class CountingRateLimiter implements RateLimiter {
     if (seen !== undefined && seen !== rateWindow(this.settings, now).start) return;
     const count = this.counts.get(subject) ?? 0;
     if (count > 0) this.counts.set(subject, count - 1);
+  }
+  async clear(subject: string) {
+    this.counts.delete(subject);
   }
 }
 
