@@ -155,9 +155,10 @@ export async function deleteCountedProject(db: DynamoDBDocumentClient, tableName
           TableName: tableName,
           Key: keys.user(userId),
           UpdateExpression: "ADD #count :minusOne",
-          ConditionExpression: "#count > :zero",
+          // Any count, even one a bug left at zero: a removal must never be stuck on its counter.
+          ConditionExpression: "attribute_exists(#count)",
           ExpressionAttributeNames: { "#count": "projectCount" },
-          ExpressionAttributeValues: { ":minusOne": -1, ":zero": 0 },
+          ExpressionAttributeValues: { ":minusOne": -1 },
         },
       },
     ]);
@@ -287,9 +288,9 @@ export async function revokeCountedKey(
           TableName: tableName,
           Key: project,
           UpdateExpression: "ADD #count :minusOne",
-          ConditionExpression: "#count > :zero",
+          ConditionExpression: "attribute_exists(#count)",
           ExpressionAttributeNames: { "#count": "activeKeys" },
-          ExpressionAttributeValues: { ":minusOne": -1, ":zero": 0 },
+          ExpressionAttributeValues: { ":minusOne": -1 },
         },
       },
     ]);
