@@ -42,9 +42,13 @@ export const tableActions = {
     "dynamodb:DeleteItem",
     "dynamodb:Query",
     "dynamodb:BatchWriteItem",
+    // The exact project and key limits: counting items from before counting checks each one.
+    "dynamodb:ConditionCheckItem",
   ],
-  // Keys: create (PutItem), revoke/regenerate (UpdateItem), usage days (Query of USAGE#<id>).
-  keys: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
+  // Keys: create (PutItem), revoke/regenerate (UpdateItem), usage days (Query of USAGE#<id>); the
+  // active-key count rides in the create and revoke transactions (ConditionCheckItem when counting
+  // a project's keys from before counting).
+  keys: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"],
   // Files: get, the latest files' link counts (BatchGetItem), delete (BatchWriteItem of record,
   // seal and the share item's trace), the project's count (UpdateItem).
   files: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"],

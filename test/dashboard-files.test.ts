@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { stack } from "./support/api";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { db, stack } from "./support/api";
 import { dash, signedIn } from "./support/accounts";
 import { itemsMentioning, withoutLinkTraces, newDashboardKey, newProject, uploadIpa, versionsUnder } from "./support/dashboard";
 
@@ -42,11 +43,75 @@ describe("dashboard files API", () => {
   it("answers a garbage cursor or limit with 400 on that field, never a 5xx", async () => {
     const { b } = await signedIn();
     const { projectId } = await newProject(b);
-    for (const query of ["cursor=%%%", "cursor=AAAA", "cursor=" + "Z".repeat(600), "cursor=RklMRSMx", "limit=0", "limit=101", "limit=abc"]) {
+    for (const query of ["cursor=%%%", "cursor=AAAA", "cursor=RklMRSMx"]) {
+      const reply = await dash(b, "GET", `/api/projects/${projectId}/files?${query}`);
+      expect(reply.status, query).toBe(400);
+      expect(reply.json.error).toMatchObject({ code: "invalid_cursor", fields: [{ field: "cursor", message: "is not a cursor of this list" }] });
+    }
+    for (const query of ["cursor=" + "Z".repeat(600), "limit=0", "limit=101", "limit=abc"]) {
       const reply = await dash(b, "GET", `/api/projects/${projectId}/files?${query}`);
       expect(reply.status, query).toBe(400);
       expect(reply.json.error.code).toBe("invalid_request");
     }
+  });
+
+  it("takes back only the cursors it handed out for that list: a forged well-formed one, or another project's, is 400 invalid_cursor", async () => {
+    const { b } = await signedIn();
+    const one = await newProject(b, "Cursor one");
+    const two = await newProject(b, "Cursor two");
+    const key = await newDashboardKey(b, one.projectId);
+    const older = await uploadIpa(key, "Older.ipa");
+    const newer = await uploadIpa(key, "Newer.ipa");
+    const first = await dash(b, "GET", `/api/projects/${one.projectId}/files?limit=1`);
+    expect(first.json.items.map((f: { fileId: string }) => f.fileId)).toEqual([newer.fileId]);
+    const handedOut: string = first.json.nextCursor;
+    expect((await dash(b, "GET", `/api/projects/${one.projectId}/files?limit=1&cursor=${encodeURIComponent(handedOut)}`)).json.items[0].fileId).toBe(older.fileId);
+
+    // The exact sort key of a real file, well-formed, but never handed out: unsigned, or re-signed.
+    const sortKeyOf = async (fileId: string) =>
+      Buffer.from(`FILE#${(await dash(b, "GET", `/api/files/${fileId}`)).json.createdAt}#${fileId}`).toString("base64url");
+    const sortKey = await sortKeyOf(newer.fileId);
+    // The handed-out cursor is newer's sort key and its MAC: that MAC on another position is forged.
+    expect(handedOut.split(".")[0]).toBe(sortKey);
+    const forged = [sortKey, `${sortKey}.${"A".repeat(22)}`, `${await sortKeyOf(older.fileId)}.${handedOut.split(".")[1]}`];
+    for (const cursor of forged) {
+      const reply = await dash(b, "GET", `/api/projects/${one.projectId}/files?cursor=${encodeURIComponent(cursor)}`);
+      expect(reply.status, cursor).toBe(400);
+      expect(reply.json.error.code).toBe("invalid_cursor");
+    }
+    const foreign = await dash(b, "GET", `/api/projects/${two.projectId}/files?cursor=${encodeURIComponent(handedOut)}`);
+    expect(foreign.status).toBe(400);
+    expect(foreign.json.error.code).toBe("invalid_cursor");
+  });
+
+  it("hides the files of a project being deleted: file page, delete and share settings answer 404 and change nothing", async () => {
+    const { b } = await signedIn();
+    const { projectId } = await newProject(b, "Being deleted");
+    const key = await newDashboardKey(b, projectId);
+    const file = await uploadIpa(key, "Held.ipa");
+    expect((await dash(b, "GET", `/api/files/${file.fileId}`)).status).toBe(200);
+    // The state a purge that goes on in the background leaves the project in.
+    const { userId } = (await dash(b, "GET", "/api/account")).json as { userId: string };
+    await db().send(
+      new UpdateCommand({
+        TableName: stack().tableName,
+        Key: { pk: `USER#${userId}`, sk: `PROJECT#${projectId}` },
+        UpdateExpression: "SET #status = :deleting",
+        ExpressionAttributeNames: { "#status": "status" },
+        ExpressionAttributeValues: { ":deleting": "deleting" },
+      }),
+    );
+    for (const [method, path, body] of [
+      ["GET", `/api/files/${file.fileId}`, undefined],
+      ["DELETE", `/api/files/${file.fileId}`, undefined],
+      ["PATCH", `/api/files/${file.fileId}/share`, { enabled: false }],
+    ] as const) {
+      const reply = await dash(b, method, path, body);
+      expect(reply.status, `${method} ${path}`).toBe(404);
+      expect(reply.json.error.code).toBe("file_not_found");
+    }
+    // Nothing was deleted or turned off by those requests: the link still serves.
+    expect((await fetch(local(file.shareUrl))).status).toBe(200);
   });
 
   it("shows a file's page data and deletes it: record, share item and every object version; the links then answer 410 (removed)", async () => {

@@ -71,6 +71,7 @@ describe("dashboard projects API", () => {
     // The refused presign above counted against the dead client id like any stranger's id does:
     // a rate window and a zeroed usage day, both expiring by TTL. Nothing else of the key is left.
     const counters = await itemsMentioning(key.clientId);
+    expect(counters.map((item) => item.type).sort()).toEqual(["rate", "usage"]);
     for (const item of counters) {
       expect(["rate", "usage"]).toContain(item.type);
       expect(item.ttl).toEqual(expect.any(Number));
@@ -83,7 +84,7 @@ describe("dashboard projects API", () => {
     expect((await dash(b, "POST", "/api/projects", { name: "Doomed", color: "red" })).status).toBe(201);
   });
 
-  it("deletes a project with thousands of files completely, showing it as deleting until the background finishes", async () => {
+  it("deletes a project with thousands of files completely, within the request or in the background", async () => {
     const { b } = await signedIn();
     const { projectId } = await newProject(b, "Huge");
     const total = 2500;
@@ -124,14 +125,10 @@ describe("dashboard projects API", () => {
     expect(first.json.items).toHaveLength(100);
     expect(first.json.nextCursor).toEqual(expect.any(String));
 
+    // Whether this fits the 5 s inline budget depends on the machine: the deleting state in between
+    // is asserted where it is certain, in test/project-delete-background.test.ts (no inline budget).
     const started = await dash(b, "DELETE", `/api/projects/${projectId}`, { confirmName: "Huge" });
     expect([202, 204]).toContain(started.status);
-    if (started.status === 202) {
-      expect(started.json).toEqual({ status: "deleting" });
-      const during = await dash(b, "GET", `/api/projects/${projectId}`);
-      expect([200, 404]).toContain(during.status);
-      if (during.status === 200) expect(during.json.status).toBe("deleting");
-    }
     await eventually(async () => (await dash(b, "GET", `/api/projects/${projectId}`)).status === 404, "huge project gone");
     expect(await itemsMentioning(projectId)).toEqual([]);
     expect(await versionsUnder(`uploads/${projectId}/`)).toEqual([]);

@@ -1,6 +1,6 @@
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { budgetOf, deleteProject, randomIds, systemClock, type DashboardDeps } from "@hangar/core";
-import { DynamoFileCatalog, DynamoKeyCatalog, DynamoPendingDeletes, DynamoProjectCatalog, DynamoUsage } from "@hangar/core/dynamo";
+import { DynamoFileCatalog, DynamoKeyCatalog, DynamoPendingDeletes, DynamoProjectCatalog, DynamoStageSecret, DynamoUsage } from "@hangar/core/dynamo";
 import { S3ObjectPurger } from "@hangar/core/s3-purger";
 import { describe, expect, it } from "vitest";
 import { call, db, stack, storeClient } from "./support/api";
@@ -34,6 +34,7 @@ function serviceDeps(dieAfterPages: number): DashboardDeps {
     signer: { presignPut: unused, presignGet: unused },
     background: { schedule: async () => undefined },
     pendingDeletes: new DynamoPendingDeletes(db(), table),
+    cursorSecret: new DynamoStageSecret(db(), table, "cursor"),
     clock: systemClock,
     ids: randomIds,
   };

@@ -1,15 +1,32 @@
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { rateSubject } from "@hangar/core";
 import { describe, expect, it } from "vitest";
-import { db, newKey, presign, stack } from "./support/api";
+import { db, newKey, presign, stack, type Key } from "./support/api";
 
 const body = { fileName: "a.apk", fileSize: 1, fileType: "application/zip" }; // cheap: refused after auth
+
+/** Start right after a window boundary so a burst lands in one window. */
+async function atWindowStart() {
+  const msIntoWindow = Date.now() % 60_000;
+  if (msIntoWindow > 30_000) await new Promise((r) => setTimeout(r, 60_000 - msIntoWindow + 50));
+}
+
+/** The key's own counter items: the right secret's subject. */
+async function counterItems(key: Key) {
+  const { Items } = await db().send(
+    new QueryCommand({
+      TableName: stack().tableName,
+      KeyConditionExpression: "pk = :pk",
+      ExpressionAttributeValues: { ":pk": `RATE#${rateSubject(key.clientId, key.clientSecret)}` },
+    }),
+  );
+  return Items ?? [];
+}
 
 describe("rate limit", () => {
   it("admits exactly 100 of 300 concurrent requests from one key in a window", async () => {
     const key = await newKey();
-    // Start right after a window boundary so all 300 land in one window.
-    const msIntoWindow = Date.now() % 60_000;
-    if (msIntoWindow > 30_000) await new Promise((r) => setTimeout(r, 60_000 - msIntoWindow + 50));
+    await atWindowStart();
 
     const replies = await Promise.all(Array.from({ length: 300 }, () => presign(key, body)));
     const admitted = replies.filter((r) => r.status === 415);
@@ -28,15 +45,22 @@ describe("rate limit", () => {
     const remaining = admitted.map((r) => Number(r.headers.get("x-ratelimit-remaining"))).sort((a, b) => a - b);
     expect(remaining).toEqual(Array.from({ length: 100 }, (_, i) => i));
 
-    const { Items } = await db().send(
-      new QueryCommand({
-        TableName: stack().tableName,
-        KeyConditionExpression: "pk = :pk",
-        ExpressionAttributeValues: { ":pk": `RATE#${key.clientId}` },
-      }),
-    );
-    expect(Items).toHaveLength(1);
-    expect(Items![0]).toMatchObject({ count: 100, ttl: reset + 60 });
+    const items = await counterItems(key);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ count: 100, ttl: reset + 60 });
+  });
+
+  it("admits exactly 100 of 200 right-secret requests sent together with 200 wrong-secret ones: a wrong secret never takes a slot", async () => {
+    const key = await newKey();
+    const wrong = { ...key, clientSecret: `${key.clientSecret.slice(0, -4)}XXXX` };
+    await atWindowStart();
+    const sent = Array.from({ length: 400 }, (_, i) => (i % 2 === 0 ? { right: true, p: presign(key, body) } : { right: false, p: presign(wrong, body) }));
+    const replies = await Promise.all(sent.map(async ({ right, p }) => ({ right, status: (await p).status })));
+    const right = replies.filter((r) => r.right).map((r) => r.status);
+    expect(right.filter((s) => s === 415)).toHaveLength(100);
+    expect(right.filter((s) => s === 429)).toHaveLength(100);
+    expect(replies.filter((r) => !r.right).every((r) => r.status === 401)).toBe(true);
+    expect((await counterItems(key))[0]).toMatchObject({ count: 100 });
   });
 
   it("keeps separate windows per key, and wrong secrets do not spend a key's quota", async () => {

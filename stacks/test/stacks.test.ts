@@ -1356,7 +1356,7 @@ describe("docs/deploy.md", () => {
   it("lists every function's permissions exactly as stacks/access.ts grants them", async () => {
     const doc = await readFile(path.join(REPO_ROOT, "docs", "deploy.md"), "utf8");
     const block = /<!-- permissions:start -->\n([\s\S]*?)\n<!-- permissions:end -->/.exec(doc)?.[1];
-    expect(block, "regenerate the table between the markers from permissionsTable()").toBe(permissionsTable(routeFunctions));
+    expect(block, "run `npm run docs:permissions` (it rewrites the table between the markers from permissionsTable())").toBe(permissionsTable(routeFunctions));
   });
 
   it("names the stage's public Url, not ApiUrl, as the URL CI calls, and the Node versions used", async () => {

@@ -17,3 +17,4 @@ export * from "./mail/mail-events";
 export { tableDefinition } from "./adapters/dynamo/table-keys";
 export { contentDisposition } from "./adapters/s3/content-disposition";
 export * from "./dashboard";
+export * from "./rate-limit/fixed-window";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidCredentialsError, MissingCredentialsError, RateLimitedError, authenticate } from "../src";
+import { InvalidCredentialsError, MissingCredentialsError, RateLimitedError, authenticate, rateSubject } from "../src";
 import { CountingRateLimiter, MemoryApiKeys, SECRET, apiKey, fixedClock } from "./support/fakes";
 
 function setup(limit = 3) {
@@ -37,17 +37,29 @@ describe("authenticate", () => {
   });
 
   it.each(["hgr_client1", "hgr_unknown", "hgr_revoked"])(
-    "answers the same invalid_credentials for %s with a wrong or revoked secret, and refunds the hit",
+    "answers the same invalid_credentials for %s with a wrong or revoked secret, never on the right secret's counter",
     async (clientId) => {
       const { deps, rateLimiter } = setup();
       const secret = clientId === "hgr_revoked" ? SECRET : `${SECRET}x`;
       const error = await authenticate(deps, { clientId, authorization: `Bearer ${secret}` }).catch((e) => e);
       expect(error).toBeInstanceOf(InvalidCredentialsError);
       expect(error.message).toBe(new InvalidCredentialsError().message);
-      expect(rateLimiter.counts.get(clientId)).toBe(0);
-      expect(rateLimiter.refunds).toBe(1);
+      expect(rateLimiter.counts.has(rateSubject(clientId, SECRET))).toBe(clientId === "hgr_revoked");
+      expect(rateLimiter.refunds).toBe(0);
     },
   );
+
+  it("never lets wrong secrets take the key's slots, even all at once past the limit", async () => {
+    const { deps } = setup(3);
+    const good = { clientId: "hgr_client1", authorization: `Bearer ${SECRET}` };
+    const wrong = { clientId: "hgr_client1", authorization: `Bearer ${SECRET}-wrong` };
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => authenticate(deps, i % 2 ? wrong : good).then(() => "ok", (e: Error) => e.constructor.name)),
+    );
+    expect(answers.filter((a) => a === "ok")).toHaveLength(3);
+    expect(answers.filter((a) => a === "RateLimitedError")).toHaveLength(2);
+    expect(answers.filter((a) => a === "InvalidCredentialsError")).toHaveLength(5);
+  });
 
   it("answers rate_limited past the limit with the seconds left in the window", async () => {
     const { deps } = setup(2);

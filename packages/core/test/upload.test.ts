@@ -93,6 +93,17 @@ describe("presign", () => {
     expect(files.records.size).toBe(0);
   });
 
+  it("accepts exactly the maximum size and refuses one byte more", async () => {
+    const { deps, files, storage } = setup();
+    const settings = { ...defaultUploadSettings, maxFileSize: 1234 };
+    const atMax = await presignUpload({ ...deps, settings }, apiKey(), parseInput(Presign, presignInput));
+    expect(storage.presigned).toEqual([expect.objectContaining({ key: atMax.key, size: 1234 })]);
+    const over = await presignUpload({ ...deps, settings }, apiKey(), parseInput(Presign, { ...presignInput, fileSize: 1235 })).catch((e: unknown) => e);
+    expect(over).toBeInstanceOf(PayloadTooLargeError);
+    expect(over).toMatchObject({ code: "file_too_large", details: { maxFileSize: 1234 } });
+    expect([...files.records.values()].map((r) => r.fileSize)).toEqual([1234]);
+  });
+
   it("never puts the raw name into the key", () => {
     expect(safeObjectName("../../etc/passwd.ipa")).toBe("etc_passwd.ipa");
     expect(safeObjectName("日本語.IPA")).toBe("package.ipa");

@@ -9,11 +9,12 @@
  * latency; BENCH_S3_LATENCY_MS / BENCH_S3_MBPS shape the S3 path like a real network (default off).
  */
 import { execFile } from "node:child_process";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { stat } from "node:fs/promises";
-import { inspectPackage } from "../src";
+import { readFile, stat } from "node:fs/promises";
+import { BufferRangeReader, inspectPackage } from "../src";
+import { entriesOf, findFixtures, fixturesRoot, mutatedCase } from "../fixtures/fuzz-mutations";
 import { createInspectContext } from "../src/inspect-context";
 import { FileRangeReader } from "../src/reader/file-range-reader";
 import type { RandomAccessReader } from "../src/reader/random-access-reader";
@@ -235,7 +236,35 @@ latency and ~GB/s bandwidth, so real S3 widens the gap for large files and narro
 (model it with BENCH_S3_LATENCY_MS=25 BENCH_S3_MBPS=100; this run: ${shape.latencyMs} ms, ${shape.mbps || "unlimited"} MB/s).
 Peaks: RSS growth during one run in a fresh process (disk path). same result: appName, bundleId, version agree.`);
   for (const note of notes) console.log(note);
+  checks.push(await hostileCaseTimes());
   console.log(`\nTargets:\n${checks.map((c) => `  ${c}`).join("\n")}`);
+}
+
+/** What a hostile case may cost the service: the fuzz test's budget before it moved here. */
+const HOSTILE_CASE_MS = 3000;
+
+/**
+ * The fuzz test's seeded mutations of every committed fixture (BENCH_FUZZ_CASES per fixture),
+ * each inspected in this process with the service's limits: the slowest one against 3 s.
+ */
+async function hostileCaseTimes(): Promise<string> {
+  const perFixture = Number(process.env.BENCH_FUZZ_CASES ?? 100);
+  let slowest = { ms: 0, label: "" };
+  let cases = 0;
+  for (const path of await findFixtures()) {
+    const name = relative(fixturesRoot, path);
+    const source = await readFile(path);
+    const entries = await entriesOf(source);
+    for (let i = 0; i < perFixture; i++) {
+      const { seed, bytes, what } = await mutatedCase({ name, source, entries }, i);
+      const started = performance.now();
+      await inspectPackage(new BufferRangeReader(bytes), { fileName: name }).catch(() => undefined);
+      const ms = performance.now() - started;
+      cases++;
+      if (ms > slowest.ms) slowest = { ms, label: `${name} seed ${seed} (${what})` };
+    }
+  }
+  return `${slowest.ms <= HOSTILE_CASE_MS ? "PASS" : "FAIL"} slowest of ${cases} mutated fixtures within ${HOSTILE_CASE_MS} ms: ${slowest.ms.toFixed(0)} ms (${slowest.label})`;
 }
 
 await main();

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2 } from "aws-lambda";
+import { connect } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { rawRequest } from "../../../test/support/raw-http";
 import { loopbackAliasRedirect, startLocalApiServer, type Handler, type LocalApiServer } from "../src/http/local-api-server";
@@ -154,6 +155,52 @@ describe("local API server: other loopback names of the public URL", () => {
     for (const host of ["user@localhost:4000", "localhost:4000@evil.example", "localhost:4000/x", "%00", "a".repeat(400)]) {
       const location = loopbackAliasRedirect(host, "/", PUBLIC);
       if (location !== undefined) expect(new URL(location).origin, host).toBe(PUBLIC);
+    }
+  });
+});
+
+describe("local API server: slow clients", () => {
+  it("waits at most 30 s for a whole request and 10 s for its headers by default, checking every second", async () => {
+    const defaults = await startLocalApiServer({ host: "127.0.0.1", port: 0, accessLog: () => undefined, handlerFor: async () => echo });
+    try {
+      expect(defaults.server.requestTimeout).toBe(30_000);
+      expect(defaults.server.headersTimeout).toBe(10_000);
+    } finally {
+      await defaults.close();
+    }
+  });
+
+  it("cuts a body trickled byte by byte with a 408 in the envelope once the request time is up", async () => {
+    // 1 s instead of 30 s, so the test stays short; the trickle would need 40 s to finish.
+    const quick = await startLocalApiServer({ host: "127.0.0.1", port: 0, accessLog: () => undefined, handlerFor: async () => echo, requestTimeoutMs: 1_000 });
+    const { hostname, port } = new URL(quick.url);
+    const socket = connect({ host: hostname, port: Number(port) });
+    const declared = 400;
+    let sent = 0;
+    const started = performance.now();
+    try {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        socket.on("data", (d: Buffer) => chunks.push(d));
+        socket.on("error", (error: NodeJS.ErrnoException) => (error.code === "ECONNRESET" || error.code === "EPIPE" ? undefined : reject(error)));
+        socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+        socket.write(`POST /api/projects HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`);
+        const trickle = setInterval(() => {
+          if (socket.destroyed || sent >= declared) return clearInterval(trickle);
+          socket.write("x");
+          sent++;
+        }, 100);
+      });
+      const seconds = (performance.now() - started) / 1000;
+      // Closed by the server long before the body could have arrived (and far from Node's 300 s).
+      expect(sent).toBeLessThan(declared / 4);
+      expect(seconds).toBeLessThan(10);
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toContain('"code":"request_timeout"');
+      expect(answer.toLowerCase()).toContain("x-content-type-options: nosniff");
+    } finally {
+      socket.destroy();
+      await quick.close();
     }
   });
 });

@@ -115,7 +115,10 @@ describe("what the dashboard leaves to the API", () => {
   ])("%s %s gets the API's JSON answer", async (method, path) => {
     const res = await get(path, { method });
     expect(res.status).toBe(404);
-    expect(res.headers.get("content-security-policy")).toBeNull();
+    // Not the dashboard's policy: the API's answer, with the strict default every answer without
+    // a policy of its own gets, and nosniff.
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     if (method !== "HEAD") expect(((await res.json()) as { error: { code: string } }).error.code).toBe("route_not_found");
   });
 });

@@ -64,6 +64,8 @@ export const Email = z.pipe(
 /** Code points, not UTF-16 units: "🔑" is one character to the person typing it. */
 export const passwordLength = (s: string) => [...s].length;
 
+export const ONLY_SPACES = "must contain something other than spaces";
+
 /**
  * A new password: NFKC-normalized (the same password typed on two keyboards is one password),
  * 12 to 256 characters. Whether it is too common is checked by the use case (the list loads
@@ -75,6 +77,8 @@ export const NewPassword = z.pipe(
 ).check(
   z.refine((s) => passwordLength(s) >= MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`),
   z.refine((s) => passwordLength(s) <= MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`),
+  // Twelve spaces pass the length rule but are no secret; trim() takes every Unicode space.
+  z.refine((s) => s.trim().length > 0, ONLY_SPACES),
   // Hashed as UTF-8, every unpaired surrogate would become U+FFFD: distinct passwords, one hash.
   z.refine((s) => !/[\ud800-\udfff]/u.test(s), "must be well-formed Unicode (an unpaired surrogate cannot be typed)"),
 );

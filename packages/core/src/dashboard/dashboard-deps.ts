@@ -8,6 +8,7 @@ import type {
   ObjectPurger,
   PendingDeletes,
   ProjectCatalog,
+  StageSecret,
   UrlSigner,
   UsageReader,
 } from "../ports";
@@ -25,6 +26,8 @@ export interface DashboardDeps {
   pendingDeletes: PendingDeletes;
   clock: Clock;
   ids: IdSource;
+  /** Keys the MAC of page cursors (dashboard/cursor.ts). */
+  cursorSecret: StageSecret;
 }
 
 /** When a long-running step should hand the rest to the background (checked between pages). */

@@ -72,22 +72,23 @@ async function keyNamesOf(deps: Pick<DashboardDeps, "keys">, projectId: string):
   return new Map((await deps.keys.listByProject(projectId)).map((k) => [k.clientId, k.name]));
 }
 
-/** A project's files, newest first, `{items, nextCursor}`; a garbage cursor is a 400. */
+/** A project's files, newest first, `{items, nextCursor}`; a cursor not handed out for this list is a 400. */
 export async function listProjectFiles(
-  deps: ListDeps,
+  deps: ListDeps & Pick<DashboardDeps, "cursorSecret">,
   userId: string,
   projectId: string | undefined,
   rawQuery: unknown,
   links: LinkBases,
 ) {
   const query = parseInput(PageQuery, rawQuery);
-  const after = decodeCursor(query.cursor);
-  const project = await ownProject(deps, userId, projectId);
+  const [project, secret] = await Promise.all([ownProject(deps, userId, projectId), deps.cursorSecret.bytes()]);
+  const list = `project-files:${project.projectId}`;
+  const after = decodeCursor(secret, list, query.cursor);
   const [page, names] = await Promise.all([deps.files.page(project.projectId, query.limit, after), keyNamesOf(deps, project.projectId)]);
   const stats = await statsOf(deps, page.items);
   return {
     items: await Promise.all(page.items.map((f) => summary(deps, f, names, links, stats))),
-    nextCursor: encodeCursor(page.after),
+    nextCursor: encodeCursor(secret, list, page.after),
   };
 }
 

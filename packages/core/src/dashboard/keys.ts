@@ -5,6 +5,7 @@ import { parseInput } from "../validation/parse-input";
 import { CreateKey } from "./dashboard.schema";
 import type { DashboardDeps } from "./dashboard-deps";
 import type { CreatedKeyAnswer, KeyAnswer, KeyUsage } from "./dashboard-answers";
+import { MAX_ACTIVE_KEYS } from "./limits";
 import { ownProject } from "./projects";
 
 const CLIENT_ID = /^[A-Za-z0-9_-]{4,128}$/;
@@ -17,17 +18,12 @@ async function ownKey(deps: Pick<DashboardDeps, "keys">, userId: string, clientI
   return key;
 }
 
-/** Active keys per project: one per CI system and environment is plenty, and each is a secret to guard. */
-export const MAX_ACTIVE_KEYS = 20;
+export { MAX_ACTIVE_KEYS };
 
 export async function createKey(deps: Pick<DashboardDeps, "keys" | "projects" | "clock" | "ids">, userId: string, raw: unknown): Promise<CreatedKeyAnswer> {
   const input = parseInput(CreateKey, raw);
   const project = await ownProject(deps, userId, input.projectId);
   if (project.status !== "active") throw new ConflictError("project_deleting", "This project is being deleted");
-  const active = (await deps.keys.listByProject(project.projectId)).filter((k) => k.status === "active");
-  if (active.length >= MAX_ACTIVE_KEYS) {
-    throw new ConflictError("limit_reached", `A project can have at most ${MAX_ACTIVE_KEYS} active keys; revoke one to create another`);
-  }
   const clientId = deps.ids.clientId();
   const clientSecret = deps.ids.clientSecret();
   const key: ApiKey = {
@@ -39,7 +35,15 @@ export async function createKey(deps: Pick<DashboardDeps, "keys" | "projects" | 
     status: "active",
     createdAt: deps.clock.now().toISOString(),
   };
-  await deps.keys.create(key);
+  try {
+    // The limit is kept by the write itself, so parallel creates cannot pass it.
+    await deps.keys.create(key);
+  } catch (error) {
+    if (error instanceof ConflictError && error.code === "limit_reached") {
+      throw new ConflictError("limit_reached", `A project can have at most ${MAX_ACTIVE_KEYS} active keys; revoke one to create another`);
+    }
+    throw error;
+  }
   // The only answer besides regenerate that carries the secret; only its hash is stored.
   return {
     clientId,
@@ -87,7 +91,7 @@ export async function regenerateKey(deps: Pick<DashboardDeps, "keys" | "ids">, u
 /** Revoking is idempotent; the key item stays (status revoked) so its usage stays readable. */
 export async function revokeKey(deps: Pick<DashboardDeps, "keys" | "clock">, userId: string, clientId: string | undefined) {
   const key = await ownKey(deps, userId, clientId);
-  if (key.status === "active") await deps.keys.revoke(userId, key.clientId, deps.clock.now().toISOString());
+  if (key.status === "active") await deps.keys.revoke(userId, key, deps.clock.now().toISOString());
 }
 
 export const USAGE_DAYS = 30;

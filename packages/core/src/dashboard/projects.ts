@@ -4,6 +4,7 @@ import { parseInput } from "../validation/parse-input";
 import { CreateProject, DeleteProject, UpdateProject } from "./dashboard.schema";
 import type { Budget, DashboardDeps } from "./dashboard-deps";
 import type { ProjectAnswer } from "./dashboard-answers";
+import { MAX_PROJECTS } from "./limits";
 import { PROJECT_COLORS, type ProjectColor } from "./palette";
 import { purgeProject, stopProject } from "./purge";
 
@@ -36,18 +37,10 @@ const nameTaken = () =>
     fields: [{ field: "name", message: "is already the name of one of your projects" }],
   });
 
-/**
- * Projects an account can have. Lists are one page and the key list reads every project, so this
- * bounds what one account's dashboard costs; far above what a team shipping apps needs.
- */
-export const MAX_PROJECTS = 100;
+export { MAX_PROJECTS };
 
 export async function createProject(deps: Pick<DashboardDeps, "projects" | "clock" | "ids">, userId: string, raw: unknown) {
   const input = parseInput(CreateProject, raw);
-  // Checked before the write, not in it: concurrent creates may pass it by a few, which is harmless.
-  if ((await deps.projects.list(userId)).length >= MAX_PROJECTS) {
-    throw new ConflictError("limit_reached", `An account can have at most ${MAX_PROJECTS} projects; delete one to create another`);
-  }
   const project: ProjectView = {
     projectId: deps.ids.projectId(),
     userId,
@@ -59,8 +52,12 @@ export async function createProject(deps: Pick<DashboardDeps, "projects" | "cloc
     fileCount: 0,
   };
   try {
+    // The limit is kept by the write itself, so parallel creates cannot pass it.
     await deps.projects.create(project);
   } catch (error) {
+    if (error instanceof ConflictError && error.code === "limit_reached") {
+      throw new ConflictError("limit_reached", `An account can have at most ${MAX_PROJECTS} projects; delete one to create another`);
+    }
     if (error instanceof ConflictError) throw nameTaken();
     throw error;
   }

@@ -23,7 +23,7 @@ export async function stopProject(deps: PurgeDeps, project: ProjectView): Promis
   await deps.pendingDeletes.started({ kind: "project", userId: project.userId, projectId: project.projectId }, at);
   if (project.status === "active") await deps.projects.markDeleting(project.userId, project.projectId);
   const keys = await deps.keys.listByProject(project.projectId);
-  await Promise.all(keys.filter((k) => k.status === "active").map((k) => deps.keys.revoke(project.userId, k.clientId, at)));
+  await Promise.all(keys.filter((k) => k.status === "active").map((k) => deps.keys.revoke(project.userId, k, at)));
 }
 
 /**

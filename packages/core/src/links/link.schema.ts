@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { isCalendarDateTime } from "../validation/date-time";
 
 // With the u flag a surrogate class matches only unpaired halves: a pair is one code point.
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
@@ -13,7 +14,7 @@ export const ShareSettings = z.strictObject({
     z.nullable(
       z.string().check(
         z.maxLength(40, "must be an ISO 8601 date-time"),
-        z.refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)), "must be an ISO 8601 date-time with a time zone, e.g. 2026-12-31T23:59:00Z"),
+        z.refine((v) => isCalendarDateTime(v), "must be an ISO 8601 date-time with a time zone, e.g. 2026-12-31T23:59:00Z"),
         z.refine((v) => Number.isNaN(Date.parse(v)) || Date.parse(v) < Date.now() + MAX_EXPIRY_MS, "must be within five years"),
       ),
     ),
@@ -25,6 +26,7 @@ export const ShareSettings = z.strictObject({
         z.minLength(4, "must be at least 4 characters"),
         z.maxLength(256, "must be at most 256 characters"),
         z.refine((v) => !/[\u0000-\u001f\u007f]/.test(v), "must not contain control characters"),
+        z.refine((v) => v.trim().length > 0, "must contain something other than spaces"),
         // No browser form can send one (it becomes U+FFFD), so testers could never type it.
         z.refine((v) => !LONE_SURROGATE.test(v), "must be well-formed Unicode (an unpaired surrogate cannot be typed)"),
       ),

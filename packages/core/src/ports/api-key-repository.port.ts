@@ -13,6 +13,10 @@ export interface ApiKey {
 
 export interface ApiKeyRepository {
   get(clientId: string): Promise<ApiKey | undefined>;
-  /** Fails with ConflictError(already_exists) if the client id is taken. */
+  /**
+   * Fails with ConflictError(already_exists) if the client id is taken, ConflictError(limit_reached)
+   * when its project has MAX_ACTIVE_KEYS active keys, ConflictError(project_deleting) when the
+   * project is gone or being deleted. The limit holds under concurrent creates.
+   */
   create(key: ApiKey): Promise<void>;
 }

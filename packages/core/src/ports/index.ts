@@ -18,3 +18,4 @@ export * from "./password-hasher.port";
 export * from "./mailer.port";
 export * from "./mail-suppression.port";
 export * from "./pending-deletes.port";
+export * from "./stage-secret.port";

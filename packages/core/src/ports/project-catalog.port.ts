@@ -20,7 +20,11 @@ export interface ProjectCatalog {
   list(userId: string): Promise<ProjectView[]>;
   /** undefined when the user owns no project with this id. */
   get(userId: string, projectId: string): Promise<ProjectView | undefined>;
-  /** Project and name-uniqueness item in one transaction; ConflictError(already_exists) on a taken name. */
+  /**
+   * Project and name-uniqueness item in one transaction; ConflictError(already_exists) on a taken
+   * name, ConflictError(limit_reached) when the account has MAX_PROJECTS projects (exact under
+   * concurrent creates; every removal frees a place).
+   */
   create(project: Project): Promise<void>;
   /**
    * Applies the changes to an active project (a rename moves the name item in the same

@@ -6,6 +6,7 @@ import {
   decodeCursor,
   deleteFile,
   encodeCursor,
+  InvalidCursorError,
   getFile,
   latestFiles,
   listProjectFiles,
@@ -86,17 +87,55 @@ describe("files of a project", () => {
     expect(latest.items.find((f) => f.fileId === files[0]!.fileId)!.share).toMatchObject({ downloads: 12, installs: 3 });
   });
 
-  it("refuses a garbage or tampered cursor with a 400 on the cursor field, and limits outside 1–100", async () => {
-    const { deps, project } = await setup(3);
-    for (const cursor of ["garbage!", "%%%", encodeCursor("PROJECT#x")!, encodeCursor("FILE#not-a-date#fil_1")!, "A".repeat(600)]) {
+  it("refuses a garbage, forged or foreign cursor with a 400 invalid_cursor on the cursor field, and limits outside 1–100", async () => {
+    const { deps, project, files } = await setup(3);
+    const secret = await deps.cursorSecret.bytes();
+    const list = `project-files:${project.projectId}`;
+    const sortKey = (f: (typeof files)[number]) => `FILE#${f.createdAt}#${f.fileId}`;
+    // Well-formed sort keys of real files, but never handed out: unsigned, signed with another
+    // secret, signed for another project's list, or with the MAC of another position.
+    const unsigned = Buffer.from(sortKey(files[1]!)).toString("base64url");
+    const handedOut = encodeCursor(secret, list, sortKey(files[1]!))!;
+    const forged = [
+      unsigned,
+      `${unsigned}.${"A".repeat(22)}`,
+      encodeCursor(new Uint8Array(32), list, sortKey(files[1]!))!,
+      encodeCursor(secret, "project-files:prj_other", sortKey(files[1]!))!,
+      `${Buffer.from(sortKey(files[2]!)).toString("base64url")}.${handedOut.split(".")[1]}`,
+      encodeCursor(secret, list, "PROJECT#x")!,
+      encodeCursor(secret, list, "FILE#not-a-date#fil_1")!,
+    ];
+    for (const cursor of ["garbage!", "%%%", "A".repeat(300), ...forged]) {
       const error = await listProjectFiles(deps, alice, project.projectId, { cursor }, links).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ValidationError);
-      expect((error as ValidationError).issues[0]!.field).toBe("cursor");
+      expect(error, cursor).toBeInstanceOf(InvalidCursorError);
+      expect((error as InvalidCursorError).code).toBe("invalid_cursor");
+      expect((error as InvalidCursorError).details).toEqual({ fields: [{ field: "cursor", message: "is not a cursor of this list" }] });
     }
+    // Past any cursor's length, the query itself is refused.
+    await expect(listProjectFiles(deps, alice, project.projectId, { cursor: "A".repeat(600) }, links)).rejects.toBeInstanceOf(ValidationError);
     for (const limit of ["0", "101", "abc", "1.5"]) {
       await expect(listProjectFiles(deps, alice, project.projectId, { limit }, links)).rejects.toBeInstanceOf(ValidationError);
     }
-    expect(decodeCursor(encodeCursor("FILE#2026-01-01T00:00:00.000Z#fil_1")!)).toBe("FILE#2026-01-01T00:00:00.000Z#fil_1");
+    expect(decodeCursor(secret, list, handedOut)).toBe(sortKey(files[1]!));
+    // The cursor the list hands out is the one it takes back.
+    const first = await listProjectFiles(deps, alice, project.projectId, { limit: "1" }, links);
+    const second = await listProjectFiles(deps, alice, project.projectId, { limit: "1", cursor: first.nextCursor! }, links);
+    expect(second.items.map((f) => f.fileId)).toEqual([files[1]!.fileId]);
+  });
+
+  it("hides the files of a project being deleted: the file page and a delete answer 404 and touch nothing", async () => {
+    const { deps, project, files } = await setup(2);
+    await expect(getFile(withLinks(deps), alice, files[0]!.fileId, links)).resolves.toMatchObject({ fileId: files[0]!.fileId });
+    expect(await deps.projects.markDeleting(alice, project.projectId)).toBe(true);
+    for (const file of files) {
+      const read = await getFile(withLinks(deps), alice, file.fileId, links).catch((e: unknown) => e);
+      expect(read).toBeInstanceOf(NotFoundError);
+      expect((read as NotFoundError).code).toBe("file_not_found");
+      const removed = await deleteFile(deps, alice, file.fileId).catch((e: unknown) => e);
+      expect(removed).toBeInstanceOf(NotFoundError);
+    }
+    // The purge, not this request, removes them.
+    expect(deps.files.records.size).toBe(2);
   });
 
   it("answers 404 for another account's project and files", async () => {

@@ -1,5 +1,8 @@
+import { randomBytes } from "node:crypto";
 import {
   ConflictError,
+  MAX_ACTIVE_KEYS,
+  MAX_PROJECTS,
   type ApiKey,
   type BackgroundTasks,
   type Clock,
@@ -18,6 +21,7 @@ import {
   type ProjectChanges,
   type ProjectView,
   type PurgeTask,
+  type StageSecret,
   type UrlSigner,
   type UsageCounter,
   type UsageDay,
@@ -41,6 +45,7 @@ export class MemoryProjects implements ProjectCatalog {
   }
   async create(project: Project) {
     if (this.names.has(this.nameKey(project.userId, project.name))) throw new ConflictError("already_exists", "taken");
+    if ((await this.list(project.userId)).length >= MAX_PROJECTS) throw new ConflictError("limit_reached", "limit");
     this.items.set(this.key(project.userId, project.projectId), { ...project, status: "active", fileCount: 0 });
     this.names.set(this.nameKey(project.userId, project.name), project.projectId);
   }
@@ -83,13 +88,15 @@ export class MemoryKeys implements KeyCatalog {
   }
   async create(key: ApiKey) {
     if (this.items.has(key.clientId)) throw new ConflictError("already_exists", "taken");
+    const active = [...this.items.values()].filter((k) => k.projectId === key.projectId && k.status === "active");
+    if (active.length >= MAX_ACTIVE_KEYS) throw new ConflictError("limit_reached", "limit");
     this.items.set(key.clientId, structuredClone(key));
   }
   async listByProject(projectId: string) {
     return [...this.items.values()].filter((k) => k.projectId === projectId).map((k) => structuredClone(k));
   }
-  async revoke(userId: string, clientId: string, at: string) {
-    const k = this.items.get(clientId);
+  async revoke(userId: string, key: Pick<ApiKey, "clientId" | "projectId">, at: string) {
+    const k = this.items.get(key.clientId);
     if (!k || k.userId !== userId || k.status !== "active") return false;
     Object.assign(k, { status: "revoked", revokedAt: at });
     return true;
@@ -280,6 +287,14 @@ export class RecordedTasks implements BackgroundTasks {
   }
 }
 
+/** A stage secret of random bytes, one per world (as one per stage). */
+export class FixedSecret implements StageSecret {
+  readonly value = new Uint8Array(randomBytes(32));
+  async bytes() {
+    return this.value;
+  }
+}
+
 export function memoryDashboard(options: { bucketPageSize?: number } = {}) {
   const deps = {
     projects: new MemoryProjects(),
@@ -292,6 +307,7 @@ export function memoryDashboard(options: { bucketPageSize?: number } = {}) {
     pendingDeletes: new MemoryPendingDeletes(),
     clock: new ManualClock(),
     ids: sequentialIds(),
+    cursorSecret: new FixedSecret(),
   } satisfies DashboardDeps;
   return deps;
 }

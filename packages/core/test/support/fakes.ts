@@ -1,5 +1,9 @@
 import {
+  admits,
   hashSecret,
+  rateDecision,
+  rateWindow,
+  type RateLimitSettings,
   type ApiKey,
   type ApiKeyRepository,
   type CompletedFile,
@@ -102,20 +106,44 @@ export class MemoryApiKeys implements ApiKeyRepository {
   }
 }
 
+/**
+ * The DynamoDB limiter with a Map for a table: the window, the admission rule and the answer come
+ * from the same fixed-window functions the adapter uses (one counter per subject and window), so
+ * a wrong rule fails unit tests, not only integration tests. Only the storage is fake.
+ */
 export class CountingRateLimiter implements RateLimiter {
+  /** Hits admitted per subject in the current window (of the last `hit`). */
   readonly counts = new Map<string, number>();
+  private readonly windows = new Map<string, number>();
   refunds = 0;
-  constructor(readonly limit = 3) {}
-  async hit(subject: string, now: Date): Promise<RateLimitDecision> {
-    const resetAt = Math.floor(now.getTime() / 60000) * 60 + 60;
-    const count = this.counts.get(subject) ?? 0;
-    if (count >= this.limit) return { allowed: false, state: { limit: this.limit, remaining: 0, resetAt } };
-    this.counts.set(subject, count + 1);
-    return { allowed: true, state: { limit: this.limit, remaining: this.limit - count - 1, resetAt } };
+  readonly settings: RateLimitSettings;
+  constructor(limit = 3, windowSeconds = 60) {
+    this.settings = { limit, windowSeconds };
   }
-  async refund(subject: string) {
+  get limit() {
+    return this.settings.limit;
+  }
+  /** `cost` as the DynamoDB limiter's ADD: admitted while the count before it is under the limit. */
+  async hit(subject: string, now: Date, cost = 1): Promise<RateLimitDecision> {
+    const window = rateWindow(this.settings, now);
+    // A count a test set directly belongs to the current window; a later window starts at zero.
+    const seen = this.windows.get(subject);
+    if (seen !== undefined && seen !== window.start) this.counts.delete(subject);
+    this.windows.set(subject, window.start);
+    const count = this.counts.get(subject) ?? 0;
+    if (!admits(this.settings, count)) return rateDecision(this.settings, window, undefined);
+    this.counts.set(subject, count + cost);
+    return rateDecision(this.settings, window, count + cost);
+  }
+  async refund(subject: string, now: Date) {
     this.refunds++;
-    this.counts.set(subject, (this.counts.get(subject) ?? 1) - 1);
+    const seen = this.windows.get(subject);
+    if (seen !== undefined && seen !== rateWindow(this.settings, now).start) return;
+    const count = this.counts.get(subject) ?? 0;
+    if (count > 0) this.counts.set(subject, count - 1);
+  }
+  async clear(subject: string) {
+    this.counts.delete(subject);
   }
 }
 

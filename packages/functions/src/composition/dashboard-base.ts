@@ -1,5 +1,5 @@
 import type { DashboardDeps } from "@hangar/core";
-import { DynamoFileCatalog, DynamoPendingDeletes, DynamoUsage } from "@hangar/core/dynamo";
+import { DynamoFileCatalog, DynamoPendingDeletes, DynamoStageSecret, DynamoUsage } from "@hangar/core/dynamo";
 import { getRuntime } from "./root";
 
 /** The dashboard's adapters that only read and write the table: everything but deletes. */
@@ -26,6 +26,7 @@ export function getDashboardBase(): DashboardBase {
     pendingDeletes: new DynamoPendingDeletes(db, table),
     clock: runtime.clock,
     ids: runtime.ids,
+    cursorSecret: new DynamoStageSecret(db, table, "cursor"),
   };
   return base;
 }

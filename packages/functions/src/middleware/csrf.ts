@@ -43,9 +43,14 @@ export function sameOriginGuard(expectedOrigin: (event: HttpEvent) => string): M
   };
 }
 
+// What a browser sends: scheme://host[:port] and nothing else. No userinfo, path, query or
+// fragment: `http://user@host` or `http://host/x` parse to the host's origin, but no browser sends
+// them, so a client that does is not a browser on the dashboard's page.
+const ORIGIN_SHAPE = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@\\]+$/i;
+
 /** Compares serialized origins (scheme, host, port; default ports dropped, host lower-cased). */
 function sameOrigin(given: string, expected: string): boolean {
-  if (given.length > 2048) return false;
+  if (given.length > 2048 || !ORIGIN_SHAPE.test(given)) return false;
   try {
     return new URL(given).origin === new URL(expected).origin;
   } catch {

@@ -20,6 +20,18 @@ function rateLimitHeaders(state: RateLimitState): Record<string, string> {
   };
 }
 
+/**
+ * On every answer of every function, errors included: browsers must never sniff a type (a JSON
+ * error echoing a file name is not HTML), and a document that set no policy of its own (pages
+ * set theirs) may load and frame nothing. CloudFront adds the same in production; the functions
+ * do not rely on it (the API's own URL, the local stack).
+ */
+const NOSNIFF = { "X-Content-Type-Options": "nosniff" } as const;
+const DEFAULT_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+const hasHeader = (headers: HttpResult["headers"], name: string) =>
+  Object.keys(headers ?? {}).some((key) => key.toLowerCase() === name.toLowerCase());
+
 function finish(request: HttpRequest, result: HttpResult): void {
   const ctx = request.context;
   const rate = request.error instanceof RateLimitedError ? request.error.rateLimit : ctx.rateLimit;
@@ -28,7 +40,9 @@ function finish(request: HttpRequest, result: HttpResult): void {
     // HEAD answers exactly like GET, without the body (RFC 9110 §9.3.2).
     ...(request.event.requestContext?.http?.method === "HEAD" ? { body: "" } : {}),
     headers: {
+      ...(hasHeader(result.headers, "Content-Security-Policy") ? {} : { "Content-Security-Policy": DEFAULT_CSP }),
       ...result.headers,
+      ...NOSNIFF,
       "X-Request-Id": ctx.requestId,
       ...(rate ? rateLimitHeaders(rate) : {}),
     },

@@ -3,6 +3,7 @@ import {
   DependencyError,
   HangarError,
   InvalidCredentialsError,
+  InvalidCursorError,
   InvalidJsonError,
   InvalidPackageError,
   MethodNotAllowedError,
@@ -27,6 +28,7 @@ import type { HttpResult } from "./http-context";
 const STATUS_BY_CLASS: [abstract new (...args: never[]) => HangarError, number][] = [
   [ValidationError, 400],
   [InvalidJsonError, 400],
+  [InvalidCursorError, 400],
   [InvalidTokenError, 400],
   [NotSignedInError, 401],
   [LoginFailedError, 401],

@@ -192,11 +192,22 @@ describe("parseAxml", () => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
       return seed;
     };
+    const outcomes = { parsed: 0, formatError: 0 };
     for (let round = 0; round < 400; round++) {
       const copy = Buffer.from(xml);
       for (let k = 0; k < 1 + (round % 6); k++) copy[next() % copy.length] = next() & 0xff;
-      parseOrFormatError(copy);
+      // parseOrFormatError rethrows anything but a BinaryFormatError, which fails the test here.
+      const doc = parseOrFormatError(copy);
+      if (doc === undefined) outcomes.formatError++;
+      else {
+        expect(Array.isArray(doc.elements)).toBe(true);
+        outcomes.parsed++;
+      }
     }
+    // Every input ended in one of the two, and both happen: the corruption reaches the parser.
+    expect(outcomes.parsed + outcomes.formatError).toBe(400);
+    expect(outcomes.parsed).toBeGreaterThan(0);
+    expect(outcomes.formatError).toBeGreaterThan(0);
   });
 
   it("refuses input that has no string pool or no element", () => {

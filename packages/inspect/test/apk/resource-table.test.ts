@@ -183,17 +183,23 @@ describe("ResourceTable hostile input", () => {
       seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
       return seed;
     };
+    const outcomes = { table: 0, formatError: 0 };
     for (let round = 0; round < 300; round++) {
       const buf = Buffer.from(good);
       for (let k = 0; k < 1 + (round % 5); k++) buf[next() % buf.length] = next() & 0xff;
       try {
         const table = ResourceTable.parse(buf);
-        for (let i = 0; i < 6; i++) table.entries(resId(S, i));
+        for (let i = 0; i < 6; i++) expect(Array.isArray(table.entries(resId(S, i)))).toBe(true);
         table.resourceName(resId(S, 0));
+        outcomes.table++;
       } catch (error) {
-        if (!(error instanceof BinaryFormatError)) throw error;
+        // Anything but the typed error fails the test.
+        expect(error).toBeInstanceOf(BinaryFormatError);
+        outcomes.formatError++;
       }
     }
+    expect(outcomes.table + outcomes.formatError).toBe(300);
+    expect(outcomes.table).toBeGreaterThan(0);
     const zero = Buffer.from(good);
     const pkgAt = zero.indexOf(Buffer.from([0x00, 0x02, 0x20, 0x01])); // package chunk (0x0200, header 288)
     zero.writeUInt32LE(0, pkgAt + 4);

@@ -50,6 +50,7 @@ function errorBody(code: string, message: string, requestId: string): Buffer {
 function writeError(res: ServerResponse, status: number, code: string, message: string, requestId: string, close = false): void {
   const body = errorBody(code, message, requestId);
   res.writeHead(status, {
+    ...BASELINE_HEADERS,
     "content-type": "application/json; charset=utf-8",
     "content-length": body.length,
     "x-request-id": requestId,
@@ -85,7 +86,7 @@ function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResul
   if (result.cookies?.length) headers["set-cookie"] = result.cookies;
   const body = result.body ? Buffer.from(result.body, result.isBase64Encoded ? "base64" : "utf8") : Buffer.alloc(0);
   headers["content-length"] = body.length;
-  res.writeHead(result.statusCode ?? 200, headers as Record<string, string>);
+  res.writeHead(result.statusCode ?? 200, withBaseline(headers) as Record<string, string>);
   res.end(body);
 }
 
@@ -153,6 +154,31 @@ export interface LocalApiServerOptions {
   accessLog?: (line: string) => void;
   /** Tests: the handler of a function, instead of importing the deployed module. */
   handlerFor?: (fn: FunctionName) => Promise<Handler>;
+  /** How long a whole request (line, headers and body) may take to arrive; default 30 s. */
+  requestTimeoutMs?: number;
+}
+
+/**
+ * A request must arrive whole within 30 s (the headers within 10 s): API Gateway gives a client
+ * 30 s too, and a client that trickles a body byte by byte must not hold a connection and a
+ * buffer for minutes (Node's default is 300 s). Node checks its clocks every
+ * `connectionsCheckingInterval`, 30 s by default, which would double the wait: checked each second.
+ */
+const REQUEST_TIMEOUT_MS = 30_000;
+const HEADERS_TIMEOUT_MS = 10_000;
+const TIMEOUT_CHECK_MS = 1_000;
+
+/** Headers every answer of the local server carries, whoever made it (a handler's own win). */
+const BASELINE_HEADERS: Readonly<Record<string, string>> = {
+  "x-content-type-options": "nosniff",
+  "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+};
+
+/** The baseline headers a result does not set itself (names compared case-insensitively). */
+function withBaseline(headers: Record<string, string | number | boolean | string[]>) {
+  const present = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+  const missing = Object.entries(BASELINE_HEADERS).filter(([name]) => !present.has(name));
+  return { ...headers, ...Object.fromEntries(missing) };
 }
 
 export interface LocalApiServer {
@@ -181,7 +207,14 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
   const site = createStaticSite({ root: options.dashboardDir, ...(options.imageOrigin ? { imageOrigin: options.imageOrigin } : {}) });
   const accessLog = options.accessLog ?? ((line: string) => console.log(line));
 
-  const server = createServer(async (req, res) => {
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const server = createServer(
+    {
+      requestTimeout,
+      headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
+      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, requestTimeout),
+    },
+    async (req, res) => {
     const started = performance.now();
     const requestId = newRequestId();
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
@@ -193,7 +226,7 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
     try {
       const canonical = loopbackAliasRedirect(req.headers.host, req.url, options.publicUrl, options.shareUrl);
       if (canonical) {
-        res.writeHead(308, { location: canonical, "cache-control": "no-store", "content-length": 0, "x-request-id": requestId });
+        res.writeHead(308, { ...BASELINE_HEADERS, location: canonical, "cache-control": "no-store", "content-length": 0, "x-request-id": requestId });
         res.end();
         return;
       }
@@ -202,6 +235,8 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
       try {
         body = await readBody(req);
       } catch (error) {
+        // The client went away, or was cut off for taking too long (the 408 is already sent).
+        if (req.destroyed && !(error instanceof BodyTooLargeError)) return;
         if (!(error instanceof BodyTooLargeError)) throw error;
         // API Gateway refuses these before any function runs; answer in our error shape anyway,
         // and close the connection rather than read the rest of an oversized body.
@@ -226,7 +261,8 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
       if (res.headersSent) res.destroy();
       else writeError(res, 502, "internal_error", "Internal server error", requestId);
     }
-  });
+    },
+  );
   // Errors of the HTTP parser (huge headers, chunked + Content-Length, …) never reach the handler
   // above; Node would answer them with a bare status line. Answer in the documented envelope.
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
@@ -240,6 +276,7 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
         "Content-Type: application/json; charset=utf-8\r\n" +
+        Object.entries(BASELINE_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join("") +
         `Content-Length: ${body.length}\r\n` +
         `X-Request-Id: ${requestId}\r\n` +
         "Connection: close\r\n\r\n" +

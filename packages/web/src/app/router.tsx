@@ -93,12 +93,24 @@ export function matchPath(pattern: string, pathname: string): Record<string, str
   return params;
 }
 
+// Control characters (C0, DEL, C1) and backslashes have no place in a path this app hands out:
+// URL parsers drop tabs and newlines and read `\` as `/`, so `/<TAB>/evil.example` or `/\evil`
+// would become `//evil.example`, another host.
+const UNSAFE_IN_PATH = /[\u0000-\u001f\u007f-\u009f\\]/;
+const PROBE_ORIGIN = "https://hangar.invalid";
+
 /**
- * Only same-origin paths may be a post-login destination: `//evil.example` and `/\evil` are
- * read by browsers as other hosts, so an open redirect through `?next=` is refused.
+ * Only same-origin absolute paths may be a post-login destination: `//evil.example` and `/\evil`
+ * are read by browsers as other hosts, so an open redirect through `?next=` is refused. Besides
+ * the shape checks, the path is resolved as a browser would and must stay on the origin.
  */
 export function safeNextPath(next: string | null | undefined, fallback: string): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return fallback;
+  if (!next || !next.startsWith("/") || next.startsWith("//") || UNSAFE_IN_PATH.test(next)) return fallback;
+  try {
+    if (new URL(next, PROBE_ORIGIN).origin !== PROBE_ORIGIN) return fallback;
+  } catch {
+    return fallback;
+  }
   return next;
 }
 

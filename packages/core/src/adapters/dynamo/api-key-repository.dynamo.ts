@@ -1,7 +1,7 @@
-import { PutCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { ConflictError } from "../../errors/domain-errors";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { ApiKey, ApiKeyRepository } from "../../ports";
-import { dynamoFailure, getItem, isConditionFailure } from "./dynamo-errors";
+import { createCountedKey } from "./counted-limits.dynamo";
+import { getItem } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
 
 export class DynamoApiKeyRepository implements ApiKeyRepository {
@@ -17,24 +17,14 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
     return { clientId, secretHash, name, projectId, userId, status, createdAt };
   }
 
+  /** Within its project's limit of active keys, counted exactly (see counted-limits.dynamo.ts). */
   async create(key: ApiKey): Promise<void> {
-    try {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: {
-            ...keys.apiKey(key.clientId),
-            type: "apiKey",
-            gsi1pk: gsi1.project(key.projectId),
-            gsi1sk: `APIKEY#${key.createdAt}#${key.clientId}`,
-            ...key,
-          },
-          ConditionExpression: "attribute_not_exists(pk)",
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new ConflictError("already_exists", "This client id exists already");
-      throw dynamoFailure("PutItem(api key)", error);
-    }
+    await createCountedKey(this.db, this.tableName, key, {
+      ...keys.apiKey(key.clientId),
+      type: "apiKey",
+      gsi1pk: gsi1.project(key.projectId),
+      gsi1sk: `APIKEY#${key.createdAt}#${key.clientId}`,
+      ...key,
+    });
   }
 }

@@ -13,3 +13,4 @@ export * from "./token-repository.dynamo";
 export * from "./account-removal.dynamo";
 export * from "./mail-suppression.dynamo";
 export * from "./pending-deletes.dynamo";
+export * from "./stage-secret.dynamo";

@@ -1,6 +1,7 @@
 import { DeleteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { ApiKey, KeyCatalog } from "../../ports";
 import { DynamoApiKeyRepository } from "./api-key-repository.dynamo";
+import { revokeCountedKey } from "./counted-limits.dynamo";
 import { conditionalWrite, dynamoFailure, getItem } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
 
@@ -46,14 +47,9 @@ export class DynamoKeyCatalog extends DynamoApiKeyRepository implements KeyCatal
     return out;
   }
 
-  async revoke(userId: string, clientId: string, at: string): Promise<boolean> {
-    return this.conditionalUpdate("revoke", {
-      Key: keys.apiKey(clientId),
-      UpdateExpression: "SET #status = :revoked, revokedAt = :at",
-      ConditionExpression: "userId = :userId AND #status = :active",
-      ExpressionAttributeNames: { "#status": "status" },
-      ExpressionAttributeValues: { ":revoked": "revoked", ":active": "active", ":userId": userId, ":at": at },
-    });
+  /** Also takes the key off its project's count of active keys (counted-limits.dynamo.ts). */
+  async revoke(userId: string, key: Pick<ApiKey, "clientId" | "projectId">, at: string): Promise<boolean> {
+    return revokeCountedKey(this.client, this.table, userId, key, at);
   }
 
   async replaceSecret(userId: string, clientId: string, secretHash: string): Promise<boolean> {

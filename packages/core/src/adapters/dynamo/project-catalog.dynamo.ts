@@ -1,4 +1,5 @@
 import { DeleteCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { createCountedProject, deleteCountedProject } from "./counted-limits.dynamo";
 import { ConflictError } from "../../errors/domain-errors";
 import type { Project, ProjectCatalog, ProjectChanges, ProjectView } from "../../ports";
 import { cancelledConditions, conditionalWrite, dynamoFailure, getItem, isConditionFailure } from "./dynamo-errors";
@@ -56,40 +57,20 @@ export class DynamoProjectCatalog implements ProjectCatalog {
     return item ? toView(item) : undefined;
   }
 
+  /** Within the account's limit, counted exactly (see counted-limits.dynamo.ts). */
   async create(project: Project): Promise<void> {
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: {
-                  ...keys.project(project.userId, project.projectId),
-                  type: "project",
-                  gsi1pk: gsi1.project(project.projectId),
-                  gsi1sk: "PROJECT",
-                  ...project,
-                  status: "active",
-                  fileCount: 0,
-                },
-                ConditionExpression: "attribute_not_exists(pk)",
-              },
-            },
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: { ...keys.projectName(project.userId, project.name), type: "projectName", projectId: project.projectId },
-                ConditionExpression: "attribute_not_exists(pk)",
-              },
-            },
-          ],
-        }),
-      );
-    } catch (error) {
-      if (cancelledConditions(error)?.some(Boolean)) throw new ConflictError("already_exists", "This project exists already");
-      throw dynamoFailure("TransactWriteItems(create project)", error);
-    }
+    await createCountedProject(this.db, this.tableName, project.userId, {
+      project: {
+        ...keys.project(project.userId, project.projectId),
+        type: "project",
+        gsi1pk: gsi1.project(project.projectId),
+        gsi1sk: "PROJECT",
+        ...project,
+        status: "active",
+        fileCount: 0,
+      },
+      name: { ...keys.projectName(project.userId, project.name), type: "projectName", projectId: project.projectId },
+    });
   }
 
   async update(current: ProjectView, changes: ProjectChanges): Promise<boolean> {
@@ -174,10 +155,10 @@ export class DynamoProjectCatalog implements ProjectCatalog {
         .catch((error: unknown) => {
           if (!isConditionFailure(error)) throw error;
         });
-      await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.project(userId, projectId) }));
     } catch (error) {
-      throw dynamoFailure("DeleteItem(project)", error);
+      throw dynamoFailure("DeleteItem(project name)", error);
     }
+    await deleteCountedProject(this.db, this.tableName, userId, projectId);
   }
 
   async recordUpload(userId: string, projectId: string, at: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors/domain-errors";
 import type { Project, ProjectRepository, User } from "../../ports";
+import { createCountedProject } from "./counted-limits.dynamo";
 import { cancelledConditions, dynamoFailure, getItem } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
 
@@ -33,17 +34,18 @@ export class DynamoProjectRepository implements ProjectRepository {
     return { projectId, userId, name: project.name, description, color, createdAt };
   }
 
+  /** Counted against the account's limit like a dashboard create (counted-limits.dynamo.ts). */
   async createProject(project: Project): Promise<void> {
-    await this.uniqueTransaction("project", [
-      {
+    await createCountedProject(this.db, this.tableName, project.userId, {
+      project: {
         ...keys.project(project.userId, project.projectId),
         type: "project",
         gsi1pk: gsi1.project(project.projectId),
         gsi1sk: "PROJECT",
         ...project,
       },
-      { ...keys.projectName(project.userId, project.name), type: "projectName", projectId: project.projectId },
-    ]);
+      name: { ...keys.projectName(project.userId, project.name), type: "projectName", projectId: project.projectId },
+    });
   }
 
   /** Puts the entity and its uniqueness item together, or neither. */

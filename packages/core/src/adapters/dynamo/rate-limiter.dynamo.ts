@@ -1,12 +1,10 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { RateLimitDecision, RateLimiter } from "../../ports";
+import { rateDecision, rateWindow, type RateLimitSettings } from "../../rate-limit/fixed-window";
 import { dynamoFailure, isConditionFailure } from "./dynamo-errors";
 import { keys } from "./table-keys";
 
-export interface RateLimitSettings {
-  limit: number;
-  windowSeconds: number;
-}
+export type { RateLimitSettings };
 
 /**
  * Fixed-window counter: one item per subject and window, incremented with a conditional ADD so
@@ -20,15 +18,10 @@ export class DynamoRateLimiter implements RateLimiter {
     private readonly settings: RateLimitSettings,
   ) {}
 
-  private window(now: Date) {
-    const seconds = Math.floor(now.getTime() / 1000);
-    const start = seconds - (seconds % this.settings.windowSeconds);
-    return { start, resetAt: start + this.settings.windowSeconds };
-  }
-
   async hit(subject: string, now: Date): Promise<RateLimitDecision> {
     const { limit } = this.settings;
-    const { start, resetAt } = this.window(now);
+    const window = rateWindow(this.settings, now);
+    const { start } = window;
     try {
       const { Attributes } = await this.db.send(
         new UpdateCommand({
@@ -37,20 +30,20 @@ export class DynamoRateLimiter implements RateLimiter {
           UpdateExpression: "ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl), #type = :type",
           ConditionExpression: "attribute_not_exists(#count) OR #count < :limit",
           ExpressionAttributeNames: { "#count": "count", "#ttl": "ttl", "#type": "type" },
-          ExpressionAttributeValues: { ":one": 1, ":limit": limit, ":ttl": resetAt + this.settings.windowSeconds, ":type": "rate" },
+          // The condition is fixed-window's `admits`: the count before this hit below the limit.
+          ExpressionAttributeValues: { ":one": 1, ":limit": limit, ":ttl": window.expiresAt, ":type": "rate" },
           ReturnValues: "UPDATED_NEW",
         }),
       );
-      const count = Number(Attributes?.count ?? limit);
-      return { allowed: true, state: { limit, remaining: Math.max(0, limit - count), resetAt } };
+      return rateDecision(this.settings, window, Number(Attributes?.count ?? limit));
     } catch (error) {
-      if (isConditionFailure(error)) return { allowed: false, state: { limit, remaining: 0, resetAt } };
+      if (isConditionFailure(error)) return rateDecision(this.settings, window, undefined);
       throw dynamoFailure("UpdateItem(rate limit)", error);
     }
   }
 
   async refund(subject: string, now: Date): Promise<void> {
-    const { start } = this.window(now);
+    const { start } = rateWindow(this.settings, now);
     try {
       await this.db.send(
         new UpdateCommand({

@@ -23,6 +23,8 @@ export const keys = {
   pendingDelete: (projectId: string) => ({ pk: "DELETING", sk: `PROJECT#${projectId}` }),
   /** One key's usage counters of one UTC day (`YYYY-MM-DD`). */
   usageDay: (clientId: string, day: string) => ({ pk: `USAGE#${clientId}`, sk: `DAY#${day}` }),
+  /** A random secret of the stage, by purpose (`cursor`): see DynamoStageSecret. */
+  stageSecret: (name: string) => ({ pk: `SECRET#${name}`, sk: "SECRET" }),
 } as const;
 
 export const gsi1 = {
