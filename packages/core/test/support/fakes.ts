@@ -106,16 +106,19 @@ export class CountingRateLimiter implements RateLimiter {
   readonly counts = new Map<string, number>();
   refunds = 0;
   constructor(readonly limit = 3) {}
-  async hit(subject: string, now: Date): Promise<RateLimitDecision> {
+  async hit(subject: string, now: Date, cost = 1): Promise<RateLimitDecision> {
     const resetAt = Math.floor(now.getTime() / 60000) * 60 + 60;
     const count = this.counts.get(subject) ?? 0;
     if (count >= this.limit) return { allowed: false, state: { limit: this.limit, remaining: 0, resetAt } };
-    this.counts.set(subject, count + 1);
-    return { allowed: true, state: { limit: this.limit, remaining: this.limit - count - 1, resetAt } };
+    this.counts.set(subject, count + cost);
+    return { allowed: true, state: { limit: this.limit, remaining: Math.max(0, this.limit - count - cost), resetAt } };
   }
   async refund(subject: string) {
     this.refunds++;
     this.counts.set(subject, (this.counts.get(subject) ?? 1) - 1);
+  }
+  async clear(subject: string) {
+    this.counts.delete(subject);
   }
 }
 

@@ -1,43 +1,60 @@
-import { UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import type { RateLimitDecision, RateLimiter } from "../../ports";
+import { DeleteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { RateLimitDecision, RateLimiter, RateRule } from "../../ports";
 import { dynamoFailure, isConditionFailure } from "./dynamo-errors";
 import { keys } from "./table-keys";
 
-export interface RateLimitSettings {
-  limit: number;
-  windowSeconds: number;
-}
-
 /**
- * Fixed-window counter: one item per subject and window, incremented with a conditional ADD so
- * that concurrent requests can never admit more than `limit` (DynamoDB serializes updates of one
- * item). The item carries a TTL a window past its end, so counters clean themselves up.
+ * Fixed-window counters for every rate rule of the service, one limiter with per-rule settings:
+ * one item per rule, subject and window, incremented with a conditional ADD so that concurrent
+ * requests can never admit more than the rule's limit (DynamoDB serializes updates of one item).
+ * The item carries a TTL a window past its end, so counters clean themselves up. The rule's name
+ * is part of the key (`RATE#<rule>#<subject>`), so two rules never share a counter.
+ *
+ * `rule(name)` hands out the RateLimiter port bound to one rule; the use cases see only that.
  */
-export class DynamoRateLimiter implements RateLimiter {
+export class DynamoRateLimiter<Rule extends string = string> {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    private readonly settings: RateLimitSettings,
+    private readonly rules: Readonly<Record<Rule, RateRule>>,
   ) {}
 
-  private window(now: Date) {
-    const seconds = Math.floor(now.getTime() / 1000);
-    const start = seconds - (seconds % this.settings.windowSeconds);
-    return { start, resetAt: start + this.settings.windowSeconds };
+  /** The limiter of one rule, as the use cases take it. */
+  rule(name: Rule): RateLimiter {
+    return {
+      hit: (subject, now, cost) => this.hit(name, subject, now, cost),
+      refund: (subject, now) => this.refund(name, subject, now),
+      clear: (subject, now) => this.clear(name, subject, now),
+    };
   }
 
-  async hit(subject: string, now: Date): Promise<RateLimitDecision> {
-    const { limit } = this.settings;
-    const { start, resetAt } = this.window(now);
+  settingsOf(name: Rule): RateRule {
+    return this.rules[name];
+  }
+
+  private window(name: Rule, now: Date) {
+    const { windowSeconds } = this.rules[name];
+    const seconds = Math.floor(now.getTime() / 1000);
+    const start = seconds - (seconds % windowSeconds);
+    return { start, resetAt: start + windowSeconds };
+  }
+
+  private key(name: Rule, subject: string, now: Date) {
+    return keys.rateWindow(`${name}#${subject}`, this.window(name, now).start);
+  }
+
+  async hit(name: Rule, subject: string, now: Date, cost = 1): Promise<RateLimitDecision> {
+    const { limit, windowSeconds } = this.rules[name];
+    const { resetAt } = this.window(name, now);
     try {
       const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.rateWindow(subject, start),
-          UpdateExpression: "ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl), #type = :type",
+          Key: this.key(name, subject, now),
+          UpdateExpression: "ADD #count :cost SET #ttl = if_not_exists(#ttl, :ttl), #type = :type",
           ConditionExpression: "attribute_not_exists(#count) OR #count < :limit",
           ExpressionAttributeNames: { "#count": "count", "#ttl": "ttl", "#type": "type" },
-          ExpressionAttributeValues: { ":one": 1, ":limit": limit, ":ttl": resetAt + this.settings.windowSeconds, ":type": "rate" },
+          ExpressionAttributeValues: { ":cost": Math.max(1, Math.floor(cost)), ":limit": limit, ":ttl": resetAt + windowSeconds, ":type": "rate" },
           ReturnValues: "UPDATED_NEW",
         }),
       );
@@ -49,13 +66,12 @@ export class DynamoRateLimiter implements RateLimiter {
     }
   }
 
-  async refund(subject: string, now: Date): Promise<void> {
-    const { start } = this.window(now);
+  async refund(name: Rule, subject: string, now: Date): Promise<void> {
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.rateWindow(subject, start),
+          Key: this.key(name, subject, now),
           UpdateExpression: "ADD #count :minusOne",
           ConditionExpression: "#count > :zero",
           ExpressionAttributeNames: { "#count": "count" },
@@ -65,6 +81,14 @@ export class DynamoRateLimiter implements RateLimiter {
     } catch (error) {
       if (isConditionFailure(error)) return;
       throw dynamoFailure("UpdateItem(rate refund)", error);
+    }
+  }
+
+  async clear(name: Rule, subject: string, now: Date): Promise<void> {
+    try {
+      await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: this.key(name, subject, now) }));
+    } catch (error) {
+      throw dynamoFailure("DeleteItem(rate clear)", error);
     }
   }
 }
