@@ -32,7 +32,7 @@ describe("rate limit", () => {
       new QueryCommand({
         TableName: stack().tableName,
         KeyConditionExpression: "pk = :pk",
-        ExpressionAttributeValues: { ":pk": `RATE#${key.clientId}` },
+        ExpressionAttributeValues: { ":pk": `RATE#apiKey#${key.clientId}` },
       }),
     );
     expect(Items).toHaveLength(1);
