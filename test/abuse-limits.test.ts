@@ -43,26 +43,36 @@ describe("equal work for every address (M1)", () => {
     ["/api/account/resend-verification", false, "Confirm your e-mail address for Hangar"],
     ["/api/account/sign-up", true, "Someone tried to sign up to Hangar with your address"],
   ] as const)("%s: an existing and an unknown address answer alike, in time too (30 alternating tries)", async (path, verified, subject) => {
+    // Sign-up hashes the password (about a second of CPU here): two requests per try are enough there.
+    const REPEATS = path.endsWith("sign-up") ? 2 : 3;
     const existing = await existingAccounts(TRIES, "timing", verified);
     const unknown = Array.from({ length: TRIES }, () => uniqueEmail("nobody"));
     const body = (email: string) => (path.endsWith("sign-up") ? { email, password: "a long enough passphrase" } : { email });
     const known: number[] = [];
     const ghost: number[] = [];
     for (let i = 0; i < TRIES; i++) {
-      // Alternating, and which goes first alternates too. Before the next try is timed, the
-      // background step of this one has finished (its mail arrived, or a moment for a lookup
-      // that finds nothing), so no try is slowed by another's background work.
+      // Alternating, and which goes first alternates too. The same pause after every request lets
+      // its background step (lookup, token, mail) finish before the next one is timed; the
+      // mails are read only after the loop, so reading them adds no work to the stack's process
+      // (MailDev runs in it) between tries.
       const order = i % 2 ? ([[existing[i]!, known], [unknown[i]!, ghost]] as const) : ([[unknown[i]!, ghost], [existing[i]!, known]] as const);
       for (const [email, into] of order) {
-        const reply = await timed(path, body(email));
-        expect(reply.status, reply.text).toBe(202);
-        into.push(reply.ms);
-        if (into === known) await mailsTo(email, 1);
-        await pause(25);
+        // A try is the fastest of a few requests for its address, as someone timing the service
+        // would take it: what other work on this shared machine adds to one request is gone,
+        // what the address changes is not.
+        let fastest = Infinity;
+        for (let r = 0; r < REPEATS; r++) {
+          const reply = await timed(path, body(email));
+          expect(reply.status, reply.text).toBe(202);
+          fastest = Math.min(fastest, reply.ms);
+          await pause(80);
+        }
+        into.push(fastest);
       }
     }
     const [a, b] = [median(known), median(ghost)];
-    expect(Math.abs(a - b) / Math.min(a, b), `medians ${a.toFixed(1)} vs ${b.toFixed(1)} ms`).toBeLessThan(0.2);
+    const shown = (xs: number[]) => [...xs].sort((x, y) => x - y).map((x) => x.toFixed(0)).join(" ");
+    expect(Math.abs(a - b) / Math.min(a, b), `medians ${a.toFixed(1)} vs ${b.toFixed(1)} ms; existing: ${shown(known)}; unknown: ${shown(ghost)}`).toBeLessThan(0.2);
     expect(Math.max(Math.min(...known), Math.min(...ghost))).toBeLessThanOrEqual(Math.min(Math.max(...known), Math.max(...ghost)));
 
     // The mails still go out, after the answer, to the existing addresses only.
