@@ -82,7 +82,7 @@ export const bucketActions: Partial<Record<string, readonly string[]>> = {
  * Functions that invoke themselves asynchronously to finish a long delete in the background
  * (packages/functions/src/composition/background.ts): lambda:InvokeFunction on their own ARN.
  */
-export const selfInvoking: readonly string[] = ["projects"];
+export const selfInvoking: readonly string[] = ["projects", "accounts"];
 
 export const uploadActions = {
   // The presigned PUT is executed with the presign function's credentials.

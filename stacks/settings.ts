@@ -25,6 +25,8 @@ export interface StageSettings {
   maxFileSize?: number;
   rateLimit?: number;
   rateWindowSeconds?: number;
+  /** HANGAR_RATE_RULES: per-rule overrides of the per-client limits (core's limits/rate-rules.ts). */
+  rateRules?: string;
   pendingTtlSeconds?: number;
   /** Optional custom domain of the stage's CloudFront distribution; see docs/deploy.md for the two modes. */
   customDomain?: CustomDomainSettings;
@@ -149,6 +151,7 @@ const HANDLER_SETTINGS = {
   maxFileSize: "HANGAR_MAX_FILE_SIZE",
   rateLimit: "HANGAR_RATE_LIMIT",
   rateWindowSeconds: "HANGAR_RATE_WINDOW_SECONDS",
+  rateRules: "HANGAR_RATE_RULES",
   pendingTtlSeconds: "HANGAR_PENDING_TTL_SECONDS",
 } as const;
 
@@ -316,6 +319,7 @@ export function functionEnvironment(
     HANGAR_MAX_FILE_SIZE: settings.maxFileSize,
     HANGAR_RATE_LIMIT: settings.rateLimit,
     HANGAR_RATE_WINDOW_SECONDS: settings.rateWindowSeconds,
+    HANGAR_RATE_RULES: settings.rateRules,
     HANGAR_PENDING_TTL_SECONDS: settings.pendingTtlSeconds,
   };
   for (const [key, value] of Object.entries(optional)) {

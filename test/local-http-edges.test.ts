@@ -69,13 +69,22 @@ describe("HEAD on the public links", () => {
     const path = `/${kind}/${userKey}`;
     const [get, head] = [await call(path), await call(path, { method: "HEAD" })];
     expect(get.status).toBe(kind === "share" ? 200 : 302);
-    expect(head.status).toBe(get.status);
     expect(head.text).toBe("");
-    for (const name of ["content-type", "cache-control", "content-disposition"]) expect(head.headers.get(name)).toBe(get.headers.get(name));
     expect(head.headers.get("x-request-id")).toMatch(/\S{8,}/);
     expect(head.headers.get("x-request-id")).not.toBe(get.headers.get("x-request-id"));
-    if (kind === "download") expect(new URL(head.headers.get("location")!).pathname).toBe(new URL(get.headers.get("location")!).pathname);
-    else expect(get.text).toContain("<html");
+    if (kind === "download") {
+      // Since issue 17 (M2): HEAD is not counted, so it gets no signed URL, only the headers of
+      // what the GET delivers (the package's own, as the object store serves it).
+      expect(head.status).toBe(200);
+      expect(head.headers.get("location")).toBeNull();
+      const pkg = await fetch(get.headers.get("location")!);
+      for (const name of ["content-type", "content-length", "content-disposition"]) expect(head.headers.get(name), name).toBe(pkg.headers.get(name));
+      await pkg.arrayBuffer();
+    } else {
+      expect(head.status).toBe(get.status);
+      for (const name of ["content-type", "cache-control", "content-disposition"]) expect(head.headers.get(name)).toBe(get.headers.get(name));
+      expect(get.text).toContain("<html");
+    }
   });
 
   it("HEAD of the QR code and the icon answers like GET without a body", async () => {

@@ -11,6 +11,8 @@ export interface Browser {
   ip: string;
   /** The session cookie as a browser would send it back (name=value). */
   cookie?: string;
+  /** The device cookie a sign-in leaves (name=value), sent back beside the session cookie. */
+  device?: string;
 }
 
 export const browser = (): Browser => ({ ip: newClientIp() });
@@ -26,15 +28,16 @@ export async function dash(b: Browser, method: string, path: string, body?: unkn
       Origin: stack().baseUrl,
       "Content-Type": "application/json",
       "X-Hangar-Test-Client-Ip": b.ip,
-      ...(b.cookie ? { Cookie: b.cookie } : {}),
+      ...(b.cookie || b.device ? { Cookie: [b.cookie, b.device].filter(Boolean).join("; ") } : {}),
       ...headers,
     },
     ...(body !== undefined ? { body } : {}),
   });
   for (const set of reply.headers.getSetCookie()) {
     const [pair] = set.split(";");
-    if (/Max-Age=0/.test(set)) delete b.cookie;
-    else b.cookie = pair;
+    const slot = /^(__Host-)?hangar_device=/.test(pair!) ? "device" : "cookie";
+    if (/Max-Age=0/.test(set)) delete b[slot];
+    else b[slot] = pair;
   }
   return reply;
 }
@@ -47,23 +50,33 @@ interface MailDevMessage {
   date: string;
 }
 
-/** Every mail MailDev caught for this address, oldest first (its REST API: GET /api/email). */
-export async function mailsTo(address: string): Promise<MailDevMessage[]> {
-  const res = await fetch(`${stack().mailUrl}/api/email`);
-  expect(res.status).toBe(200);
-  const all = (await res.json()) as MailDevMessage[];
-  return all.filter((m) => m.to.some((t) => t.address.toLowerCase() === address.toLowerCase()));
+/**
+ * Every mail MailDev caught for this address, oldest first (its REST API: GET /api/email). Account
+ * mails are sent after the answer (a background step), so `atLeast` waits until that many arrived.
+ */
+export async function mailsTo(address: string, atLeast = 0): Promise<MailDevMessage[]> {
+  for (let waited = 0; ; waited += 50) {
+    const res = await fetch(`${stack().mailUrl}/api/email`);
+    expect(res.status).toBe(200);
+    const all = (await res.json()) as MailDevMessage[];
+    const mine = all.filter((m) => m.to.some((t) => t.address.toLowerCase() === address.toLowerCase()));
+    if (mine.length >= atLeast || waited >= 20_000) return mine;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
-/** The token of the newest link to `page` in this address's mail. */
-export async function linkToken(address: string, page: "verify-email" | "reset-password"): Promise<string> {
-  const mails = await mailsTo(address);
+/**
+ * The token of the newest link to `page` in this address's mail, once at least `count` such
+ * mails arrived (they are sent after the answer).
+ */
+export async function linkToken(address: string, page: "verify-email" | "reset-password", count = 1): Promise<string> {
   const link = new RegExp(`${stack().baseUrl.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/${page}\\?token=([A-Za-z0-9_-]{43})`);
-  for (const mail of mails.reverse()) {
-    const m = link.exec(mail.text);
-    if (m) return m[1]!;
+  for (let waited = 0; ; waited += 50) {
+    const tokens = (await mailsTo(address)).map((mail) => link.exec(mail.text)?.[1]).filter((t): t is string => t !== undefined);
+    if (tokens.length >= count) return tokens.at(-1)!;
+    if (waited >= 20_000) throw new Error(`no ${page} link mailed to ${address}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`no ${page} link mailed to ${address}`);
 }
 
 /** Sign-up and verification through the API and MailDev; returns the address. */

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { ValidationError } from "../errors/domain-errors";
 import { hashSecret } from "../ids/random-ids";
 import type {
+  BackgroundTasks,
   Clock,
   Mailer,
   MailSuppression,
@@ -16,18 +17,25 @@ import type {
   UserAccount,
   UserRepository,
 } from "../ports";
+import type { AccountMailTask } from "./account-mail-task";
 import type { AccountIds } from "./account-ids";
 import type { AccountSettings } from "./account-settings";
 import type { AccountView } from "./account.schema";
 import { TooManyAttemptsError } from "./account-errors";
 import { isCommonPassword } from "./passwords/common-passwords";
 
-/** One RateLimiter per rule, each with its own limit and window (see accountRateLimits). */
+/** The accounts' rules of the one limiter, by name (numbers: core's limits/rate-rules.ts). */
 export interface AccountLimiters {
-  loginPerAccount: RateLimiter;
-  loginPerIp: RateLimiter;
-  mailPerAddress: RateLimiter;
-  mailPerIp: RateLimiter;
+  /** Sign-in attempts per client. */
+  signIn: RateLimiter;
+  /** Failed sign-ins per account and client; wrong current passwords per session. */
+  signInFailures: RateLimiter;
+  /** Failed sign-ins per device cookie. */
+  signInDevice: RateLimiter;
+  /** Sign-in attempts per account from browsers without its device cookie. */
+  signInCeiling: RateLimiter;
+  mailPerRecipient: RateLimiter;
+  mailPerClient: RateLimiter;
 }
 
 export interface AccountDeps {
@@ -41,6 +49,8 @@ export interface AccountDeps {
   /** Told when a mail was not sent to a suppressed address (the functions log it). */
   onMailSuppressed?: (mail: { subject: string }, suppression: MailSuppression) => void;
   limiters: AccountLimiters;
+  /** Where the mail side of sign-up, resend and reset runs: after the answer (account-mail-task.ts). */
+  background: BackgroundTasks<AccountMailTask>;
   clock: Clock;
   ids: AccountIds;
   settings: AccountSettings;
@@ -84,10 +94,13 @@ export async function enforce(deps: Pick<AccountDeps, "clock">, checks: [RateLim
 /** Sign-up, resend and reset requests: per address and per client, so nobody can flood an inbox. */
 export function enforceMailLimits(deps: AccountDeps, email: string, client: ClientInfo) {
   return enforce(deps, [
-    [deps.limiters.mailPerAddress, addressSubject("mail-addr", email)],
-    [deps.limiters.mailPerIp, `mail-ip:${client.ip}`],
+    [deps.limiters.mailPerRecipient, addressSubject("mail", email)],
+    [deps.limiters.mailPerClient, client.ip],
   ]);
 }
+
+/** The subject of an account's sign-in counters: a hash of its address, known before any lookup. */
+export const accountSubject = (email: string) => addressSubject("account", email);
 
 /** Refuses a new password found on the common-password list; the password is never echoed. */
 export async function assertNotCommon(deps: AccountDeps, password: string, field: string): Promise<void> {

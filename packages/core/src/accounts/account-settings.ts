@@ -19,15 +19,3 @@ export const defaultAccountSettings: AccountSettings = {
   sessionAbsoluteSeconds: 30 * 24 * 3600,
   sessionRefreshSeconds: 3600,
 };
-
-/** Limits of the rate limiters the accounts API uses (each one its own RateLimiter instance). */
-export const accountRateLimits = {
-  /** Failed sign-ins (and wrong current passwords) per account. */
-  loginPerAccount: { limit: 10, windowSeconds: 15 * 60 },
-  /** Sign-in attempts per client address (IPv6: per /64); offices share an address, so higher. */
-  loginPerIp: { limit: 100, windowSeconds: 15 * 60 },
-  /** Sign-ups, resends and reset requests per e-mail address: Hangar must not flood an inbox. */
-  mailPerAddress: { limit: 5, windowSeconds: 60 * 60 },
-  /** The same per client address. */
-  mailPerIp: { limit: 30, windowSeconds: 15 * 60 },
-} as const;

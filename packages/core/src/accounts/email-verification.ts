@@ -1,11 +1,8 @@
 import { hashSecret } from "../ids/random-ids";
 import { parseInput } from "../validation/parse-input";
-import { enforceMailLimits, issueToken, nowSeconds, type AccountDeps, type AccountLinks, type ClientInfo } from "./account-deps";
+import { enforceMailLimits, nowSeconds, type AccountDeps, type AccountLinks, type ClientInfo } from "./account-deps";
 import { InvalidTokenError } from "./account-errors";
 import { EmailOnly, TokenOnly } from "./account.schema";
-import { verificationMail, verifyLink } from "./mail/account-mails";
-import { sendMail } from "./send-mail";
-import { DependencyError } from "../errors/domain-errors";
 
 /**
  * Consumes a verification token (single use: a conditional delete) and marks the address
@@ -23,18 +20,11 @@ export async function verifyEmail(deps: AccountDeps, raw: unknown): Promise<{ em
 
 /**
  * A new verification link, only for an account that exists and is not verified yet. Every
- * address gets the same 202, so the answer reveals nothing; a mail that could not be sent is a
- * 503 (the client may retry), which only an outage can cause.
+ * address gets the same 202 after the same work: the lookup, the token and the mail run in the
+ * background (account-mail-task.ts), so neither the answer nor its time reveals anything.
  */
 export async function resendVerification(deps: AccountDeps, raw: unknown, client: ClientInfo, links: AccountLinks): Promise<void> {
   const input = parseInput(EmailOnly, raw);
   await enforceMailLimits(deps, input.email, client);
-  const user = await deps.users.findByEmail(input.email);
-  if (!user || user.emailVerified) return;
-  const token = await issueToken(deps, user.userId, "verify_email");
-  const hours = Math.round(deps.settings.verifyTokenTtlSeconds / 3600);
-  // A suppressed address gets the same 202 as any other: the answer must not say it has an account.
-  if ((await sendMail(deps, verificationMail(user.email, verifyLink(links.publicBaseUrl, token), hours))) === "failed") {
-    throw new DependencyError("mail", "The verification mail could not be sent");
-  }
+  await deps.background.schedule({ kind: "resend-verification", email: input.email, publicBaseUrl: links.publicBaseUrl });
 }

@@ -14,3 +14,5 @@ export * from "./sessions/session-token";
 export * from "./mail/account-mails";
 export * from "./passwords/common-passwords";
 export * from "./passwords/scrypt-password-hasher";
+export * from "./account-mail-task";
+export * from "./sessions/device-token";

@@ -1,6 +1,6 @@
 import { ValidationError } from "../errors/domain-errors";
 import { parseInput } from "../validation/parse-input";
-import { addressSubject, assertNotCommon, enforce, type AccountDeps } from "./account-deps";
+import { assertNotCommon, enforce, type AccountDeps } from "./account-deps";
 import { NotSignedInError } from "./account-errors";
 import { ChangePassword } from "./account.schema";
 import type { SessionContext } from "./sessions/sessions";
@@ -8,7 +8,8 @@ import type { SessionContext } from "./sessions/sessions";
 /**
  * Changes the password of a signed-in person, who must give the current one (a session left
  * open on a shared computer is not enough), and ends every other session. Wrong current
- * passwords count against the same per-account limit as failed sign-ins.
+ * passwords count against the failed sign-ins' rule, per session: a stolen session is no
+ * password oracle, and it cannot fill the account-wide ceiling either.
  */
 export async function changePassword(deps: AccountDeps, session: SessionContext, raw: unknown): Promise<void> {
   const input = parseInput(ChangePassword, raw);
@@ -19,11 +20,11 @@ export async function changePassword(deps: AccountDeps, session: SessionContext,
   }
   await assertNotCommon(deps, input.newPassword, "newPassword");
 
-  const subject = addressSubject("login-addr", user.email);
-  await enforce(deps, [[deps.limiters.loginPerAccount, subject]]);
+  const subject = `session:${session.sessionId}`;
+  await enforce(deps, [[deps.limiters.signInFailures, subject]]);
   const check = await deps.hasher.verify(input.currentPassword, user.passwordHash);
   if (!check.valid) throw new ValidationError([{ field: "currentPassword", message: "is not your current password" }]);
-  await deps.limiters.loginPerAccount.refund(subject, deps.clock.now());
+  await deps.limiters.signInFailures.refund(subject, deps.clock.now());
 
   const passwordHash = await deps.hasher.hash(input.newPassword);
   await deps.users.setPasswordHash(user.userId, passwordHash, { changedAt: deps.clock.now().toISOString() });

@@ -1,8 +1,9 @@
 import { parseInput } from "../validation/parse-input";
-import type { Session } from "../ports";
-import { accountView, addressSubject, enforce, type AccountDeps, type ClientInfo } from "./account-deps";
+import type { RateLimiter, Session } from "../ports";
+import { accountSubject, accountView, enforce, type AccountDeps, type ClientInfo } from "./account-deps";
 import { EmailNotVerifiedError, LoginFailedError } from "./account-errors";
 import { SignIn, type AccountView } from "./account.schema";
+import { deviceOf, newDeviceKey, signDeviceToken } from "./sessions/device-token";
 import { startSession } from "./sessions/sessions";
 
 export interface SignedIn {
@@ -10,28 +11,38 @@ export interface SignedIn {
   /** The cookie's value; shown to the client once, only its secret's hash is stored. */
   sessionToken: string;
   session: Session;
+  /** This browser's device cookie for the account (sessions/device-token.ts), new or renewed. */
+  deviceToken?: string;
 }
 
 /**
- * Sign-in. Counted per account and per client before the (expensive) hash, so a locked-out
- * guesser costs no CPU; the account's count is given back on success, so only failures add up.
+ * Sign-in. Counted before the (expensive) hash, so a client over its limits costs no CPU; the
+ * failure counts are given back on success, so only failures add up:
+ * - every attempt per client (`signIn`);
+ * - a browser with this account's device cookie: its own failures only (`signInDevice`);
+ * - any other: failures per account and client (`signInFailures`) and the account-wide ceiling
+ *   (`signInCeiling`), which a guesser spread over many addresses fills, and which then holds
+ *   only browsers that never signed in to the account. A completed reset clears it.
  * An unknown address and a wrong password both hash (against a dummy) and get the same 401.
  * Every sign-in starts a new session with a new id (no fixation).
  */
-export async function signIn(deps: AccountDeps, raw: unknown, client: ClientInfo): Promise<SignedIn> {
+export async function signIn(deps: AccountDeps, raw: unknown, client: ClientInfo, deviceToken?: string): Promise<SignedIn> {
   const input = parseInput(SignIn, raw);
-  const accountSubject = addressSubject("login-addr", input.email);
-  const [user] = await Promise.all([
-    deps.users.findByEmail(input.email),
-    enforce(deps, [
-      [deps.limiters.loginPerAccount, accountSubject],
-      [deps.limiters.loginPerIp, `login-ip:${client.ip}`],
-    ]),
-  ]);
+  const now = deps.clock.now();
+  const account = accountSubject(input.email);
+  const [user] = await Promise.all([deps.users.findByEmail(input.email), enforce(deps, [[deps.limiters.signIn, client.ip]])]);
+  const device = deviceOf(user, deviceToken, now);
+  const counted: [RateLimiter, string][] = device
+    ? [[deps.limiters.signInDevice, `${account}:${device}`]]
+    : [
+        [deps.limiters.signInFailures, `${account}:${client.ip}`],
+        [deps.limiters.signInCeiling, account],
+      ];
+  await enforce(deps, counted);
 
   const check = await deps.hasher.verify(input.password, user?.passwordHash);
   if (!user || !check.valid) throw new LoginFailedError();
-  await deps.limiters.loginPerAccount.refund(accountSubject, deps.clock.now());
+  await Promise.all(counted.map(([limiter, subject]) => limiter.refund(subject, now)));
   // Only someone who knows the password learns that the address is unconfirmed.
   if (!user.emailVerified) throw new EmailNotVerifiedError();
 
@@ -39,6 +50,14 @@ export async function signIn(deps: AccountDeps, raw: unknown, client: ClientInfo
     // Parameters rose since this hash was made: store one made with today's, while we have the password.
     await deps.users.setPasswordHash(user.userId, await deps.hasher.hash(input.password));
   }
-  const { token, session } = await startSession(deps, user.userId, client);
-  return { account: accountView(user), sessionToken: token, session };
+  const [{ token, session }, deviceKey] = await Promise.all([
+    startSession(deps, user.userId, client),
+    user.deviceKey ?? deps.users.ensureDeviceKey(user.userId, newDeviceKey()),
+  ]);
+  return {
+    account: accountView(user),
+    sessionToken: token,
+    session,
+    ...(deviceKey ? { deviceToken: signDeviceToken(deviceKey, user.userId, now, device) } : {}),
+  };
 }

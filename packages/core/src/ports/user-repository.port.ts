@@ -10,6 +10,8 @@ export interface UserAccount {
   createdAt: string;
   /** When the password was last set; reset links issued before it are dead. */
   passwordChangedAt?: string;
+  /** Random key of the account's device cookies (sessions/device-token.ts); made at the first sign-in. Never leaves the server. */
+  deviceKey?: string;
 }
 
 export interface Profile {
@@ -28,4 +30,6 @@ export interface UserRepository {
   updateProfile(userId: string, profile: Profile): Promise<UserAccount | undefined>;
   /** Sets a new hash. `changedAt` is given when the person chose a new password (not for a rehash). */
   setPasswordHash(userId: string, passwordHash: string, options?: { changedAt?: string; verified?: boolean }): Promise<void>;
+  /** The account's device key: `candidate` stored if it has none yet (first writer wins). Undefined when the user is gone. */
+  ensureDeviceKey(userId: string, candidate: string): Promise<string | undefined>;
 }

@@ -1,5 +1,6 @@
-import { ConflictError, type MailMessage, type Mailer, type MailSuppression, type MailSuppressionRepository, type SuppressionReason, type OneTimeToken, type PasswordHasher, type Session, type SessionRepository, type TokenPurpose, type TokenRepository, type UserAccount, type UserRepository, type Profile, DependencyError } from "../../src";
-import { defaultAccountSettings, type AccountDeps, type AccountIds } from "../../src/accounts";
+import { ConflictError, type BackgroundTasks, type MailMessage, type Mailer, type MailSuppression, type MailSuppressionRepository, type SuppressionReason, type OneTimeToken, type PasswordHasher, type Session, type SessionRepository, type TokenPurpose, type TokenRepository, type UserAccount, type UserRepository, type Profile, DependencyError } from "../../src";
+import { defaultAccountSettings, runAccountMailTask, type AccountDeps, type AccountIds, type AccountMailTask } from "../../src/accounts";
+import { defaultRateRules } from "../../src/limits/rate-rules";
 import { CountingRateLimiter, fixedClock } from "../support/fakes";
 
 /** In-memory ports with the contracts of the DynamoDB adapters. */
@@ -37,6 +38,12 @@ export class MemoryUsers implements UserRepository {
     u.passwordHash = passwordHash;
     if (options.changedAt) u.passwordChangedAt = options.changedAt;
     if (options.verified) u.emailVerified = true;
+  }
+  async ensureDeviceKey(userId: string, candidate: string) {
+    const u = this.byId.get(userId);
+    if (!u) return undefined;
+    u.deviceKey ??= candidate;
+    return u.deviceKey;
   }
 }
 
@@ -144,12 +151,16 @@ export function accountWorld(overrides: Partial<AccountDeps> = {}) {
   const hasher = new FakeHasher();
   const mailer = new RecordingMailer();
   const suppressions = new MemorySuppressions();
+  // The default numbers of core's limits/rate-rules.ts.
   const limiters = {
-    loginPerAccount: new CountingRateLimiter(10),
-    loginPerIp: new CountingRateLimiter(100),
-    mailPerAddress: new CountingRateLimiter(5),
-    mailPerIp: new CountingRateLimiter(30),
+    signIn: new CountingRateLimiter(defaultRateRules.signIn.limit),
+    signInFailures: new CountingRateLimiter(defaultRateRules.signInFailures.limit),
+    signInDevice: new CountingRateLimiter(defaultRateRules.signInDevice.limit),
+    signInCeiling: new CountingRateLimiter(defaultRateRules.signInCeiling.limit),
+    mailPerRecipient: new CountingRateLimiter(defaultRateRules.mailPerRecipient.limit),
+    mailPerClient: new CountingRateLimiter(defaultRateRules.mailPerClient.limit),
   };
+  const background = new InlineBackground((task) => runAccountMailTask(deps, task));
   const deps: AccountDeps = {
     users,
     sessions,
@@ -158,13 +169,28 @@ export function accountWorld(overrides: Partial<AccountDeps> = {}) {
     mailer,
     suppressions,
     limiters,
+    background,
     clock,
     ids: accountIds(),
     settings: defaultAccountSettings,
     isCommonPassword: async (p) => ["password1234", "qwerty123456"].includes(p.toLowerCase()),
     ...overrides,
   };
-  return { deps, clock, users, sessions, tokens, hasher, mailer, suppressions, limiters };
+  return { deps, clock, users, sessions, tokens, hasher, mailer, suppressions, limiters, background };
+}
+
+/**
+ * Runs each task as soon as it is scheduled, as the local stack does right after the answer, and
+ * keeps what a task threw (on AWS: a retried, then dead-lettered invocation) instead of failing the request.
+ */
+export class InlineBackground implements BackgroundTasks<AccountMailTask> {
+  readonly tasks: AccountMailTask[] = [];
+  readonly failures: unknown[] = [];
+  constructor(private readonly run: (task: AccountMailTask) => Promise<void>) {}
+  async schedule(task: AccountMailTask) {
+    this.tasks.push(task);
+    await this.run(task).catch((error: unknown) => this.failures.push(error));
+  }
 }
 
 export const client = { ip: "203.0.113.7", userAgent: "Vitest" };

@@ -87,12 +87,14 @@ describe("bounce and complaint suppression", () => {
   it("no mail goes to a suppressed address, account-security mails included, and the account says since when", async () => {
     const noticed: string[] = [];
     const { deps, mailer, users, suppressions } = accountWorld({ onMailSuppressed: (mail) => void noticed.push(mail.subject) });
-    expect((await signUp(deps, { email: "ada@example.com", password: PASSWORD }, client, links)).mailSent).toBe(true);
+    // The verification mail is the background step's (run inline here, as the local stack does after the answer).
+    await signUp(deps, { email: "ada@example.com", password: PASSWORD }, client, links);
+    expect(mailer.to("ada@example.com")).toHaveLength(1);
     await recordMailEvent({ suppressions, clock: deps.clock }, permanentBounce("ada@example.com"));
 
     await resendVerification(deps, { email: "ada@example.com" }, client, links);
     // Sign-up again with the taken address would mail the owner a notice: not to a bouncing address.
-    expect((await signUp(deps, { email: "ada@example.com", password: PASSWORD }, client, links)).mailSent).toBe(false);
+    await signUp(deps, { email: "ada@example.com", password: PASSWORD }, client, links);
     await requestPasswordReset(deps, { email: "ada@example.com" }, client, links);
     expect(mailer.to("ada@example.com")).toHaveLength(1);
     expect(noticed).toHaveLength(3);

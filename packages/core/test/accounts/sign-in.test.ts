@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { RateLimitedError } from "../../src";
 import {
+  confirmPasswordReset,
   EmailNotVerifiedError,
   LoginFailedError,
+  requestPasswordReset,
   ScryptPasswordHasher,
   signIn,
   signUp,
@@ -85,29 +87,62 @@ describe("sign-in", () => {
 });
 
 describe("brute force", () => {
-  it("locks an account after 10 failed sign-ins (429 with the wait), even for the right password, without hashing", async () => {
+  const ATTACKER = { ip: "198.51.100.66" };
+
+  it("holds one client after 10 failures on an account (429 with the wait, without hashing); another client is served", async () => {
     const { deps, mailer, hasher } = accountWorld();
     await verifiedUser(deps, mailer);
     for (let i = 0; i < 10; i++) {
-      expect(await failure(signIn(deps, { email: "ada@example.com", password: `wrong password ${i}` }, { ip: `198.51.100.${i}` }))).toBeInstanceOf(LoginFailedError);
+      expect(await failure(signIn(deps, { email: "ada@example.com", password: `wrong password ${i}` }, ATTACKER))).toBeInstanceOf(LoginFailedError);
     }
     hasher.verifies = [];
-    const locked = await failure(signIn(deps, { email: "ada@example.com", password: PASSWORD }, { ip: "198.51.100.99" }));
+    const locked = await failure(signIn(deps, { email: "ada@example.com", password: PASSWORD }, ATTACKER));
     expect(locked).toBeInstanceOf(RateLimitedError);
     expect((locked as RateLimitedError).code).toBe("rate_limited");
     expect((locked as RateLimitedError).retryAfterSeconds).toBeGreaterThan(0);
     expect(hasher.verifies).toEqual([]);
+    await expect(signIn(deps, { email: "ada@example.com", password: PASSWORD }, { ip: "203.0.113.50" })).resolves.toMatchObject({ account: { email: "ada@example.com" } });
   });
 
-  it("counts only failures per account: successful sign-ins give their attempt back", async () => {
+  it("past the account-wide ceiling holds browsers without the device cookie, never one with it; a reset clears the ceiling", async () => {
     const { deps, mailer } = accountWorld();
     await verifiedUser(deps, mailer);
-    for (let i = 0; i < 15; i++) await signIn(deps, { email: "ada@example.com", password: PASSWORD }, client);
+    const { deviceToken } = await signIn(deps, { email: "ada@example.com", password: PASSWORD }, client);
+    expect(deviceToken).toMatch(/^usr_\w+\.[\w-]{22}\.\d+\.[\w-]{43}$/);
+    // Guesses spread over many addresses: no client is over its own limit, the account's ceiling fills.
+    for (let i = 0; i < 20; i++) await failure(signIn(deps, { email: "ada@example.com", password: `guess ${i}` }, { ip: `198.51.100.${i}` }));
+    expect(await failure(signIn(deps, { email: "ada@example.com", password: PASSWORD }, { ip: "203.0.113.60" }))).toBeInstanceOf(RateLimitedError);
+    // The owner's browser signed in before: its cookie keeps it out of the ceiling.
+    const owner = await signIn(deps, { email: "ada@example.com", password: PASSWORD }, client, deviceToken);
+    expect(owner.deviceToken!.split(".")[1]).toBe(deviceToken!.split(".")[1]);
+    // A forged or another account's cookie is no cookie.
+    const forged = deviceToken!.replace(/.$/, (c) => (c === "A" ? "B" : "A"));
+    expect(await failure(signIn(deps, { email: "ada@example.com", password: PASSWORD }, client, forged))).toBeInstanceOf(RateLimitedError);
+
+    await requestPasswordReset(deps, { email: "ada@example.com" }, client, links);
+    await confirmPasswordReset(deps, { token: tokenFrom(mailer.sent.at(-1) as never, "reset-password"), newPassword: "a brand new passphrase" }, client);
+    await expect(signIn(deps, { email: "ada@example.com", password: "a brand new passphrase" }, { ip: "203.0.113.61" })).resolves.toBeDefined();
+  });
+
+  it("holds a device cookie by its own failure limit", async () => {
+    const { deps, mailer } = accountWorld();
+    await verifiedUser(deps, mailer);
+    const { deviceToken } = await signIn(deps, { email: "ada@example.com", password: PASSWORD }, client);
+    for (let i = 0; i < 10; i++) await failure(signIn(deps, { email: "ada@example.com", password: `typo ${i}` }, client, deviceToken));
+    expect(await failure(signIn(deps, { email: "ada@example.com", password: PASSWORD }, client, deviceToken))).toBeInstanceOf(RateLimitedError);
+  });
+
+  it("counts only failures: successful sign-ins give their attempts back", async () => {
+    const { deps, mailer, limiters } = accountWorld();
+    await verifiedUser(deps, mailer);
+    for (let i = 0; i < 25; i++) await signIn(deps, { email: "ada@example.com", password: PASSWORD }, client);
+    expect([...limiters.signInCeiling.counts.values()]).toEqual([0]);
+    expect([...limiters.signInFailures.counts.values()]).toEqual([0]);
   });
 
   it("limits sign-in attempts per client address across accounts", async () => {
     const { deps, limiters } = accountWorld();
-    limiters.loginPerIp.counts.set("login-ip:203.0.113.7", 100);
+    limiters.signIn.counts.set("203.0.113.7", 100);
     expect(await failure(signIn(deps, { email: "anyone@example.com", password: PASSWORD }, client))).toBeInstanceOf(RateLimitedError);
     expect(await failure(signIn(deps, { email: "anyone@example.com", password: PASSWORD }, { ip: "203.0.113.8" }))).toBeInstanceOf(LoginFailedError);
   });

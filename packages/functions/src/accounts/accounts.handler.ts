@@ -1,4 +1,6 @@
+import type { Context } from "aws-lambda";
 import {
+  accountMailTaskOf,
   changePassword,
   confirmPasswordReset,
   endOtherSessions,
@@ -9,12 +11,15 @@ import {
   LoginFailedError,
   requestPasswordReset,
   resendVerification,
+  runAccountMailTask,
+  DEVICE_COOKIE_SECONDS,
   signIn,
   signUp,
   updateProfile,
   verifyEmail,
 } from "@hangar/core/accounts";
-import { getAccountDeps } from "../composition/accounts";
+import { ACCOUNT_MAIL_KEY, getAccountDeps } from "../composition/accounts";
+import { backgroundTaskOf } from "../composition/background";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
 import { sameOriginGuard } from "../middleware/csrf";
@@ -24,7 +29,8 @@ import { withSecurityHeaders } from "../middleware/security-headers";
 import { sessionAuth } from "../middleware/session-auth";
 import { record } from "../observability/metrics";
 import { clientInfo } from "./client-info";
-import { clearedSessionCookie, readSessionCookie, sessionCookie } from "./session-cookie";
+import { logger } from "../observability/logger";
+import { clearedSessionCookie, deviceCookie, readDeviceCookie, readSessionCookie, sessionCookie } from "./session-cookie";
 
 /**
  * The accounts API (docs/accounts.md): one function for sign-up, verification, sign-in and
@@ -38,14 +44,11 @@ const noContent = (cookies?: string[]): HttpResult => ({ statusCode: 204, ...(co
 
 const accepted = (message: string, extra: Record<string, unknown> = {}) => json(202, { message, ...extra });
 
+// The mail itself is sent after the answer (core's account-mail-task.ts), so the answer is the
+// same for a new and a taken address and cannot know whether the mail went out.
 async function signUpRoute(event: HttpEvent, context: ContextFor<"none">) {
-  const { mailSent } = await signUp(getAccountDeps(), context.body, client(event), links(event));
-  return accepted(
-    mailSent
-      ? "Check your inbox: we sent a link to confirm the address."
-      : "Your account is saved, but the confirmation mail could not be sent. Ask for a new link in a moment.",
-    { mailSent },
-  );
+  await signUp(getAccountDeps(), context.body, client(event), links(event));
+  return accepted("Check your inbox: we are sending a link to confirm the address. No mail after a few minutes? Ask for a new one.");
 }
 
 async function verifyEmailRoute(_event: HttpEvent, context: ContextFor<"none">) {
@@ -59,13 +62,15 @@ async function resendRoute(event: HttpEvent, context: ContextFor<"none">) {
 
 async function signInRoute(event: HttpEvent, context: ContextFor<"none">) {
   const deps = getAccountDeps();
-  const { account, sessionToken, session } = await signIn(deps, context.body, client(event)).catch((error: unknown) => {
+  const base = publicBase(event);
+  const { account, sessionToken, session, deviceToken } = await signIn(deps, context.body, client(event), readDeviceCookie(event, base)).catch((error: unknown) => {
     if (error instanceof LoginFailedError) record.signInFailure();
     throw error;
   });
   record.signIn();
   const maxAge = session.absoluteExpiresAt - Math.floor(deps.clock.now().getTime() / 1000);
-  return { ...json(200, { account }), cookies: [sessionCookie(publicBase(event), sessionToken, maxAge)] };
+  const cookies = [sessionCookie(base, sessionToken, maxAge), ...(deviceToken ? [deviceCookie(base, deviceToken, DEVICE_COOKIE_SECONDS)] : [])];
+  return { ...json(200, { account }), cookies };
 }
 
 async function signOutRoute(event: HttpEvent) {
@@ -92,7 +97,7 @@ async function resetRequestRoute(event: HttpEvent, context: ContextFor<"none">) 
 }
 
 async function resetConfirmRoute(event: HttpEvent, context: ContextFor<"none">) {
-  await confirmPasswordReset(getAccountDeps(), context.body);
+  await confirmPasswordReset(getAccountDeps(), context.body, client(event));
   // Every session of the account ended, this browser's included.
   return noContent([clearedSessionCookie(publicBase(event))]);
 }
@@ -140,4 +145,20 @@ function clearRefusedCookie(event: HttpEvent, result: HttpResult): HttpResult {
   return { ...result, cookies: [...(result.cookies ?? []), clearedSessionCookie(publicBase(event))] };
 }
 
-export const handler = withSecurityHeaders(inner as unknown as Parameters<typeof withSecurityHeaders>[0], clearRefusedCookie);
+const http = withSecurityHeaders(inner as unknown as Parameters<typeof withSecurityHeaders>[0], clearRefusedCookie);
+
+/**
+ * HTTP requests from API Gateway, and the asynchronous invocations this function sends itself
+ * with the mail side of sign-up, resend and reset (composition/background.ts).
+ */
+export async function handler(event: HttpEvent | unknown, context: Context): Promise<HttpResult | void> {
+  const task = backgroundTaskOf(event, ACCOUNT_MAIL_KEY, accountMailTaskOf);
+  if (!task) return http(event as HttpEvent, context);
+  try {
+    await runAccountMailTask(getAccountDeps(), task);
+  } catch (error) {
+    // Thrown on: Lambda retries the async invocation (a repeated mail is harmless), then hands it on.
+    logger.error("background account mail failed", { error: error as Error, kind: task.kind });
+    throw error;
+  }
+}

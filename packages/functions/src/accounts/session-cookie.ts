@@ -30,3 +30,18 @@ export function readSessionCookie(event: HttpEvent, publicBaseUrl: string): stri
   const found = (event.cookies ?? []).find((c) => c.startsWith(name));
   return found?.slice(name.length);
 }
+
+/**
+ * The device cookie (core's sessions/device-token.ts): HttpOnly, Secure and `__Host-` with https,
+ * half a year. It opens nothing; sign-in reads it to know the browser signed in to the account before.
+ */
+const deviceCookieName = (publicBaseUrl: string) => (isHttps(publicBaseUrl) ? "__Host-hangar_device" : "hangar_device");
+
+export function deviceCookie(publicBaseUrl: string, token: string, maxAgeSeconds: number): string {
+  return `${deviceCookieName(publicBaseUrl)}=${token}; ${attributes(publicBaseUrl, maxAgeSeconds)}`;
+}
+
+export function readDeviceCookie(event: HttpEvent, publicBaseUrl: string): string | undefined {
+  const name = `${deviceCookieName(publicBaseUrl)}=`;
+  return (event.cookies ?? []).find((c) => c.startsWith(name))?.slice(name.length);
+}

@@ -1,34 +1,34 @@
 import type { AccountCloser } from "@hangar/core";
-import { accountRateLimits, addressSubject, enforce, ScryptPasswordHasher } from "@hangar/core/accounts";
-import { DynamoAccountRemoval, DynamoRateLimiter, DynamoUserRepository } from "@hangar/core/dynamo";
+import { enforce, ScryptPasswordHasher } from "@hangar/core/accounts";
+import { DynamoAccountRemoval, DynamoUserRepository } from "@hangar/core/dynamo";
 import { getRuntime } from "./root";
 import { getSessionDeps } from "./sessions";
 
 let closer: AccountCloser | undefined;
 
 /**
- * Account deletion's view of the accounts side: the password check counts against the same
- * per-account limit as failed sign-ins (a stolen session must not become a password oracle),
+ * Account deletion's view of the accounts side: the password check counts against the failed
+ * sign-ins' rule, per account (a stolen session must not become a password oracle),
  * sessions end through the session repository, and the user and e-mail items go together.
  */
 export function getAccountCloser(): AccountCloser {
   if (closer) return closer;
-  const { db, settings, clock } = getRuntime();
+  const { db, settings, clock, limits } = getRuntime();
   const table = settings.HANGAR_TABLE_NAME;
   const removal = new DynamoAccountRemoval(db, table);
   // The pieces of the accounts function's dependencies a password check needs, built here so the
   // projects function (which serves DELETE /api/account) bundles no mailer.
   const users = new DynamoUserRepository(db, table);
-  const loginPerAccount = new DynamoRateLimiter(db, table, accountRateLimits.loginPerAccount);
+  const failures = limits.rule("signInFailures");
   const hasher = new ScryptPasswordHasher();
   closer = {
     verifyPassword: async (userId, password) => {
       const user = await users.get(userId);
       if (!user) return false;
-      const subject = addressSubject("login-addr", user.email);
-      await enforce({ clock }, [[loginPerAccount, subject]]);
+      const subject = `close:${userId}`;
+      await enforce({ clock }, [[failures, subject]]);
       const check = await hasher.verify(password, user.passwordHash);
-      if (check.valid) await loginPerAccount.refund(subject, clock.now());
+      if (check.valid) await failures.refund(subject, clock.now());
       return check.valid;
     },
     endSessions: (userId) => getSessionDeps().sessions.deleteAll(userId),

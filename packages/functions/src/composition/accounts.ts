@@ -1,20 +1,16 @@
 import {
-  accountRateLimits,
   defaultAccountSettings,
   randomAccountIds,
+  runAccountMailTask,
   ScryptPasswordHasher,
   type AccountDeps,
+  type AccountMailTask,
 } from "@hangar/core/accounts";
 import type { MailMessage, Mailer } from "@hangar/core";
-import {
-  DynamoMailSuppressions,
-  DynamoRateLimiter,
-  DynamoSessionRepository,
-  DynamoTokenRepository,
-  DynamoUserRepository,
-} from "@hangar/core/dynamo";
+import { DynamoMailSuppressions, DynamoSessionRepository, DynamoTokenRepository, DynamoUserRepository } from "@hangar/core/dynamo";
 import { logger } from "../observability/logger";
 import { record } from "../observability/metrics";
+import { backgroundTasks } from "./background";
 import { getRuntime } from "./root";
 import type { Settings } from "./settings.schema";
 
@@ -51,16 +47,20 @@ function lazyMailer(settings: Settings): Mailer {
 
 let deps: AccountDeps | undefined;
 
+/** The payload key of the accounts function's background invocations (composition/background.ts). */
+export const ACCOUNT_MAIL_KEY = "hangarAccountMail";
+
 /**
  * What only the accounts function needs, built on first use from the shared runtime (its
- * DynamoDB client): users, sessions, tokens, the four rate limiters of docs/accounts.md, the
- * scrypt hasher, the mailer and the suppressed addresses it must skip.
+ * DynamoDB client and its limiter): users, sessions, tokens, the accounts' rate rules of
+ * docs/accounts.md, the scrypt hasher, the mailer, the suppressed addresses it must skip and
+ * the background step of the mails.
  */
 export function getAccountDeps(): AccountDeps {
   if (deps) return deps;
-  const { db, settings, clock } = getRuntime();
+  const { db, settings, clock, limits } = getRuntime();
   const table = settings.HANGAR_TABLE_NAME;
-  deps = {
+  const built: AccountDeps = {
     users: new DynamoUserRepository(db, table),
     sessions: new DynamoSessionRepository(db, table),
     tokens: new DynamoTokenRepository(db, table),
@@ -71,14 +71,18 @@ export function getAccountDeps(): AccountDeps {
     onMailSuppressed: (mail, suppression) =>
       logger.warn("mail not sent: the address is suppressed", { subject: mail.subject, reason: suppression.reason, since: suppression.since }),
     limiters: {
-      loginPerAccount: new DynamoRateLimiter(db, table, accountRateLimits.loginPerAccount),
-      loginPerIp: new DynamoRateLimiter(db, table, accountRateLimits.loginPerIp),
-      mailPerAddress: new DynamoRateLimiter(db, table, accountRateLimits.mailPerAddress),
-      mailPerIp: new DynamoRateLimiter(db, table, accountRateLimits.mailPerIp),
+      signIn: limits.rule("signIn"),
+      signInFailures: limits.rule("signInFailures"),
+      signInDevice: limits.rule("signInDevice"),
+      signInCeiling: limits.rule("signInCeiling"),
+      mailPerRecipient: limits.rule("mailPerRecipient"),
+      mailPerClient: limits.rule("mailPerClient"),
     },
+    background: backgroundTasks<AccountMailTask>(settings.AWS_LAMBDA_FUNCTION_NAME, ACCOUNT_MAIL_KEY, (task) => runAccountMailTask(built, task), (task) => ({ kind: task.kind })),
     clock,
     ids: randomAccountIds,
     settings: defaultAccountSettings,
   };
-  return deps;
+  deps = built;
+  return built;
 }

@@ -1,43 +1,64 @@
 import type { BackgroundTasks, PurgeTask } from "@hangar/core";
 import { logger } from "../observability/logger";
 
-/** The payload of a background invocation; the handler tells it from an HTTP event by this key. */
-export interface PurgeEvent {
-  hangarPurge: PurgeTask;
-}
-
-const ID = /^[A-Za-z0-9_]{1,64}$/;
-
-/** Only a well-formed task is ever run; anything else is not ours. */
-export function purgeEventOf(event: unknown): PurgeTask | undefined {
-  const task = (event as Partial<PurgeEvent> | null)?.hangarPurge;
-  if (!task || task.kind !== "project" || typeof task.userId !== "string" || typeof task.projectId !== "string") return undefined;
-  return ID.test(task.userId) && ID.test(task.projectId) ? { kind: "project", userId: task.userId, projectId: task.projectId } : undefined;
-}
-
 /**
- * Where the rest of a long delete runs. On Lambda (`functionName` is AWS_LAMBDA_FUNCTION_NAME): an asynchronous invocation (InvocationType
- * Event) of this same function, which Lambda queues and retries twice on failure, and which gets
- * the function's whole timeout instead of what is left of an HTTP request. On the local stack
- * (no Lambda service): the same work in this long-lived process after the answer is sent, which
- * is what an async invocation amounts to there. Every step is idempotent, so a repeated or
- * overlapping run is harmless.
+ * One mechanism for work that runs after the answer, used by the projects function (the rest of
+ * a long delete) and the accounts function (the mail side of sign-up, resend and reset).
+ *
+ * On Lambda (`functionName` is AWS_LAMBDA_FUNCTION_NAME): an asynchronous invocation
+ * (InvocationType Event) of this same function with `{ [payloadKey]: task }`, which Lambda
+ * queues and retries twice on failure (then hands to the function's on-failure destination),
+ * and which gets the function's whole timeout instead of what is left of an HTTP request. On
+ * the local stack (no Lambda service): the same work in this long-lived process after the answer
+ * is sent, which is what an async invocation amounts to there. Tasks must be idempotent or
+ * harmless to repeat: a retried run does them again.
  */
-export function backgroundTasks(functionName: string | undefined, run: (task: PurgeTask) => Promise<void>): BackgroundTasks {
+export function backgroundTasks<Task>(
+  functionName: string | undefined,
+  payloadKey: string,
+  run: (task: Task) => Promise<void>,
+  describe: (task: Task) => Record<string, string> = () => ({}),
+): BackgroundTasks<Task> {
   if (functionName) {
     return {
       schedule: async (task) => {
-        // Loaded on the first long delete only: no other request pays for the Lambda SDK at cold start.
-        const payload: PurgeEvent = { hangarPurge: task };
-        await (await import("./self-invoke")).invokeAsync(functionName, payload);
+        // Loaded on the first background task only: no other request pays for the Lambda SDK at cold start.
+        await (await import("./self-invoke")).invokeAsync(functionName, { [payloadKey]: task });
       },
     };
   }
   return {
     schedule: async (task) => {
       setImmediate(() => {
-        run(task).catch((error: unknown) => logger.error("background purge failed", { error: error as Error, projectId: task.projectId }));
+        run(task).catch((error: unknown) => logger.error(`background ${payloadKey} failed`, { error: error as Error, ...describe(task) }));
       });
     },
   };
 }
+
+/**
+ * The task of a background invocation, or undefined for anything else (an HTTP event). API
+ * Gateway never sends this shape, and only the function's own role may invoke it; the task is
+ * still checked by `parse` like any input.
+ */
+export function backgroundTaskOf<Task>(event: unknown, payloadKey: string, parse: (raw: unknown) => Task | undefined): Task | undefined {
+  if (!event || typeof event !== "object" || !(payloadKey in event)) return undefined;
+  return parse((event as Record<string, unknown>)[payloadKey]);
+}
+
+/** The payload of a project purge's invocation. */
+export const PURGE_KEY = "hangarPurge";
+export interface PurgeEvent {
+  hangarPurge: PurgeTask;
+}
+
+const ID = /^[A-Za-z0-9_]{1,64}$/;
+
+function parsePurgeTask(raw: unknown): PurgeTask | undefined {
+  const task = raw as Partial<PurgeTask> | null;
+  if (!task || task.kind !== "project" || typeof task.userId !== "string" || typeof task.projectId !== "string") return undefined;
+  return ID.test(task.userId) && ID.test(task.projectId) ? { kind: "project", userId: task.userId, projectId: task.projectId } : undefined;
+}
+
+/** Only a well-formed purge is ever run; anything else is not ours. */
+export const purgeEventOf = (event: unknown): PurgeTask | undefined => backgroundTaskOf(event, PURGE_KEY, parsePurgeTask);

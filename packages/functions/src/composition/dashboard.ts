@@ -1,7 +1,7 @@
 import { budgetOf, purgeProject, type Budget, type DashboardDeps, type ObjectPurger, type PurgeTask } from "@hangar/core";
 import { getDashboardBase } from "./dashboard-base";
 import { logger } from "../observability/logger";
-import { backgroundTasks } from "./background";
+import { backgroundTasks, PURGE_KEY } from "./background";
 import { getRuntime } from "./root";
 import type { Settings } from "./settings.schema";
 
@@ -33,7 +33,12 @@ export function getDashboard(): DashboardDeps {
   deps = {
     ...getDashboardBase(),
     objects: lazyPurger(settings),
-    background: backgroundTasks(settings.AWS_LAMBDA_FUNCTION_NAME, (task) => continuePurge(task, budgetOf(runtime.clock, 10 * 60_000))),
+    background: backgroundTasks<PurgeTask>(
+      settings.AWS_LAMBDA_FUNCTION_NAME,
+      PURGE_KEY,
+      (task) => continuePurge(task, budgetOf(runtime.clock, 10 * 60_000)),
+      (task) => ({ projectId: task.projectId }),
+    ),
   };
   return deps;
 }

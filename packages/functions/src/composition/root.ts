@@ -1,7 +1,8 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { defaultUploadSettings, randomIds, systemClock, type UploadSettings } from "@hangar/core";
+import { defaultUploadSettings, randomIds, systemClock, type RateLimiter, type UploadSettings } from "@hangar/core";
 import { DynamoFileRepository, DynamoKeyCatalog, DynamoProjectCatalog, DynamoRateLimiter, DynamoUsage } from "@hangar/core/dynamo";
+import { defaultRateRules, parseRateRuleOverrides, type RateRuleName, type RateRules } from "@hangar/core/rate-rules";
 // The signer alone (no S3 client): every function signs URLs, few touch objects.
 import { S3UrlSigner } from "@hangar/core/s3-signer";
 import { configureMetrics } from "../observability/metrics";
@@ -23,7 +24,10 @@ export interface Runtime {
   projects: DynamoProjectCatalog;
   /** The shared document client, for composition modules that build more adapters (dashboard). */
   db: DynamoDBDocumentClient;
-  rateLimiter: DynamoRateLimiter;
+  /** Every rate rule of the service (core's limits/rate-rules.ts with this stage's changes), one limiter. */
+  limits: DynamoRateLimiter<RateRuleName>;
+  /** The API keys' rule of `limits`. */
+  rateLimiter: RateLimiter;
   files: DynamoFileRepository;
   /** Presigns S3 URLs without an S3 client (see S3UrlSigner). */
   signer: S3UrlSigner;
@@ -45,6 +49,7 @@ export function getRuntime(): Runtime {
   });
   const db = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
   const table = settings.HANGAR_TABLE_NAME;
+  const limits = new DynamoRateLimiter(db, table, rateRulesOf(settings));
   runtime = {
     settings,
     upload: { ...defaultUploadSettings, maxFileSize: settings.HANGAR_MAX_FILE_SIZE, pendingTtlSeconds: settings.HANGAR_PENDING_TTL_SECONDS },
@@ -52,10 +57,8 @@ export function getRuntime(): Runtime {
     usage: settings.HANGAR_USAGE_COUNTING === "off" ? undefined : new DynamoUsage(db, table),
     projects: new DynamoProjectCatalog(db, table),
     db,
-    rateLimiter: new DynamoRateLimiter(db, table, {
-      limit: settings.HANGAR_RATE_LIMIT,
-      windowSeconds: settings.HANGAR_RATE_WINDOW_SECONDS,
-    }),
+    limits,
+    rateLimiter: limits.rule("apiKey"),
     files: new DynamoFileRepository(db, table),
     signer: new S3UrlSigner({
       bucket: settings.HANGAR_BUCKET_NAME,
@@ -66,4 +69,14 @@ export function getRuntime(): Runtime {
     ids: randomIds,
   };
   return runtime;
+}
+
+/** The default rules, the API keys' own settings, then HANGAR_RATE_RULES (already validated by the schema). */
+export function rateRulesOf(settings: Pick<Settings, "HANGAR_RATE_LIMIT" | "HANGAR_RATE_WINDOW_SECONDS" | "HANGAR_RATE_RULES">): RateRules {
+  const parsed = parseRateRuleOverrides(settings.HANGAR_RATE_RULES ?? "");
+  return {
+    ...defaultRateRules,
+    apiKey: { limit: settings.HANGAR_RATE_LIMIT, windowSeconds: settings.HANGAR_RATE_WINDOW_SECONDS },
+    ...("rules" in parsed ? parsed.rules : {}),
+  };
 }

@@ -1,6 +1,7 @@
 // zod/mini, as in core: a fifth of zod's bundle weight in every function's cold start.
 import * as z from "zod/mini";
 import { parseMailFrom } from "@hangar/core/mail-from";
+import { parseRateRuleOverrides } from "@hangar/core/rate-rules";
 
 const GiB = 1024 ** 3;
 /** One S3 PUT takes at most 5 GiB; a presigned single PUT cannot go beyond. */
@@ -34,6 +35,21 @@ export const Settings = z.object({
   HANGAR_MAX_FILE_SIZE: intFromEnv(4 * GiB, 1, MAX_SINGLE_PUT_BYTES),
   HANGAR_RATE_LIMIT: intFromEnv(100, 1, 1_000_000),
   HANGAR_RATE_WINDOW_SECONDS: intFromEnv(60, 1, 3600),
+  /**
+   * Changes to the per-client limits (packages/core/src/limits/rate-rules.ts, docs/accounts.md,
+   * docs/share-links.md): `name=limit/windowSeconds`, comma-separated, e.g. `sharePage=300/60`.
+   */
+  HANGAR_RATE_RULES: z.optional(
+    z.string().check(
+      z.maxLength(2000),
+      z.refine((text) => !("problem" in parseRateRuleOverrides(text)), {
+        error: (issue) => {
+          const parsed = parseRateRuleOverrides(String(issue.input));
+          return "problem" in parsed ? parsed.problem : "is invalid";
+        },
+      }),
+    ),
+  ),
   HANGAR_PENDING_TTL_SECONDS: intFromEnv(24 * 3600, 900, 30 * 24 * 3600),
   /**
    * Per-key daily usage counting on presign/complete (the dashboard's usage page). `off` exists

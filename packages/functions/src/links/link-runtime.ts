@@ -1,5 +1,4 @@
-import { DynamoRateLimiter } from "@hangar/core/dynamo";
-import type { LinkDeps } from "@hangar/core/links";
+import type { LinkDeps, LinkPasswordLimits } from "@hangar/core/links";
 import { DynamoShareLinks } from "@hangar/core/links-dynamo";
 import { ScryptPasswordHasher } from "@hangar/core/scrypt";
 import { getRuntime } from "../composition/root";
@@ -11,26 +10,24 @@ import { getRuntime } from "../composition/root";
 export interface LinkRuntime {
   links: DynamoShareLinks;
   hasher: ScryptPasswordHasher;
-  /** Wrong link passwords per link (a guessing attack on one link from many addresses). */
-  perLink: DynamoRateLimiter;
-  /** Password attempts per client address (one client trying many links). */
-  perAddress: DynamoRateLimiter;
+  /** The link-password rules (core's limits/rate-rules.ts; checkLinkPassword explains them). */
+  passwordLimits: LinkPasswordLimits;
 }
-
-/** Ten tries per link and thirty per address in fifteen minutes: enough for typos, far too few to guess. */
-export const PASSWORD_LIMITS = { perLink: 10, perAddress: 30, windowSeconds: 15 * 60 } as const;
 
 let built: LinkRuntime | undefined;
 
 export function getLinkRuntime(): LinkRuntime {
   if (built) return built;
-  const { db, settings, clock } = getRuntime();
+  const { db, settings, clock, limits } = getRuntime();
   const table = settings.HANGAR_TABLE_NAME;
   built = {
     links: new DynamoShareLinks(db, table, () => clock.now()),
     hasher: new ScryptPasswordHasher(),
-    perLink: new DynamoRateLimiter(db, table, { limit: PASSWORD_LIMITS.perLink, windowSeconds: PASSWORD_LIMITS.windowSeconds }),
-    perAddress: new DynamoRateLimiter(db, table, { limit: PASSWORD_LIMITS.perAddress, windowSeconds: PASSWORD_LIMITS.windowSeconds }),
+    passwordLimits: {
+      perClient: limits.rule("linkPassword"),
+      perLinkClient: limits.rule("linkPasswordPerLink"),
+      ceiling: limits.rule("linkPasswordCeiling"),
+    },
   };
   return built;
 }

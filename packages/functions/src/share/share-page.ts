@@ -296,3 +296,15 @@ export function renderGonePage(reason: GoneReason): string {
 }
 
 export const goneMessage = (reason: GoneReason) => GONE[reason].text;
+
+/**
+ * One heading, one paragraph and at most one link: what a client over its limit sees (429), and
+ * what a link-preview bot gets from a download link (never the package).
+ */
+export function renderNoticePage(heading: string, text: string, link?: { href: string; label: string }): string {
+  const more = link ? `<p><a class="button" href="${e(link.href)}">${e(link.label)}</a></p>` : "";
+  return frame({
+    title: heading,
+    body: `<section class="card" aria-labelledby="notice-title"><h1 id="notice-title">${e(heading)}</h1><p>${e(text)}</p>${more}</section>`,
+  });
+}

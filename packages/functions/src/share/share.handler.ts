@@ -1,12 +1,12 @@
 import { iconLocation } from "@hangar/core";
-import { isIosInstallRequest, LINK_ACCESS_SECONDS, utcDay } from "@hangar/core/links";
-import { clientInfo } from "../accounts/client-info";
+import { checkLinkPassword, isIosInstallRequest, LINK_ACCESS_SECONDS, utcDay } from "@hangar/core/links";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
 import { getLinkRuntime } from "../links/link-runtime";
 import { header, type HangarContext, type HttpEvent, type HttpResult } from "../middleware/http-context";
 import { httpFunction, json } from "../middleware/http-function";
 import { record } from "../observability/metrics";
+import { clientOf, perClient } from "./client-limits";
 import { deviceOf } from "./device";
 import { renderManifest } from "./manifest";
 import { qrSvg } from "./qr-code";
@@ -79,22 +79,20 @@ async function unlock(event: HttpEvent, context: HangarContext): Promise<HttpRes
   const back = `/share/${link.userKey}`;
   if (!link.passwordHash || !link.tokenSecret) return { statusCode: 303, headers: { Location: back, "Cache-Control": "no-store" }, body: "" };
 
-  const limits = getLinkRuntime();
-  const { ip } = clientInfo(event, runtime.settings);
-  const [perLink, perAddress] = await Promise.all([limits.perLink.hit(`LINKPW#${link.userKey}`, now), limits.perAddress.hit(`LINKPWIP#${ip}`, now)]);
-  if (!perLink.allowed || !perAddress.allowed) {
-    const resetAt = Math.max(perLink.allowed ? 0 : perLink.state.resetAt, perAddress.allowed ? 0 : perAddress.state.resetAt);
-    const retryAfter = Math.max(1, resetAt - Math.floor(now.getTime() / 1000));
-    const minutes = Math.ceil(retryAfter / 60);
+  const check = await checkLinkPassword(
+    { hasher: getLinkRuntime().hasher, limits: getLinkRuntime().passwordLimits },
+    link,
+    formPassword(event),
+    clientOf(event),
+    now,
+  );
+  if (check.outcome === "limited") {
+    const minutes = Math.ceil(check.retryAfterSeconds / 60);
     return htmlResult(429, renderPasswordPage(back, `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`), [], {
-      headers: { "Retry-After": String(retryAfter) },
+      headers: { "Retry-After": String(check.retryAfterSeconds) },
     });
   }
-  const password = formPassword(event);
-  const check = await limits.hasher.verify(password ?? "", password ? link.passwordHash : undefined);
-  if (!check.valid) return htmlResult(401, renderPasswordPage(back, "That password is not right. Check it and try again."));
-  // A right answer does not use up the link's budget of wrong ones.
-  await limits.perLink.refund(`LINKPW#${link.userKey}`, now).catch(() => undefined);
+  if (check.outcome === "wrong") return htmlResult(401, renderPasswordPage(back, "That password is not right. Check it and try again."));
   const secure = new URL(shareBase(event)).protocol === "https:";
   return {
     statusCode: 303,
@@ -149,14 +147,16 @@ async function icon(event: HttpEvent, context: HangarContext): Promise<HttpResul
   return { statusCode: 302, headers: { Location: location, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" }, body: "" };
 }
 
+// Per client (core's limits/rate-rules.ts): the pages and what they link to under `sharePage`;
+// the password form under the link-password rules inside unlock.
 export const handler = httpFunction("share", {
-  "GET /share/{userKey}": { handler: page },
-  "HEAD /share/{userKey}": { handler: page },
+  "GET /share/{userKey}": { handler: perClient("sharePage", page) },
+  "HEAD /share/{userKey}": { handler: perClient("sharePage", page) },
   "POST /share/{userKey}": { handler: unlock },
-  "GET /share/{userKey}/manifest.plist": { handler: manifest },
-  "HEAD /share/{userKey}/manifest.plist": { handler: manifest },
-  "GET /share/{userKey}/qr.svg": { handler: qr },
-  "HEAD /share/{userKey}/qr.svg": { handler: qr },
-  "GET /share/{userKey}/icon.png": { handler: icon },
-  "HEAD /share/{userKey}/icon.png": { handler: icon },
+  "GET /share/{userKey}/manifest.plist": { handler: perClient("sharePage", manifest) },
+  "HEAD /share/{userKey}/manifest.plist": { handler: perClient("sharePage", manifest) },
+  "GET /share/{userKey}/qr.svg": { handler: perClient("sharePage", qr) },
+  "HEAD /share/{userKey}/qr.svg": { handler: perClient("sharePage", qr) },
+  "GET /share/{userKey}/icon.png": { handler: perClient("sharePage", icon) },
+  "HEAD /share/{userKey}/icon.png": { handler: perClient("sharePage", icon) },
 });

@@ -85,7 +85,12 @@ function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResul
   const headers: Record<string, string | number | boolean | string[]> = { ...(result.headers ?? {}) };
   if (result.cookies?.length) headers["set-cookie"] = result.cookies;
   const body = result.body ? Buffer.from(result.body, result.isBase64Encoded ? "base64" : "utf8") : Buffer.alloc(0);
-  headers["content-length"] = body.length;
+  const declared = Object.keys(headers).find((name) => name.toLowerCase() === "content-length");
+  // An empty answer may describe a body it does not send (HEAD /download): its length stands.
+  if (!(declared && body.length === 0)) {
+    if (declared) delete headers[declared];
+    headers["content-length"] = body.length;
+  }
   res.writeHead(result.statusCode ?? 200, withBaseline(headers) as Record<string, string>);
   res.end(body);
 }

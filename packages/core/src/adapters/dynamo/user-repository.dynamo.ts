@@ -16,6 +16,7 @@ function toUser(item: Record<string, any>): UserAccount {
   if (typeof item.displayName === "string") user.displayName = item.displayName;
   if (typeof item.organization === "string") user.organization = item.organization;
   if (typeof item.passwordChangedAt === "string") user.passwordChangedAt = item.passwordChangedAt;
+  if (typeof item.deviceKey === "string") user.deviceKey = item.deviceKey;
   return user;
 }
 
@@ -87,6 +88,11 @@ export class DynamoUserRepository implements UserRepository {
       values[":true"] = true;
     }
     await this.update("password", userId, `SET ${sets.join(", ")}`, values);
+  }
+
+  async ensureDeviceKey(userId: string, candidate: string): Promise<string | undefined> {
+    const attributes = await this.update("device key", userId, "SET deviceKey = if_not_exists(deviceKey, :key)", { ":key": candidate });
+    return typeof attributes?.deviceKey === "string" ? attributes.deviceKey : undefined;
   }
 
   /** An update of an existing user only (never creates a half user); undefined when it is gone. */
