@@ -79,8 +79,10 @@ export const bucketActions: Partial<Record<string, readonly string[]>> = {
 };
 
 /**
- * Functions that invoke themselves asynchronously to finish a long delete in the background
- * (packages/functions/src/composition/background.ts): lambda:InvokeFunction on their own ARN.
+ * Functions that invoke themselves asynchronously for background work
+ * (packages/functions/src/composition/background.ts): projects to finish a long delete, accounts
+ * to send the mails of sign-up, resend and reset after the answer (equal work for every address).
+ * lambda:InvokeFunction on their own ARN; failed runs go to the BackgroundFailures queue.
  */
 export const selfInvoking: readonly string[] = ["projects", "accounts"];
 

@@ -52,7 +52,9 @@ describe("local stack", () => {
     const created = keyCreate(dataDir, "--project", "Restart Demo", "--json");
     expect(created.status, created.stderr).toBe(0);
     const key = JSON.parse(created.stdout);
-    expect(Object.keys(key).sort()).toEqual(["clientId", "clientSecret", "projectId"]);
+    // Without --account the project belongs to no dashboard account, and the answer says so.
+    expect(Object.keys(key).sort()).toEqual(["account", "clientId", "clientSecret", "projectId"]);
+    expect(key.account).toBeNull();
 
     const second = JSON.parse(keyCreate(dataDir, "--project", "restart demo", "--json").stdout);
     expect(second.projectId).toBe(key.projectId); // same project, found by name

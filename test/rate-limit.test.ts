@@ -17,7 +17,7 @@ async function counterItems(key: Key) {
     new QueryCommand({
       TableName: stack().tableName,
       KeyConditionExpression: "pk = :pk",
-      ExpressionAttributeValues: { ":pk": `RATE#${rateSubject(key.clientId, key.clientSecret)}` },
+      ExpressionAttributeValues: { ":pk": `RATE#apiKey#${rateSubject(key.clientId, key.clientSecret)}` },
     }),
   );
   return Items ?? [];

@@ -11,7 +11,8 @@ const concrete = (path: string) =>
     .replace("{projectId}", "prj_nosuchproject")
     .replace("{fileId}", "fil_nosuchfile")
     .replace("{clientId}", "hgr_nosuchclient")
-    .replace("{sessionId}", "nosuchsession");
+    .replace("{sessionId}", "nosuchsession")
+    .replace("{fileName}", "hangar-cli-0.0.0-nosuchversion.tgz");
 
 function expectHeaders(reply: Reply, what: string) {
   expect(reply.headers.get("x-content-type-options"), what).toBe("nosniff");

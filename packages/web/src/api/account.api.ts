@@ -29,7 +29,7 @@ export interface Profile {
 /** Typed calls for the accounts API (issue: accounts and the dashboard shell). */
 export const accountApi = {
   signUp: (email: string, password: string) =>
-    apiRequest<{ message?: string; mailSent?: boolean }>("POST", "/api/account/sign-up", { email, password }),
+    apiRequest<{ message?: string }>("POST", "/api/account/sign-up", { email, password }),
   verifyEmail: (token: string) => apiRequest<unknown>("POST", "/api/account/verify-email", { token }),
   resendVerification: (email: string) => apiRequest<unknown>("POST", "/api/account/resend-verification", { email }),
 

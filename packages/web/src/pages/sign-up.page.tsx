@@ -20,8 +20,8 @@ export function SignUpPage() {
     event.preventDefault();
     void form.submit({ email: emailError(email), password: passwordLengthError(password) }, async () => {
       const address = email.trim();
-      const { mailSent } = await accountApi.signUp(address, password);
-      navigate("/check-email", { state: { email: address, mailFailed: mailSent === false } });
+      await accountApi.signUp(address, password);
+      navigate("/check-email", { state: { email: address } });
     });
   };
 
