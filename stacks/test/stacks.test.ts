@@ -570,7 +570,9 @@ describe("least privilege", () => {
     });
     expect(uploadActions).toMatchObject({
       presign: ["s3:PutObject"],
-      complete: ["s3:GetObject", "s3:GetObjectVersion", "s3:PutObject"],
+      // Multipart: CompleteMultipartUpload is authorized by PutObject; the part list is checked with ListParts.
+      complete: ["s3:GetObject", "s3:GetObjectVersion", "s3:PutObject", "s3:ListMultipartUploadParts"],
+      multipart: ["s3:PutObject", "s3:AbortMultipartUpload"],
       download: ["s3:GetObject", "s3:GetObjectVersion"],
       share: ["s3:GetObject", "s3:GetObjectVersion"],
     });
