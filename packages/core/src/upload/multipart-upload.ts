@@ -6,11 +6,13 @@
  * refuses one without its checksum. A presigned URL cannot carry an unsigned `x-amz-*` header, so
  * the checksum must be signed into the part's URL: the client computes each part's CRC32C before
  * asking for its URL (`partChecksums`, at start or later through the parts route). CRC32C rather
- * than SHA-256: it is what S3 itself defaults to, a streaming client computes it at memory speed,
- * and the part's ETag (its MD5) and the signature already tie the part to this upload. One
- * algorithm for every upload keeps the contract to one field, and URLs are asked for in batches,
- * so a client need not hash a 30 GiB file before its first byte goes out. Each URL also signs the
- * part's exact length, so the parts add up to the declared size by construction.
+ * than SHA-256: the checksum guards against corruption in transit (the signature, not the
+ * checksum, stops tampering), and a client computes CRC32C at memory speed where SHA-256 would
+ * dominate a CLI's or a browser's CPU; CRC64NVME, S3's newer default, has no COMPOSITE multipart
+ * type. A client-chosen algorithm was rejected: one algorithm keeps the contract to one field and
+ * every client's code to one path. URLs are asked for in batches, so a client need not hash a
+ * 30 GiB file before its first byte goes out. Each URL also signs the part's exact length, so the
+ * parts add up to the declared size by construction.
  */
 import { ConflictError, InvalidPartsError, NotFoundError, PayloadTooLargeError, ValidationError } from "../errors/domain-errors";
 import type { IdSource } from "../ids/random-ids";
@@ -84,7 +86,7 @@ function isOpen(file: FileRecord, now: Date): boolean {
   return file.status === "pending" && !(file.expiresAt !== undefined && file.expiresAt <= now.getTime() / 1000);
 }
 
-function assertPartsExist(file: MultipartRecord, parts: PartChecksums): void {
+function assertPartsExist(file: { fileSize: number; partSize: number }, parts: PartChecksums): void {
   const count = partCountOf(file);
   const past = parts.filter((p) => p.partNumber > count);
   if (past.length > 0) {
@@ -123,8 +125,7 @@ export async function startMultipartUpload(deps: MultipartDeps, caller: ApiKey, 
   const fileId = deps.ids.fileId();
   const key = objectKey(caller.projectId, fileId, input.fileName);
   const partSize = partSizeFor(input.fileSize);
-  const sizing = { fileSize: input.fileSize, partSize };
-  assertPartsExist({ ...sizing } as MultipartRecord, input.partChecksums ?? []);
+  assertPartsExist({ fileSize: input.fileSize, partSize }, input.partChecksums ?? []);
 
   // The upload before the record (the record names its id). Should the record write fail, the upload
   // holds no part and the bucket's lifecycle rule aborts it after a day.
