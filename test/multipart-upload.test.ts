@@ -319,6 +319,25 @@ describe("refused parts and part lists", () => {
   });
 });
 
+describe("concurrent and mismatched completes", () => {
+  it("two completes at once make one build, and both answer it", async () => {
+    const up = await startWithAllParts(key, apkPath);
+    const parts = [];
+    for (const n of [1, 2, 3]) {
+      const res = await putPart(up.urls.get(n)!, apkPath, partRange(up.fileSize, up.started.partSize, n));
+      parts.push({ partNumber: n, etag: res.etag! });
+    }
+    const body = { key: up.started.key, uploadId: up.started.uploadId, parts };
+    const mismatch = await complete(key, { ...body, fileName: "other.apk" });
+    expect(mismatch.status).toBe(409);
+    expect(mismatch.json.error).toMatchObject({ code: "upload_mismatch", fields: [{ field: "fileName" }] });
+
+    const [a, b] = await Promise.all([complete(key, body), complete(key, body)]);
+    expect([a!.status, b!.status], `${a!.text} ${b!.text}`).toEqual([200, 200]);
+    expect(b!.json).toEqual(a!.json);
+  });
+});
+
 describe("abort", () => {
   it("drops the parts and the pending record; the upload id names nothing after", async () => {
     const up = await startWithAllParts(key, apkPath);
