@@ -15,6 +15,8 @@ import type { RouteFunctionName } from "@hangar/functions";
 export const tableActions = {
   presign: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"],
   complete: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"],
+  // The pending record of a multipart upload (Put at start, Get for part URLs, Delete at abort).
+  multipart: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem"],
   // The share item with its settings; UpdateItem counts downloads (download) and install starts and
   // wrong link passwords (share).
   download: ["dynamodb:GetItem", "dynamodb:UpdateItem"],
@@ -90,7 +92,11 @@ export const uploadActions = {
   // The presigned PUT is executed with the presign function's credentials.
   presign: ["s3:PutObject"],
   // Reads the package (HEAD, then ranged GETs of the version HEAD saw) and stores the icon beside it.
-  complete: ["s3:GetObject", "s3:GetObjectVersion", "s3:PutObject"],
+  // CompleteMultipartUpload is authorized by s3:PutObject; its part list is checked against ListParts.
+  complete: ["s3:GetObject", "s3:GetObjectVersion", "s3:PutObject", "s3:ListMultipartUploadParts"],
+  // CreateMultipartUpload and the presigned UploadParts (run with its credentials) are authorized by
+  // s3:PutObject; the abort route by s3:AbortMultipartUpload.
+  multipart: ["s3:PutObject", "s3:AbortMultipartUpload"],
   // Presigned GETs run with these functions' credentials; they name the version complete pinned.
   download: ["s3:GetObject", "s3:GetObjectVersion"],
   share: ["s3:GetObject", "s3:GetObjectVersion"],

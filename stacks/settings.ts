@@ -23,6 +23,8 @@ export interface StageSettings {
   /** HANGAR_SHARE_BASE_URL for the handlers; unset → same as the public URL. */
   shareBaseUrl?: string;
   maxFileSize?: number;
+  /** HANGAR_MAX_MULTIPART_FILE_SIZE for the handlers; unset → their default (30 GiB). */
+  maxMultipartFileSize?: number;
   rateLimit?: number;
   rateWindowSeconds?: number;
   /** HANGAR_RATE_RULES: per-rule overrides of the per-client limits (core's limits/rate-rules.ts). */
@@ -149,6 +151,7 @@ const HANDLER_SETTINGS = {
   publicUrl: "HANGAR_PUBLIC_URL",
   shareBaseUrl: "HANGAR_SHARE_BASE_URL",
   maxFileSize: "HANGAR_MAX_FILE_SIZE",
+  maxMultipartFileSize: "HANGAR_MAX_MULTIPART_FILE_SIZE",
   rateLimit: "HANGAR_RATE_LIMIT",
   rateWindowSeconds: "HANGAR_RATE_WINDOW_SECONDS",
   rateRules: "HANGAR_RATE_RULES",
@@ -317,6 +320,7 @@ export function functionEnvironment(
     HANGAR_SES_CONFIGURATION_SET: resources.sesConfigurationSet,
     HANGAR_SHARE_BASE_URL: settings.shareBaseUrl,
     HANGAR_MAX_FILE_SIZE: settings.maxFileSize,
+    HANGAR_MAX_MULTIPART_FILE_SIZE: settings.maxMultipartFileSize,
     HANGAR_RATE_LIMIT: settings.rateLimit,
     HANGAR_RATE_WINDOW_SECONDS: settings.rateWindowSeconds,
     HANGAR_RATE_RULES: settings.rateRules,

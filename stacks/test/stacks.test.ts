@@ -37,6 +37,7 @@ const SETTING_KEYS = [
   "HANGAR_PUBLIC_URL",
   "HANGAR_SHARE_BASE_URL",
   "HANGAR_MAX_FILE_SIZE",
+  "HANGAR_MAX_MULTIPART_FILE_SIZE",
   "HANGAR_RATE_LIMIT",
   "HANGAR_RATE_WINDOW_SECONDS",
   "HANGAR_PENDING_TTL_SECONDS",
@@ -570,7 +571,9 @@ describe("least privilege", () => {
     });
     expect(uploadActions).toMatchObject({
       presign: ["s3:PutObject"],
-      complete: ["s3:GetObject", "s3:GetObjectVersion", "s3:PutObject"],
+      // Multipart: CompleteMultipartUpload is authorized by PutObject; the part list is checked with ListParts.
+      complete: ["s3:GetObject", "s3:GetObjectVersion", "s3:PutObject", "s3:ListMultipartUploadParts"],
+      multipart: ["s3:PutObject", "s3:AbortMultipartUpload"],
       download: ["s3:GetObject", "s3:GetObjectVersion"],
       share: ["s3:GetObject", "s3:GetObjectVersion"],
     });

@@ -23,6 +23,8 @@ export default async function setup(project: TestProject) {
     HANGAR_DYNAMODB_IN_MEMORY: "1",
     HANGAR_CLIENT_IP_HEADER: "x-hangar-test-client-ip",
     HANGAR_DELETE_SWEEP_SECONDS: "2",
+    // Part URLs live 15 s instead of 15 min, so test/multipart-upload.test.ts can resume after expiry.
+    HANGAR_PART_URL_EXPIRES_SECONDS: "15",
   });
   project.provide("stack", stack.info);
   return async () => {

@@ -7,6 +7,7 @@ export * from "./upload/upload-settings";
 export * from "./upload/object-key";
 export * from "./upload/presign-upload";
 export * from "./upload/complete-upload";
+export * from "./upload/multipart-upload";
 export * from "./upload/seal-upload";
 export * from "./upload/installability";
 export * from "./auth/authenticate";

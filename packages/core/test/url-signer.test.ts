@@ -21,6 +21,27 @@ describe("S3 URL signer", () => {
     expect(url.searchParams.get("X-Amz-Signature")).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it("presigns an UploadPart with its part number, upload id and CRC32C in the signed query, and its length signed", async () => {
+    const signer = new S3UrlSigner({ bucket: "b", region: "us-east-1", endpoint: "http://127.0.0.1:4569", credentials });
+    const url = new URL(
+      await signer.presignPart({
+        key: "uploads/p/f/a.ipa",
+        uploadId: "up/1+2",
+        partNumber: 7,
+        size: 8 * 1024 * 1024,
+        checksumCRC32C: "yZRlqg==",
+        expiresInSeconds: 900,
+      }),
+    );
+    expect(url.origin + url.pathname).toBe("http://127.0.0.1:4569/b/uploads/p/f/a.ipa");
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      partNumber: "7",
+      uploadId: "up/1+2",
+      "x-amz-checksum-crc32c": "yZRlqg==",
+      "X-Amz-SignedHeaders": "content-length;host",
+    });
+  });
+
   it("presigns a GET on a path-style endpoint with the download name in the signed query", async () => {
     const signer = new S3UrlSigner({ bucket: "b", region: "us-east-1", endpoint: "http://127.0.0.1:4569", credentials });
     const url = new URL(await signer.presignGet({ key: "uploads/p/f/a.apk", downloadName: "Ünï.apk", expiresInSeconds: 300 }));

@@ -25,6 +25,8 @@ export const functions = {
   presign: { handler: "packages/functions/src/upload/presign.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   // Inspecting a package is CPU- and network-bound: Lambda's CPU share grows with memory.
   complete: { handler: "packages/functions/src/upload/complete.handler.handler", memoryMB: 1024, timeoutSeconds: 29 },
+  // Starts and aborts multipart uploads and signs their part URLs (README "Multipart uploads").
+  multipart: { handler: "packages/functions/src/upload/multipart.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   download: { handler: "packages/functions/src/share/download.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   // 512 MB: a link password is checked with the accounts' scrypt parameters (128 MiB per hash).
   share: { handler: "packages/functions/src/share/share.handler.handler", memoryMB: 512, timeoutSeconds: 10 },
@@ -67,6 +69,10 @@ export interface RouteDefinition {
 export const routes = [
   { method: "POST", path: "/api/upload/api-key/presign", auth: "apiKey", fn: "presign" },
   { method: "POST", path: "/api/upload/api-key/complete", auth: "apiKey", fn: "complete" },
+  // Multipart uploads beside the spec's flow; complete above also completes them.
+  { method: "POST", path: "/api/upload/api-key/multipart", auth: "apiKey", fn: "multipart" },
+  { method: "POST", path: "/api/upload/api-key/multipart/parts", auth: "apiKey", fn: "multipart" },
+  { method: "DELETE", path: "/api/upload/api-key/multipart", auth: "apiKey", fn: "multipart" },
   // The stable links handed out at complete. HEAD is routed explicitly (API Gateway HTTP APIs do
   // not map HEAD to GET); the envelope drops the body, so HEAD answers exactly like GET without one.
   { method: "GET", path: "/download/{userKey}", auth: "none", fn: "download" },

@@ -120,6 +120,20 @@ export class ConflictError extends HangarError {
   }
 }
 
+/**
+ * The part list of a multipart complete does not match what was uploaded: a part missing, or an
+ * ETag or checksum that is not the stored part's. The request is wrong, not the upload's state: 400.
+ */
+export class InvalidPartsError extends HangarError {
+  constructor(
+    readonly code: "part_missing" | "part_mismatch",
+    message: string,
+    details?: Record<string, unknown>,
+  ) {
+    super(message, details);
+  }
+}
+
 /** The uploaded object is not a package we can read. `reason` is the extractor's stable code. */
 export class InvalidPackageError extends HangarError {
   readonly code = "invalid_package";

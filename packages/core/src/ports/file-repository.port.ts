@@ -23,6 +23,10 @@ export interface FileRecord {
   createdAt: string;
   /** Epoch seconds after which a pending record is dead (DynamoDB TTL also deletes it). */
   expiresAt?: number;
+  /** Multipart uploads only: S3's upload id, which complete and the part URLs must name. */
+  uploadId?: string;
+  /** Multipart uploads only: bytes per part (the last part holds the rest). */
+  partSize?: number;
   completedAt?: string;
   userKey?: string;
   /**
@@ -79,4 +83,6 @@ export interface FileRepository {
   /** pending → rejected; returns false if the record is no longer pending. */
   reject(fileId: string, rejection: { reason: string; message: string }, at: string): Promise<boolean>;
   getShared(userKey: string): Promise<SharedFile | undefined>;
+  /** Removes a pending record (an aborted multipart upload); false if it is no longer pending. */
+  deletePending(fileId: string): Promise<boolean>;
 }

@@ -49,3 +49,46 @@ export interface ObjectStore {
   /** Every version and delete marker of exactly this key (not of keys it prefixes). */
   listVersions(key: string): Promise<{ versionId: string }[]>;
 }
+
+export interface PresignPartInput {
+  key: string;
+  uploadId: string;
+  partNumber: number;
+  /** Exact byte count of this part: signed, so S3 refuses any other length. */
+  size: number;
+  /** Base64 CRC32C of the part's bytes: signed into the query, so S3 verifies the part against it. */
+  checksumCRC32C: string;
+  expiresInSeconds: number;
+}
+
+/** A part S3 holds for an open multipart upload (ListParts). */
+export interface StoredPart {
+  partNumber: number;
+  /** Quoted MD5 of the part, as UploadPart answered it. */
+  etag: string;
+  size: number;
+  checksumCRC32C?: string;
+}
+
+/**
+ * S3's multipart upload, for builds past one PUT's 5 GiB. Uploads are created with CRC32C
+ * checksums, so every part must carry its checksum and S3 verifies it as the part arrives.
+ */
+export interface MultipartStore {
+  /** CreateMultipartUpload; returns the upload id. */
+  create(key: string, contentType: string): Promise<string>;
+  /** ListParts, every page. An upload S3 no longer knows (completed, aborted) answers undefined. */
+  listParts(key: string, uploadId: string): Promise<StoredPart[] | undefined>;
+  /**
+   * CompleteMultipartUpload with exactly these parts (ascending). false when S3 no longer knows
+   * the upload (completed by a concurrent request, or aborted).
+   */
+  complete(key: string, uploadId: string, parts: { partNumber: number; etag: string; checksumCRC32C?: string }[]): Promise<boolean>;
+  /** AbortMultipartUpload; succeeds when the upload is already gone. */
+  abort(key: string, uploadId: string): Promise<void>;
+}
+
+/** Presigns one UploadPart (no storage round trip, like UrlSigner). */
+export interface PartSigner {
+  presignPart(input: PresignPartInput): Promise<string>;
+}

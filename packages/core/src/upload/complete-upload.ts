@@ -33,8 +33,11 @@ export function completeResult(file: CompletedFile, links: LinkBases): CompleteR
   };
 }
 
+/** The optional context fields both kinds of complete take. */
+export type BuildContextInput = Pick<Complete, "releaseNotes" | "branch" | "commit" | "ciUrl">;
+
 /** The optional context fields complete was given, without empty ones. */
-function buildContextOf(input: Complete): { buildContext?: BuildContext } {
+function buildContextOf(input: BuildContextInput): { buildContext?: BuildContext } {
   const context: BuildContext = {};
   for (const field of ["releaseNotes", "branch", "commit", "ciUrl"] as const) {
     const value = input[field]?.trim();
@@ -49,7 +52,7 @@ function rejectedError(file: FileRecord): InvalidPackageError {
 }
 
 /** Settles a record someone else finalized first: same answer as theirs. */
-function outcomeOf(file: FileRecord | undefined, links: LinkBases): CompleteResult {
+export function outcomeOf(file: FileRecord | undefined, links: LinkBases): CompleteResult {
   if (file?.status === "completed") return completeResult(file as CompletedFile, links);
   if (file?.status === "rejected") throw rejectedError(file);
   throw notFound();
@@ -97,7 +100,22 @@ export async function completeUpload(
   }
 
   if (file.status !== "pending") return outcomeOf(file, links);
+  return finishUpload(deps, caller, file, input, links, now);
+}
 
+/**
+ * The stored object of a pending record becomes a build: HEAD, inspect exactly that version, store
+ * the icon, then the conditional pending → completed write. Both flows end here (a single PUT, or
+ * a multipart upload once CompleteMultipartUpload assembled it), so they cannot drift apart.
+ */
+export async function finishUpload(
+  deps: CompleteDeps,
+  caller: ApiKey,
+  file: FileRecord,
+  input: BuildContextInput,
+  links: LinkBases,
+  now: Date,
+): Promise<CompleteResult> {
   const head = await deps.storage.head(file.key);
   if (!head) throw new ConflictError("object_missing", "Nothing was uploaded to this key yet; PUT the file first");
   if (head.size !== file.fileSize) {

@@ -7,6 +7,10 @@ export interface UploadSettings {
   pendingTtlSeconds: number;
   /** Life of the presigned GET a download link redirects to. */
   downloadExpiresSeconds: number;
+  /** Largest fileSize a multipart upload accepts (parts go past one PUT's 5 GiB). */
+  maxMultipartFileSize: number;
+  /** Life of a presigned part URL; a client asks for fresh ones to resume after it. */
+  partUrlExpiresSeconds: number;
 }
 
 export const defaultUploadSettings: UploadSettings = {
@@ -14,6 +18,8 @@ export const defaultUploadSettings: UploadSettings = {
   presignExpiresSeconds: 900,
   pendingTtlSeconds: 24 * 3600,
   downloadExpiresSeconds: 300,
+  maxMultipartFileSize: 30 * 1024 ** 3,
+  partUrlExpiresSeconds: 900,
 };
 
 /** Where links point. Resolved per request by the handler (settings, else the API's own host). */

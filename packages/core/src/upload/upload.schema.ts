@@ -116,8 +116,10 @@ const CiUrl = z.string().check(
   }, "must be an http:// or https:// URL"),
 );
 
+const ObjectKeyField = z.string().check(z.minLength(1, "must not be empty"), z.maxLength(1024, "must be at most 1024 characters"));
+
 export const Complete = z.object({
-  key: z.string().check(z.minLength(1, "must not be empty"), z.maxLength(1024, "must be at most 1024 characters")),
+  key: ObjectKeyField,
   fileName: FileName,
   fileSize: FileSize,
   fileType: FileType,
@@ -129,10 +131,101 @@ export const Complete = z.object({
 });
 export type Complete = z.infer<typeof Complete>;
 
+/** S3 part numbers run from 1 to 10,000. */
+const PartNumber = z.number({ error: "must be an integer from 1 to 10000" }).check(
+  z.int("must be an integer from 1 to 10000"),
+  z.minimum(1, "must be an integer from 1 to 10000"),
+  z.maximum(10_000, "must be an integer from 1 to 10000"),
+);
+/** A CRC32C is 4 bytes: 8 base64 characters, the last two "==". */
+const Crc32c = z.string().check(z.regex(/^[A-Za-z0-9+/]{6}==$/, "must be a base64 CRC32C (4 bytes, e.g. \"yZRlqg==\")"));
+const UploadId = z.string().check(z.minLength(1, "must not be empty"), z.maxLength(1024, "must be at most 1024 characters"));
+
+/** Part URLs handed out per request: 1,000 URLs are ~600 KB of JSON, well under a Lambda answer's 6 MB. */
+export const MAX_PART_URLS_PER_REQUEST = 1000;
+
+const distinctParts = (parts: { partNumber: number }[]) => new Set(parts.map((p) => p.partNumber)).size === parts.length;
+
+const PartChecksums = z.array(z.object({ partNumber: PartNumber, checksumCRC32C: Crc32c })).check(
+  z.maxLength(MAX_PART_URLS_PER_REQUEST, `must list at most ${MAX_PART_URLS_PER_REQUEST} parts; ask for the rest later`),
+  z.refine(distinctParts, "must not list a part number twice"),
+);
+export type PartChecksums = z.infer<typeof PartChecksums>;
+
+export const StartMultipart = z.object({
+  fileName: FileName,
+  fileSize: FileSize,
+  fileType: FileType,
+  /** The parts to presign right away (any, possibly none); the rest through the parts route. */
+  partChecksums: z.optional(PartChecksums),
+});
+export type StartMultipart = z.infer<typeof StartMultipart>;
+
+export const PartUrls = z.object({
+  key: ObjectKeyField,
+  uploadId: UploadId,
+  partChecksums: PartChecksums.check(z.minLength(1, "must list at least one part")),
+});
+export type PartUrls = z.infer<typeof PartUrls>;
+
+export const AbortMultipart = z.object({ key: ObjectKeyField, uploadId: UploadId });
+export type AbortMultipart = z.infer<typeof AbortMultipart>;
+
+/**
+ * Complete of a multipart upload: the key, the upload id and every part with the ETag its PUT
+ * answered. The name, size and type are known from the start request; sent, they must match.
+ */
+export const CompleteMultipart = z.object({
+  key: ObjectKeyField,
+  uploadId: UploadId,
+  parts: z
+    .array(
+      z.object({
+        partNumber: PartNumber,
+        etag: z.string().check(z.minLength(1, "must not be empty"), z.maxLength(128, "must be at most 128 characters")),
+        checksumCRC32C: z.optional(Crc32c),
+      }),
+    )
+    .check(
+      z.minLength(1, "must list at least one part"),
+      z.maxLength(10_000, "must list at most 10000 parts"),
+      z.refine(distinctParts, "must not list a part number twice"),
+    ),
+  fileName: z.optional(FileName),
+  fileSize: z.optional(FileSize),
+  fileType: z.optional(FileType),
+  releaseNotes: Complete.shape.releaseNotes,
+  branch: Complete.shape.branch,
+  commit: Complete.shape.commit,
+  ciUrl: Complete.shape.ciUrl,
+});
+export type CompleteMultipart = z.infer<typeof CompleteMultipart>;
+
 export interface PresignResult {
   fileId: string;
   key: string;
   uploadUrl: string;
+  expireAt: string;
+}
+
+export interface PartUrl {
+  partNumber: number;
+  uploadUrl: string;
+}
+
+export interface StartMultipartResult {
+  fileId: string;
+  key: string;
+  uploadId: string;
+  partSize: number;
+  partCount: number;
+  /** URLs for the parts whose checksums the request listed, ascending. */
+  parts: PartUrl[];
+  expireAt: string;
+}
+
+export interface PartUrlsResult {
+  parts: PartUrl[];
   expireAt: string;
 }
 

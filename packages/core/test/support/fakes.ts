@@ -57,6 +57,10 @@ export class MemoryFiles implements FileRepository {
   async getShared(userKey: string) {
     return this.shares.get(userKey);
   }
+  async deletePending(fileId: string) {
+    if (this.records.get(fileId)?.status !== "pending") return false;
+    return this.records.delete(fileId);
+  }
 }
 
 /** Both sides of storage in one fake: a signer and the bucket it signs for. */

@@ -52,7 +52,13 @@ export function getRuntime(): Runtime {
   const limits = new DynamoRateLimiter(db, table, rateRulesOf(settings));
   runtime = {
     settings,
-    upload: { ...defaultUploadSettings, maxFileSize: settings.HANGAR_MAX_FILE_SIZE, pendingTtlSeconds: settings.HANGAR_PENDING_TTL_SECONDS },
+    upload: {
+      ...defaultUploadSettings,
+      maxFileSize: settings.HANGAR_MAX_FILE_SIZE,
+      pendingTtlSeconds: settings.HANGAR_PENDING_TTL_SECONDS,
+      maxMultipartFileSize: settings.HANGAR_MAX_MULTIPART_FILE_SIZE,
+      partUrlExpiresSeconds: settings.HANGAR_PART_URL_EXPIRES_SECONDS,
+    },
     apiKeys: new DynamoKeyCatalog(db, table),
     usage: settings.HANGAR_USAGE_COUNTING === "off" ? undefined : new DynamoUsage(db, table),
     projects: new DynamoProjectCatalog(db, table),

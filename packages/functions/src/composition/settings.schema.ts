@@ -33,6 +33,10 @@ export const Settings = z.object({
   /** Base of share links: `{share_base_url}/share/<userKey>`; defaults to HANGAR_PUBLIC_URL. */
   HANGAR_SHARE_BASE_URL: optionalUrl,
   HANGAR_MAX_FILE_SIZE: intFromEnv(4 * GiB, 1, MAX_SINGLE_PUT_BYTES),
+  /** Largest multipart upload; S3's largest object is 5 TiB. */
+  HANGAR_MAX_MULTIPART_FILE_SIZE: intFromEnv(30 * GiB, 1, 5 * 1024 * GiB),
+  /** Life of a presigned part URL (SigV4 allows at most 7 days); clients ask for fresh ones to resume. */
+  HANGAR_PART_URL_EXPIRES_SECONDS: intFromEnv(900, 1, 7 * 24 * 3600),
   HANGAR_RATE_LIMIT: intFromEnv(100, 1, 1_000_000),
   HANGAR_RATE_WINDOW_SECONDS: intFromEnv(60, 1, 3600),
   /**

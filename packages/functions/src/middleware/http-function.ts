@@ -12,8 +12,11 @@ type Middleware = MiddlewareObj<HttpEvent, HttpResult, Error, HangarContext>;
 
 /** One endpoint of a function: its handler, typed by the auth kind routes.ts gives its route. */
 export interface Endpoint<A extends RouteAuth> {
-  /** Parse a JSON object body into context.body (400/413/415 otherwise). */
-  json?: boolean;
+  /**
+   * Parse a JSON object body into context.body (400/413/415 otherwise), of at most 64 KiB unless
+   * the endpoint names its own bound (a multipart complete lists up to 10,000 parts).
+   */
+  json?: boolean | { maxBytes: number };
   handler: (event: HttpEvent, context: ContextFor<A>) => Promise<HttpResult>;
 }
 
@@ -65,7 +68,8 @@ export function httpFunction<F extends RouteFunctionName>(
       logger.appendKeys({ viewerAddress: clientInfo(request.event, settings).ip });
       if (options.guard) await options.guard.before!(request);
       if (route.auth !== "none") await auth[route.auth]!.before!(request);
-      if (table[routeKey(route)]!.json) await jsonBody().before!(request);
+      const json = table[routeKey(route)]!.json;
+      if (json) await jsonBody(json === true ? undefined : json.maxBytes).before!(request);
     },
   };
   return baseStack()

@@ -8,7 +8,7 @@ export const MAX_JSON_BODY_BYTES = 64 * 1024;
  * Parses the JSON body into context.body. Our own rather than @middy/http-json-body-parser: that
  * one answers malformed JSON with 422 and has no size cap, and our contract is 400/413/415 codes.
  */
-export function jsonBody(): MiddlewareObj<HttpEvent, HttpResult, Error, HangarContext> {
+export function jsonBody(maxBytes = MAX_JSON_BODY_BYTES): MiddlewareObj<HttpEvent, HttpResult, Error, HangarContext> {
   return {
     before: (request) => {
       const { event } = request;
@@ -18,8 +18,8 @@ export function jsonBody(): MiddlewareObj<HttpEvent, HttpResult, Error, HangarCo
       }
       const raw = event.body ?? "";
       const bytes = event.isBase64Encoded ? Buffer.from(raw, "base64") : Buffer.from(raw, "utf8");
-      if (bytes.length > MAX_JSON_BODY_BYTES) {
-        throw new PayloadTooLargeError("body_too_large", `Request body exceeds ${MAX_JSON_BODY_BYTES} bytes`);
+      if (bytes.length > maxBytes) {
+        throw new PayloadTooLargeError("body_too_large", `Request body exceeds ${maxBytes} bytes`);
       }
       let parsed: unknown;
       try {

@@ -1,4 +1,4 @@
-import { PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { CompletedFile, FileRecord, FileRepository, PackageMetadata, SharedFile } from "../../ports";
 import { cancelledConditions, conditionalWrite, dynamoFailure, getItem } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
@@ -27,6 +27,8 @@ export function toRecord(item: Record<string, unknown>): FileRecord {
   if (item.completedAt) record.completedAt = item.completedAt as string;
   if (item.userKey) record.userKey = item.userKey as string;
   if (typeof item.versionId === "string") record.versionId = item.versionId;
+  if (typeof item.uploadId === "string") record.uploadId = item.uploadId;
+  if (typeof item.partSize === "number") record.partSize = item.partSize;
   const metadata = decodeMetadata(item.metadata);
   if (metadata) record.metadata = metadata;
   if (item.iconKey) record.iconKey = item.iconKey as string;
@@ -158,6 +160,20 @@ export class DynamoFileRepository implements FileRepository {
         ConditionExpression: "#status = :pending",
         ExpressionAttributeNames: { "#status": "status", "#ttl": "ttl" },
         ExpressionAttributeValues: { ":rejected": "rejected", ":pending": "pending", ":rejection": rejection, ":at": at },
+      }),
+    );
+  }
+
+  deletePending(fileId: string): Promise<boolean> {
+    return conditionalWrite(
+      this.db,
+      "DeleteItem(pending file)",
+      new DeleteCommand({
+        TableName: this.tableName,
+        Key: keys.file(fileId),
+        ConditionExpression: "#status = :pending",
+        ExpressionAttributeNames: { "#status": "status" },
+        ExpressionAttributeValues: { ":pending": "pending" },
       }),
     );
   }

@@ -3,7 +3,7 @@ import { Hash } from "@smithy/hash-node";
 import { HttpRequest } from "@smithy/protocol-http";
 import { SignatureV4 } from "@smithy/signature-v4";
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from "@smithy/types";
-import type { PresignGetInput, PresignPutInput, UrlSigner } from "../../ports";
+import type { PartSigner, PresignGetInput, PresignPartInput, PresignPutInput, UrlSigner } from "../../ports";
 import { contentDisposition } from "./content-disposition";
 
 export interface S3UrlSignerOptions {
@@ -26,7 +26,7 @@ const encodeKey = (key: string) => key.split("/").map(rfc3986).join("/");
  * its middleware stack out of their bundles and their cold starts. The local store checks these
  * signatures exactly as S3 does, and the tests compare them with the SDK presigner's.
  */
-export class S3UrlSigner implements UrlSigner {
+export class S3UrlSigner implements UrlSigner, PartSigner {
   private readonly signer: SignatureV4;
   private readonly base: URL;
   private readonly pathPrefix: string;
@@ -84,6 +84,16 @@ export class S3UrlSigner implements UrlSigner {
   presignPut({ key, size, contentType, expiresInSeconds }: PresignPutInput): Promise<string> {
     // Signing Content-Length and Content-Type makes S3 itself refuse another size or type.
     return this.presign("PUT", key, expiresInSeconds, { "content-length": String(size), "content-type": contentType }, {});
+  }
+
+  presignPart({ key, uploadId, partNumber, size, checksumCRC32C, expiresInSeconds }: PresignPartInput): Promise<string> {
+    // The checksum goes into the signed query (as the SDK's presigner puts it): S3 refuses unsigned
+    // x-amz-* headers on a presigned request, and the upload was created to require CRC32C parts.
+    return this.presign("PUT", key, expiresInSeconds, { "content-length": String(size) }, {
+      partNumber: String(partNumber),
+      uploadId,
+      "x-amz-checksum-crc32c": checksumCRC32C,
+    });
   }
 
   presignGet({ key, downloadName, expiresInSeconds, inline, versionId }: PresignGetInput): Promise<string> {

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import {
+  MAX_PARTS,
+  StartMultipart,
+  defaultUploadSettings,
+  parseInput,
+  partSizeFor,
+  startMultipartUpload,
+  type MultipartStore,
+  type PresignPartInput,
+} from "../../src";
+import { MemoryFiles, apiKey, fixedClock, sequentialIds } from "../support/fakes";
+
+const MiB = 1024 ** 2;
+const GiB = 1024 ** 3;
+
+describe("part size", () => {
+  it("is 8 MiB up to 80,000 MiB, then the whole number of MiB that keeps 10,000 parts", () => {
+    expect(partSizeFor(1)).toBe(8 * MiB);
+    expect(partSizeFor(30 * GiB)).toBe(8 * MiB);
+    expect(partSizeFor(10_000 * 8 * MiB)).toBe(8 * MiB);
+    expect(partSizeFor(10_000 * 8 * MiB + 1)).toBe(9 * MiB);
+    for (const size of [80_001 * MiB, 1024 * GiB, 5 * 1024 * GiB]) {
+      const part = partSizeFor(size);
+      expect(part % MiB).toBe(0);
+      expect(Math.ceil(size / part)).toBeLessThanOrEqual(MAX_PARTS);
+    }
+  });
+});
+
+describe("start", () => {
+  it("signs each listed part for its exact length, the last one the rest", async () => {
+    const signed: PresignPartInput[] = [];
+    const multipart: MultipartStore = {
+      create: async () => "upload-1",
+      listParts: async () => [],
+      complete: async () => true,
+      abort: async () => undefined,
+    };
+    const deps = {
+      files: new MemoryFiles(),
+      multipart,
+      signer: { presignPart: async (input: PresignPartInput) => (signed.push(input), `https://store.test/${input.partNumber}`) },
+      clock: fixedClock(),
+      ids: sequentialIds(),
+      settings: defaultUploadSettings,
+    };
+    const fileSize = 20 * MiB + 5;
+    const result = await startMultipartUpload(
+      deps,
+      apiKey(),
+      parseInput(StartMultipart, {
+        fileName: "big.ipa",
+        fileSize,
+        fileType: "application/octet-stream",
+        partChecksums: [3, 1].map((partNumber) => ({ partNumber, checksumCRC32C: "yZRlqg==" })),
+      }),
+    );
+    expect(result).toMatchObject({ uploadId: "upload-1", partSize: 8 * MiB, partCount: 3 });
+    expect(result.parts.map((p) => p.partNumber)).toEqual([1, 3]);
+    expect(signed.map((s) => [s.partNumber, s.size])).toEqual([
+      [1, 8 * MiB],
+      [3, 4 * MiB + 5],
+    ]);
+    expect(await deps.files.get(result.fileId)).toMatchObject({ status: "pending", uploadId: "upload-1", partSize: 8 * MiB });
+  });
+});
