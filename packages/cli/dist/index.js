@@ -15,7 +15,7 @@ import {
   installLinks,
   mediaTypeFor,
   uploadExitCode
-} from "./chunks/chunk-UHG3LUSH.js";
+} from "./chunks/chunk-HSAFXCG2.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import {
   HangarAbortError,

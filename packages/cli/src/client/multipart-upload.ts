@@ -283,17 +283,22 @@ async function sendParts(
   let batchSize = Math.min(MAX_BATCH, job.parallel * 2);
   let cursor = 0;
   let partsSent = 0;
+  let prefetching = false;
   const sendingSince = job.now();
-  const urlFor = (n: number): Promise<string> => {
+  const needsUrl = (m: number) => {
+    const url = urls.get(m);
+    return !url || job.now() >= url.usableUntil;
+  };
+  /** URLs for part `first` (when given and still needed) and the next unassigned parts lacking one. */
+  const fetchBatch = (first?: number): Promise<void> => {
     const next = urlLock.then(async () => {
-      const have = urls.get(n);
-      if (have && job.now() < have.usableUntil) return have.url;
-      const batch = [n];
+      if (first !== undefined && !needsUrl(first)) return;
+      const batch = first !== undefined ? [first] : [];
       for (let i = cursor; i < queue.length && batch.length < batchSize; i++) {
         const m = queue[i]!;
-        const url = urls.get(m);
-        if (m !== n && (!url || job.now() >= url.usableUntil)) batch.push(m);
+        if (m !== first && needsUrl(m)) batch.push(m);
       }
+      if (batch.length === 0) return;
       const partChecksums: { partNumber: number; checksumCRC32C: string }[] = [];
       for (const m of batch) partChecksums.push({ partNumber: m, checksumCRC32C: await checksumOf(m) });
       const answer = await timed("presignMs", () => job.call("presign", PARTS_PATH, { key: state.key, uploadId: state.uploadId, partChecksums }));
@@ -316,12 +321,35 @@ async function sendParts(
       if (perPartMs !== undefined && perPartMs > 0) {
         batchSize = Math.max(job.parallel, Math.min(MAX_BATCH, Math.floor((usableUntil - askedAt) / 2 / perPartMs)));
       }
-      const url = urls.get(n);
-      if (!url) throw invalidAnswer("presign", `the parts answer has no URL for part ${n}`);
-      return url.url;
     });
     urlLock = next.catch(() => undefined);
     return next;
+  };
+  /**
+   * Hashing a batch and asking for its URLs happens while the workers still have URLs to use:
+   * once fewer than half a batch of the coming parts hold one, the next batch is fetched in the
+   * background. Its failure is not fatal: a worker lacking a URL asks again (and reports that).
+   */
+  const prefetch = () => {
+    if (prefetching) return;
+    let ready = 0;
+    let lacking = false;
+    for (let i = cursor; i < queue.length && ready < batchSize / 2; i++) {
+      if (needsUrl(queue[i]!)) lacking = true;
+      else ready += 1;
+    }
+    if (!lacking || ready >= batchSize / 2) return;
+    prefetching = true;
+    void fetchBatch()
+      .catch(() => undefined)
+      .finally(() => (prefetching = false));
+  };
+  const urlFor = async (n: number): Promise<string> => {
+    await fetchBatch(n);
+    const url = urls.get(n);
+    if (!url) throw invalidAnswer("presign", `the parts answer has no URL for part ${n}`);
+    prefetch();
+    return url.url;
   };
 
   // The first failure stops the other workers (their PUTs are aborted) and is what the caller sees.

@@ -104,6 +104,16 @@ describe("hangar upload in parts", () => {
     expect(fake.lastStored()).toEqual({ size, sha256 });
   });
 
+  it("asks for fresh URLs before the ones it holds expire (URLs living ~1 s: no PUT is refused)", async () => {
+    fake.partUrlLifetimeMs = 1200;
+    fake.partAnswerDelayMs = 300;
+    const run = await upload("--parallel", "2");
+    expect(run.code).toBe(0);
+    expect(fake.partPuts.filter((p) => p.status !== 200)).toEqual([]);
+    expect(count("POST", "/api/upload/api-key/multipart/parts")).toBeGreaterThanOrEqual(2);
+    expect(fake.lastStored()).toEqual({ size, sha256 });
+  });
+
   it("resumes from the state file after a failed run: only the missing parts are sent", async () => {
     // Part PUTs fail for good after 3 have been stored (400 is final: the run exits 5).
     fake.refusePartsAfter = 3;

@@ -209,17 +209,21 @@ async function sendParts(job, state, handle, partCount, lengthOf, save, timed) {
   let batchSize = Math.min(MAX_BATCH, job.parallel * 2);
   let cursor = 0;
   let partsSent = 0;
+  let prefetching = false;
   const sendingSince = job.now();
-  const urlFor = (n) => {
+  const needsUrl = (m) => {
+    const url = urls.get(m);
+    return !url || job.now() >= url.usableUntil;
+  };
+  const fetchBatch = (first) => {
     const next = urlLock.then(async () => {
-      const have = urls.get(n);
-      if (have && job.now() < have.usableUntil) return have.url;
-      const batch = [n];
+      if (first !== void 0 && !needsUrl(first)) return;
+      const batch = first !== void 0 ? [first] : [];
       for (let i = cursor; i < queue.length && batch.length < batchSize; i++) {
         const m = queue[i];
-        const url2 = urls.get(m);
-        if (m !== n && (!url2 || job.now() >= url2.usableUntil)) batch.push(m);
+        if (m !== first && needsUrl(m)) batch.push(m);
       }
+      if (batch.length === 0) return;
       const partChecksums = [];
       for (const m of batch) partChecksums.push({ partNumber: m, checksumCRC32C: await checksumOf(m) });
       const answer = await timed("presignMs", () => job.call("presign", PARTS_PATH, { key: state.key, uploadId: state.uploadId, partChecksums }));
@@ -239,12 +243,28 @@ async function sendParts(job, state, handle, partCount, lengthOf, save, timed) {
       if (perPartMs !== void 0 && perPartMs > 0) {
         batchSize = Math.max(job.parallel, Math.min(MAX_BATCH, Math.floor((usableUntil - askedAt) / 2 / perPartMs)));
       }
-      const url = urls.get(n);
-      if (!url) throw invalidAnswer("presign", `the parts answer has no URL for part ${n}`);
-      return url.url;
     });
     urlLock = next.catch(() => void 0);
     return next;
+  };
+  const prefetch = () => {
+    if (prefetching) return;
+    let ready = 0;
+    let lacking = false;
+    for (let i = cursor; i < queue.length && ready < batchSize / 2; i++) {
+      if (needsUrl(queue[i])) lacking = true;
+      else ready += 1;
+    }
+    if (!lacking || ready >= batchSize / 2) return;
+    prefetching = true;
+    void fetchBatch().catch(() => void 0).finally(() => prefetching = false);
+  };
+  const urlFor = async (n) => {
+    await fetchBatch(n);
+    const url = urls.get(n);
+    if (!url) throw invalidAnswer("presign", `the parts answer has no URL for part ${n}`);
+    prefetch();
+    return url.url;
   };
   const stop = new AbortController();
   const signal = anySignal([job.signal, stop.signal]);
