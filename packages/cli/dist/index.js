@@ -15,7 +15,7 @@ import {
   installLinks,
   mediaTypeFor,
   uploadExitCode
-} from "./chunks/chunk-HSAFXCG2.js";
+} from "./chunks/chunk-TGOPI767.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import {
   HangarAbortError,

@@ -210,7 +210,7 @@ export async function uploadInParts(job: PartsJob): Promise<PartsOutcome> {
         const presignBefore = timings.presignMs;
         const from = job.now();
         await sendParts(job, state, handle, partCount, lengthOf, save, timed);
-        timings.putMs += job.now() - from - (timings.presignMs - presignBefore);
+        timings.putMs += Math.max(0, job.now() - from - (timings.presignMs - presignBefore));
         const parts = Object.entries(state.done)
           .map(([n, etag]) => ({ partNumber: Number(n), etag }))
           .sort((a, b) => a.partNumber - b.partNumber);

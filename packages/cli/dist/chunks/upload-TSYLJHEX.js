@@ -11,7 +11,7 @@ import {
   run,
   uploadCommand,
   uploadExitCode
-} from "./chunk-HSAFXCG2.js";
+} from "./chunk-TGOPI767.js";
 import "./chunk-3WA5LAVB.js";
 import "./chunk-ESTQK2KV.js";
 import "./chunk-OA5U4LFR.js";
