@@ -15,7 +15,7 @@ import {
   installLinks,
   mediaTypeFor,
   uploadExitCode
-} from "./chunks/chunk-TGOPI767.js";
+} from "./chunks/chunk-WDY5ICRG.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import {
   HangarAbortError,

@@ -245,9 +245,9 @@ export class HangarClient {
       signal: run.signal,
       stallTimeoutMs: this.retry.stallTimeoutMs,
       now: () => this.clock.now(),
-      call: (step, route, body) =>
+      call: (step, route, body, announce = true) =>
         this.withRetries(step, run, async () => {
-          options.onStep?.(step);
+          if (announce) options.onStep?.(step);
           return this.post(step, route, body, run);
         }),
       retrying: (step, attempt) => this.withRetries(step, run, attempt),

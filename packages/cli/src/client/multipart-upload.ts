@@ -53,8 +53,11 @@ export interface PartsJob {
   signal: AbortSignal;
   stallTimeoutMs: number;
   now(): number;
-  /** A JSON call to the service, retried by the client's policy (a 200's parsed body, else a typed error). */
-  call(step: UploadStep, path: string, body: unknown): Promise<unknown>;
+  /**
+   * A JSON call to the service, retried by the client's policy (a 200's parsed body, else a typed
+   * error). `announce: false`: not reported through onStep (part URLs fetched while parts are sent).
+   */
+  call(step: UploadStep, path: string, body: unknown, announce?: boolean): Promise<unknown>;
   /** Runs `attempt` under the client's retry policy. */
   retrying<T>(step: UploadStep, attempt: () => Promise<T>): Promise<T>;
   onProgress?: ((progress: PartsProgress) => void) | undefined;
@@ -301,7 +304,7 @@ async function sendParts(
       if (batch.length === 0) return;
       const partChecksums: { partNumber: number; checksumCRC32C: string }[] = [];
       for (const m of batch) partChecksums.push({ partNumber: m, checksumCRC32C: await checksumOf(m) });
-      const answer = await timed("presignMs", () => job.call("presign", PARTS_PATH, { key: state.key, uploadId: state.uploadId, partChecksums }));
+      const answer = await timed("presignMs", () => job.call("presign", PARTS_PATH, { key: state.key, uploadId: state.uploadId, partChecksums }, false));
       if (!isRecord(answer) || !Array.isArray(answer.parts) || typeof answer.expireAt !== "string") {
         throw invalidAnswer("presign", "the parts answer lacks parts or expireAt");
       }

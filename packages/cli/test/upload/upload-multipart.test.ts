@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { noiseBlock, writeBigAssetApk } from "../../../inspect/fixtures/large-fixtures";
 import { cacheDirectory, parseSize } from "../../src/commands/upload";
 import { FAKE_CLIENT_ID, FAKE_SECRET, startFakeHangar, type FakeHangar } from "./support/fake-hangar";
-import { REPO_ROOT, runCli } from "./support/run-cli";
+import { REPO_ROOT, runCli, signalWhenStderrShows } from "./support/run-cli";
 
 /**
  * `hangar upload` in parts (the real bin against the scriptable fake, whose part URLs check the
@@ -133,6 +133,21 @@ describe("hangar upload in parts", () => {
     expect(count("POST", "/api/upload/api-key/multipart")).toBe(1);
     expect(fake.lastStored()).toEqual({ size, sha256 });
     expect(stateFiles()).toEqual([]);
+  });
+
+  it("Ctrl-C stops the parts in flight, exits 130 and keeps the state for the rerun", async () => {
+    fake.partAnswerDelayMs = 300;
+    const run = await runCli(["upload", apk, "--multipart-threshold", "1MiB", "--parallel", "1"], {
+      env: env(),
+      onStderr: signalWhenStderrShows("uploading game.apk: 16%", "SIGINT"),
+    });
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain("interrupted while sending the file to storage; the upload was not completed (run the same command again to resume the upload)");
+    expect(stateFiles()).toHaveLength(1);
+    fake.partAnswerDelayMs = 0;
+    const rerun = await upload("-q");
+    expect(rerun.code).toBe(0);
+    expect(fake.lastStored()).toEqual({ size, sha256 });
   });
 
   it("starts over when the service no longer knows the upload (404 upload_not_found)", async () => {

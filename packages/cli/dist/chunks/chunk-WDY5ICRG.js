@@ -295,7 +295,7 @@ var HangarClient = class {
   }
   /** Loaded on first use: small uploads and `hangar --version` never parse the multipart code. */
   async uploadInParts(path, declared, run2) {
-    const { uploadInParts } = await import("./multipart-upload-HAR6ZLBH.js");
+    const { uploadInParts } = await import("./multipart-upload-CHGSMTW4.js");
     const options = run2.options;
     const onProgress = options.onProgress;
     return uploadInParts({
@@ -308,8 +308,8 @@ var HangarClient = class {
       signal: run2.signal,
       stallTimeoutMs: this.retry.stallTimeoutMs,
       now: () => this.clock.now(),
-      call: (step, route, body) => this.withRetries(step, run2, async () => {
-        options.onStep?.(step);
+      call: (step, route, body, announce = true) => this.withRetries(step, run2, async () => {
+        if (announce) options.onStep?.(step);
         return this.post(step, route, body, run2);
       }),
       retrying: (step, attempt) => this.withRetries(step, run2, attempt),

@@ -226,7 +226,7 @@ async function sendParts(job, state, handle, partCount, lengthOf, save, timed) {
       if (batch.length === 0) return;
       const partChecksums = [];
       for (const m of batch) partChecksums.push({ partNumber: m, checksumCRC32C: await checksumOf(m) });
-      const answer = await timed("presignMs", () => job.call("presign", PARTS_PATH, { key: state.key, uploadId: state.uploadId, partChecksums }));
+      const answer = await timed("presignMs", () => job.call("presign", PARTS_PATH, { key: state.key, uploadId: state.uploadId, partChecksums }, false));
       if (!isRecord(answer) || !Array.isArray(answer.parts) || typeof answer.expireAt !== "string") {
         throw invalidAnswer("presign", "the parts answer lacks parts or expireAt");
       }
