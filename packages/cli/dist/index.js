@@ -15,7 +15,7 @@ import {
   installLinks,
   mediaTypeFor,
   uploadExitCode
-} from "./chunks/chunk-WDY5ICRG.js";
+} from "./chunks/chunk-YAMQP4PN.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import {
   HangarAbortError,

@@ -164,16 +164,23 @@ export async function uploadInParts(job: PartsJob): Promise<PartsOutcome> {
   const stateFile = job.cacheDir ? await stateFileFor(job) : undefined;
 
   // Writes go one after another, each whole (temporary file, then rename): a kill leaves either
-  // the previous state or the new one, never half of one.
+  // the previous state or the new one, never half of one. A cache directory that cannot be
+  // written costs the resume, not the upload: writing stops at the first failure.
   let saving: Promise<void> = Promise.resolve();
+  let unwritable = false;
   const save = (state: State) => {
-    if (!stateFile) return saving;
+    if (!stateFile || unwritable) return saving;
     const text = JSON.stringify(state);
-    saving = saving.then(async () => {
-      await mkdir(join(job.cacheDir!, "uploads"), { recursive: true, mode: 0o700 });
-      await writeFile(`${stateFile}.tmp`, text, { mode: 0o600 });
-      await rename(`${stateFile}.tmp`, stateFile);
-    });
+    saving = saving
+      .then(async () => {
+        if (unwritable) return;
+        await mkdir(join(job.cacheDir!, "uploads"), { recursive: true, mode: 0o700 });
+        await writeFile(`${stateFile}.tmp`, text, { mode: 0o600 });
+        await rename(`${stateFile}.tmp`, stateFile);
+      })
+      .catch(() => {
+        unwritable = true;
+      });
     return saving;
   };
 
@@ -221,7 +228,7 @@ export async function uploadInParts(job: PartsJob): Promise<PartsOutcome> {
           const completed = await timed("completeMs", () =>
             job.call("complete", COMPLETE_PATH, { ...declared, key: state.key, uploadId: state.uploadId, parts, ...job.context }),
           );
-          if (stateFile) await saving.then(() => rm(stateFile, { force: true }));
+          if (stateFile) await saving.then(() => rm(stateFile, { force: true })).catch(() => undefined);
           return { completed, timings };
         } catch (error) {
           const named = error instanceof HangarApiError && error.status === 400 ? error.details["partNumbers"] : undefined;

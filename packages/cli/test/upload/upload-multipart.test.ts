@@ -150,6 +150,13 @@ describe("hangar upload in parts", () => {
     expect(fake.lastStored()).toEqual({ size, sha256 });
   });
 
+  it("uploads all the same when the cache directory cannot be written (no resume then)", async () => {
+    cache = join(apk, "not-a-directory");
+    const run = await upload("-q");
+    expect(run.code).toBe(0);
+    expect(fake.lastStored()).toEqual({ size, sha256 });
+  });
+
   it("starts over when the service no longer knows the upload (404 upload_not_found)", async () => {
     fake.refusePartsAfter = 2;
     expect((await upload("--parallel", "1", "-q")).code).toBe(5);

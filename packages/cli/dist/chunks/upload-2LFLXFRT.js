@@ -11,7 +11,7 @@ import {
   run,
   uploadCommand,
   uploadExitCode
-} from "./chunk-WDY5ICRG.js";
+} from "./chunk-YAMQP4PN.js";
 import "./chunk-3WA5LAVB.js";
 import "./chunk-ESTQK2KV.js";
 import "./chunk-OA5U4LFR.js";

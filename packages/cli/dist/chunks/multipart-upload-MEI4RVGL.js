@@ -107,13 +107,17 @@ async function uploadInParts(job) {
   };
   const stateFile = job.cacheDir ? await stateFileFor(job) : void 0;
   let saving = Promise.resolve();
+  let unwritable = false;
   const save = (state) => {
-    if (!stateFile) return saving;
+    if (!stateFile || unwritable) return saving;
     const text = JSON.stringify(state);
     saving = saving.then(async () => {
+      if (unwritable) return;
       await mkdir(join(job.cacheDir, "uploads"), { recursive: true, mode: 448 });
       await writeFile(`${stateFile}.tmp`, text, { mode: 384 });
       await rename(`${stateFile}.tmp`, stateFile);
+    }).catch(() => {
+      unwritable = true;
     });
     return saving;
   };
@@ -158,7 +162,7 @@ async function uploadInParts(job) {
             "completeMs",
             () => job.call("complete", COMPLETE_PATH, { ...declared, key: state.key, uploadId: state.uploadId, parts, ...job.context })
           );
-          if (stateFile) await saving.then(() => rm(stateFile, { force: true }));
+          if (stateFile) await saving.then(() => rm(stateFile, { force: true })).catch(() => void 0);
           return { completed, timings };
         } catch (error) {
           const named = error instanceof HangarApiError && error.status === 400 ? error.details["partNumbers"] : void 0;
