@@ -1,11 +1,26 @@
 import {
   APK_MEDIA_TYPE,
   CLIENT_VERSION,
+  DEFAULT_MULTIPART_THRESHOLD,
+  DEFAULT_PARALLEL_PARTS,
   GENERIC_MEDIA_TYPE,
+  HangarClient,
+  ProgressReporter,
+  UPLOAD_EXIT,
+  appendGithubOutput,
+  createRedactor,
+  formatBytes,
+  formatDuration,
+  formatGithubOutput,
+  installLinks,
+  mediaTypeFor,
+  uploadExitCode
+} from "./chunks/chunk-YAMQP4PN.js";
+import "./chunks/chunk-3WA5LAVB.js";
+import {
   HangarAbortError,
   HangarApiError,
   HangarAuthError,
-  HangarClient,
   HangarClientError,
   HangarFileError,
   HangarNetworkError,
@@ -13,34 +28,25 @@ import {
   HangarRejectedError,
   HangarRequestError,
   HangarTimeoutError,
-  ProgressReporter,
   RATE_LIMIT_JITTER_MS,
-  UPLOAD_EXIT,
-  appendGithubOutput,
   backoffDelayMs,
-  createRedactor,
   defaultRetryOptions,
   describeNetworkFailure,
-  formatBytes,
-  formatDuration,
-  formatGithubOutput,
-  installLinks,
   isRefusedUploadAddress,
-  mediaTypeFor,
   parseRateLimitReset,
   parseRetryAfter,
   putFile,
   retryDelayMs,
   serverWaitMs,
-  systemRetryClock,
-  uploadExitCode
-} from "./chunks/chunk-YQGG353A.js";
-import "./chunks/chunk-3WA5LAVB.js";
+  systemRetryClock
+} from "./chunks/chunk-ESTQK2KV.js";
 import "./chunks/chunk-OA5U4LFR.js";
 import "./chunks/chunk-LM7JBYQ3.js";
 export {
   APK_MEDIA_TYPE,
   CLIENT_VERSION,
+  DEFAULT_MULTIPART_THRESHOLD,
+  DEFAULT_PARALLEL_PARTS,
   GENERIC_MEDIA_TYPE,
   HangarAbortError,
   HangarApiError,

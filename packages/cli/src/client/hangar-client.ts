@@ -27,7 +27,7 @@ import {
   type UploadStep,
 } from "./client-errors";
 import { fetchJsonPost, nodeJsonPost, type HttpAnswer, type JsonPost } from "./json-transport";
-import { putFile } from "./put-file";
+import { putFile, storageRefusal } from "./put-file";
 import { anySignal } from "./any-signal";
 import { VERSION } from "../version";
 import {
@@ -70,7 +70,27 @@ export interface UploadProgress {
   totalBytes: number;
   /** 1 for the first PUT; a retried PUT starts again from byte 0 with the next number. */
   attempt: number;
+  /** A resumed multipart upload: bytes stored by an earlier run (counted in sentBytes, not sent now). */
+  resumedBytes?: number;
 }
+
+/** Multipart (parallel, resumable parts) for big files; see README "Multipart uploads". */
+export interface MultipartOptions {
+  /** Files of at least this many bytes go in parts (default 64 MiB); past one PUT's 5 GiB always. */
+  thresholdBytes?: number;
+  /** Parts sent at once (default 4). */
+  parallel?: number;
+  /**
+   * Directory for resume state (the CLI passes the user's cache directory); without one an
+   * interrupted upload starts over.
+   */
+  cacheDir?: string;
+}
+
+export const DEFAULT_MULTIPART_THRESHOLD = 64 * 1024 ** 2;
+export const DEFAULT_PARALLEL_PARTS = 4;
+/** S3's largest single PUT. */
+const MAX_SINGLE_PUT = 5 * 1024 ** 3;
 
 export interface RetryNotice {
   step: UploadStep;
@@ -91,6 +111,9 @@ export interface UploadOptions {
   onStep?: (step: UploadStep) => void;
   /** Release notes and CI context sent with complete (a service that predates them ignores them). */
   context?: BuildContext;
+  multipart?: MultipartOptions;
+  /** A multipart upload continues one an earlier run left unfinished. */
+  onResume?: (resume: { storedParts: number; partCount: number; storedBytes: number }) => void;
 }
 
 /** One upload's cancellation and time budget. */
@@ -168,6 +191,14 @@ export class HangarClient {
 
     try {
       this.throwIfStopped("presign", run);
+      const threshold = options.multipart?.thresholdBytes ?? DEFAULT_MULTIPART_THRESHOLD;
+      if (fileSize >= threshold || fileSize > MAX_SINGLE_PUT) {
+        const parts = await this.uploadInParts(path, declared, run);
+        // The same answer and timings as a single PUT's: --json and GitHub outputs keep their shape.
+        const completed = readComplete(parts.completed);
+        const { installUrl: _decidedBelow, ...answer } = completed;
+        return { ...answer, ...installLinks(completed), timings: { ...parts.timings, totalMs: this.clock.now() - started } };
+      }
       let address = await timed("presignMs", () => this.presign(declared, run));
       let freshAddressNeeded = false;
       let attempt = 0;
@@ -199,6 +230,33 @@ export class HangarClient {
     }
   }
 
+  /** Loaded on first use: small uploads and `hangar --version` never parse the multipart code. */
+  private async uploadInParts(path: string, declared: PresignRequest, run: Run) {
+    const { uploadInParts } = await import("./multipart-upload");
+    const options = run.options;
+    const onProgress = options.onProgress;
+    return uploadInParts({
+      path,
+      declared,
+      context: options.context,
+      parallel: options.multipart?.parallel ?? DEFAULT_PARALLEL_PARTS,
+      cacheDir: options.multipart?.cacheDir,
+      identity: `${this.baseUrl} ${this.clientId}`,
+      signal: run.signal,
+      stallTimeoutMs: this.retry.stallTimeoutMs,
+      now: () => this.clock.now(),
+      call: (step, route, body, announce = true) =>
+        this.withRetries(step, run, async () => {
+          if (announce) options.onStep?.(step);
+          return this.post(step, route, body, run);
+        }),
+      retrying: (step, attempt) => this.withRetries(step, run, attempt),
+      onProgress: onProgress && ((p) => onProgress({ ...p, attempt: 1 })),
+      onStep: options.onStep,
+      onResume: options.onResume,
+    });
+  }
+
   private presign(body: PresignRequest, run: Run): Promise<PresignResponse> {
     return this.withRetries("presign", run, async () => {
       run.options.onStep?.("presign");
@@ -226,19 +284,7 @@ export class HangarClient {
       ...(onProgress ? { onProgress: (sentBytes: number) => onProgress({ sentBytes, totalBytes: size, attempt }) } : {}),
     });
     if (answer.status === 200) return;
-    const header = (name: string) => {
-      const value = answer.headers[name];
-      return Array.isArray(value) ? value[0] : value;
-    };
-    const xml = (tag: string) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(answer.body)?.[1];
-    throw new HangarApiError({
-      step: "put",
-      status: answer.status,
-      code: xml("Code") ?? `http_${answer.status}`,
-      message: xml("Message") ?? (answer.body.trim().slice(0, 200) || "object storage refused the upload"),
-      requestId: xml("RequestId") ?? header("x-amz-request-id"),
-      retryAfterMs: parseRetryAfter(header("retry-after"), this.clock.now()),
-    });
+    throw storageRefusal(answer, this.clock.now());
   }
 
   /** POST a JSON body to the service; the parsed 200 answer, or a typed error. */

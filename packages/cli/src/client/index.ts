@@ -1,7 +1,7 @@
 export * from "./api-types";
 export * from "./client-errors";
-export { HangarClient, CLIENT_VERSION, installLinks } from "./hangar-client";
-export type { HangarClientOptions, RetryNotice, UploadOptions, UploadProgress } from "./hangar-client";
+export { HangarClient, CLIENT_VERSION, DEFAULT_MULTIPART_THRESHOLD, DEFAULT_PARALLEL_PARTS, installLinks } from "./hangar-client";
+export type { HangarClientOptions, MultipartOptions, RetryNotice, UploadOptions, UploadProgress } from "./hangar-client";
 export * from "./retry-policy";
 export { appendGithubOutput, formatGithubOutput } from "./github-output";
 export { ProgressReporter, formatBytes, formatDuration } from "./progress-reporter";

@@ -63,7 +63,8 @@ export class ProgressReporter {
     }
     const done = progress.sentBytes >= progress.totalBytes;
     const elapsed = (now - this.attemptStarted) / 1000;
-    const rate = elapsed > 0 ? progress.sentBytes / elapsed : 0;
+    // Parts an earlier run stored were not sent now: they count in the bar, not in the rate.
+    const rate = elapsed > 0 ? Math.max(0, progress.sentBytes - (progress.resumedBytes ?? 0)) / elapsed : 0;
     const eta = rate > 0 ? (progress.totalBytes - progress.sentBytes) / rate : Infinity;
     const fraction = progress.totalBytes > 0 ? progress.sentBytes / progress.totalBytes : 1;
     const percent = Math.floor(fraction * 100);

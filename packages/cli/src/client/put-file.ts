@@ -1,7 +1,8 @@
 import { open, type FileHandle } from "node:fs/promises";
 import http, { type IncomingHttpHeaders } from "node:http";
 import https from "node:https";
-import { HangarFileError, HangarNetworkError, describeNetworkFailure } from "./client-errors";
+import { HangarApiError, HangarFileError, HangarNetworkError, describeNetworkFailure } from "./client-errors";
+import { parseRetryAfter } from "./retry-policy";
 
 /**
  * The body is read into two fixed buffers and each is reused only once the socket has taken its
@@ -20,6 +21,11 @@ export interface PutFileOptions {
   path: string;
   /** Exactly what presign declared: storage checks the signed Content-Length. */
   size: number;
+  /**
+   * Where the body starts in the file (a multipart part); default 0. With an offset the body is
+   * `size` bytes from there, and only running out of file is an error (a part is not the whole file).
+   */
+  offset?: number;
   signal: AbortSignal;
   /** No bytes moving on the socket (either way) for this long fails the attempt. */
   stallTimeoutMs: number;
@@ -111,18 +117,19 @@ export function putFile(options: PutFileOptions): Promise<PutFileAnswer> {
       const handle = await file;
       const buffers = Array.from({ length: BUFFERS }, () => Buffer.allocUnsafeSlow(CHUNK_BYTES));
       const inFlight: (Promise<void> | undefined)[] = new Array(BUFFERS).fill(undefined);
+      const offset = options.offset ?? 0;
       let position = 0;
       let sent = 0;
       for (let slot = 0; position < options.size; slot = (slot + 1) % BUFFERS) {
         await inFlight[slot];
         if (settled || response) return;
         const buffer = buffers[slot]!;
-        const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK_BYTES, options.size - position), position);
-        if (bytesRead === 0) throw changed(`it ended after ${position} of the ${options.size} bytes announced`);
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK_BYTES, options.size - position), offset + position);
+        if (bytesRead === 0) throw changed(`it ended after ${offset + position} of the ${offset + options.size} bytes expected`);
         position += bytesRead;
         // Checked before the last chunk goes out: once storage has the whole body it answers 200, and a
         // file that grew would be stored cut short.
-        if (position === options.size && (await handle.read(Buffer.alloc(1), 0, 1, options.size)).bytesRead > 0) {
+        if (position === options.size && options.offset === undefined && (await handle.read(Buffer.alloc(1), 0, 1, options.size)).bytesRead > 0) {
           throw changed(`it holds more than the ${options.size} bytes announced`);
         }
         if (settled || response) return;
@@ -177,5 +184,22 @@ export function putFile(options: PutFileOptions): Promise<PutFileAnswer> {
       const failure = new HangarNetworkError("put", describeNetworkFailure(error), { cause: error });
       settle(() => reject(failure));
     });
+  });
+}
+
+/** Object storage's refusal of a PUT (its error XML, else the status) as the client's error. */
+export function storageRefusal(answer: PutFileAnswer, nowMs: number): HangarApiError {
+  const header = (name: string) => {
+    const value = answer.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  const xml = (tag: string) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(answer.body)?.[1];
+  return new HangarApiError({
+    step: "put",
+    status: answer.status,
+    code: xml("Code") ?? `http_${answer.status}`,
+    message: xml("Message") ?? (answer.body.trim().slice(0, 200) || "object storage refused the upload"),
+    requestId: xml("RequestId") ?? header("x-amz-request-id"),
+    retryAfterMs: parseRetryAfter(header("retry-after"), nowMs),
   });
 }

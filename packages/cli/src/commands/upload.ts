@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { basename } from "node:path";
+import { homedir } from "node:os";
+import { basename, isAbsolute, join } from "node:path";
 import { anySignal } from "../client/any-signal";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, parseCommandArgs, usageText } from "../command";
 import { loadConfigFile, type FileSettings } from "../config/config-file";
@@ -16,6 +17,8 @@ import {
   HangarRejectedError,
   HangarRequestError,
   HangarTimeoutError,
+  DEFAULT_MULTIPART_THRESHOLD,
+  DEFAULT_PARALLEL_PARTS,
   ProgressReporter,
   appendGithubOutput,
   createRedactor,
@@ -74,6 +77,14 @@ Options:
                            build testers can install) to $GITHUB_OUTPUT (automatic when set).
   -q, --quiet              No progress and no retry notices (errors are still printed).
   -v, --verbose            Log each step and its timings to stderr (secrets redacted).
+  --multipart-threshold <size>
+                           HANGAR_MULTIPART_THRESHOLD: files of at least this size go in parallel
+                           parts, resumable (default 64MiB; bytes, or with KiB, MiB, GiB). Files
+                           past 5 GiB always do. Rerun the same command after a crash or a kill
+                           and the parts already stored are not sent again (state in
+                           HANGAR_CACHE_DIR, else $XDG_CACHE_HOME/hangar or ~/.cache/hangar; on
+                           macOS ~/Library/Caches/hangar; removed once the upload completes).
+  --parallel <n>           Parts sent at once (default ${DEFAULT_PARALLEL_PARTS}, at most 32).
   --max-retries <n>        Retries per step on 5xx, network errors and 429 (default ${defaultRetryOptions.maxRetries}).
   --timeout <seconds>      Time budget of the whole upload, retries included (default ${defaultRetryOptions.timeoutMs / 1000}).
   -h, --help               Show this help.
@@ -109,6 +120,8 @@ export interface UploadArgs {
   /** Read the package locally first and refuse what complete would (unless --no-verify). */
   verify: boolean;
   retry: Partial<RetryOptions>;
+  /** Size from which the file goes in parts, parts at once, and where resume state lives. */
+  multipart: { thresholdBytes: number; parallel: number; cacheDir: string };
   /** The config file read (--config or HANGAR_CONFIG) and the settings taken from it. */
   config?: { path: string; used: string[]; warnings: string[] };
 }
@@ -146,6 +159,8 @@ export function parseUploadArgs(args: string[], env: NodeJS.ProcessEnv, secrets:
       verbose: { type: "boolean", short: "v", default: false },
       "max-retries": { type: "string" },
       timeout: { type: "string" },
+      "multipart-threshold": { type: "string" },
+      parallel: { type: "string" },
     },
     { missing: "missing the file to upload", tooMany: "give exactly one file to upload" },
   );
@@ -196,6 +211,17 @@ export function parseUploadArgs(args: string[], env: NodeJS.ProcessEnv, secrets:
     retry.timeoutMs = Math.round(seconds * 1000);
   }
 
+  const thresholdText = values["multipart-threshold"] ?? (env.HANGAR_MULTIPART_THRESHOLD || undefined);
+  const thresholdBytes = thresholdText === undefined ? DEFAULT_MULTIPART_THRESHOLD : parseSize(thresholdText);
+  if (thresholdBytes === undefined || thresholdBytes < 1) {
+    throw new UsageError(`--multipart-threshold (HANGAR_MULTIPART_THRESHOLD) takes a size such as 64MiB or 100000000, got "${thresholdText}"`);
+  }
+  let parallel = DEFAULT_PARALLEL_PARTS;
+  if (values.parallel !== undefined) {
+    parallel = Number(values.parallel);
+    if (!/^\d+$/.test(values.parallel) || parallel < 1 || parallel > 32) throw new UsageError("--parallel takes a whole number from 1 to 32");
+  }
+
   if (values.notes !== undefined && values["notes-file"] !== undefined) throw new UsageError("give --notes or --notes-file, not both");
   let releaseNotes = values.notes;
   if (values["notes-file"] !== undefined) {
@@ -225,8 +251,29 @@ export function parseUploadArgs(args: string[], env: NodeJS.ProcessEnv, secrets:
     verbose: values.verbose === true,
     verify: values["no-verify"] !== true,
     retry,
+    multipart: { thresholdBytes, parallel, cacheDir: cacheDirectory(env) },
     ...(config ? { config } : {}),
   };
+}
+
+const SIZE_UNITS: Record<string, number> = { "": 1, b: 1, k: 1024, kib: 1024, m: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gib: 1024 ** 3 };
+
+/** "64MiB", "1.5GiB", "100000000" → bytes (units are binary: M and MiB are both 2^20). */
+export function parseSize(text: string): number | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
+  const unit = m ? SIZE_UNITS[m[2]!.toLowerCase()] : undefined;
+  return m && unit !== undefined ? Math.round(Number(m[1]) * unit) : undefined;
+}
+
+/**
+ * Where resume state lives: HANGAR_CACHE_DIR, else the platform's cache directory (XDG on Linux
+ * and the BSDs, ~/Library/Caches on macOS, %LOCALAPPDATA% on Windows), in a "hangar" folder.
+ */
+export function cacheDirectory(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+  if (env.HANGAR_CACHE_DIR) return env.HANGAR_CACHE_DIR;
+  if (platform === "darwin") return join(home, "Library", "Caches", "hangar");
+  if (platform === "win32" && env.LOCALAPPDATA) return join(env.LOCALAPPDATA, "hangar", "cache");
+  return join(env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(home, ".cache"), "hangar");
 }
 
 /** The exit code for a failed upload. */
@@ -433,6 +480,12 @@ async function run(args: string[], io: UploadIo): Promise<number> {
     const result = await client.upload(opts.file, {
       ...(opts.fileName !== undefined ? { fileName: opts.fileName } : {}),
       ...(opts.context ? { context: opts.context } : {}),
+      multipart: opts.multipart,
+      onResume: ({ storedParts, partCount, storedBytes }) => {
+        const line = `hangar: resuming: ${storedParts} of ${partCount} parts (${formatBytes(storedBytes)}) already stored`;
+        if (progress) progress.note(line);
+        else if (opts.verbose) err(`${line}\n`);
+      },
       signal,
       onStep: (s) => {
         current.step = s;
@@ -480,7 +533,7 @@ async function run(args: string[], io: UploadIo): Promise<number> {
       err(
         current.step === "complete"
           ? "hangar upload: interrupted while the service was completing the upload; it may still finish\n"
-          : `hangar upload: interrupted while ${STEP_LABEL[current.step]}; the upload was not completed\n`,
+          : `hangar upload: interrupted while ${STEP_LABEL[current.step]}; the upload was not completed${size >= opts.multipart.thresholdBytes ? " (run the same command again to resume the upload)" : ""}\n`,
       );
     } else {
       const message = isRefusedPackage(error)
@@ -490,7 +543,11 @@ async function run(args: string[], io: UploadIo): Promise<number> {
           : String(error);
       const advice = hint(error);
       const fields = error instanceof HangarApiError ? describeFields(error.details["fields"], message) : undefined;
-      err(`hangar upload: ${message}\n${fields ? `  fields: ${fields}\n` : ""}${advice ? `  ${advice}\n` : ""}`);
+      const resumable = size >= opts.multipart.thresholdBytes && [UPLOAD_EXIT.server, UPLOAD_EXIT.rateLimited, UPLOAD_EXIT.internal].includes(code as 1);
+      err(
+        `hangar upload: ${message}\n${fields ? `  fields: ${fields}\n` : ""}${advice ? `  ${advice}\n` : ""}` +
+          (resumable ? "  the parts stored so far are kept: run the same command again to resume the upload\n" : ""),
+      );
       if (code === UPLOAD_EXIT.internal && error instanceof Error && error.stack && opts.verbose) err(`${error.stack}\n`);
     }
     const exitCode = code === UPLOAD_EXIT.interrupted && stoppedBy === "SIGTERM" ? UPLOAD_EXIT.terminated : code;

@@ -68,6 +68,14 @@ describe("ProgressReporter", () => {
     expect(written.at(-1)).toBe("uploading a.apk: 100% (1.0 kB of 1.0 kB, 1.0 kB/s)\n");
   });
 
+  it("a resumed upload's bar starts where the stored parts end; its rate and ETA count only what this run sends", () => {
+    const { reporter, written, at } = make(false);
+    reporter.update({ sentBytes: 500, totalBytes: total, attempt: 1, resumedBytes: 500 });
+    at(1000);
+    reporter.update({ sentBytes: 600, totalBytes: total, attempt: 1, resumedBytes: 500 });
+    expect(written.at(-1)).toBe("uploading a.apk: 60% (600 B of 1.0 kB, 100 B/s, ETA 4s)\n");
+  });
+
   it("still prints every 5 s when progress is slow", () => {
     const { reporter, written, at } = make(false);
     reporter.update({ sentBytes: 0, totalBytes: total, attempt: 1 });

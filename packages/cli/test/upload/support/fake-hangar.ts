@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { crc32c } from "@hangar/inspect/crc32c";
 
 /**
  * A scriptable stand-in for the service and its object storage, in one HTTP server, for tests that
@@ -34,12 +35,40 @@ interface Pending {
   fileType: string;
   stored?: { size: number; sha256: string };
   result?: Record<string, unknown>;
+  /** A multipart upload: its id, part size and the parts stored so far. */
+  multipart?: { uploadId: string; partSize: number; parts: Map<number, StoredPart> };
+}
+
+export interface StoredPart {
+  etag: string;
+  bytes: Buffer;
+  checksumCRC32C: string;
+}
+
+/** A part PUT as storage saw it. */
+export interface PartPut {
+  partNumber: number;
+  status: number;
+  length: number;
 }
 
 export interface FakeHangar {
   url: string;
   requests: RecordedRequest[];
-  script: { presign: Scripted[]; put: Scripted[]; complete: Scripted[] };
+  script: { presign: Scripted[]; put: Scripted[]; complete: Scripted[]; parts: Scripted[]; part: Scripted[] };
+  /** Part size multipart start answers (the real service: 8 MiB or more). */
+  partSize: number;
+  /** Lifetime of part URLs (the integration stack: 15 s). */
+  partUrlLifetimeMs: number;
+  /** The next this many part-URL answers carry URLs that have already expired. */
+  expiredPartBatches: number;
+  /** Storage holds each part's answer this long (so parallel parts overlap even on loopback). */
+  partAnswerDelayMs: number;
+  /** Once this many part PUTs have been stored, every further one answers 400 (final). */
+  refusePartsAfter: number | undefined;
+  /** Every part PUT that reached storage, in order; and the most PUTs in flight at once. */
+  partPuts: PartPut[];
+  maxPartsInFlight: number;
   /** Lifetime of addresses handed out by presign (negative: already expired). */
   addressLifetimeMs: number;
   uploads: Map<string, Pending>;
@@ -70,7 +99,8 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 export async function startFakeHangar(): Promise<FakeHangar> {
   const uploads = new Map<string, Pending>();
   const requests: RecordedRequest[] = [];
-  const script: FakeHangar["script"] = { presign: [], put: [], complete: [] };
+  const script: FakeHangar["script"] = { presign: [], put: [], complete: [], parts: [], part: [] };
+  let partsInFlight = 0;
   let lastStored: { size: number; sha256: string } | undefined;
   let counter = 0;
 
@@ -79,6 +109,13 @@ export async function startFakeHangar(): Promise<FakeHangar> {
     requests,
     script,
     addressLifetimeMs: 15 * 60_000,
+    partSize: 512 * 1024,
+    partUrlLifetimeMs: 15 * 60_000,
+    expiredPartBatches: 0,
+    refusePartsAfter: undefined,
+    partAnswerDelayMs: 0,
+    partPuts: [],
+    maxPartsInFlight: 0,
     uploads,
     lastStored: () => lastStored,
     close: () => new Promise<void>((done) => {
@@ -111,6 +148,22 @@ export async function startFakeHangar(): Promise<FakeHangar> {
     }
     json(res, next.status, next.body ?? errorBody(`http_${next.status}`, "scripted"), next.headers);
     return true;
+  };
+
+  const resultOf = (upload: Pending) =>
+    (upload.result ??= {
+      message: "Upload completed",
+      fileId: upload.fileId,
+      userKey: `uk${upload.fileId}`,
+      downloadUrl: `${fake.url}/download/uk${upload.fileId}`,
+      shareUrl: `${fake.url}/share/uk${upload.fileId}`,
+      metadata: { appName: "Fake App", bundleId: "com.example.fake", version: "1.2.3", buildNumber: "45", platform: "android" },
+    });
+
+  /** Reads complete's body once; true when it names an upload id (the multipart form). */
+  const peekUploadId = async (record: RecordedRequest, req: IncomingMessage) => {
+    record.body = await readJson(req);
+    return typeof (record.body as { uploadId?: unknown } | undefined)?.uploadId === "string";
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse, expectContinue: boolean) => {
@@ -165,23 +218,123 @@ export async function startFakeHangar(): Promise<FakeHangar> {
       return res.end();
     }
 
-    if (req.method === "POST" && url.pathname === "/api/upload/api-key/complete") {
+    if (url.pathname === "/api/upload/api-key/multipart" && req.method === "POST") {
       record.body = await readJson(req);
+      if (play("presign", req, res)) return;
+      if (!authorized(req)) return json(res, 401, errorBody("invalid_credentials", "bad key"));
+      const body = record.body as { fileName: string; fileSize: number; fileType: string };
+      counter += 1;
+      const fileId = `file${counter}`;
+      const key = `uploads/p1/${fileId}/${body.fileName}`;
+      const multipart = { uploadId: `up${counter}`, partSize: fake.partSize, parts: new Map<number, StoredPart>() };
+      uploads.set(key, { fileId, key, fileName: body.fileName, fileSize: body.fileSize, fileType: body.fileType, multipart });
+      return json(res, 200, {
+        fileId,
+        key,
+        uploadId: multipart.uploadId,
+        partSize: multipart.partSize,
+        partCount: Math.ceil(body.fileSize / multipart.partSize),
+        parts: [],
+        expireAt: new Date(Date.now() + fake.partUrlLifetimeMs).toISOString(),
+      });
+    }
+
+    if (url.pathname === "/api/upload/api-key/multipart/parts" && req.method === "POST") {
+      record.body = await readJson(req);
+      if (play("parts", req, res)) return;
+      if (!authorized(req)) return json(res, 401, errorBody("invalid_credentials", "bad key"));
+      const body = record.body as { key: string; uploadId: string; partChecksums: { partNumber: number; checksumCRC32C: string }[] };
+      const upload = uploads.get(body.key);
+      if (!upload?.multipart || upload.multipart.uploadId !== body.uploadId || upload.result) {
+        return json(res, 404, errorBody("upload_not_found", "No pending multipart upload with this key and upload id"));
+      }
+      if (body.partChecksums.length < 1 || body.partChecksums.length > 1000) return json(res, 400, errorBody("invalid_request", "1 to 1,000 parts"));
+      const expired = fake.expiredPartBatches > 0;
+      if (expired) fake.expiredPartBatches -= 1;
+      const expiresAt = expired ? Date.now() - 1000 : Date.now() + fake.partUrlLifetimeMs;
+      return json(res, 200, {
+        parts: body.partChecksums.map((p) => ({
+          partNumber: p.partNumber,
+          uploadUrl:
+            `${fake.url}/part/${encodeURIComponent(body.key)}?uploadId=${body.uploadId}&partNumber=${p.partNumber}` +
+            `&crc=${encodeURIComponent(p.checksumCRC32C)}&expires=${expiresAt}`,
+        })),
+        expireAt: new Date(expiresAt).toISOString(),
+      });
+    }
+
+    if (req.method === "PUT" && url.pathname.startsWith("/part/")) {
+      const partNumber = Number(url.searchParams.get("partNumber"));
+      const xml = (status: number, code: string, message: string) => {
+        fake.partPuts.push({ partNumber, status, length: Number(req.headers["content-length"]) });
+        res.writeHead(status, { "Content-Type": "application/xml", Connection: "close" });
+        res.end(`<?xml version="1.0"?><Error><Code>${code}</Code><Message>${message}</Message><RequestId>s3req</RequestId></Error>`);
+      };
+      if (script.part.length > 0) {
+        fake.partPuts.push({ partNumber, status: 0, length: Number(req.headers["content-length"]) });
+        if (play("part", req, res)) return;
+      }
+      if (fake.refusePartsAfter !== undefined && fake.partPuts.filter((p) => p.status === 200).length >= fake.refusePartsAfter) {
+        return xml(400, "InvalidRequest", "scripted refusal");
+      }
+      const upload = uploads.get(decodeURIComponent(url.pathname.slice("/part/".length)));
+      if (Number(url.searchParams.get("expires")) <= Date.now()) return xml(403, "AccessDenied", "Request has expired");
+      if (!upload?.multipart || upload.multipart.uploadId !== url.searchParams.get("uploadId") || upload.result) {
+        return xml(404, "NoSuchUpload", "The specified upload does not exist");
+      }
+      const count = Math.ceil(upload.fileSize / upload.multipart.partSize);
+      const length = partNumber < count ? upload.multipart.partSize : upload.fileSize - (count - 1) * upload.multipart.partSize;
+      if (req.headers["content-length"] !== String(length)) return xml(403, "SignatureDoesNotMatch", "signed length differs");
+      if (expectContinue) res.writeContinue();
+      partsInFlight += 1;
+      fake.maxPartsInFlight = Math.max(fake.maxPartsInFlight, partsInFlight);
+      const chunks: Buffer[] = [];
+      try {
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        if (fake.partAnswerDelayMs > 0) await new Promise((wait) => setTimeout(wait, fake.partAnswerDelayMs));
+      } finally {
+        partsInFlight -= 1;
+      }
+      const bytes = Buffer.concat(chunks);
+      const crc = Buffer.alloc(4);
+      crc.writeUInt32BE(crc32c(bytes));
+      if (crc.toString("base64") !== url.searchParams.get("crc")) return xml(400, "BadDigest", "The CRC32C you specified did not match the calculated checksum");
+      const etag = `"${createHash("md5").update(bytes).digest("hex")}"`;
+      upload.multipart.parts.set(partNumber, { etag, bytes, checksumCRC32C: crc.toString("base64") });
+      fake.partPuts.push({ partNumber, status: 200, length: bytes.length });
+      res.writeHead(200, { ETag: etag });
+      return res.end();
+    }
+
+    if (req.method === "POST" && url.pathname === "/api/upload/api-key/complete" && (await peekUploadId(record, req))) {
+      if (play("complete", req, res)) return;
+      if (!authorized(req)) return json(res, 401, errorBody("invalid_credentials", "bad key"));
+      const body = record.body as { key: string; uploadId: string; parts: { partNumber: number; etag: string }[] };
+      const upload = uploads.get(body.key);
+      if (!upload?.multipart || upload.multipart.uploadId !== body.uploadId) return json(res, 404, errorBody("upload_not_found", "No pending upload"));
+      if (!upload.result) {
+        const { parts } = upload.multipart;
+        const count = Math.ceil(upload.fileSize / upload.multipart.partSize);
+        const listed = new Map(body.parts.map((p) => [p.partNumber, p.etag]));
+        const missing = Array.from({ length: count }, (_, i) => i + 1).filter((n) => !listed.has(n) || !parts.has(n));
+        if (missing.length > 0) return json(res, 400, errorBody("part_missing", `Part ${missing[0]} was not uploaded`, { partNumbers: missing.slice(0, 20) }));
+        const wrong = body.parts.filter((p) => parts.get(p.partNumber)?.etag !== p.etag).map((p) => p.partNumber);
+        if (wrong.length > 0) return json(res, 400, errorBody("part_mismatch", `The ETag of part ${wrong[0]} is not the stored part's`, { partNumbers: wrong.slice(0, 20) }));
+        const whole = Buffer.concat(Array.from({ length: count }, (_, i) => parts.get(i + 1)!.bytes));
+        upload.stored = { size: whole.length, sha256: createHash("sha256").update(whole).digest("hex") };
+        lastStored = upload.stored;
+      }
+      return json(res, 200, resultOf(upload));
+    }
+
+    if (req.method === "POST" && url.pathname === "/api/upload/api-key/complete") {
       if (play("complete", req, res)) return;
       if (!authorized(req)) return json(res, 401, errorBody("invalid_credentials", "bad key"));
       const body = record.body as { key: string; fileName: string; fileSize: number; fileType: string };
       const upload = uploads.get(body.key);
       if (!upload) return json(res, 404, errorBody("upload_not_found", "No pending upload"));
       if (!upload.stored) return json(res, 409, errorBody("object_missing", "Nothing was uploaded to this key yet"));
-      upload.result ??= {
-        message: "Upload completed",
-        fileId: upload.fileId,
-        userKey: `uk${upload.fileId}`,
-        downloadUrl: `${fake.url}/download/uk${upload.fileId}`,
-        shareUrl: `${fake.url}/share/uk${upload.fileId}`,
-        metadata: { appName: "Fake App", bundleId: "com.example.fake", version: "1.2.3", buildNumber: "45", platform: "android" },
-      };
-      return json(res, 200, upload.result);
+      return json(res, 200, resultOf(upload));
     }
     json(res, 404, errorBody("route_not_found", "no such route"));
   };

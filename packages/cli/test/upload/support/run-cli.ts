@@ -16,6 +16,8 @@ export interface CliOptions {
   /** Called on each stderr chunk with everything so far (e.g. to send SIGINT at the right moment). */
   onStderr?: (soFar: string, child: ChildProcess) => void;
   timeoutMs?: number;
+  /** Called once the process is started (e.g. to kill it when a file shows some progress). */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 /**
@@ -28,6 +30,7 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun
   for (const [k, v] of Object.entries(options.env ?? {})) if (v !== undefined) env[k] = v;
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [HANGAR_BIN, ...args], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    options.onSpawn?.(child);
     let stdout = "";
     let stderr = "";
     child.stdout!.on("data", (d: Buffer) => (stdout += d.toString("utf8")));

@@ -2,6 +2,28 @@ import {
   VERSION
 } from "./chunk-3WA5LAVB.js";
 import {
+  HangarAbortError,
+  HangarApiError,
+  HangarAuthError,
+  HangarClientError,
+  HangarFileError,
+  HangarNetworkError,
+  HangarRateLimitError,
+  HangarRejectedError,
+  HangarRequestError,
+  HangarTimeoutError,
+  anySignal,
+  defaultRetryOptions,
+  describeNetworkFailure,
+  isRefusedUploadAddress,
+  parseRetryAfter,
+  putFile,
+  retryDelayMs,
+  serverWaitMs,
+  storageRefusal,
+  systemRetryClock
+} from "./chunk-ESTQK2KV.js";
+import {
   EXIT_FAILURE,
   EXIT_OK,
   EXIT_USAGE,
@@ -12,24 +34,8 @@ import {
 
 // src/commands/upload.ts
 import { readFileSync } from "node:fs";
-import { basename as basename2 } from "node:path";
-
-// src/client/any-signal.ts
-function anySignal(signals) {
-  if (typeof AbortSignal.any === "function") return AbortSignal.any(signals);
-  const controller = new AbortController();
-  const already = signals.find((s) => s.aborted);
-  if (already) {
-    controller.abort(already.reason);
-    return controller.signal;
-  }
-  const onAbort = (event) => {
-    for (const s of signals) s.removeEventListener("abort", onAbort);
-    controller.abort(event.target.reason);
-  };
-  for (const s of signals) s.addEventListener("abort", onAbort);
-  return controller.signal;
-}
+import { homedir } from "node:os";
+import { basename as basename2, isAbsolute, join } from "node:path";
 
 // src/config/config-file.ts
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
@@ -136,86 +142,6 @@ function mediaTypeFor(fileName) {
   return void 0;
 }
 
-// src/client/client-errors.ts
-var HangarClientError = class extends Error {
-  constructor(message, options) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-};
-var HangarApiError = class extends HangarClientError {
-  step;
-  status;
-  code;
-  requestId;
-  details;
-  retryAfterMs;
-  constructor(init) {
-    const id = init.requestId ? ` (request ${init.requestId})` : "";
-    super(`${init.step}: ${init.status} ${init.code}: ${init.message}${id}`);
-    this.step = init.step;
-    this.status = init.status;
-    this.code = init.code;
-    this.requestId = init.requestId;
-    this.details = init.details ?? {};
-    this.retryAfterMs = init.retryAfterMs;
-  }
-  /** 5xx: the server may do better on another try. */
-  get transient() {
-    return this.status >= 500;
-  }
-};
-function isRefusedUploadAddress(error) {
-  return error instanceof HangarApiError && error.step === "put" && error.status === 403;
-}
-var HangarAuthError = class extends HangarApiError {
-};
-var HangarRateLimitError = class extends HangarApiError {
-};
-var HangarRejectedError = class extends HangarApiError {
-  get reason() {
-    const reason = this.details["reason"];
-    return typeof reason === "string" ? reason : this.code;
-  }
-};
-var HangarRequestError = class extends HangarApiError {
-};
-var HangarNetworkError = class extends HangarClientError {
-  constructor(step, message, options) {
-    super(`${step}: ${message}`, options);
-    this.step = step;
-  }
-};
-var HangarTimeoutError = class extends HangarClientError {
-  constructor(step, timeoutMs, options) {
-    super(`${step}: gave up after the time budget of ${Math.round(timeoutMs / 1e3)} s ran out`, options);
-    this.step = step;
-    this.timeoutMs = timeoutMs;
-  }
-};
-var HangarAbortError = class extends HangarClientError {
-  constructor(message = "Upload aborted") {
-    super(message);
-  }
-};
-var HangarFileError = class extends HangarClientError {
-  constructor(path, message, options) {
-    super(message, options);
-    this.path = path;
-  }
-};
-function describeNetworkFailure(error) {
-  const parts = [];
-  let current = error;
-  for (let depth = 0; current instanceof Error && depth < 4; depth++) {
-    const code = current.code;
-    const text = typeof code === "string" && !current.message.includes(code) ? `${code}: ${current.message}` : current.message;
-    if (text && !parts.includes(text)) parts.push(text);
-    current = current.cause;
-  }
-  return parts.length > 0 ? parts.join(": ") : String(error);
-}
-
 // src/client/hangar-client.ts
 import { stat } from "node:fs/promises";
 import { basename } from "node:path";
@@ -266,193 +192,15 @@ function fetchJsonPost(fetchImpl) {
   };
 }
 
-// src/client/put-file.ts
-import { open } from "node:fs/promises";
-import http2 from "node:http";
-import https2 from "node:https";
-var CHUNK_BYTES = 1 << 20;
-var BUFFERS = 2;
-var MAX_ANSWER_BYTES2 = 64 * 1024;
-var DEFAULT_CONTINUE_TIMEOUT_MS = 1e3;
-function putFile(options) {
-  return new Promise((resolve, reject) => {
-    if (options.signal.aborted) return reject(options.signal.reason);
-    const target = new URL(options.url);
-    const send = target.protocol === "https:" ? https2.request : http2.request;
-    let settled = false;
-    let bodyStarted = false;
-    let bodySent = false;
-    let response;
-    const answerChunks = [];
-    let answerBytes = 0;
-    const file = open(options.path, "r");
-    file.catch(() => void 0);
-    const request = send(target, {
-      method: "PUT",
-      headers: {
-        "Content-Type": "application/octet-stream",
-        "Content-Length": String(options.size),
-        Expect: "100-continue"
-      },
-      signal: options.signal
-    });
-    const settle = (outcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(continueTimer);
-      void file.then((handle) => handle.close()).catch(() => void 0);
-      if (!bodySent) request.destroy();
-      outcome();
-    };
-    const answer = () => {
-      const res = response;
-      settle(
-        () => resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: Buffer.concat(answerChunks).toString("utf8"),
-          earlyAnswer: !bodySent
-        })
-      );
-    };
-    const failFile = (error) => {
-      if (settled) return;
-      const failure = error instanceof HangarFileError ? error : new HangarFileError(options.path, `cannot read ${options.path}: ${error.message}`, { cause: error });
-      settle(() => reject(failure));
-    };
-    const changed = (detail) => new HangarFileError(options.path, `${options.path} changed while it was being uploaded (${detail})`);
-    const write = (chunk) => new Promise((taken, failed) => request.write(chunk, (error) => error ? failed(error) : taken()));
-    const pump = async () => {
-      const handle = await file;
-      const buffers = Array.from({ length: BUFFERS }, () => Buffer.allocUnsafeSlow(CHUNK_BYTES));
-      const inFlight = new Array(BUFFERS).fill(void 0);
-      let position = 0;
-      let sent = 0;
-      for (let slot = 0; position < options.size; slot = (slot + 1) % BUFFERS) {
-        await inFlight[slot];
-        if (settled || response) return;
-        const buffer = buffers[slot];
-        const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK_BYTES, options.size - position), position);
-        if (bytesRead === 0) throw changed(`it ended after ${position} of the ${options.size} bytes announced`);
-        position += bytesRead;
-        if (position === options.size && (await handle.read(Buffer.alloc(1), 0, 1, options.size)).bytesRead > 0) {
-          throw changed(`it holds more than the ${options.size} bytes announced`);
-        }
-        if (settled || response) return;
-        const taken = write(buffer.subarray(0, bytesRead)).then(() => {
-          sent += bytesRead;
-          options.onProgress?.(sent);
-        });
-        taken.catch(() => void 0);
-        inFlight[slot] = taken;
-      }
-      await Promise.all(inFlight);
-      if (settled || response) return;
-      bodySent = true;
-      request.end();
-    };
-    const startBody = () => {
-      if (bodyStarted || settled) return;
-      bodyStarted = true;
-      clearTimeout(continueTimer);
-      pump().catch((error) => {
-        if (settled || response) return;
-        if (error instanceof HangarFileError || !request.destroyed) failFile(error);
-      });
-    };
-    const continueTimer = setTimeout(startBody, options.continueTimeoutMs ?? DEFAULT_CONTINUE_TIMEOUT_MS);
-    request.on("continue", startBody);
-    file.catch(failFile);
-    request.setTimeout(options.stallTimeoutMs, () => {
-      request.destroy(new Error(`no data moved for ${Math.round(options.stallTimeoutMs / 1e3)} s`));
-    });
-    request.on("response", (res) => {
-      response = res;
-      res.on("data", (chunk) => {
-        if (answerBytes < MAX_ANSWER_BYTES2) {
-          answerChunks.push(chunk);
-          answerBytes += chunk.length;
-        }
-      });
-      res.on("end", answer);
-      res.on("error", () => answer());
-    });
-    request.on("error", (error) => {
-      if (options.signal.aborted) return settle(() => reject(options.signal.reason));
-      if (response) return answer();
-      const failure = new HangarNetworkError("put", describeNetworkFailure(error), { cause: error });
-      settle(() => reject(failure));
-    });
-  });
-}
-
-// src/client/retry-policy.ts
-var defaultRetryOptions = {
-  maxRetries: 5,
-  timeoutMs: 60 * 6e4,
-  requestTimeoutMs: 9e4,
-  stallTimeoutMs: 6e4,
-  baseDelayMs: 500,
-  maxDelayMs: 2e4,
-  maxRateLimitWaitMs: 5 * 6e4
-};
-var systemRetryClock = {
-  now: () => Date.now(),
-  random: () => Math.random(),
-  sleep: (ms, signal) => new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  })
-};
-function backoffDelayMs(retry, options, random) {
-  const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** Math.max(0, retry));
-  return Math.floor(random() * ceiling);
-}
-function parseRetryAfter(value, nowMs) {
-  if (value === null || value === void 0) return void 0;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1e3;
-  if (!/^[A-Za-z]{3},? /.test(trimmed)) return void 0;
-  const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? void 0 : Math.max(0, at - nowMs);
-}
-function parseRateLimitReset(value, nowMs) {
-  if (value === null || value === void 0 || !/^\d+$/.test(value.trim())) return void 0;
-  return Math.max(0, Number(value.trim()) * 1e3 - nowMs);
-}
-function serverWaitMs(headers, nowMs) {
-  return parseRetryAfter(headers.get("retry-after"), nowMs) ?? parseRateLimitReset(headers.get("x-ratelimit-reset"), nowMs);
-}
-var RATE_LIMIT_JITTER_MS = 250;
-function retryDelayMs(error, retry, options, random) {
-  if (error instanceof HangarRateLimitError) {
-    const wait = error.retryAfterMs ?? backoffDelayMs(retry, options, random);
-    if (wait > options.maxRateLimitWaitMs) return void 0;
-    return wait + Math.floor(random() * RATE_LIMIT_JITTER_MS);
-  }
-  if (error instanceof HangarNetworkError) return backoffDelayMs(retry, options, random);
-  if (error instanceof HangarApiError && error.transient) {
-    const backoff = backoffDelayMs(retry, options, random);
-    return error.retryAfterMs === void 0 ? backoff : Math.max(backoff, error.retryAfterMs);
-  }
-  if (isRefusedUploadAddress(error)) return 0;
-  return void 0;
-}
-
 // src/client/hangar-client.ts
 var CLIENT_VERSION = VERSION;
 var PRESIGN_PATH = "/api/upload/api-key/presign";
 var COMPLETE_PATH = "/api/upload/api-key/complete";
 var ADDRESS_EXPIRY_MARGIN_MS = 3e4;
 var PRESIGN_VALIDITY_MS = 15 * 6e4;
+var DEFAULT_MULTIPART_THRESHOLD = 64 * 1024 ** 2;
+var DEFAULT_PARALLEL_PARTS = 4;
+var MAX_SINGLE_PUT = 5 * 1024 ** 3;
 var HangarClient = class {
   baseUrl;
   retry;
@@ -510,6 +258,13 @@ var HangarClient = class {
     };
     try {
       this.throwIfStopped("presign", run2);
+      const threshold = options.multipart?.thresholdBytes ?? DEFAULT_MULTIPART_THRESHOLD;
+      if (fileSize >= threshold || fileSize > MAX_SINGLE_PUT) {
+        const parts = await this.uploadInParts(path, declared, run2);
+        const completed2 = readComplete(parts.completed);
+        const { installUrl: _decidedBelow2, ...answer2 } = completed2;
+        return { ...answer2, ...installLinks(completed2), timings: { ...parts.timings, totalMs: this.clock.now() - started } };
+      }
       let address = await timed("presignMs", () => this.presign(declared, run2));
       let freshAddressNeeded = false;
       let attempt = 0;
@@ -538,6 +293,31 @@ var HangarClient = class {
       clearTimeout(budgetTimer);
     }
   }
+  /** Loaded on first use: small uploads and `hangar --version` never parse the multipart code. */
+  async uploadInParts(path, declared, run2) {
+    const { uploadInParts } = await import("./multipart-upload-MEI4RVGL.js");
+    const options = run2.options;
+    const onProgress = options.onProgress;
+    return uploadInParts({
+      path,
+      declared,
+      context: options.context,
+      parallel: options.multipart?.parallel ?? DEFAULT_PARALLEL_PARTS,
+      cacheDir: options.multipart?.cacheDir,
+      identity: `${this.baseUrl} ${this.clientId}`,
+      signal: run2.signal,
+      stallTimeoutMs: this.retry.stallTimeoutMs,
+      now: () => this.clock.now(),
+      call: (step, route, body, announce = true) => this.withRetries(step, run2, async () => {
+        if (announce) options.onStep?.(step);
+        return this.post(step, route, body, run2);
+      }),
+      retrying: (step, attempt) => this.withRetries(step, run2, attempt),
+      onProgress: onProgress && ((p) => onProgress({ ...p, attempt: 1 })),
+      onStep: options.onStep,
+      onResume: options.onResume
+    });
+  }
   presign(body, run2) {
     return this.withRetries("presign", run2, async () => {
       run2.options.onStep?.("presign");
@@ -562,19 +342,7 @@ var HangarClient = class {
       ...onProgress ? { onProgress: (sentBytes) => onProgress({ sentBytes, totalBytes: size, attempt }) } : {}
     });
     if (answer.status === 200) return;
-    const header = (name) => {
-      const value = answer.headers[name];
-      return Array.isArray(value) ? value[0] : value;
-    };
-    const xml = (tag) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(answer.body)?.[1];
-    throw new HangarApiError({
-      step: "put",
-      status: answer.status,
-      code: xml("Code") ?? `http_${answer.status}`,
-      message: xml("Message") ?? (answer.body.trim().slice(0, 200) || "object storage refused the upload"),
-      requestId: xml("RequestId") ?? header("x-amz-request-id"),
-      retryAfterMs: parseRetryAfter(header("retry-after"), this.clock.now())
-    });
+    throw storageRefusal(answer, this.clock.now());
   }
   /** POST a JSON body to the service; the parsed 200 answer, or a typed error. */
   async post(step, path, body, run2) {
@@ -800,7 +568,7 @@ var ProgressReporter = class {
     }
     const done = progress.sentBytes >= progress.totalBytes;
     const elapsed = (now - this.attemptStarted) / 1e3;
-    const rate = elapsed > 0 ? progress.sentBytes / elapsed : 0;
+    const rate = elapsed > 0 ? Math.max(0, progress.sentBytes - (progress.resumedBytes ?? 0)) / elapsed : 0;
     const eta = rate > 0 ? (progress.totalBytes - progress.sentBytes) / rate : Infinity;
     const fraction = progress.totalBytes > 0 ? progress.sentBytes / progress.totalBytes : 1;
     const percent = Math.floor(fraction * 100);
@@ -895,6 +663,14 @@ Options:
                            build testers can install) to $GITHUB_OUTPUT (automatic when set).
   -q, --quiet              No progress and no retry notices (errors are still printed).
   -v, --verbose            Log each step and its timings to stderr (secrets redacted).
+  --multipart-threshold <size>
+                           HANGAR_MULTIPART_THRESHOLD: files of at least this size go in parallel
+                           parts, resumable (default 64MiB; bytes, or with KiB, MiB, GiB). Files
+                           past 5 GiB always do. Rerun the same command after a crash or a kill
+                           and the parts already stored are not sent again (state in
+                           HANGAR_CACHE_DIR, else $XDG_CACHE_HOME/hangar or ~/.cache/hangar; on
+                           macOS ~/Library/Caches/hangar; removed once the upload completes).
+  --parallel <n>           Parts sent at once (default ${DEFAULT_PARALLEL_PARTS}, at most 32).
   --max-retries <n>        Retries per step on 5xx, network errors and 429 (default ${defaultRetryOptions.maxRetries}).
   --timeout <seconds>      Time budget of the whole upload, retries included (default ${defaultRetryOptions.timeoutMs / 1e3}).
   -h, --help               Show this help.
@@ -932,7 +708,9 @@ function parseUploadArgs(args, env, secrets = []) {
       quiet: { type: "boolean", short: "q", default: false },
       verbose: { type: "boolean", short: "v", default: false },
       "max-retries": { type: "string" },
-      timeout: { type: "string" }
+      timeout: { type: "string" },
+      "multipart-threshold": { type: "string" },
+      parallel: { type: "string" }
     },
     { missing: "missing the file to upload", tooMany: "give exactly one file to upload" }
   );
@@ -979,6 +757,16 @@ function parseUploadArgs(args, env, secrets = []) {
     }
     retry.timeoutMs = Math.round(seconds * 1e3);
   }
+  const thresholdText = values["multipart-threshold"] ?? (env.HANGAR_MULTIPART_THRESHOLD || void 0);
+  const thresholdBytes = thresholdText === void 0 ? DEFAULT_MULTIPART_THRESHOLD : parseSize(thresholdText);
+  if (thresholdBytes === void 0 || thresholdBytes < 1) {
+    throw new UsageError(`--multipart-threshold (HANGAR_MULTIPART_THRESHOLD) takes a size such as 64MiB or 100000000, got "${thresholdText}"`);
+  }
+  let parallel = DEFAULT_PARALLEL_PARTS;
+  if (values.parallel !== void 0) {
+    parallel = Number(values.parallel);
+    if (!/^\d+$/.test(values.parallel) || parallel < 1 || parallel > 32) throw new UsageError("--parallel takes a whole number from 1 to 32");
+  }
   if (values.notes !== void 0 && values["notes-file"] !== void 0) throw new UsageError("give --notes or --notes-file, not both");
   let releaseNotes = values.notes;
   if (values["notes-file"] !== void 0) {
@@ -1006,8 +794,21 @@ function parseUploadArgs(args, env, secrets = []) {
     verbose: values.verbose === true,
     verify: values["no-verify"] !== true,
     retry,
+    multipart: { thresholdBytes, parallel, cacheDir: cacheDirectory(env) },
     ...config ? { config } : {}
   };
+}
+var SIZE_UNITS = { "": 1, b: 1, k: 1024, kib: 1024, m: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gib: 1024 ** 3 };
+function parseSize(text) {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
+  const unit = m ? SIZE_UNITS[m[2].toLowerCase()] : void 0;
+  return m && unit !== void 0 ? Math.round(Number(m[1]) * unit) : void 0;
+}
+function cacheDirectory(env, platform = process.platform, home = homedir()) {
+  if (env.HANGAR_CACHE_DIR) return env.HANGAR_CACHE_DIR;
+  if (platform === "darwin") return join(home, "Library", "Caches", "hangar");
+  if (platform === "win32" && env.LOCALAPPDATA) return join(env.LOCALAPPDATA, "hangar", "cache");
+  return join(env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(home, ".cache"), "hangar");
 }
 function uploadExitCode(error) {
   if (error instanceof HangarAbortError) return UPLOAD_EXIT.interrupted;
@@ -1169,6 +970,13 @@ async function run(args, io) {
     const result = await client.upload(opts.file, {
       ...opts.fileName !== void 0 ? { fileName: opts.fileName } : {},
       ...opts.context ? { context: opts.context } : {},
+      multipart: opts.multipart,
+      onResume: ({ storedParts, partCount, storedBytes }) => {
+        const line = `hangar: resuming: ${storedParts} of ${partCount} parts (${formatBytes2(storedBytes)}) already stored`;
+        if (progress) progress.note(line);
+        else if (opts.verbose) err(`${line}
+`);
+      },
       signal,
       onStep: (s) => {
         current.step = s;
@@ -1211,17 +1019,20 @@ async function run(args, io) {
     const code = uploadExitCode(error);
     if (code === UPLOAD_EXIT.interrupted) {
       err(
-        current.step === "complete" ? "hangar upload: interrupted while the service was completing the upload; it may still finish\n" : `hangar upload: interrupted while ${STEP_LABEL[current.step]}; the upload was not completed
+        current.step === "complete" ? "hangar upload: interrupted while the service was completing the upload; it may still finish\n" : `hangar upload: interrupted while ${STEP_LABEL[current.step]}; the upload was not completed${size >= opts.multipart.thresholdBytes ? " (run the same command again to resume the upload)" : ""}
 `
       );
     } else {
       const message = isRefusedPackage(error) ? `${fileName}: ${error.message} (invalid_package: ${error.reason})` : error instanceof Error ? error.message : String(error);
       const advice = hint(error);
       const fields = error instanceof HangarApiError ? describeFields(error.details["fields"], message) : void 0;
-      err(`hangar upload: ${message}
+      const resumable = size >= opts.multipart.thresholdBytes && [UPLOAD_EXIT.server, UPLOAD_EXIT.rateLimited, UPLOAD_EXIT.internal].includes(code);
+      err(
+        `hangar upload: ${message}
 ${fields ? `  fields: ${fields}
 ` : ""}${advice ? `  ${advice}
-` : ""}`);
+` : ""}` + (resumable ? "  the parts stored so far are kept: run the same command again to resume the upload\n" : "")
+      );
       if (code === UPLOAD_EXIT.internal && error instanceof Error && error.stack && opts.verbose) err(`${error.stack}
 `);
     }
@@ -1277,28 +1088,9 @@ export {
   APK_MEDIA_TYPE,
   GENERIC_MEDIA_TYPE,
   mediaTypeFor,
-  HangarClientError,
-  HangarApiError,
-  isRefusedUploadAddress,
-  HangarAuthError,
-  HangarRateLimitError,
-  HangarRejectedError,
-  HangarRequestError,
-  HangarNetworkError,
-  HangarTimeoutError,
-  HangarAbortError,
-  HangarFileError,
-  describeNetworkFailure,
-  putFile,
-  defaultRetryOptions,
-  systemRetryClock,
-  backoffDelayMs,
-  parseRetryAfter,
-  parseRateLimitReset,
-  serverWaitMs,
-  RATE_LIMIT_JITTER_MS,
-  retryDelayMs,
   CLIENT_VERSION,
+  DEFAULT_MULTIPART_THRESHOLD,
+  DEFAULT_PARALLEL_PARTS,
   HangarClient,
   installLinks,
   formatGithubOutput,
@@ -1310,6 +1102,8 @@ export {
   UPLOAD_EXIT,
   HELP,
   parseUploadArgs,
+  parseSize,
+  cacheDirectory,
   uploadExitCode,
   ciContext,
   githubOutputs,

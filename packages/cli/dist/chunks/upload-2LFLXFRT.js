@@ -1,25 +1,30 @@
 import {
   HELP,
   UPLOAD_EXIT,
+  cacheDirectory,
   ciContext,
   describeFields,
   githubOutputs,
   installWarning,
+  parseSize,
   parseUploadArgs,
   run,
   uploadCommand,
   uploadExitCode
-} from "./chunk-YQGG353A.js";
+} from "./chunk-YAMQP4PN.js";
 import "./chunk-3WA5LAVB.js";
+import "./chunk-ESTQK2KV.js";
 import "./chunk-OA5U4LFR.js";
 import "./chunk-LM7JBYQ3.js";
 export {
   UPLOAD_EXIT,
   HELP as UPLOAD_HELP,
+  cacheDirectory,
   ciContext,
   describeFields,
   githubOutputs,
   installWarning,
+  parseSize,
   parseUploadArgs,
   run as runUpload,
   uploadCommand,
