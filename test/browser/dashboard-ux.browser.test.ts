@@ -70,7 +70,7 @@ beforeAll(async () => {
   expect((await dash(owner, "PUT", "/api/account/profile", { displayName: "Dana Night" })).status).toBe(200);
   ({ projectId } = await newProject(owner, "Night Shift"));
   key = await newDashboardKey(owner, projectId);
-  // xml-plist.ipa is signed for development with devices until 2027-03; unicode-names.ipa for the App Store.
+  // xml-plist.ipa is signed for development with devices until 2036-03; unicode-names.ipa for the App Store.
   installable = await uploaded("ipa", "xml-plist.ipa", "Demo.ipa");
   appStore = await uploaded("ipa", "unicode-names.ipa", "Rocket.ipa");
   // One download and one iOS install request, so the chart has bars in both colours.

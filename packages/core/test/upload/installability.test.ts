@@ -78,10 +78,10 @@ describe("complete says whether testers can install the build from its link", ()
   });
 
   it("profile_expired: the profile expired before the complete time, not before today", async () => {
-    // xml-plist.ipa's development profile expires 2027-03-01T12:00Z.
-    const before = await complete(fixture("ipa/xml-plist.ipa"), "demo.ipa", "2027-03-01T11:59:59.000Z");
+    // xml-plist.ipa's development profile expires 2036-03-01T12:00Z.
+    const before = await complete(fixture("ipa/xml-plist.ipa"), "demo.ipa", "2036-03-01T11:59:59.000Z");
     expect(before.metadata).toMatchObject({ installable: true });
-    const after = await complete(fixture("ipa/xml-plist.ipa"), "demo.ipa", "2027-03-01T12:00:00.000Z");
+    const after = await complete(fixture("ipa/xml-plist.ipa"), "demo.ipa", "2036-03-01T12:00:00.000Z");
     expect(after.metadata).toMatchObject({ installable: false, reason: "profile_expired" });
   });
 
