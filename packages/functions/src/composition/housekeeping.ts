@@ -1,8 +1,8 @@
-import { S3Client } from "@aws-sdk/client-s3";
 import type { ObjectStore } from "@hangar/core";
 import { S3ObjectStore } from "@hangar/core/s3";
 import { configureMetrics } from "../observability/metrics";
 import { loadSettings, type Settings } from "./settings.schema";
+import { s3Client } from "./s3-client";
 
 /**
  * The composition root of the reaper (the table stream's consumer). Apart from root.ts so the
@@ -20,13 +20,7 @@ export function getHousekeeping(): Housekeeping {
   if (housekeeping) return housekeeping;
   const settings = loadSettings();
   configureMetrics(settings);
-  const s3 = new S3Client({
-    region: settings.AWS_REGION,
-    // As in inspector.ts: no CRC32 checksums, which a DELETE does not need.
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-    ...(settings.HANGAR_S3_ENDPOINT ? { endpoint: settings.HANGAR_S3_ENDPOINT, forcePathStyle: true } : {}),
-  });
+  const s3 = s3Client(settings);
   housekeeping = { settings, storage: new S3ObjectStore(s3, settings.HANGAR_BUCKET_NAME) };
   return housekeeping;
 }

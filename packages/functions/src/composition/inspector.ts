@@ -1,7 +1,7 @@
-import { S3Client } from "@aws-sdk/client-s3";
 import { S3MultipartStore, S3ObjectStore } from "@hangar/core/s3";
 import { S3PackageInspector, type InspectionStats } from "@hangar/core/s3-inspector";
 import { getRuntime } from "./root";
+import { s3Client } from "./s3-client";
 
 let parts: { store: S3ObjectStore; inspector: S3PackageInspector; multipart: S3MultipartStore } | undefined;
 
@@ -12,13 +12,7 @@ let parts: { store: S3ObjectStore; inspector: S3PackageInspector; multipart: S3M
 export function getPackageAccess(onInspected: (stats: InspectionStats) => void) {
   if (parts) return parts;
   const { settings } = getRuntime();
-  const s3 = new S3Client({
-    region: settings.AWS_REGION,
-    // Without this, SDK v3 adds CRC32 checksums the local store and presigned flows don't need.
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-    ...(settings.HANGAR_S3_ENDPOINT ? { endpoint: settings.HANGAR_S3_ENDPOINT, forcePathStyle: true } : {}),
-  });
+  const s3 = s3Client(settings);
   parts = {
     store: new S3ObjectStore(s3, settings.HANGAR_BUCKET_NAME),
     inspector: new S3PackageInspector(s3, settings.HANGAR_BUCKET_NAME, onInspected),

@@ -1,6 +1,6 @@
-import { S3Client } from "@aws-sdk/client-s3";
 import { S3MultipartStore } from "@hangar/core/s3";
 import { getRuntime } from "./root";
+import { s3Client } from "./s3-client";
 
 let store: S3MultipartStore | undefined;
 
@@ -8,13 +8,7 @@ let store: S3MultipartStore | undefined;
 export function getMultipartStore(): S3MultipartStore {
   if (store) return store;
   const { settings } = getRuntime();
-  const s3 = new S3Client({
-    region: settings.AWS_REGION,
-    // As in inspector.ts: no request checksums the calls do not need.
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-    ...(settings.HANGAR_S3_ENDPOINT ? { endpoint: settings.HANGAR_S3_ENDPOINT, forcePathStyle: true } : {}),
-  });
+  const s3 = s3Client(settings);
   store = new S3MultipartStore(s3, settings.HANGAR_BUCKET_NAME);
   return store;
 }

@@ -1,6 +1,6 @@
-import { S3Client } from "@aws-sdk/client-s3";
 import { S3ObjectPurger } from "@hangar/core/s3-purger";
 import type { Settings } from "./settings.schema";
+import { s3Client } from "./s3-client";
 
 /**
  * The S3 client and purger of deletes. Its own module, imported dynamically by the dashboard's
@@ -8,11 +8,6 @@ import type { Settings } from "./settings.schema";
  * SDK package itself would keep every command), and nothing of it is evaluated before a delete.
  */
 export function s3ObjectPurger(settings: Settings): S3ObjectPurger {
-  const s3 = new S3Client({
-    region: settings.AWS_REGION,
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-    ...(settings.HANGAR_S3_ENDPOINT ? { endpoint: settings.HANGAR_S3_ENDPOINT, forcePathStyle: true } : {}),
-  });
+  const s3 = s3Client(settings);
   return new S3ObjectPurger(s3, settings.HANGAR_BUCKET_NAME);
 }
