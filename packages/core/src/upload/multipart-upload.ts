@@ -19,7 +19,7 @@ import type { IdSource } from "../ids/random-ids";
 import type { ApiKey, Clock, FileRecord, FileRepository, MultipartStore, PartSigner } from "../ports";
 import { finishUpload, outcomeOf, type CompleteDeps } from "./complete-upload";
 import { objectKey, parseObjectKey } from "./object-key";
-import { assertFileType } from "./presign-upload";
+import { assertFileType, pendingRecord } from "./presign-upload";
 import {
   GENERIC_MEDIA_TYPE,
   type AbortMultipart,
@@ -130,20 +130,7 @@ export async function startMultipartUpload(deps: MultipartDeps, caller: ApiKey, 
   // The upload before the record (the record names its id). Should the record write fail, the upload
   // holds no part and the bucket's lifecycle rule aborts it after a day.
   const uploadId = await deps.multipart.create(key, GENERIC_MEDIA_TYPE);
-  const file: MultipartRecord = {
-    fileId,
-    key,
-    projectId: caller.projectId,
-    clientId: caller.clientId,
-    fileName: input.fileName,
-    fileType: input.fileType,
-    fileSize: input.fileSize,
-    status: "pending",
-    createdAt: now.toISOString(),
-    expiresAt: Math.floor(now.getTime() / 1000) + deps.settings.pendingTtlSeconds,
-    uploadId,
-    partSize,
-  };
+  const file: MultipartRecord = { ...pendingRecord(caller, input, { fileId, key }, now, deps.settings), uploadId, partSize };
   await deps.files.createPending(file);
   return {
     fileId,

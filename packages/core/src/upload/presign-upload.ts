@@ -1,6 +1,6 @@
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from "../errors/domain-errors";
 import type { IdSource } from "../ids/random-ids";
-import type { ApiKey, Clock, FileRepository, UrlSigner } from "../ports";
+import type { ApiKey, Clock, FileRecord, FileRepository, UrlSigner } from "../ports";
 import { objectKey } from "./object-key";
 import { APK_MEDIA_TYPE, GENERIC_MEDIA_TYPE, type Presign, type PresignResult } from "./upload.schema";
 import type { UploadSettings } from "./upload-settings";
@@ -25,6 +25,30 @@ export function assertFileType(fileName: string, fileType: string): void {
   );
 }
 
+/**
+ * The record of an upload not completed yet, as presign and a multipart start write it: it expires
+ * (DynamoDB TTL, then the reaper deletes its object) unless complete comes first.
+ */
+export function pendingRecord(
+  caller: Pick<ApiKey, "projectId" | "clientId">,
+  input: Pick<Presign, "fileName" | "fileType" | "fileSize">,
+  ids: { fileId: string; key: string },
+  now: Date,
+  settings: Pick<UploadSettings, "pendingTtlSeconds">,
+): FileRecord {
+  return {
+    ...ids,
+    projectId: caller.projectId,
+    clientId: caller.clientId,
+    fileName: input.fileName,
+    fileType: input.fileType,
+    fileSize: input.fileSize,
+    status: "pending",
+    createdAt: now.toISOString(),
+    expiresAt: Math.floor(now.getTime() / 1000) + settings.pendingTtlSeconds,
+  };
+}
+
 export async function presignUpload(deps: PresignDeps, caller: ApiKey, input: Presign): Promise<PresignResult> {
   assertFileType(input.fileName, input.fileType);
   if (input.fileSize > deps.settings.maxFileSize) {
@@ -37,23 +61,11 @@ export async function presignUpload(deps: PresignDeps, caller: ApiKey, input: Pr
   }
 
   const now = deps.clock.now();
-  const nowSeconds = Math.floor(now.getTime() / 1000);
   const fileId = deps.ids.fileId();
   const key = objectKey(caller.projectId, fileId, input.fileName);
 
   // Record first: a URL handed out without a record could be uploaded to but never completed.
-  await deps.files.createPending({
-    fileId,
-    key,
-    projectId: caller.projectId,
-    clientId: caller.clientId,
-    fileName: input.fileName,
-    fileType: input.fileType,
-    fileSize: input.fileSize,
-    status: "pending",
-    createdAt: now.toISOString(),
-    expiresAt: nowSeconds + deps.settings.pendingTtlSeconds,
-  });
+  await deps.files.createPending(pendingRecord(caller, input, { fileId, key }, now, deps.settings));
   const uploadUrl = await deps.storage.presignPut({
     key,
     size: input.fileSize,
