@@ -11,7 +11,7 @@ import type { LinkEnd } from "./share-link.port";
 /** Why a link that exists serves nothing. */
 export type GoneReason = Exclude<LinkState, "open"> | LinkEnd;
 
-const GONE: Record<GoneReason, { code: string; message: string }> = {
+const GONE = {
   disabled: { code: "link_disabled", message: "The person who shared this build has turned its link off. Ask them for a new one." },
   expired: { code: "link_expired", message: "The link to this build was set to expire and no longer works. Ask the person who shared it for a new one." },
   capped: { code: "link_limit_reached", message: "This link has been used as many times as its owner allowed. Ask the person who shared it for a new link." },
@@ -20,11 +20,11 @@ const GONE: Record<GoneReason, { code: string; message: string }> = {
     message: "The person who shared this build has deleted it, so it can no longer be installed. Ask them for a link to a current build.",
   },
   replaced: { code: "link_replaced", message: "The person who shared this build replaced this link with a new one. Ask them for the current link." },
-};
+} as const satisfies Record<GoneReason, { code: string; message: string }>;
 
 /** 410: the link exists (or did) but serves nothing; the message tells a tester what to ask for. */
 export class LinkGoneError extends HangarError {
-  readonly code: string;
+  readonly code: (typeof GONE)[GoneReason]["code"];
   constructor(readonly reason: GoneReason) {
     super(GONE[reason].message);
     this.code = GONE[reason].code;
