@@ -11,7 +11,6 @@ export * from "./upload/multipart-upload";
 export * from "./upload/seal-upload";
 export * from "./upload/installability";
 export * from "./auth/authenticate";
-export * from "./share/resolve-share";
 export * from "./keys/create-api-key";
 export * from "./mail/mail-events";
 // Table key names are shared with the stack and the local stack, which create the table.

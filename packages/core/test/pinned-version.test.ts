@@ -6,15 +6,14 @@ import {
   Presign,
   completeUpload,
   defaultUploadSettings,
-  downloadLocation,
-  iconLocation,
   parseInput,
   presignUpload,
   type PresignGetInput,
 } from "../src";
 import { S3UrlSigner } from "../src/adapters/s3";
+import { downloadShared, ICON_SECONDS, shareIcon, type LinkVisitDeps } from "../src/links";
 import { S3PackageInspector } from "../src/adapters/s3/package-inspector.s3";
-import { FakeInspector, MemoryFiles, MemoryStorage, apiKey, fixedClock, sequentialIds } from "./support/fakes";
+import { CountingRateLimiter, FakeInspector, MemoryFiles, MemoryShareLinks, MemoryStorage, PlainHasher, apiKey, fixedClock, sequentialIds } from "./support/fakes";
 
 const links = { publicBaseUrl: "https://api.test", shareBaseUrl: "https://share.test" };
 const metadata = { appName: "Demo", bundleId: "com.example.demo", version: "1.0", platform: "android" as const };
@@ -45,6 +44,20 @@ class VersionedStorage extends MemoryStorage {
   }
 }
 
+/** A visitor of the share link (core's visit-link.ts): the download and the icon as the share functions serve them. */
+function visitDeps(files: MemoryFiles, storage: MemoryStorage): LinkVisitDeps {
+  const limiter = () => new CountingRateLimiter(1000);
+  return {
+    links: new MemoryShareLinks(files),
+    signer: storage,
+    hasher: new PlainHasher(),
+    clock: fixedClock(),
+    limits: { sharePage: limiter(), download: limiter(), downloadPerLink: limiter(), password: { perClient: limiter(), perLinkClient: limiter(), ceiling: limiter() } },
+    downloadExpiresSeconds: 300,
+  };
+}
+const visit = (userKey: string) => ({ userKey, client: "203.0.113.1", headOnly: false });
+
 function setup() {
   const files = new MemoryFiles();
   const storage = new VersionedStorage();
@@ -70,12 +83,12 @@ describe("complete pins the version it inspected", () => {
 
     // Someone still holding the upload URL writes other bytes: the current version moves on, the share does not.
     await s.storage.put(key, new Uint8Array(1234).fill(65), "application/octet-stream");
-    await downloadLocation({ files: s.files, storage: s.storage }, done.userKey, 300);
-    const shared = (await s.files.getShared(done.userKey))!;
-    await iconLocation({ files: s.files, storage: s.storage }, shared, 300);
+    const visitor = visitDeps(s.files, s.storage);
+    await downloadShared(visitor, visit(done.userKey));
+    await shareIcon(visitor, visit(done.userKey));
     expect(s.storage.gets).toEqual([
       { key, downloadName: "demo.apk", expiresInSeconds: 300, versionId: "v1" },
-      { key: `uploads/prj_A/${fileId}/icon.png`, downloadName: "icon.png", expiresInSeconds: 300, inline: true, versionId: "v2" },
+      { key: `uploads/prj_A/${fileId}/icon.png`, downloadName: "icon.png", expiresInSeconds: ICON_SECONDS, inline: true, versionId: "v2" },
     ]);
     // A repeated complete answers from the record, not from whatever the key holds now.
     expect(await completeUpload(s.deps, apiKey(), { key, ...declared }, links)).toEqual(done);
@@ -87,8 +100,9 @@ describe("complete pins the version it inspected", () => {
     const legacy = s.files.shares.get(done.userKey)!;
     delete legacy.versionId;
     delete legacy.iconVersionId;
-    await downloadLocation({ files: s.files, storage: s.storage }, done.userKey, 300);
-    await iconLocation({ files: s.files, storage: s.storage }, legacy, 300);
+    const visitor = visitDeps(s.files, s.storage);
+    await downloadShared(visitor, visit(done.userKey));
+    await shareIcon(visitor, visit(done.userKey));
     expect(s.storage.gets.map((g) => g.versionId)).toEqual([undefined, undefined]);
     expect(s.storage.gets.every((g) => !("versionId" in g))).toBe(true);
   });

@@ -4,6 +4,11 @@ import type { ShareLink } from "./share-link.port";
 
 export type { LinkState };
 
+/** Share keys are 12 base62 characters (ids/random-ids.ts); anything else is unknown without a lookup. */
+export const USER_KEY = /^[A-Za-z0-9]{6,32}$/;
+
+export const isUserKey = (value: string | undefined): value is string => value !== undefined && USER_KEY.test(value);
+
 /** Why a link that exists serves nothing; the order is what the owner would fix first. */
 export function linkState(link: Pick<ShareLink, "enabled" | "expiresAt" | "maxDownloads" | "downloads">, now: Date): LinkState {
   if (!link.enabled) return "disabled";

@@ -1,3 +1,4 @@
+import type { RateLimitState } from "../errors/domain-errors";
 import type { PasswordHasher, RateLimitDecision, RateLimiter } from "../ports";
 import type { ShareLink } from "./share-link.port";
 
@@ -16,14 +17,15 @@ export interface LinkPasswordDeps {
   limits: LinkPasswordLimits;
 }
 
-export type LinkPasswordOutcome = { outcome: "right" } | { outcome: "wrong" } | { outcome: "limited"; retryAfterSeconds: number };
+export type LinkPasswordOutcome = { outcome: "right" } | { outcome: "wrong" } | { outcome: "limited"; retryAfterSeconds: number; rateLimit: RateLimitState };
 
 /** More than any limit: a hit of this cost uses up what is left of a window. */
 const WHOLE_ALLOWANCE = 1_000_000;
 
-function retryAfter(decisions: RateLimitDecision[], now: Date): number {
-  const resetAt = Math.max(...decisions.filter((d) => !d.allowed).map((d) => d.state.resetAt));
-  return Math.max(1, resetAt - Math.floor(now.getTime() / 1000));
+/** The refusal that lasts longest: its state, and the seconds until it ends (at least one). */
+function limited(decisions: RateLimitDecision[], now: Date): LinkPasswordOutcome {
+  const refusal = decisions.filter((d) => !d.allowed).reduce((a, b) => (b.state.resetAt > a.state.resetAt ? b : a));
+  return { outcome: "limited", retryAfterSeconds: Math.max(1, refusal.state.resetAt - Math.floor(now.getTime() / 1000)), rateLimit: refusal.state };
 }
 
 /**
@@ -46,7 +48,7 @@ export async function checkLinkPassword(
 ): Promise<LinkPasswordOutcome> {
   const linkClient = `${link.userKey}:${client}`;
   const decisions = await Promise.all([deps.limits.perClient.hit(client, now), deps.limits.perLinkClient.hit(linkClient, now)]);
-  if (decisions.some((d) => !d.allowed)) return { outcome: "limited", retryAfterSeconds: retryAfter(decisions, now) };
+  if (decisions.some((d) => !d.allowed)) return limited(decisions, now);
 
   // No password given: the same work against a dummy, so the answer's time tells nothing.
   const check = await deps.hasher.verify(password ?? "", password ? link.passwordHash : undefined);

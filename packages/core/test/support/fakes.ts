@@ -20,7 +20,9 @@ import {
   type SharedFile,
   type StoredPackage,
   type UrlSigner,
+  type PasswordHasher,
 } from "../../src";
+import type { DownloadCount, EndedLink, ShareLink, ShareLinks } from "../../src/links";
 
 /** In-memory port implementations with the same contracts as the DynamoDB/S3 adapters. */
 export class MemoryFiles implements FileRepository {
@@ -182,4 +184,57 @@ export function apiKey(overrides: Partial<ApiKey> = {}): ApiKey {
     createdAt: "2026-01-01T00:00:00.000Z",
     ...overrides,
   };
+}
+
+/** `hash:<password>` hashes; counts every verify, so a test sees whether the hash ran. */
+export class PlainHasher implements PasswordHasher {
+  verifies = 0;
+  async hash(password: string) {
+    return `hash:${password}`;
+  }
+  async verify(password: string, stored: string | undefined) {
+    this.verifies++;
+    return { valid: stored === `hash:${password}`, needsRehash: false };
+  }
+}
+
+/**
+ * The visitor side of the share items (DynamoShareLinks' find and counters) with a Map: the same
+ * admission rule (on, and below the cap) and the same reasons for a refusal. Built from a
+ * MemoryFiles, a completed file's share item appears with default settings the first time it is read.
+ */
+export class MemoryShareLinks implements Pick<ShareLinks, "find" | "countDownload" | "countInstall"> {
+  readonly links = new Map<string, ShareLink | EndedLink>();
+  constructor(private readonly files?: Pick<MemoryFiles, "shares">) {}
+  add(file: SharedFile, settings: Partial<ShareLink> = {}): ShareLink {
+    const link: ShareLink = { ...structuredClone(file), enabled: true, downloads: 0, installs: 0, days: {}, ...settings };
+    this.links.set(file.userKey, link);
+    return link;
+  }
+  private live(userKey: string): ShareLink | EndedLink | undefined {
+    const stored = this.links.get(userKey);
+    if (stored) return stored;
+    const file = this.files?.shares.get(userKey);
+    return file ? this.add(file) : undefined;
+  }
+  async find(userKey: string) {
+    const found = this.live(userKey);
+    return found ? structuredClone(found) : undefined;
+  }
+  async countDownload(userKey: string, day: string): Promise<DownloadCount> {
+    const link = this.live(userKey);
+    if (!link) return "removed";
+    if ("ended" in link) return link.ended;
+    if (!link.enabled) return "disabled";
+    if (link.maxDownloads !== undefined && link.downloads >= link.maxDownloads) return "capped";
+    link.downloads++;
+    link.days[day] = { downloads: (link.days[day]?.downloads ?? 0) + 1, installs: link.days[day]?.installs ?? 0 };
+    return "counted";
+  }
+  async countInstall(userKey: string, day: string) {
+    const link = this.live(userKey);
+    if (!link || "ended" in link || !link.enabled) return;
+    link.installs++;
+    link.days[day] = { downloads: link.days[day]?.downloads ?? 0, installs: (link.days[day]?.installs ?? 0) + 1 };
+  }
 }

@@ -1,4 +1,4 @@
-import type { LinkDeps, LinkPasswordLimits } from "@hangar/core/links";
+import type { LinkDeps, LinkPasswordLimits, LinkVisitDeps } from "@hangar/core/links";
 import { DynamoShareLinks } from "@hangar/core/links-dynamo";
 import { ScryptPasswordHasher } from "@hangar/core/scrypt";
 import { getRuntime } from "../composition/root";
@@ -37,4 +37,23 @@ export function getLinkDeps(): LinkDeps {
   const runtime = getRuntime();
   const { links, hasher } = getLinkRuntime();
   return { files: runtime.files, projects: runtime.projects, links, hasher, clock: runtime.clock, ids: runtime.ids };
+}
+
+/** The visitor-side use cases' dependencies (share and download functions, core's links/visit-link.ts). */
+export function getLinkVisitDeps(): LinkVisitDeps {
+  const runtime = getRuntime();
+  const { links, hasher, passwordLimits } = getLinkRuntime();
+  return {
+    links,
+    signer: runtime.signer,
+    hasher,
+    clock: runtime.clock,
+    limits: {
+      sharePage: runtime.limits.rule("sharePage"),
+      download: runtime.limits.rule("download"),
+      downloadPerLink: runtime.limits.rule("downloadPerLink"),
+      password: passwordLimits,
+    },
+    downloadExpiresSeconds: runtime.upload.downloadExpiresSeconds,
+  };
 }

@@ -2,13 +2,21 @@ import type { MiddlewareObj } from "@middy/core";
 import { RateLimitedError, type RateLimitState } from "@hangar/core";
 import { randomUUID } from "node:crypto";
 import type { HangarContext, HttpEvent, HttpRequest, HttpResult } from "./http-context";
-import { errorResponse } from "./http-errors";
+import { errorResponse, type MappedError } from "./http-errors";
+
+/**
+ * A function's own rendering of errors for some clients (the share pages for browsers):
+ * the mapped error as a response, or undefined for the JSON envelope.
+ */
+export type ErrorPage = (mapped: MappedError, event: HttpEvent) => HttpResult | undefined;
 
 export interface EnvelopeOptions {
   /** Called for 5xx with the real error, which never reaches the client. */
   logInternal?: (error: unknown, requestId: string) => void;
   /** Every error, mapped or not (for metrics). */
   onError?: (error: unknown) => void;
+  /** Renders errors as pages where the function wants (share-link routes); JSON otherwise. */
+  errorPage?: ErrorPage;
 }
 
 function rateLimitHeaders(state: RateLimitState): Record<string, string> {
@@ -68,7 +76,7 @@ export function httpEnvelope(options: EnvelopeOptions = {}): MiddlewareObj<HttpE
       const { result, mapped } = errorResponse(request.error, requestId);
       if (mapped.internal) options.logInternal?.(request.error, requestId);
       options.onError?.(request.error);
-      finish(request, result);
+      finish(request, options.errorPage?.(mapped, request.event) ?? result);
     },
   };
 }

@@ -22,6 +22,7 @@ import {
   NotSignedInError,
   SessionNotFoundError,
 } from "@hangar/core/account-errors";
+import { LinkGoneError, LinkPasswordRequiredError, UnknownLinkError, WrongLinkPasswordError } from "@hangar/core/link-errors";
 import { CrossOriginRequestError } from "./csrf";
 import type { HttpResult } from "./http-context";
 
@@ -47,6 +48,11 @@ const STATUS_BY_CLASS: [abstract new (...args: never[]) => HangarError, number][
   [InvalidPackageError, 422],
   [RateLimitedError, 429],
   [DependencyError, 503],
+  // Share-link visiting (core's links/link-errors.ts); its 429s are RateLimitedErrors.
+  [UnknownLinkError, 404],
+  [LinkPasswordRequiredError, 401],
+  [WrongLinkPasswordError, 401],
+  [LinkGoneError, 410],
 ];
 
 export interface ErrorBody {

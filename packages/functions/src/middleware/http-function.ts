@@ -5,6 +5,7 @@ import { loadSettings } from "../composition/settings.schema";
 import { logger, setRequestLines } from "../observability";
 import { routeByKey, routeKey, routesOf, type AuthOf, type RouteAuth, type RouteFunctionName, type RouteKeyOf } from "../routes";
 import type { ContextFor, HangarContext, HttpEvent, HttpResult } from "./http-context";
+import type { ErrorPage } from "./http-envelope";
 import { baseStack } from "./http-stack";
 import { jsonBody } from "./json-body";
 
@@ -40,8 +41,11 @@ export function httpFunction<F extends RouteFunctionName>(
   fn: F,
   endpoints: Endpoints<F>,
   auth: AuthMiddlewares = {},
-  /** Runs before auth and body parsing on every route of the function (the accounts' CSRF check). */
-  options: { guard?: Middleware } = {},
+  /**
+   * guard: runs before auth and body parsing on every route of the function (the accounts' CSRF check).
+   * errorPage: renders the function's errors as pages where it wants (share and download, for browsers).
+   */
+  options: { guard?: Middleware; errorPage?: ErrorPage } = {},
 ) {
   const table = endpoints as unknown as Record<string, Endpoint<RouteAuth>>;
   const own = routesOf(fn);
@@ -72,7 +76,7 @@ export function httpFunction<F extends RouteFunctionName>(
       if (json) await jsonBody(json === true ? undefined : json.maxBytes).before!(request);
     },
   };
-  return baseStack()
+  return baseStack(options.errorPage ? { errorPage: options.errorPage } : {})
     .use(dispatch)
     .handler((event, context) => table[routeKey(context.route!)]!.handler(event, context as ContextFor<RouteAuth>));
 }

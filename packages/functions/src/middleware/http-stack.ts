@@ -2,7 +2,7 @@ import middy, { type MiddlewareObj } from "@middy/core";
 import { RateLimitedError } from "@hangar/core";
 import { logger, observability, record } from "../observability";
 import type { HangarContext, HttpEvent, HttpResult } from "./http-context";
-import { httpEnvelope } from "./http-envelope";
+import { httpEnvelope, type ErrorPage } from "./http-envelope";
 
 type Middleware = MiddlewareObj<HttpEvent, HttpResult, Error, HangarContext>;
 
@@ -11,7 +11,7 @@ type Middleware = MiddlewareObj<HttpEvent, HttpResult, Error, HangarContext>;
  * error/header envelope. Its own module so the fallback (http-fallback.ts) bundles none of what
  * routed functions add (settings, the origin secret, auth).
  */
-export function baseStack() {
+export function baseStack(options: { errorPage?: ErrorPage } = {}) {
   return middy<HttpEvent, HttpResult, Error, HangarContext>()
     .use(observability() as unknown as Middleware)
     .use(
@@ -20,6 +20,7 @@ export function baseStack() {
         onError: (error) => {
           if (error instanceof RateLimitedError) record.rateLimited();
         },
+        ...(options.errorPage ? { errorPage: options.errorPage } : {}),
       }),
     );
 }

@@ -1,3 +1,4 @@
+import { escapeHtml } from "@hangar/core/html";
 import QRCode from "qrcode";
 
 /**
@@ -8,5 +9,5 @@ import QRCode from "qrcode";
 export async function qrSvg(url: string, label: string): Promise<string> {
   const svg = await QRCode.toString(url, { type: "svg", errorCorrectionLevel: "M", margin: 4, color: { dark: "#000000", light: "#ffffff" } });
   // qrcode emits presentation attributes only (no style attribute), so a strict CSP holds inline.
-  return svg.replace("<svg ", `<svg role="img" aria-label="${label.replace(/[&<>"']/g, "")}" `).trim();
+  return svg.replace("<svg ", `<svg role="img" aria-label="${escapeHtml(label)}" `).trim();
 }

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { installability, type SharedFile } from "@hangar/core";
+import type { SharedFile } from "@hangar/core";
+import { html, raw, type SafeHtml } from "@hangar/core/html";
+import type { InstallAction, InstallNotice, SharePage } from "@hangar/core/links";
+import { INSTALL_BLOCKER_TEXT } from "@hangar/core/installability";
 import { formatBytes } from "@hangar/inspect/format";
-import type { Device } from "./device";
-import { escapeHtml as e } from "./html";
 
 /**
  * The one stylesheet of every share page, inline and allowed by its hash in the CSP, so the page
@@ -55,35 +56,33 @@ export function pageCsp(imageOrigins: string[] = []): string {
 interface Frame {
   title: string;
   /** Open Graph / Twitter card (omitted on protected, gone and unknown links). */
-  card?: { title: string; description: string; url: string; image?: string };
-  body: string;
+  card?: { title: string; description: string; url: string; image?: string | undefined };
+  body: SafeHtml;
 }
 
 function frame({ title, card, body }: Frame): string {
   const meta = card
-    ? [
-        `<meta property="og:type" content="website">`,
-        `<meta property="og:title" content="${e(card.title)}">`,
-        `<meta property="og:description" content="${e(card.description)}">`,
-        `<meta property="og:url" content="${e(card.url)}">`,
-        ...(card.image ? [`<meta property="og:image" content="${e(card.image)}">`] : []),
-        `<meta name="twitter:card" content="summary">`,
-        `<meta name="twitter:title" content="${e(card.title)}">`,
-        `<meta name="twitter:description" content="${e(card.description)}">`,
-        ...(card.image ? [`<meta name="twitter:image" content="${e(card.image)}">`] : []),
-        `<meta name="description" content="${e(card.description)}">`,
-      ].join("\n")
-    : "";
-  return `<!doctype html>
+    ? html`<meta property="og:type" content="website">
+<meta property="og:title" content="${card.title}">
+<meta property="og:description" content="${card.description}">
+<meta property="og:url" content="${card.url}">
+${card.image && html`<meta property="og:image" content="${card.image}">
+`}<meta name="twitter:card" content="summary">
+<meta name="twitter:title" content="${card.title}">
+<meta name="twitter:description" content="${card.description}">
+${card.image && html`<meta name="twitter:image" content="${card.image}">
+`}<meta name="description" content="${card.description}">`
+    : undefined;
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
-<title>${e(title)}</title>
+<title>${title}</title>
 ${meta}
-<style>${STYLE}</style>
+<style>${raw(STYLE)}</style>
 </head>
 <body>
 <main>
@@ -92,7 +91,7 @@ ${body}
 </main>
 </body>
 </html>
-`;
+`.toString();
 }
 
 const platformName = (p: unknown) => (p === "ios" ? "iOS" : p === "android" ? "Android" : "");
@@ -113,12 +112,10 @@ const PROFILE_KIND: Record<string, string> = {
   "app-store": "App Store",
 };
 
-/** Why an iOS build cannot be installed over the air, or undefined when it can (core decides; this words it for testers). */
-export function otaBlocker(file: SharedFile, now: Date): string | undefined {
-  const decision = installability(file.metadata, now);
-  if (decision.installable) return undefined;
+/** Why iOS will not install a build, worded for testers (core decides, installability.ts; the dashboard's words are INSTALL_BLOCKER_TEXT). */
+function blockerText(reason: keyof typeof INSTALL_BLOCKER_TEXT, file: SharedFile): string {
   const p = file.metadata.provisioning as Provisioning | undefined;
-  switch (decision.reason) {
+  switch (reason) {
     case "no_profile":
       return "This build carries no provisioning profile, so iOS cannot install it over the air. Upload a build signed for development, ad hoc or enterprise distribution.";
     case "app_store_signed":
@@ -127,6 +124,19 @@ export function otaBlocker(file: SharedFile, now: Date): string | undefined {
       return `Its provisioning profile expired on ${formatDate(String(p?.expiresAt))}, and iOS refuses to install a build whose profile has expired. Upload a build signed with a current profile.`;
     case "no_devices":
       return "Its provisioning profile lists no devices, so no iPhone or iPad can install it. Ask the developer to register your device in the profile and build again.";
+  }
+}
+
+function noticeText(notice: InstallNotice, file: SharedFile): SafeHtml {
+  switch (notice.kind) {
+    case "not_installable":
+      return html`<p><strong>Cannot be installed over the air.</strong> ${blockerText(notice.reason, file)}</p>`;
+    case "needs_https":
+      return html`<p><strong>iOS installs need https.</strong> This page is served over plain http, and iPhones and iPads install builds over the air only from https addresses, so Install will not work from here. Open the link through an https address (the stage's public URL) to install.</p>`;
+    case "wrong_platform":
+      return notice.platform === "ios"
+        ? html`<p>This build is for iPhone and iPad. Open this page on one of them to install it.</p>`
+        : html`<p>This build is for Android. Open this page on an Android device to install it.</p>`;
   }
 }
 
@@ -141,18 +151,16 @@ const formatDateTime = (iso: string) => {
   return Number.isNaN(t) ? iso : `${formatDate(iso)}, ${new Date(t).toISOString().slice(11, 16)} UTC`;
 };
 
+/** The addresses the page links to, built by the HTTP layer on the share host. */
 export interface PageLinks {
   shareUrl: string;
   downloadUrl: string;
   /** The `itms-services://` link (iOS builds only). */
   installUrl?: string;
-  /** Signed icon address for the <img>; the stable icon route for the card. */
-  iconSrc?: string;
+  /** The stable icon route for the card (links without a password only: previews fetch it without cookies). */
   iconRoute?: string;
-  /** The share URL's QR code, inline SVG. */
+  /** The share URL's QR code, inline SVG (drawn by the qrcode library, no user text in it). */
   qrSvg: string;
-  /** The page's origin is plain http: iOS refuses OTA installs from it. */
-  insecure: boolean;
 }
 
 export function describeBuild(file: SharedFile): string {
@@ -161,46 +169,20 @@ export function describeBuild(file: SharedFile): string {
   return [`Version ${version}`, platformName(m.platform), formatBytes(file.fileSize)].filter(Boolean).join(" · ");
 }
 
-/** The build's page: what it is, how to install it on the device at hand, and its details. */
-export function renderSharePage(file: SharedFile, device: Device, links: PageLinks, now: Date): string {
+function actionButton({ action, primary, label }: InstallAction, links: PageLinks): SafeHtml {
+  const kind = primary ? "primary" : "secondary";
+  return action === "install"
+    ? html`<a class="button ${kind}" href="${links.installUrl}">${label}</a>`
+    : html`<a class="button ${kind}" href="${links.downloadUrl}" download>${label}</a>`;
+}
+
+/** The build's page: what it is, the buttons and notices its offer (install-offer.ts) gives this device, and its details. */
+export function renderSharePage({ file, offer, iconUrl }: Pick<SharePage, "file" | "offer" | "iconUrl">, links: PageLinks): string {
   const m = file.metadata;
   const ios = m.platform === "ios";
-  const blocker = otaBlocker(file, now);
-  const kindName = ios ? "IPA" : "APK";
-  const notices: string[] = [];
-  const buttons: string[] = [];
-  // Over plain http the link is still offered (the local stack, a proxy misconfigured), beside a
-  // notice saying why iOS will refuse it, rather than hiding the one action people look for.
-  const install = links.installUrl && !blocker ? links.installUrl : undefined;
-  const download = (primary: boolean) =>
-    `<a class="button ${primary ? "primary" : "secondary"}" href="${e(links.downloadUrl)}" download>Download ${kindName}</a>`;
-  const installButton = (primary: boolean, label = "Install") =>
-    `<a class="button ${primary ? "primary" : "secondary"}" href="${e(install!)}">${label}</a>`;
-
-  if (ios) {
-    if (blocker) notices.push(`<p><strong>Cannot be installed over the air.</strong> ${e(blocker)}</p>`);
-    else if (links.insecure && device !== "android")
-      notices.push(
-        `<p><strong>iOS installs need https.</strong> This page is served over plain http, and iPhones and iPads install builds over the air only from https addresses, so Install will not work from here. Open the link through an https address (the stage's public URL) to install.</p>`,
-      );
-    if (device === "ios") {
-      if (install) buttons.push(installButton(true));
-      buttons.push(download(!install));
-    } else if (device === "android") {
-      notices.push(`<p>This build is for iPhone and iPad. Open this page on one of them to install it.</p>`);
-      buttons.push(download(false));
-    } else {
-      if (install) buttons.push(installButton(true, "Install on iPhone or iPad"));
-      buttons.push(download(!install));
-    }
-  } else {
-    if (device === "ios") notices.push(`<p>This build is for Android. Open this page on an Android device to install it.</p>`);
-    buttons.push(download(device !== "ios"));
-  }
-
   const p = m.provisioning as Provisioning | undefined;
   const ctx = file.buildContext ?? {};
-  const rows: [string, string | undefined, string?][] = [
+  const rows: [string, string | undefined][] = [
     ["Version", m.version],
     ["Build", str(m.buildNumber)],
     ["Platform", platformName(m.platform) || undefined],
@@ -220,33 +202,23 @@ export function renderSharePage(file: SharedFile, device: Device, links: PageLin
     ["Branch", ctx.branch],
     ["Commit", ctx.commit],
   ];
-  const details = rows
-    .filter(([, v]) => v)
-    .map(([k, v]) => `<dt>${e(k)}</dt><dd>${e(v!)}</dd>`)
-    .concat(ctx.ciUrl ? [`<dt>CI run</dt><dd><a href="${e(ctx.ciUrl)}" rel="noopener noreferrer nofollow">${e(ctx.ciUrl)}</a></dd>`] : [])
-    .join("\n");
+  const details = [
+    ...rows.filter(([, v]) => v).map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`),
+    ...(ctx.ciUrl ? [html`<dt>CI run</dt><dd><a href="${ctx.ciUrl}" rel="noopener noreferrer nofollow">${ctx.ciUrl}</a></dd>`] : []),
+  ].join("\n");
 
-  const devicesNote =
-    ios && !blocker && p && (p.kind === "development" || p.kind === "ad-hoc")
-      ? `<p class="sub">Installs only on the ${p.provisionedDevices ?? 0} device${p.provisionedDevices === 1 ? "" : "s"} registered in its provisioning profile.</p>`
-      : "";
-
-  const qr =
-    device === "desktop"
-      ? `<section class="card" aria-labelledby="qr-title"><h2 id="qr-title">Open on your phone</h2><div class="qr">${links.qrSvg}<p>Scan this code with the phone's camera to open this page there, then tap ${install ? "Install" : `Download ${kindName}`}.</p></div></section>`
-      : "";
-
-  const body = `<section class="card" aria-labelledby="app-title">
-<div class="app">${links.iconSrc ? `<img src="${e(links.iconSrc)}" alt="" width="72" height="72">` : `<div class="placeholder" aria-hidden="true"></div>`}
-<div><h1 id="app-title">${e(m.appName)}</h1><p class="sub">${e(describeBuild(file))}</p></div></div>
-${notices.length ? `<div class="notice" role="note">${notices.join("")}</div>` : ""}
-<div class="actions">${buttons.join("")}</div>
-${devicesNote}
+  const devices = offer.registeredDevices;
+  const body = html`<section class="card" aria-labelledby="app-title">
+<div class="app">${iconUrl ? html`<img src="${iconUrl}" alt="" width="72" height="72">` : html`<div class="placeholder" aria-hidden="true"></div>`}
+<div><h1 id="app-title">${m.appName}</h1><p class="sub">${describeBuild(file)}</p></div></div>
+${offer.notices.length > 0 && html`<div class="notice" role="note">${offer.notices.map((n) => noticeText(n, file))}</div>`}
+<div class="actions">${offer.actions.map((a) => actionButton(a, links))}</div>
+${devices !== undefined && html`<p class="sub">Installs only on the ${devices} device${devices === 1 ? "" : "s"} registered in its provisioning profile.</p>`}
 </section>
-${qr}
-${ctx.releaseNotes ? `<section class="card" aria-labelledby="notes-title"><h2 id="notes-title">Release notes</h2><p class="notes">${e(ctx.releaseNotes)}</p></section>` : ""}
+${offer.qrTap && html`<section class="card" aria-labelledby="qr-title"><h2 id="qr-title">Open on your phone</h2><div class="qr">${raw(links.qrSvg)}<p>Scan this code with the phone's camera to open this page there, then tap ${offer.qrTap}.</p></div></section>`}
+${ctx.releaseNotes && html`<section class="card" aria-labelledby="notes-title"><h2 id="notes-title">Release notes</h2><p class="notes">${ctx.releaseNotes}</p></section>`}
 <section class="card" aria-labelledby="details-title"><h2 id="details-title">Details</h2><dl>
-${details}
+${raw(details)}
 </dl></section>`;
   return frame({
     title: `${m.appName} ${m.version}`,
@@ -254,7 +226,7 @@ ${details}
       title: `${m.appName} ${m.version}`,
       description: `${describeBuild(file)}. Install it from this link.`,
       url: links.shareUrl,
-      ...(links.iconRoute ? { image: links.iconRoute } : {}),
+      image: links.iconRoute,
     },
     body,
   });
@@ -264,47 +236,29 @@ ${details}
 export function renderPasswordPage(action: string, problem?: string): string {
   return frame({
     title: "Protected build",
-    body: `<section class="card" aria-labelledby="pw-title"><h1 id="pw-title">This build is protected</h1>
+    body: html`<section class="card" aria-labelledby="pw-title"><h1 id="pw-title">This build is protected</h1>
 <p class="sub">Enter the password the person who shared it gave you.</p>
-<form method="post" action="${e(action)}">
+<form method="post" action="${action}">
 <label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256"${problem ? ` aria-describedby="pw-error" aria-invalid="true"` : ""}>
-${problem ? `<p class="error" id="pw-error" role="alert">${e(problem)}</p>` : ""}
+<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256"${problem && raw(` aria-describedby="pw-error" aria-invalid="true"`)}>
+${problem && html`<p class="error" id="pw-error" role="alert">${problem}</p>`}
 <button class="button primary" type="submit">Continue</button>
 </form></section>`,
   });
 }
 
-export type GoneReason = "disabled" | "expired" | "capped" | "removed" | "replaced" | "unknown";
-
-const GONE: Record<GoneReason, { heading: string; text: string }> = {
-  disabled: { heading: "This link is turned off", text: "The person who shared this build has turned its link off. Ask them for a new one." },
-  expired: { heading: "This link has expired", text: "The link to this build was set to expire and no longer works. Ask the person who shared it for a new one." },
-  capped: { heading: "Install limit reached", text: "This link has been used as many times as its owner allowed. Ask the person who shared it for a new link." },
-  removed: { heading: "This build was removed", text: "The person who shared this build has deleted it, so it can no longer be installed. Ask them for a link to a current build." },
-  replaced: { heading: "This link was replaced", text: "The person who shared this build replaced this link with a new one. Ask them for the current link." },
-  unknown: {
-    heading: "No build at this link",
-    text: "Nothing is shared at this address. The link may be mistyped, or the build was removed or its link replaced. Ask the person who shared it for the current link.",
-  },
-};
-
 /** The friendly page of a link that serves nothing (410, or 404 for an unknown key). */
-export function renderGonePage(reason: GoneReason): string {
-  const { heading, text } = GONE[reason];
-  return frame({ title: heading, body: `<section class="card" aria-labelledby="gone-title"><h1 id="gone-title">${e(heading)}</h1><p>${e(text)}</p></section>` });
+export function renderGonePage(heading: string, text: string): string {
+  return frame({ title: heading, body: html`<section class="card" aria-labelledby="gone-title"><h1 id="gone-title">${heading}</h1><p>${text}</p></section>` });
 }
-
-export const goneMessage = (reason: GoneReason) => GONE[reason].text;
 
 /**
  * One heading, one paragraph and at most one link: what a client over its limit sees (429), and
  * what a link-preview bot gets from a download link (never the package).
  */
 export function renderNoticePage(heading: string, text: string, link?: { href: string; label: string }): string {
-  const more = link ? `<p><a class="button" href="${e(link.href)}">${e(link.label)}</a></p>` : "";
   return frame({
     title: heading,
-    body: `<section class="card" aria-labelledby="notice-title"><h1 id="notice-title">${e(heading)}</h1><p>${e(text)}</p>${more}</section>`,
+    body: html`<section class="card" aria-labelledby="notice-title"><h1 id="notice-title">${heading}</h1><p>${text}</p>${link && html`<p><a class="button" href="${link.href}">${link.label}</a></p>`}</section>`,
   });
 }

@@ -1,8 +1,5 @@
+import { html } from "../../html/html";
 import type { MailMessage } from "../../ports";
-
-/** Every value that did not come from us is escaped before it goes into HTML. */
-export const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /** Links point at dashboard pages, which POST the token: a GET (a mail scanner's prefetch) changes nothing. */
 export const verifyLink = (publicBaseUrl: string, token: string) => `${publicBaseUrl}/verify-email?token=${encodeURIComponent(token)}`;
@@ -11,23 +8,21 @@ export const resetLink = (publicBaseUrl: string, token: string) => `${publicBase
 interface Paragraphs {
   to: string;
   subject: string;
-  /** Plain paragraphs (escaped for HTML). */
+  /** Plain paragraphs: text, escaped in the HTML part like every other value (the address is the person's own typing). */
   before: string[];
   action?: { label: string; url: string };
   after: string[];
 }
 
+/** The text part and the HTML part say the same; the HTML is written with core's escaping `html` template. */
 function compose({ to, subject, before, action, after }: Paragraphs): MailMessage {
   const text = [...before, ...(action ? [`${action.label}:\n${action.url}`] : []), ...after, "— Hangar"].join("\n\n");
-  const p = (s: string) => `<p style="margin:0 0 16px">${escapeHtml(s)}</p>`;
-  const button = action
-    ? `<p style="margin:0 0 16px"><a href="${escapeHtml(action.url)}" style="display:inline-block;padding:10px 18px;background:#0969da;color:#ffffff;border-radius:6px;text-decoration:none">${escapeHtml(action.label)}</a></p>` +
-      `<p style="margin:0 0 16px;font-size:13px;color:#57606a">Or paste this address into your browser:<br>${escapeHtml(action.url)}</p>`
-    : "";
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>` +
-    `<body style="font-family:system-ui,-apple-system,Segoe UI,sans-serif;color:#1b1f24;max-width:560px;margin:0 auto;padding:24px">` +
-    `${before.map(p).join("")}${button}${after.map(p).join("")}<p style="margin:0;color:#57606a">— Hangar</p></body></html>`;
-  return { to, subject, text, html };
+  const p = (s: string) => html`<p style="margin:0 0 16px">${s}</p>`;
+  const button =
+    action &&
+    html`<p style="margin:0 0 16px"><a href="${action.url}" style="display:inline-block;padding:10px 18px;background:#0969da;color:#ffffff;border-radius:6px;text-decoration:none">${action.label}</a></p><p style="margin:0 0 16px;font-size:13px;color:#57606a">Or paste this address into your browser:<br>${action.url}</p>`;
+  const body = html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${subject}</title></head><body style="font-family:system-ui,-apple-system,Segoe UI,sans-serif;color:#1b1f24;max-width:560px;margin:0 auto;padding:24px">${before.map(p)}${button}${after.map(p)}<p style="margin:0;color:#57606a">— Hangar</p></body></html>`;
+  return { to, subject, text, html: body.toString() };
 }
 
 export function verificationMail(to: string, link: string, hours: number): MailMessage {
