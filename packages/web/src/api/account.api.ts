@@ -1,25 +1,8 @@
 import { apiRequest } from "./api-client";
+import type { AccountView as Account, SessionView as SessionInfo } from "@hangar/core/account-views";
 
-/** The signed-in person, as `GET /api/account` answers it. */
-export interface Account {
-  userId: string;
-  email: string;
-  emailVerified: boolean;
-  displayName?: string;
-  organization?: string;
-  createdAt: string;
-  /** SES reported the address as bouncing (or a complaint) on `since`: Hangar mails it no more. */
-  mailSuppressed?: { reason: "bounce" | "complaint"; since: string };
-}
-
-export interface SessionInfo {
-  sessionId: string;
-  current: boolean;
-  createdAt: string;
-  lastSeenAt: string;
-  userAgent?: string;
-  ip?: string;
-}
+// What the accounts API answers is defined once, in core, and shared as types (no code reaches the bundle).
+export type { AccountView as Account, SessionView as SessionInfo } from "@hangar/core/account-views";
 
 export interface Profile {
   displayName: string;
