@@ -1,13 +1,12 @@
 import { apiRequest } from "./api-client";
+import type { ProfileInput as Profile } from "@hangar/core/account-input-schema";
 import type { AccountView as Account, SessionView as SessionInfo } from "@hangar/core/account-views";
 
 // What the accounts API answers is defined once, in core, and shared as types (no code reaches the bundle).
 export type { AccountView as Account, SessionView as SessionInfo } from "@hangar/core/account-views";
 
-export interface Profile {
-  displayName: string;
-  organization?: string;
-}
+/** The profile form's request, as the API parses it. */
+export type { ProfileInput as Profile } from "@hangar/core/account-input-schema";
 
 /** Typed calls for the accounts API (issue: accounts and the dashboard shell). */
 export const accountApi = {
