@@ -31,6 +31,8 @@ interface SessionValue {
 
 const SessionContext = createContext<SessionValue | undefined>(undefined);
 
+const SESSION_KEY = sessionQuery().queryKey;
+
 /** Everything cached but the session itself: one account's data never shows to the next. */
 const notSession = { predicate: (query: { queryKey: readonly unknown[] }) => query.queryKey[0] !== queryKeys.session[0] };
 
@@ -38,7 +40,6 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const client = useQueryClient();
   const query = useQuery(sessionQuery());
   const navigate = useNavigate();
-  const { queryKey } = sessionQuery();
 
   const state: SessionState = query.isPending
     ? { status: "loading" }
@@ -50,13 +51,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     // A 401 on any signed-in request means the session ended (expired, signed out elsewhere). Said
     // as such on the login page, and what the page's forms held is kept for after the sign-in.
     setSessionLostHandler((error) => {
-      const current = client.getQueryData(queryKey);
+      const current = client.getQueryData(SESSION_KEY);
       // Only the first 401 of a signed-in page keeps a draft: later ones (requests that were in
       // flight) may arrive when the login form is already showing.
       const ended = current?.status === "signedIn" && error.code === "not_signed_in";
       if (ended) saveDraft(window.location.pathname + window.location.search);
       if (current?.status === "signedOut" && (current.ended || !ended)) return;
-      client.setQueryData(queryKey, { status: "signedOut", ...(ended ? { ended } : {}) });
+      client.setQueryData(SESSION_KEY, { status: "signedOut", ...(ended ? { ended } : {}) });
     });
     return () => setSessionLostHandler(undefined);
   }, [client]);
@@ -69,7 +70,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [client, signedOut]);
 
   const refresh = useCallback(async () => {
-    await client.refetchQueries({ queryKey });
+    await client.refetchQueries({ queryKey: SESSION_KEY });
   }, [client]);
 
   const signOut = useCallback(async () => {
@@ -78,8 +79,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     } finally {
       // Navigate in the same batch as the state change, so the signed-in page does not first
       // redirect to a login form that would send the person back to it.
-      navigate("/login" satisfies AppPath, { replace: true, state: { notice: "signed-out" } });
-      client.setQueryData(queryKey, { status: "signedOut" });
+      navigate("/login", { replace: true, state: { notice: "signed-out" } });
+      client.setQueryData(SESSION_KEY, { status: "signedOut" });
     }
   }, [client, navigate]);
 
@@ -87,7 +88,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     (account: Account) => {
       // Whatever another account left in this tab goes before this one's pages ask.
       client.removeQueries(notSession);
-      client.setQueryData(queryKey, signedIn(account));
+      client.setQueryData(SESSION_KEY, signedIn(account));
     },
     [client],
   );
