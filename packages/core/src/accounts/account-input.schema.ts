@@ -102,8 +102,12 @@ export type ResetConfirm = z.infer<typeof ResetConfirm>;
 export const ChangePassword = z.object({ currentPassword: GivenPassword, newPassword: NewPassword });
 export type ChangePassword = z.infer<typeof ChangePassword>;
 
+/** Characters of a display name and of an organization (the dashboard's fields are sized by them). */
+export const MAX_DISPLAY_NAME = 80;
+export const MAX_ORGANIZATION = 120;
+
 export const ProfileInput = z.object({
-  displayName: profileText(1, 80),
-  organization: z.optional(profileText(0, 120)),
+  displayName: profileText(1, MAX_DISPLAY_NAME),
+  organization: z.optional(profileText(0, MAX_ORGANIZATION)),
 });
 export type ProfileInput = z.infer<typeof ProfileInput>;

@@ -1,4 +1,4 @@
-import { ProfileInput } from "@hangar/core/account-input-schema";
+import { MAX_DISPLAY_NAME, MAX_ORGANIZATION, ProfileInput } from "@hangar/core/account-input-schema";
 import { useState, type FormEvent } from "react";
 import type { Account } from "../api/account.api";
 import { useUpdateProfile } from "../api/account.queries";
@@ -40,7 +40,7 @@ export function ProfileForm({ account, submitLabel, onSaved }: { account: Accoun
         name="displayName"
         label={LABELS.displayName}
         autoComplete="name"
-        maxLength={80}
+        maxLength={MAX_DISPLAY_NAME}
         hint="Shown in the dashboard and to people you share builds with."
         value={displayName}
         onValueChange={(v) => {
@@ -54,7 +54,7 @@ export function ProfileForm({ account, submitLabel, onSaved }: { account: Accoun
         label={LABELS.organization}
         optional
         autoComplete="organization"
-        maxLength={120}
+        maxLength={MAX_ORGANIZATION}
         value={organization}
         onValueChange={(v) => {
           setOrganization(v);

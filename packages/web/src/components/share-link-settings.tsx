@@ -1,4 +1,4 @@
-import { ShareSettings } from "@hangar/core/link-schema";
+import { MAX_LINK_PASSWORD, ShareSettings } from "@hangar/core/link-schema";
 import { useState, type FormEvent } from "react";
 import { describeError } from "../api/api-client";
 import type { FileDetail, ShareLinkView, ShareSettingsInput } from "../api/dashboard.api";
@@ -223,7 +223,7 @@ function SettingsForm({ file, share, onSubmitting, onSaved }: { file: FileDetail
         optional
         autoComplete="new-password"
         value={password}
-        maxLength={256}
+        maxLength={MAX_LINK_PASSWORD}
         disabled={removePassword}
         hint={
           share.hasPassword
