@@ -9,6 +9,9 @@ import { defineConfig } from "vite";
  */
 export default defineConfig({
   plugins: [react()],
+  // The workspace root holds another React (18, for a tool's own UI) beside this package's 19;
+  // @tanstack/react-query is hoisted there, and must use the app's React, not that one.
+  resolve: { dedupe: ["react", "react-dom"] },
   build: {
     outDir: "dist",
     emptyOutDir: true,

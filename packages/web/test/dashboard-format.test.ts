@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync, readdirSync } from "node:fs";
 import { formatBytes as sharedFormatBytes } from "@hangar/inspect/format";
-import { formatBytes } from "../src/app/format";
+import { formatBytes } from "@hangar/core/format-bytes";
 import { groupFiles, versionOf } from "../src/components/file-list";
 import type { FileSummary } from "../src/api/dashboard.api";
 import { niceCeiling } from "../src/components/daily-chart";
@@ -25,6 +25,9 @@ describe("formatBytes", () => {
       if (!/\.tsx?$/.test(file)) continue;
       const text = readFileSync(new URL(file, src), "utf8");
       expect(text, file).not.toMatch(/function formatBytes|formatBytes\s*=\s*\(|1024/);
+      // Every page that shows a size imports the shared one itself (no re-export to drift).
+      if (/formatBytes\(/.test(text)) expect(text, file).toMatch(/import \{ formatBytes \} from "@hangar\/core\/format-bytes";/);
+      expect(text, file).not.toMatch(/export \{[^}]*formatBytes/);
     }
   });
 });

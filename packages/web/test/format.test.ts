@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeDevice, formatRelative } from "../src/app/format";
-import { passwordLengthError } from "../src/components/field";
+import { newPasswordError } from "../src/components/field";
 
 describe("describeDevice", () => {
   it.each([
@@ -21,11 +21,11 @@ describe("formatRelative", () => {
   });
 });
 
-describe("passwordLengthError", () => {
+describe("newPasswordError", () => {
   it("counts characters as the server does (NFKC code points), not UTF-16 units", () => {
     // 12 emoji are 24 UTF-16 units but 12 characters: accepted.
-    expect(passwordLengthError("😀".repeat(12))).toBeUndefined();
-    expect(passwordLengthError("😀".repeat(11))).toContain("this one has 11");
-    expect(passwordLengthError("x".repeat(257))).toBe("Use at most 256 characters.");
+    expect(newPasswordError("😀".repeat(12))).toBeUndefined();
+    expect(newPasswordError("😀".repeat(11))).toContain("this one has 11");
+    expect(newPasswordError("x".repeat(257))).toBe("Use at most 256 characters.");
   });
 });

@@ -1,30 +1,12 @@
 import { apiRequest } from "./api-client";
+import type { ProfileInput as Profile } from "@hangar/core/account-input-schema";
+import type { AccountView as Account, SessionView as SessionInfo } from "@hangar/core/account-views";
 
-/** The signed-in person, as `GET /api/account` answers it. */
-export interface Account {
-  userId: string;
-  email: string;
-  emailVerified: boolean;
-  displayName?: string;
-  organization?: string;
-  createdAt: string;
-  /** SES reported the address as bouncing (or a complaint) on `since`: Hangar mails it no more. */
-  mailSuppressed?: { reason: "bounce" | "complaint"; since: string };
-}
+// What the accounts API answers is defined once, in core, and shared as types (no code reaches the bundle).
+export type { AccountView as Account, SessionView as SessionInfo } from "@hangar/core/account-views";
 
-export interface SessionInfo {
-  sessionId: string;
-  current: boolean;
-  createdAt: string;
-  lastSeenAt: string;
-  userAgent?: string;
-  ip?: string;
-}
-
-export interface Profile {
-  displayName: string;
-  organization?: string;
-}
+/** The profile form's request, as the API parses it. */
+export type { ProfileInput as Profile } from "@hangar/core/account-input-schema";
 
 /** Typed calls for the accounts API (issue: accounts and the dashboard shell). */
 export const accountApi = {

@@ -8,6 +8,7 @@ import type {
   Page,
   ProjectAnswer as Project,
 } from "@hangar/core/dashboard-answers";
+import type { ShareSettings as ShareSettingsInput } from "@hangar/core/link-schema";
 import { apiRequest } from "./api-client";
 
 export interface ProjectInput {
@@ -30,13 +31,8 @@ export type {
   UsageDayAnswer as UsageDay,
 } from "@hangar/core/dashboard-answers";
 
-/** Omitted fields stay as they are; null clears one. */
-export interface ShareSettingsInput {
-  enabled?: boolean;
-  expiresAt?: string | null;
-  password?: string | null;
-  maxDownloads?: number | null;
-}
+/** Omitted fields stay as they are; null clears one. The very shape the API parses (core's `ShareSettings`). */
+export type { ShareSettings as ShareSettingsInput } from "@hangar/core/link-schema";
 
 const id = (value: string) => encodeURIComponent(value);
 

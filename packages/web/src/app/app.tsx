@@ -18,6 +18,7 @@ import { KeyUsagePage } from "../pages/key-usage.page";
 import { ResetPasswordPage } from "../pages/reset-password.page";
 import { SignUpPage } from "../pages/sign-up.page";
 import { VerifyEmailPage } from "../pages/verify-email.page";
+import { paths, ROUTE_PATTERNS, type ParamsOf, type RoutePath, type RoutePattern } from "./paths";
 import { matchPath, Redirect, safeNextPath, useLocation, useSearchParam } from "./router";
 import { homeFor, useSession } from "./session";
 
@@ -29,33 +30,48 @@ import { homeFor, useSession } from "./session";
  */
 type Access = "account" | "guest" | "any";
 
-interface Route {
-  path: string;
+interface Route<P extends RoutePattern> {
   access: Access;
-  render(params: Record<string, string>): ReactNode;
+  render(params: ParamsOf<P>): ReactNode;
 }
 
-/** The client routes. The local server and CloudFront answer index.html for each of them. */
-export const ROUTES: Route[] = [
-  { path: "/sign-up", access: "guest", render: () => <SignUpPage /> },
-  { path: "/login", access: "guest", render: () => <LoginPage /> },
-  { path: "/forgot-password", access: "guest", render: () => <ForgotPasswordPage /> },
-  { path: "/check-email", access: "any", render: () => <CheckEmailPage /> },
-  { path: "/verify-email", access: "any", render: () => <VerifyEmailPage /> },
-  { path: "/reset-password", access: "any", render: () => <ResetPasswordPage /> },
-  { path: "/profile", access: "account", render: () => <ProfilePage /> },
-  { path: "/dashboard", access: "account", render: () => <DashboardPage /> },
-  { path: "/projects", access: "account", render: () => <ProjectsPage /> },
-  { path: "/projects/new", access: "account", render: () => <NewProjectPage /> },
-  { path: "/projects/:projectId", access: "account", render: (p) => <ProjectPage projectId={p.projectId!} /> },
-  { path: "/files/:fileId", access: "account", render: (p) => <FilePage fileId={p.fileId!} /> },
-  { path: "/security/developer-settings", access: "account", render: () => <DeveloperSettingsPage /> },
-  { path: "/security/developer-settings/keys/:clientId", access: "account", render: (p) => <KeyUsagePage clientId={p.clientId!} /> },
-  { path: "/account", access: "account", render: () => <AccountPage /> },
-];
+/**
+ * The client routes, one row per pattern of `ROUTE_PATTERNS` (a missing or unknown one fails to
+ * compile), each page given its parameters by name. The local server and CloudFront answer
+ * index.html for each of them.
+ */
+export const ROUTES: { [P in RoutePattern]: Route<P> } = {
+  "/sign-up": { access: "guest", render: () => <SignUpPage /> },
+  "/login": { access: "guest", render: () => <LoginPage /> },
+  "/forgot-password": { access: "guest", render: () => <ForgotPasswordPage /> },
+  "/check-email": { access: "any", render: () => <CheckEmailPage /> },
+  "/verify-email": { access: "any", render: () => <VerifyEmailPage /> },
+  "/reset-password": { access: "any", render: () => <ResetPasswordPage /> },
+  "/profile": { access: "account", render: () => <ProfilePage /> },
+  "/dashboard": { access: "account", render: () => <DashboardPage /> },
+  "/projects": { access: "account", render: () => <ProjectsPage /> },
+  "/projects/new": { access: "account", render: () => <NewProjectPage /> },
+  "/projects/:projectId": { access: "account", render: (p) => <ProjectPage projectId={p.projectId} /> },
+  "/files/:fileId": { access: "account", render: (p) => <FilePage fileId={p.fileId} /> },
+  "/security/developer-settings": { access: "account", render: () => <DeveloperSettingsPage /> },
+  "/security/developer-settings/keys/:clientId": { access: "account", render: (p) => <KeyUsagePage clientId={p.clientId} /> },
+  "/account": { access: "account", render: () => <AccountPage /> },
+};
+
+/** The first route (in `ROUTE_PATTERNS` order: `/projects/new` before `/projects/:projectId`) a path matches. */
+function findRoute(pathname: string): { pattern: RoutePattern; access: Access; page: ReactNode } | undefined {
+  for (const pattern of ROUTE_PATTERNS) {
+    const params = matchPath(pattern, pathname);
+    if (!params) continue;
+    const route = ROUTES[pattern] as Route<RoutePattern>;
+    // matchPath names the params after the pattern's own `:segments`, which is what ParamsOf reads.
+    return { pattern, access: route.access, page: route.render(params as ParamsOf<RoutePattern>) };
+  }
+  return undefined;
+}
 
 /** Old or short addresses people may type. */
-const ALIASES: Record<string, string> = { "/settings": "/account", "/security": "/security/developer-settings", "/signup": "/sign-up", "/register": "/sign-up", "/signin": "/login" };
+const ALIASES: Record<string, RoutePath> = { "/settings": "/account", "/security": "/security/developer-settings", "/signup": "/sign-up", "/register": "/sign-up", "/signin": "/login" };
 
 export function App() {
   const { pathname, search } = useLocation();
@@ -66,7 +82,7 @@ export function App() {
 
   const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
   const alias = ALIASES[normalized];
-  if (alias) return <Redirect to={alias + search} />;
+  if (alias) return <Redirect to={search ? `${alias}?${search.slice(1)}` : alias} />;
 
   // Nothing until we know who is there: no flash of the login form or of the dashboard frame.
   if (state.status === "loading") return <div className="boot" aria-busy="true" />;
@@ -74,29 +90,24 @@ export function App() {
 
   if (normalized === "/") return <Redirect to={state.status === "signedIn" ? homeFor(state.account) : "/login"} />;
 
-  for (const route of ROUTES) {
-    const params = matchPath(route.path, normalized);
-    if (!params) continue;
-    if (route.access === "account") {
-      if (state.status !== "signedIn") {
-        const here = pathname + search;
-        return (
-          <Redirect
-            to={here === "/dashboard" ? "/login" : `/login?next=${encodeURIComponent(here)}`}
-            state={state.status === "signedOut" && state.ended ? { notice: "session-ended" } : undefined}
-          />
-        );
-      }
-      if (!state.account.displayName && route.path !== "/profile") {
-        return <Redirect to={`/profile?next=${encodeURIComponent(pathname + search)}`} />;
-      }
+  const route = findRoute(normalized);
+  if (!route) return <NotFoundPage />;
+  const here = pathname + search;
+  if (route.access === "account") {
+    if (state.status !== "signedIn") {
+      return (
+        <Redirect
+          to={here === "/dashboard" ? "/login" : paths.withNext("/login", here)}
+          state={state.status === "signedOut" && state.ended ? { notice: "session-ended" } : undefined}
+        />
+      );
     }
-    if (route.access === "guest" && state.status === "signedIn") {
-      return <Redirect to={state.account.displayName ? safeNextPath(next, "/dashboard") : homeFor(state.account)} />;
-    }
-    return <>{route.render(params)}</>;
+    if (!state.account.displayName && route.pattern !== "/profile") return <Redirect to={paths.withNext("/profile", here)} />;
   }
-  return <NotFoundPage />;
+  if (route.access === "guest" && state.status === "signedIn") {
+    return <Redirect to={state.account.displayName ? safeNextPath(next, "/dashboard") : homeFor(state.account)} />;
+  }
+  return <>{route.page}</>;
 }
 
 function Unavailable({ message }: { message: string }) {

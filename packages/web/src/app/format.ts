@@ -1,10 +1,8 @@
-/** Sizes, dates and user agents as people read them; everything here is display only. */
-
 /**
- * Sizes: the one formatter the CLI and the share page use (decimal units, "31.5 MB"), through
- * core's dependency-free subpath, so the dashboard never disagrees with them about a file's size.
+ * Dates and user agents as people read them; everything here is display only. Sizes have no
+ * formatter here: pages import `formatBytes` from `@hangar/core/format-bytes`, the one the CLI and
+ * the share page use (decimal units, "31.5 MB"), so the dashboard never disagrees with them.
  */
-export { formatBytes } from "@hangar/core/format-bytes";
 
 export function formatDateTime(iso: string, options: { dateOnly?: boolean } = {}): string {
   const date = new Date(iso);

@@ -1,3 +1,4 @@
+import type { AppPath } from "./paths";
 import { createContext, useCallback, useContext, useEffect, useMemo, useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from "react";
 
 /**
@@ -22,7 +23,7 @@ export interface NavigateOptions {
 
 interface RouterValue {
   location: Location;
-  navigate(to: string, options?: NavigateOptions): void;
+  navigate(to: AppPath, options?: NavigateOptions): void;
 }
 
 const RouterContext = createContext<RouterValue | undefined>(undefined);
@@ -49,7 +50,7 @@ function snapshot(): Location {
 
 export function RouterProvider({ children }: { children: ReactNode }) {
   const location = useSyncExternalStore(subscribe, snapshot);
-  const navigate = useCallback((to: string, options: NavigateOptions = {}) => {
+  const navigate = useCallback((to: AppPath, options: NavigateOptions = {}) => {
     const state = options.state ?? null;
     if (options.replace) window.history.replaceState(state, "", to);
     else window.history.pushState(state, "", to);
@@ -104,24 +105,25 @@ const PROBE_ORIGIN = "https://hangar.invalid";
  * are read by browsers as other hosts, so an open redirect through `?next=` is refused. Besides
  * the shape checks, the path is resolved as a browser would and must stay on the origin.
  */
-export function safeNextPath(next: string | null | undefined, fallback: string): string {
+export function safeNextPath(next: string | null | undefined, fallback: AppPath): AppPath {
   if (!next || !next.startsWith("/") || next.startsWith("//") || UNSAFE_IN_PATH.test(next)) return fallback;
   try {
     if (new URL(next, PROBE_ORIGIN).origin !== PROBE_ORIGIN) return fallback;
   } catch {
     return fallback;
   }
-  return next;
+  // A same-origin path; one that is no route lands on the not-found page, as a typed address would.
+  return next as AppPath;
 }
 
-export function Redirect({ to, state }: { to: string; state?: unknown }) {
+export function Redirect({ to, state }: { to: AppPath; state?: unknown }) {
   const navigate = useNavigate();
   // The state is read when the redirect happens; a new object on each render must not redirect again.
   useEffect(() => navigate(to, { replace: true, ...(state === undefined ? {} : { state }) }), [navigate, to]);
   return null;
 }
 
-type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & { to: string; state?: unknown };
+type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & { to: AppPath; state?: unknown };
 
 /** An `<a>` that navigates in-app on a plain click and behaves like a link otherwise. */
 export function Link({ to, state, onClick, ...rest }: LinkProps) {

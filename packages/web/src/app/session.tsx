@@ -1,65 +1,77 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from "react";
 import { accountApi, type Account } from "../api/account.api";
+import { sessionQuery, signedIn, type SessionData } from "../api/account.queries";
 import { ApiError, setSessionLostHandler } from "../api/api-client";
+import { queryKeys } from "../api/query-keys";
 import { saveDraft } from "./form-drafts";
+import type { AppPath } from "./paths";
 import { useNavigate } from "./router";
 
 /**
  * Who is signed in. Until `GET /api/account` settles the state is "loading" and guarded pages
  * render nothing, so a signed-in person never sees the login form flash by (and a signed-out
- * one never sees the dashboard's frame).
+ * one never sees the dashboard's frame). The answer lives in the query cache (`sessionQuery`),
+ * beside the server state it guards; sign-in, profile changes and a 401 anywhere write it there.
  */
 export type SessionState =
   | { status: "loading" }
-  /** `ended`: the session ran out (or was ended elsewhere) while this tab was signed in. */
-  | { status: "signedOut"; ended?: boolean }
-  | { status: "signedIn"; account: Account }
+  | SessionData
   /** The API could not be asked (network, 5xx): neither signed in nor out. */
   | { status: "unavailable"; error: ApiError };
 
 interface SessionValue {
   state: SessionState;
-  /** The account after a sign-in or a profile change. */
+  /** The account after a sign-in. */
   setAccount(account: Account): void;
+  /** Asks the API again who is signed in (after a reset, a verification, an account deletion). */
   refresh(): Promise<void>;
   signOut(): Promise<void>;
 }
 
 const SessionContext = createContext<SessionValue | undefined>(undefined);
 
+const SESSION_KEY = sessionQuery().queryKey;
+
+/** Everything cached but the session itself: one account's data never shows to the next. */
+const notSession = { predicate: (query: { queryKey: readonly unknown[] }) => query.queryKey[0] !== queryKeys.session[0] };
+
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<SessionState>({ status: "loading" });
+  const client = useQueryClient();
+  const query = useQuery(sessionQuery());
   const navigate = useNavigate();
-  // Read by the 401 handler, which is registered once: whether this tab was signed in until now.
-  const signedIn = useRef(false);
-  useEffect(() => {
-    signedIn.current = state.status === "signedIn";
-  }, [state.status]);
 
-  const refresh = useCallback(async () => {
-    try {
-      const account = await accountApi.current();
-      setState({ status: "signedIn", account });
-    } catch (error) {
-      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) setState({ status: "signedOut" });
-      else setState({ status: "unavailable", error: error instanceof ApiError ? error : new ApiError(0, "unexpected", String(error)) });
-    }
-  }, []);
+  const state: SessionState = query.isPending
+    ? { status: "loading" }
+    : query.isError
+      ? { status: "unavailable", error: query.error instanceof ApiError ? query.error : new ApiError(0, "unexpected", String(query.error)) }
+      : query.data;
 
   useEffect(() => {
-    void refresh();
     // A 401 on any signed-in request means the session ended (expired, signed out elsewhere). Said
     // as such on the login page, and what the page's forms held is kept for after the sign-in.
     setSessionLostHandler((error) => {
+      const current = client.getQueryData(SESSION_KEY);
       // Only the first 401 of a signed-in page keeps a draft: later ones (requests that were in
       // flight) may arrive when the login form is already showing.
-      const ended = signedIn.current && error.code === "not_signed_in";
-      signedIn.current = false;
+      const ended = current?.status === "signedIn" && error.code === "not_signed_in";
       if (ended) saveDraft(window.location.pathname + window.location.search);
-      setState((current) => (current.status === "signedOut" && (current.ended || !ended) ? current : { status: "signedOut", ...(ended ? { ended } : {}) }));
+      if (current?.status === "signedOut" && (current.ended || !ended)) return;
+      client.setQueryData(SESSION_KEY, { status: "signedOut", ...(ended ? { ended } : {}) });
     });
     return () => setSessionLostHandler(undefined);
-  }, [refresh]);
+  }, [client]);
+
+  // Signed out (by choice, by a 401, by deleting the account): the account's data leaves the
+  // cache. Run after the guarded page has gone, so nothing still mounted fetches it again.
+  const signedOut = state.status === "signedOut";
+  useEffect(() => {
+    if (signedOut) client.removeQueries(notSession);
+  }, [client, signedOut]);
+
+  const refresh = useCallback(async () => {
+    await client.refetchQueries({ queryKey: SESSION_KEY });
+  }, [client]);
 
   const signOut = useCallback(async () => {
     try {
@@ -68,11 +80,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       // Navigate in the same batch as the state change, so the signed-in page does not first
       // redirect to a login form that would send the person back to it.
       navigate("/login", { replace: true, state: { notice: "signed-out" } });
-      setState({ status: "signedOut" });
+      client.setQueryData(SESSION_KEY, { status: "signedOut" });
     }
-  }, [navigate]);
+  }, [client, navigate]);
 
-  const setAccount = useCallback((account: Account) => setState({ status: "signedIn", account }), []);
+  const setAccount = useCallback(
+    (account: Account) => {
+      // Whatever another account left in this tab goes before this one's pages ask.
+      client.removeQueries(notSession);
+      client.setQueryData(SESSION_KEY, signedIn(account));
+    },
+    [client],
+  );
   const value = useMemo(() => ({ state, setAccount, refresh, signOut }), [state, setAccount, refresh, signOut]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
@@ -91,4 +110,4 @@ export function useAccount(): Account {
 }
 
 /** Where a signed-in person belongs: the profile form until it has a display name. */
-export const homeFor = (account: Account) => (account.displayName ? "/dashboard" : "/profile");
+export const homeFor = (account: Account): AppPath => (account.displayName ? "/dashboard" : "/profile");

@@ -1,50 +1,91 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { describeError } from "../api/api-client";
 import { colorClass, colorLabel } from "../app/palette";
 import { ErrorSummary } from "./alerts";
 import { Button } from "./button";
 
-export type Load<T> = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; data: T };
-
-/** Runs `fetcher` on mount and whenever `reload()` is called; stale answers are dropped. */
-export function useLoad<T>(fetcher: () => Promise<T>, deps: readonly unknown[]): [Load<T>, () => void, (data: T) => void] {
-  const [state, setState] = useState<Load<T>>({ status: "loading" });
-  const [version, setVersion] = useState(0);
-  const run = useRef(0);
-  useEffect(() => {
-    const mine = ++run.current;
-    setState((s) => (s.status === "ready" ? s : { status: "loading" }));
-    fetcher().then(
-      (data) => mine === run.current && setState({ status: "ready", data }),
-      (error) => mine === run.current && setState({ status: "error", message: describeError(error) }),
-    );
-  }, [...deps, version]);
-  const reload = useCallback(() => setVersion((v) => v + 1), []);
-  const set = useCallback((data: T) => setState({ status: "ready", data }), []);
-  return [state, reload, set];
+/** What `Loaded` reads of a query (`useQuery`'s result). */
+export interface QueryView<T> {
+  data: T | undefined;
+  error: unknown;
+  isPending: boolean;
+  isError: boolean;
+  refetch(): unknown;
 }
 
-/** Loading and error states of a request, the same everywhere. */
-export function Loaded<T>({ load, retry, label, children }: { load: Load<T>; retry(): void; label: string; children(data: T): ReactNode }) {
-  if (load.status === "loading") {
+/**
+ * Loading and error states of a query, the same everywhere. A failed refetch shows the error
+ * (with "Try again") rather than answers that may be gone, as a failed first load does.
+ */
+export function Loaded<T>({ query, label, children }: { query: QueryView<T>; label: string; children(data: T): ReactNode }) {
+  if (query.isError) {
     return (
-      <p className="loading-line" role="status">
-        <span className="spinner spinner-dark" aria-hidden="true" /> Loading {label}…
-      </p>
-    );
-  }
-  if (load.status === "error") {
-    return (
-      <ErrorSummary message={`Could not load ${label}. ${load.message}`}>
+      <ErrorSummary message={`Could not load ${label}. ${describeError(query.error)}`}>
         <div className="alert-actions">
-          <Button variant="secondary" className="button-small" onClick={retry}>
+          <Button variant="secondary" className="button-small" onClick={() => void query.refetch()}>
             Try again
           </Button>
         </div>
       </ErrorSummary>
     );
   }
-  return <>{children(load.data)}</>;
+  if (query.isPending || query.data === undefined) {
+    return (
+      <p className="loading-line" role="status">
+        <span className="spinner spinner-dark" aria-hidden="true" /> Loading {label}…
+      </p>
+    );
+  }
+  return <>{children(query.data)}</>;
+}
+
+/** Items as a list, one `<li>` each: the markup of every list the dashboard shows. */
+export function ItemList<T>({ items, itemKey, className, itemClassName, testId, children }: {
+  items: readonly T[];
+  itemKey(item: T): string;
+  className: string;
+  itemClassName: string;
+  testId?: string;
+  children(item: T): ReactNode;
+}) {
+  return (
+    <ul className={className} data-testid={testId}>
+      {items.map((item) => (
+        <li key={itemKey(item)} className={itemClassName}>
+          {children(item)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The list pages' scaffold: a query's loading and error states, an empty state when it has no
+ * items, else the items (`children`), with what comes after them (`footer`) given the items.
+ */
+export function ResourceList<D, T>({ query, label, items, empty, children, footer }: {
+  query: QueryView<D>;
+  /** Completes "Loading …" and "Could not load …": "your projects". */
+  label: string;
+  items(data: D): readonly T[];
+  empty: ReactNode;
+  children(items: readonly T[]): ReactNode;
+  footer?(items: readonly T[]): ReactNode;
+}) {
+  return (
+    <Loaded query={query} label={label}>
+      {(data) => {
+        const list = items(data);
+        if (list.length === 0) return <div className="panel">{empty}</div>;
+        return (
+          <>
+            {children(list)}
+            {footer?.(list)}
+          </>
+        );
+      }}
+    </Loaded>
+  );
 }
 
 /** A project's color, as a dot with its name for people who do not see the color. */

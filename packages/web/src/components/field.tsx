@@ -1,4 +1,6 @@
+import { emailProblem, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, NewPassword, passwordLength } from "@hangar/core/account-input-schema";
 import { useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { fieldError, fieldSentence, type FieldMessage } from "./use-form";
 
 /** The element id of a form field: error summaries link to it. */
 export const fieldId = (name: string) => `field-${name}`;
@@ -124,22 +126,32 @@ function describedBy(id: string, hint: ReactNode, error: string | undefined): st
   return ids.length ? ids.join(" ") : undefined;
 }
 
-/** Stated up front on every new-password field, and checked before the request is sent. */
-export const PASSWORD_RULES = "At least 12 characters (up to 256). Common passwords are not accepted.";
+/** Stated up front on every new-password field, and checked (with core's `NewPassword`) before the request is sent. */
+export const PASSWORD_RULES = `At least ${MIN_PASSWORD_LENGTH} characters (up to ${MAX_PASSWORD_LENGTH}). Common passwords are not accepted.`;
 
-/** Counts characters as the server does (NFKC, code points), so the two never disagree. */
-export function passwordLengthError(password: string): string | undefined {
-  const length = [...password.normalize("NFKC")].length;
+/**
+ * The words for a new password core's `NewPassword` refused: its length with the count, which is
+ * how people fix it; its other rules (only spaces, an unpaired surrogate) as the API says them.
+ */
+export const newPasswordMessage: FieldMessage = (value, message) => {
+  const length = passwordLength(String(value ?? "").normalize("NFKC"));
   if (length === 0) return "Enter a password.";
-  if (length < 12) return `Use at least 12 characters (this one has ${length}).`;
-  if (length > 256) return "Use at most 256 characters.";
-  return undefined;
-}
+  if (length < MIN_PASSWORD_LENGTH) return `Use at least ${MIN_PASSWORD_LENGTH} characters (this one has ${length}).`;
+  if (length > MAX_PASSWORD_LENGTH) return `Use at most ${MAX_PASSWORD_LENGTH} characters.`;
+  return fieldSentence("Password", message);
+};
 
+/** A new password as the API checks it (NFKC, code points, 12 to 256, not only spaces). */
+export const newPasswordError = (password: string) => fieldError(NewPassword, password, newPasswordMessage);
+
+/**
+ * Core's rule for an address's shape (`emailProblem`, the one `Email` applies after normalizing).
+ * A Unicode domain is left to the server, which turns it into ASCII first (with Node's IDNA).
+ */
 export function emailError(email: string): string | undefined {
-  const trimmed = email.trim();
-  if (!trimmed) return "Enter your e-mail address.";
-  // A light check for typos only; the server decides what is valid.
-  if (!/^[^\s@]+@[^\s@]+$/.test(trimmed) || trimmed.length > 254) return "Enter an e-mail address like name@example.com.";
-  return undefined;
+  const address = email.trim().toLowerCase();
+  if (!address) return "Enter your e-mail address.";
+  const domain = address.slice(address.lastIndexOf("@") + 1);
+  if (!/^[\x00-\x7f]*$/.test(domain)) return undefined;
+  return emailProblem(address) ? "Enter an e-mail address like name@example.com." : undefined;
 }

@@ -1,8 +1,11 @@
 import { useState } from "react";
 import type { FileSummary, LinkSummary } from "../api/dashboard.api";
 import { Link } from "../app/router";
+import { ItemList } from "./data";
 import { INSTALL_BLOCKER_TEXT } from "@hangar/core/installability";
-import { formatBytes, formatDateTime } from "../app/format";
+import { formatBytes } from "@hangar/core/format-bytes";
+import { formatDateTime } from "../app/format";
+import { paths } from "../app/paths";
 
 export const versionOf = (f: Pick<FileSummary, "version" | "buildNumber">) =>
   f.version ? `${f.version}${f.buildNumber ? ` (${f.buildNumber})` : ""}` : f.buildNumber ? `(${f.buildNumber})` : "—";
@@ -80,7 +83,7 @@ export function LinkCounts({ share, platform }: { share: LinkSummary; platform: 
  * A list's files in the groups the dashboard shows apart: builds (completed: what the project's
  * file count counts), rejected uploads, and uploads still waiting for their complete.
  */
-export function groupFiles(files: FileSummary[]) {
+export function groupFiles(files: readonly FileSummary[]) {
   return {
     builds: files.filter((f) => f.status === "completed"),
     rejected: files.filter((f) => f.status === "rejected"),
@@ -89,14 +92,14 @@ export function groupFiles(files: FileSummary[]) {
 }
 
 /** Builds as a list of rows (a table on wide screens, stacked cards on phones, same markup). */
-export function FileList({ files, showProject, projectNames }: { files: FileSummary[]; showProject?: boolean; projectNames?: Map<string, string> }) {
+export function FileList({ files, showProject, projectNames }: { files: readonly FileSummary[]; showProject?: boolean; projectNames?: Map<string, string> }) {
   return (
-    <ul className="file-list">
-      {files.map((f) => (
-        <li key={f.fileId} className="file-row">
+    <ItemList items={files} itemKey={(f) => f.fileId} className="file-list" itemClassName="file-row">
+      {(f) => (
+        <>
           <AppIcon url={f.iconUrl} />
           <div className="file-main">
-            <Link to={`/files/${encodeURIComponent(f.fileId)}`} className="file-name">
+            <Link to={paths.file(f.fileId)} className="file-name">
               {f.appName ?? f.fileName}
             </Link>
             <p className="file-meta">
@@ -117,8 +120,8 @@ export function FileList({ files, showProject, projectNames }: { files: FileSumm
             <NotInstallable file={f} />
             {f.share && <LinkCounts share={f.share} platform={f.platform} />}
           </div>
-        </li>
-      ))}
-    </ul>
+        </>
+      )}
+    </ItemList>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
+import type { RoutePath } from "../app/paths";
 import { Link, useLocation } from "../app/router";
 import { useAccount, useSession } from "../app/session";
 import { Logo } from "./logo";
@@ -56,7 +57,7 @@ export function AuthLayout({ title, subtitle, children, footer, icon: iconNode }
 }
 
 interface NavItem {
-  to: string;
+  to: RoutePath;
   label: string;
   icon: ReactNode;
   /** Other paths that count as this item (sub-pages). */

@@ -1,16 +1,23 @@
+import { MAX_DISPLAY_NAME, MAX_ORGANIZATION, ProfileInput } from "@hangar/core/account-input-schema";
 import { useState, type FormEvent } from "react";
-import { accountApi, type Account } from "../api/account.api";
-import { ErrorSummary, Notice } from "./alerts";
-import { Button } from "./button";
+import type { Account } from "../api/account.api";
+import { useUpdateProfile } from "../api/account.queries";
+import { Notice } from "./alerts";
 import { TextField } from "./field";
-import { useForm } from "./use-form";
+import { FormScaffold } from "./form-scaffold";
+import { schemaErrors, useForm, whenEmpty } from "./use-form";
 
 const FIELDS = ["displayName", "organization"] as const;
 const LABELS = { displayName: "Display name", organization: "Organization" };
+const MESSAGES = { displayName: whenEmpty("Enter the name people should see.") };
 
-/** Display name (required, shown to teammates and on share pages) and organization (optional). */
-export function ProfileForm({ account, submitLabel, onSaved }: { account: Account; submitLabel: string; onSaved(account: Account): void }) {
+/**
+ * Display name (required, shown to teammates and on share pages) and organization (optional).
+ * The saved account replaces the session's in the cache, so the frame shows the new name at once.
+ */
+export function ProfileForm({ account, submitLabel, onSaved }: { account: Account; submitLabel: string; onSaved?(account: Account): void }) {
   const form = useForm(FIELDS, LABELS);
+  const update = useUpdateProfile();
   const [displayName, setDisplayName] = useState(account.displayName ?? "");
   const [organization, setOrganization] = useState(account.organization ?? "");
   const [saved, setSaved] = useState(false);
@@ -18,56 +25,43 @@ export function ProfileForm({ account, submitLabel, onSaved }: { account: Accoun
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setSaved(false);
-    const name = displayName.trim();
-    const clientErrors = {
-      displayName: !name ? "Enter the name people should see." : [...name].length > 80 ? "Use at most 80 characters." : undefined,
-      organization: [...organization.trim()].length > 120 ? "Use at most 120 characters." : undefined,
-    };
-    void form.submit(clientErrors, async () => {
-      const org = organization.trim();
-      const updated = await accountApi.updateProfile({ displayName: name, ...(org ? { organization: org } : {}) });
+    const org = organization.trim();
+    const input = { displayName: displayName.trim(), ...(org ? { organization: org } : {}) };
+    void form.submit(schemaErrors(ProfileInput, input, LABELS, MESSAGES), async () => {
+      const updated = await update.mutateAsync(input);
       setSaved(true);
-      onSaved(updated);
+      onSaved?.(updated);
     });
   };
 
   return (
-    <>
-      <ErrorSummary message={form.formError} fieldErrors={form.fieldErrors} labels={LABELS} summaryRef={form.summaryRef} />
-      {saved && <Notice>Profile saved.</Notice>}
-      <form className="form" noValidate onSubmit={onSubmit}>
-        <TextField
-          name="displayName"
-          label={LABELS.displayName}
-          autoComplete="name"
-          maxLength={80}
-          hint="Shown in the dashboard and to people you share builds with."
-          value={displayName}
-          onValueChange={(v) => {
-            setDisplayName(v);
-            form.clearFieldError("displayName");
-          }}
-          error={form.fieldErrors.displayName}
-        />
-        <TextField
-          name="organization"
-          label={LABELS.organization}
-          optional
-          autoComplete="organization"
-          maxLength={120}
-          value={organization}
-          onValueChange={(v) => {
-            setOrganization(v);
-            form.clearFieldError("organization");
-          }}
-          error={form.fieldErrors.organization}
-        />
-        <div className="form-actions">
-          <Button type="submit" busy={form.busy} busyLabel="Saving…">
-            {submitLabel}
-          </Button>
-        </div>
-      </form>
-    </>
+    <FormScaffold form={form} labels={LABELS} onSubmit={onSubmit} notice={saved && <Notice>Profile saved.</Notice>} submit={{ label: submitLabel, busyLabel: "Saving…" }}>
+      <TextField
+        name="displayName"
+        label={LABELS.displayName}
+        autoComplete="name"
+        maxLength={MAX_DISPLAY_NAME}
+        hint="Shown in the dashboard and to people you share builds with."
+        value={displayName}
+        onValueChange={(v) => {
+          setDisplayName(v);
+          form.clearFieldError("displayName");
+        }}
+        error={form.fieldErrors.displayName}
+      />
+      <TextField
+        name="organization"
+        label={LABELS.organization}
+        optional
+        autoComplete="organization"
+        maxLength={MAX_ORGANIZATION}
+        value={organization}
+        onValueChange={(v) => {
+          setOrganization(v);
+          form.clearFieldError("organization");
+        }}
+        error={form.fieldErrors.organization}
+      />
+    </FormScaffold>
   );
 }

@@ -1,14 +1,17 @@
+import { MAX_LINK_PASSWORD, ShareSettings } from "@hangar/core/link-schema";
 import { useState, type FormEvent } from "react";
 import { describeError } from "../api/api-client";
-import { dashboardApi, type FileDetail, type ShareLinkView, type ShareSettingsInput } from "../api/dashboard.api";
+import type { FileDetail, ShareLinkView, ShareSettingsInput } from "../api/dashboard.api";
+import { useRegenerateShare, useUpdateShare } from "../api/dashboard.queries";
 import { formatDateTime } from "../app/format";
 import { ErrorSummary, Notice } from "./alerts";
 import { Button, DangerActions } from "./button";
 import { CopyField } from "./data";
 import { DailyBarChart } from "./daily-chart";
 import { fieldId, PasswordField, TextField } from "./field";
+import { FormScaffold } from "./form-scaffold";
 import { Card } from "./layouts";
-import { useForm } from "./use-form";
+import { schemaErrors, useForm } from "./use-form";
 
 const FIELDS = ["enabled", "expiresAt", "password", "maxDownloads"] as const;
 const LABELS = { enabled: "Link enabled", expiresAt: "Expires", password: "Password", maxDownloads: "Download limit" };
@@ -22,6 +25,9 @@ const STATE: Record<ShareLinkView["state"], { label: string; badge: string; help
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
+/** A limit the browser read as no number (`1e`, `abc`) or one out of range: one sentence for both. */
+const maxDownloadsMessage = () => "Enter a whole number from 1 to 1,000,000, or leave it empty for no limit.";
+
 /** One-click expiries, counted from the moment the button is pressed. */
 const EXPIRY_PRESETS = [1, 7, 30] as const;
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
@@ -34,8 +40,11 @@ function toLocalInput(iso: string | null): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-/** The share link's state, counts and owner controls (issue 11 items 5 and 6). */
-export function ShareLinkSettings({ file, share, onChanged }: { file: FileDetail; share: ShareLinkView; onChanged(share: ShareLinkView, downloadUrl?: string): void }) {
+/**
+ * The share link's state, counts and owner controls (issue 11 items 5 and 6). A save or a new
+ * link goes into the file's cache entry, which redraws this card with the server's values.
+ */
+export function ShareLinkSettings({ file, share }: { file: FileDetail; share: ShareLinkView }) {
   const state = STATE[share.state];
   // Kept here: the form below starts afresh after each save, and the confirmation must outlive it.
   const [saved, setSaved] = useState(false);
@@ -92,18 +101,16 @@ export function ShareLinkSettings({ file, share, onChanged }: { file: FileDetail
         file={file}
         share={share}
         onSubmitting={() => setSaved(false)}
-        onSaved={(next) => {
-          setSaved(true);
-          onChanged(next);
-        }}
+        onSaved={() => setSaved(true)}
       />
-      <Regenerate file={file} onChanged={(next, downloadUrl) => onChanged({ ...share, ...next }, downloadUrl)} />
+      <Regenerate file={file} />
     </Card>
   );
 }
 
-function SettingsForm({ file, share, onSubmitting, onSaved }: { file: FileDetail; share: ShareLinkView; onSubmitting(): void; onSaved(share: ShareLinkView): void }) {
+function SettingsForm({ file, share, onSubmitting, onSaved }: { file: FileDetail; share: ShareLinkView; onSubmitting(): void; onSaved(): void }) {
   const form = useForm(FIELDS, LABELS);
+  const update = useUpdateShare(file.fileId);
   const [enabled, setEnabled] = useState(share.enabled);
   const [expiresAt, setExpiresAt] = useState(toLocalInput(share.expiresAt));
   const [password, setPassword] = useState("");
@@ -114,160 +121,158 @@ function SettingsForm({ file, share, onSubmitting, onSaved }: { file: FileDetail
     event.preventDefault();
     onSubmitting();
     const expiry = expiresAt ? new Date(expiresAt) : null;
+    const validExpiry = expiry && !Number.isNaN(expiry.getTime()) ? expiry : null;
     const cap = maxDownloads.trim();
     const capNumber = cap === "" ? null : Number(cap);
-    const clientErrors = {
-      expiresAt:
-        expiry && Number.isNaN(expiry.getTime())
-          ? "Enter a date and time."
-          : // Only a changed expiry: an unchanged one that has since passed is what the link shows as expired.
-            expiry && expiresAt !== toLocalInput(share.expiresAt) && expiry.getTime() <= Date.now()
-            ? "Choose a time in the future, or turn the link off to stop it now."
-            : undefined,
-      password: password && [...password.normalize("NFKC")].length < 4 ? "Use at least 4 characters." : password.length > 256 ? "Use at most 256 characters." : undefined,
-      maxDownloads:
-        capNumber !== null && (!Number.isInteger(capNumber) || capNumber < 1 || capNumber > 1_000_000) ? "Enter a whole number from 1 to 1,000,000, or leave it empty for no limit." : undefined,
-    };
     // Only what changed is sent: an untouched field keeps whatever the server has.
     const input: ShareSettingsInput = {};
     if (enabled !== share.enabled) input.enabled = enabled;
-    const expiryIso = expiry && !Number.isNaN(expiry.getTime()) ? expiry.toISOString() : null;
-    if (expiresAt !== toLocalInput(share.expiresAt)) input.expiresAt = expiryIso;
+    if (expiresAt !== toLocalInput(share.expiresAt)) input.expiresAt = validExpiry ? validExpiry.toISOString() : null;
     if (password) input.password = password;
     else if (removePassword) input.password = null;
     if (capNumber !== share.maxDownloads) input.maxDownloads = capNumber;
+    // The API's own rules (ShareSettings), and two only a form has: a value the browser could not
+    // read as a date, and a new expiry already past (an unchanged one that has since passed is
+    // what the link shows as expired).
+    const clientErrors = {
+      ...schemaErrors(ShareSettings, input, LABELS, { maxDownloads: maxDownloadsMessage }),
+      ...(expiry && !validExpiry ? { expiresAt: "Enter a date and time." } : {}),
+      ...(validExpiry && input.expiresAt !== undefined && validExpiry.getTime() <= Date.now()
+        ? { expiresAt: "Choose a time in the future, or turn the link off to stop it now." }
+        : {}),
+    };
     void form.submit(clientErrors, async () => {
-      const next = Object.keys(input).length ? await dashboardApi.updateShare(file.fileId, input) : share;
-      onSaved(next);
+      if (Object.keys(input).length) await update.mutateAsync(input);
+      onSaved();
     });
   };
 
   return (
-    <>
-      <ErrorSummary message={form.formError} fieldErrors={form.fieldErrors} labels={LABELS} summaryRef={form.summaryRef} />
-      <form className="form share-form" noValidate onSubmit={onSubmit} aria-label="Share link settings">
-        <div className={`field${form.fieldErrors.enabled ? " field-invalid" : ""}`}>
-          <label className="switch" htmlFor={fieldId("enabled")}>
-            <input
-              id={fieldId("enabled")}
-              name="enabled"
-              type="checkbox"
-              role="switch"
-              className="switch-input"
-              checked={enabled}
-              aria-describedby={`${fieldId("enabled")}-hint`}
-              onChange={(e) => {
-                setEnabled(e.target.checked);
-                form.clearFieldError("enabled");
-              }}
-            />
-            <span className="switch-track" aria-hidden="true" />
-            <span className="field-label">{LABELS.enabled}</span>
-          </label>
-          <div id={`${fieldId("enabled")}-hint`} className="field-hint">
-            Turned off, the link answers that it is disabled and nothing can be downloaded. Turn it on again at any time.
-          </div>
-          {form.fieldErrors.enabled && <p className="field-error">{form.fieldErrors.enabled}</p>}
+    <FormScaffold
+      form={form}
+      labels={LABELS}
+      onSubmit={onSubmit}
+      className="share-form"
+      aria-label="Share link settings"
+      submit={{ label: "Save link settings", busyLabel: "Saving…" }}
+    >
+      <div className={`field${form.fieldErrors.enabled ? " field-invalid" : ""}`}>
+        <label className="switch" htmlFor={fieldId("enabled")}>
+          <input
+            id={fieldId("enabled")}
+            name="enabled"
+            type="checkbox"
+            role="switch"
+            className="switch-input"
+            checked={enabled}
+            aria-describedby={`${fieldId("enabled")}-hint`}
+            onChange={(e) => {
+              setEnabled(e.target.checked);
+              form.clearFieldError("enabled");
+            }}
+          />
+          <span className="switch-track" aria-hidden="true" />
+          <span className="field-label">{LABELS.enabled}</span>
+        </label>
+        <div id={`${fieldId("enabled")}-hint`} className="field-hint">
+          Turned off, the link answers that it is disabled and nothing can be downloaded. Turn it on again at any time.
         </div>
-        <div className="share-expiry">
-          <TextField
-            name="expiresAt"
-            label={LABELS.expiresAt}
-            type="datetime-local"
-            optional
-            value={expiresAt}
-            hint="Your local time. Empty: the link never expires."
-            onValueChange={(v) => {
-              setExpiresAt(v);
+        {form.fieldErrors.enabled && <p className="field-error">{form.fieldErrors.enabled}</p>}
+      </div>
+      <div className="share-expiry">
+        <TextField
+          name="expiresAt"
+          label={LABELS.expiresAt}
+          type="datetime-local"
+          optional
+          value={expiresAt}
+          hint="Your local time. Empty: the link never expires."
+          onValueChange={(v) => {
+            setExpiresAt(v);
+            form.clearFieldError("expiresAt");
+          }}
+          error={form.fieldErrors.expiresAt}
+        />
+        {expiresAt && (
+          <Button variant="secondary" className="button-small" onClick={() => setExpiresAt("")}>
+            Clear expiry
+          </Button>
+        )}
+      </div>
+      <div className="expiry-presets" role="group" aria-labelledby="expiry-presets-label">
+        <span id="expiry-presets-label" className="field-hint">
+          Expire in
+        </span>
+        {EXPIRY_PRESETS.map((days) => (
+          <Button
+            key={days}
+            variant="secondary"
+            className="button-small"
+            onClick={() => {
+              setExpiresAt(toLocalInput(inDays(days)));
               form.clearFieldError("expiresAt");
             }}
-            error={form.fieldErrors.expiresAt}
-          />
-          {expiresAt && (
-            <Button variant="secondary" className="button-small" onClick={() => setExpiresAt("")}>
-              Clear expiry
-            </Button>
-          )}
-        </div>
-        <div className="expiry-presets" role="group" aria-labelledby="expiry-presets-label">
-          <span id="expiry-presets-label" className="field-hint">
-            Expire in
-          </span>
-          {EXPIRY_PRESETS.map((days) => (
-            <Button
-              key={days}
-              variant="secondary"
-              className="button-small"
-              onClick={() => {
-                setExpiresAt(toLocalInput(inDays(days)));
-                form.clearFieldError("expiresAt");
-              }}
-            >
-              {days === 1 ? "1 day" : `${days} days`}
-            </Button>
-          ))}
-        </div>
-        <PasswordField
-          name="password"
-          label={share.hasPassword ? "New password" : LABELS.password}
-          optional
-          autoComplete="new-password"
-          value={password}
-          maxLength={256}
-          disabled={removePassword}
-          hint={
-            share.hasPassword
-              ? "The link is protected. Type a new password to change it; the current one is never shown. Testers already let in must enter the new one."
-              : "Testers must type it before they see the build. At least 4 characters; share it by other means than the link."
-          }
-          onValueChange={(v) => {
-            setPassword(v);
-            form.clearFieldError("password");
-          }}
-          error={form.fieldErrors.password}
-        />
-        {share.hasPassword && (
-          <label className="checkbox" htmlFor="share-remove-password">
-            <input
-              id="share-remove-password"
-              type="checkbox"
-              checked={removePassword}
-              onChange={(e) => {
-                setRemovePassword(e.target.checked);
-                if (e.target.checked) setPassword("");
-              }}
-            />
-            <span>Remove the password</span>
-          </label>
-        )}
-        <TextField
-          name="maxDownloads"
-          label={LABELS.maxDownloads}
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={1_000_000}
-          step={1}
-          optional
-          value={maxDownloads}
-          hint={`After this many downloads the link says the limit is reached (${share.downloads} so far). Empty: no limit.`}
-          onValueChange={(v) => {
-            setMaxDownloads(v);
-            form.clearFieldError("maxDownloads");
-          }}
-          error={form.fieldErrors.maxDownloads}
-        />
-        <div className="form-actions-row">
-          <Button type="submit" busy={form.busy} busyLabel="Saving…">
-            Save link settings
+          >
+            {days === 1 ? "1 day" : `${days} days`}
           </Button>
-        </div>
-      </form>
-    </>
+        ))}
+      </div>
+      <PasswordField
+        name="password"
+        label={share.hasPassword ? "New password" : LABELS.password}
+        optional
+        autoComplete="new-password"
+        value={password}
+        maxLength={MAX_LINK_PASSWORD}
+        disabled={removePassword}
+        hint={
+          share.hasPassword
+            ? "The link is protected. Type a new password to change it; the current one is never shown. Testers already let in must enter the new one."
+            : "Testers must type it before they see the build. At least 4 characters; share it by other means than the link."
+        }
+        onValueChange={(v) => {
+          setPassword(v);
+          form.clearFieldError("password");
+        }}
+        error={form.fieldErrors.password}
+      />
+      {share.hasPassword && (
+        <label className="checkbox" htmlFor="share-remove-password">
+          <input
+            id="share-remove-password"
+            type="checkbox"
+            checked={removePassword}
+            onChange={(e) => {
+              setRemovePassword(e.target.checked);
+              if (e.target.checked) setPassword("");
+            }}
+          />
+          <span>Remove the password</span>
+        </label>
+      )}
+      <TextField
+        name="maxDownloads"
+        label={LABELS.maxDownloads}
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={1_000_000}
+        step={1}
+        optional
+        value={maxDownloads}
+        hint={`After this many downloads the link says the limit is reached (${share.downloads} so far). Empty: no limit.`}
+        onValueChange={(v) => {
+          setMaxDownloads(v);
+          form.clearFieldError("maxDownloads");
+        }}
+        error={form.fieldErrors.maxDownloads}
+      />
+    </FormScaffold>
   );
 }
 
-function Regenerate({ file, onChanged }: { file: FileDetail; onChanged(next: Pick<ShareLinkView, "userKey" | "shareUrl">, downloadUrl: string): void }) {
+function Regenerate({ file }: { file: FileDetail }) {
+  const regenerateShare = useRegenerateShare(file.fileId);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -276,10 +281,9 @@ function Regenerate({ file, onChanged }: { file: FileDetail; onChanged(next: Pic
     setBusy(true);
     setError(undefined);
     try {
-      const next = await dashboardApi.regenerateShare(file.fileId);
+      await regenerateShare.mutateAsync();
       setConfirming(false);
       setDone(true);
-      onChanged({ userKey: next.userKey, shareUrl: next.shareUrl }, next.downloadUrl);
     } catch (e) {
       setError(describeError(e));
     } finally {

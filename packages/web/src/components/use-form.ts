@@ -93,3 +93,49 @@ export function useForm<F extends string>(fields: readonly F[], labels: Partial<
 
   return { busy, formError, apiError, fieldErrors, summaryRef, submit, clearFieldError, reset };
 }
+
+/** What the form needs of a core zod schema (mini or classic): its verdict and its issues. */
+export interface FormSchema {
+  safeParse(value: unknown): { success: true } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+}
+
+/** A field's own words for a failed rule, given the value and the schema's message (undefined: the schema's). */
+export type FieldMessage = (value: unknown, message: string) => string | undefined;
+
+/** The common case of `FieldMessage`: a request to fill the field in, when it is empty. */
+export const whenEmpty =
+  (text: string): FieldMessage =>
+  (value) =>
+    value === undefined || value === null || (typeof value === "string" && value.trim() === "") ? text : undefined;
+
+/**
+ * Checks `values` with the very schema the API checks them with (from core, through a
+ * dependency-free subpath), so the form never restates a rule: each field gets its first issue,
+ * worded as the API's `fields` are shown (`Project name must be at most 80 characters.`), or in
+ * the field's own words where `messages` has some.
+ */
+export function schemaErrors<F extends string>(
+  schema: FormSchema,
+  values: Partial<Record<F, unknown>>,
+  labels: Partial<Record<F, string>>,
+  messages: Partial<Record<F, FieldMessage>> = {},
+): FieldErrors<F> {
+  const result = schema.safeParse(values);
+  if (result.success) return {};
+  const errors: FieldErrors<F> = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path[0];
+    if (typeof field !== "string" || !(field in values) || errors[field as F]) continue;
+    const f = field as F;
+    errors[f] = messages[f]?.(values[f], issue.message) ?? fieldSentence(labels[f], issue.message);
+  }
+  return errors;
+}
+
+/** `schemaErrors` for one value checked by a field's own schema (a password on its own). */
+export function fieldError(schema: FormSchema, value: unknown, message: FieldMessage, label?: string): string | undefined {
+  const result = schema.safeParse(value);
+  if (result.success) return undefined;
+  const first = result.error.issues[0]?.message ?? "is invalid";
+  return message(value, first) ?? fieldSentence(label, first);
+}

@@ -1,20 +1,23 @@
-import { useCallback, useEffect, useState, type FormEvent } from "react";
-import { accountApi, type SessionInfo } from "../api/account.api";
+import { ChangePassword } from "@hangar/core/account-input-schema";
+import { useQuery } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { sessionsQuery, useChangePassword, useEndSession } from "../api/account.queries";
 import { dashboardApi } from "../api/dashboard.api";
 import { describeError } from "../api/api-client";
 import { ErrorSummary, Notice } from "../components/alerts";
 import { Button, DangerActions } from "../components/button";
-import { PASSWORD_RULES, passwordLengthError, PasswordField } from "../components/field";
+import { ItemList, ResourceList } from "../components/data";
+import { newPasswordMessage, PASSWORD_RULES, PasswordField } from "../components/field";
+import { FormScaffold } from "../components/form-scaffold";
 import { AppShell, Card } from "../components/layouts";
 import { ProfileForm } from "../components/profile-form";
-import { useForm } from "../components/use-form";
+import { schemaErrors, useForm, whenEmpty } from "../components/use-form";
 import { describeDevice, formatDateTime, formatRelative } from "../app/format";
 import { useAccount, useSession } from "../app/session";
 
 export function AccountPage() {
   const account = useAccount();
-  const { setAccount, signOut } = useSession();
-  const [sessionsVersion, setSessionsVersion] = useState(0);
+  const { signOut } = useSession();
   const [signingOut, setSigningOut] = useState(false);
   return (
     <AppShell title="Account" description="Your profile, password and the devices signed in to Hangar.">
@@ -31,12 +34,12 @@ export function AccountPage() {
             </div>
           </dl>
           {account.mailSuppressed && <MailSuppressedNotice {...account.mailSuppressed} />}
-          <ProfileForm account={account} submitLabel="Save profile" onSaved={setAccount} />
+          <ProfileForm account={account} submitLabel="Save profile" />
         </Card>
         <Card title="Password" id="password" description="Changing it signs out every other device.">
-          <ChangePasswordForm onChanged={() => setSessionsVersion((v) => v + 1)} />
+          <ChangePasswordForm />
         </Card>
-        <SessionsCard version={sessionsVersion} />
+        <SessionsCard />
         <Card title="Sign out" id="sign-out" description="Sign out of Hangar in this browser.">
           <Button
             variant="secondary"
@@ -73,10 +76,13 @@ function MailSuppressedNotice({ reason, since }: { reason: "bounce" | "complaint
 
 const PASSWORD_FIELDS = ["currentPassword", "newPassword"] as const;
 const PASSWORD_LABELS = { currentPassword: "Current password", newPassword: "New password" };
+const PASSWORD_MESSAGES = { currentPassword: whenEmpty("Enter your current password."), newPassword: newPasswordMessage };
 
-function ChangePasswordForm({ onChanged }: { onChanged(): void }) {
+/** Changing the password signs out every other device; the session list below refreshes itself. */
+function ChangePasswordForm() {
   const { email } = useAccount();
   const form = useForm(PASSWORD_FIELDS, PASSWORD_LABELS);
+  const change = useChangePassword();
   const [currentPassword, setCurrent] = useState("");
   const [newPassword, setNew] = useState("");
   const [done, setDone] = useState(false);
@@ -84,89 +90,67 @@ function ChangePasswordForm({ onChanged }: { onChanged(): void }) {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setDone(false);
-    const clientErrors = {
-      currentPassword: currentPassword ? undefined : "Enter your current password.",
-      newPassword: passwordLengthError(newPassword) ?? (newPassword === currentPassword ? "Choose a password different from the current one." : undefined),
-    };
+    const input = { currentPassword, newPassword };
+    const clientErrors = schemaErrors(ChangePassword, input, PASSWORD_LABELS, PASSWORD_MESSAGES);
+    if (!clientErrors.newPassword && newPassword === currentPassword) clientErrors.newPassword = "Choose a password different from the current one.";
     void form.submit(clientErrors, async () => {
-      await accountApi.changePassword(currentPassword, newPassword);
+      await change.mutateAsync(input);
       setCurrent("");
       setNew("");
       setDone(true);
-      onChanged();
     });
   };
 
   return (
-    <>
-      <ErrorSummary message={form.formError} fieldErrors={form.fieldErrors} labels={PASSWORD_LABELS} summaryRef={form.summaryRef} />
-      {done && <Notice>Password changed. Every other device was signed out.</Notice>}
-      <form className="form" noValidate onSubmit={onSubmit}>
-        {/* Lets password managers pair the new password with the account. */}
-        <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-        <PasswordField
-          name="currentPassword"
-          label={PASSWORD_LABELS.currentPassword}
-          autoComplete="current-password"
-          value={currentPassword}
-          onValueChange={(v) => {
-            setCurrent(v);
-            form.clearFieldError("currentPassword");
-          }}
-          error={form.fieldErrors.currentPassword}
-        />
-        <PasswordField
-          name="newPassword"
-          label={PASSWORD_LABELS.newPassword}
-          autoComplete="new-password"
-          hint={PASSWORD_RULES}
-          value={newPassword}
-          onValueChange={(v) => {
-            setNew(v);
-            form.clearFieldError("newPassword");
-          }}
-          error={form.fieldErrors.newPassword}
-        />
-        <div className="form-actions">
-          <Button type="submit" busy={form.busy} busyLabel="Changing password…">
-            Change password
-          </Button>
-        </div>
-      </form>
-    </>
+    <FormScaffold
+      form={form}
+      labels={PASSWORD_LABELS}
+      onSubmit={onSubmit}
+      notice={done && <Notice>Password changed. Every other device was signed out.</Notice>}
+      submit={{ label: "Change password", busyLabel: "Changing password…" }}
+    >
+      {/* Lets password managers pair the new password with the account. */}
+      <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+      <PasswordField
+        name="currentPassword"
+        label={PASSWORD_LABELS.currentPassword}
+        autoComplete="current-password"
+        value={currentPassword}
+        onValueChange={(v) => {
+          setCurrent(v);
+          form.clearFieldError("currentPassword");
+        }}
+        error={form.fieldErrors.currentPassword}
+      />
+      <PasswordField
+        name="newPassword"
+        label={PASSWORD_LABELS.newPassword}
+        autoComplete="new-password"
+        hint={PASSWORD_RULES}
+        value={newPassword}
+        onValueChange={(v) => {
+          setNew(v);
+          form.clearFieldError("newPassword");
+        }}
+        error={form.fieldErrors.newPassword}
+      />
+    </FormScaffold>
   );
 }
 
-type Load = { status: "loading" } | { status: "failed"; error: string } | { status: "loaded"; items: SessionInfo[] };
-
-function SessionsCard({ version }: { version: number }) {
-  const [load, setLoad] = useState<Load>({ status: "loading" });
+function SessionsCard() {
+  const sessions = useQuery(sessionsQuery());
+  const end = useEndSession();
   const [ending, setEnding] = useState<string | "others">();
   const [message, setMessage] = useState<{ kind: "success" | "error"; text: string }>();
 
-  const reload = useCallback(async () => {
-    try {
-      const { items } = await accountApi.sessions();
-      // This device first, then the most recently active.
-      items.sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.localeCompare(a.lastSeenAt));
-      setLoad({ status: "loaded", items });
-    } catch (error) {
-      setLoad({ status: "failed", error: describeError(error) });
-    }
-  }, []);
-
-  useEffect(() => {
-    void reload();
-  }, [reload, version]);
-
-  const end = async (target: string | "others") => {
+  const signOutDevice = async (target: string | "others") => {
     setEnding(target);
     setMessage(undefined);
     try {
-      if (target === "others") await accountApi.endOtherSessions();
-      else await accountApi.endSession(target);
+      // Settles once the list is asked for again (the mutation invalidates it).
+      await end.mutateAsync(target);
       setMessage({ kind: "success", text: target === "others" ? "Every other device was signed out." : "That device was signed out." });
-      await reload();
     } catch (error) {
       setMessage({ kind: "error", text: describeError(error) });
     } finally {
@@ -174,29 +158,30 @@ function SessionsCard({ version }: { version: number }) {
     }
   };
 
-  const others = load.status === "loaded" ? load.items.filter((s) => !s.current).length : 0;
-
   return (
     <Card title="Sessions" id="sessions" description="Devices and browsers signed in to your account.">
       {message?.kind === "error" ? <ErrorSummary message={message.text} /> : message && <Notice>{message.text}</Notice>}
-      {load.status === "loading" && (
-        <p className="muted loading-line" role="status">
-          <span className="spinner spinner-dark" aria-hidden="true" />
-          Loading sessions…
-        </p>
-      )}
-      {load.status === "failed" && (
-        <ErrorSummary message={load.error}>
-          <Button variant="secondary" className="button-small" onClick={() => void reload()}>
-            Try again
-          </Button>
-        </ErrorSummary>
-      )}
-      {load.status === "loaded" && (
-        <>
-          <ul className="session-list">
-            {load.items.map((session) => (
-              <li key={session.sessionId} className="session">
+      <ResourceList
+        query={sessions}
+        label="sessions"
+        items={(items) => items}
+        empty={<p className="muted">No device is signed in.</p>}
+        footer={(items) => {
+          const others = items.filter((s) => !s.current).length;
+          return (
+            <div className="card-footer">
+              <p className="muted">{others === 0 ? "No other device is signed in." : `${others} other ${others === 1 ? "device is" : "devices are"} signed in.`}</p>
+              <Button variant="danger" busy={ending === "others"} busyLabel="Signing out…" disabled={others === 0 || ending !== undefined} onClick={() => void signOutDevice("others")}>
+                Sign out everywhere else
+              </Button>
+            </div>
+          );
+        }}
+      >
+        {(items) => (
+          <ItemList items={items} itemKey={(session) => session.sessionId} className="session-list" itemClassName="session">
+            {(session) => (
+              <>
                 <div className="session-icon" aria-hidden="true">
                   <svg viewBox="0 0 20 20" focusable="false">
                     <path d="M3 5a2 2 0 0 1 2-2h10a2 2 0 0 1 2 2v7a2 2 0 0 1-2 2h-4v1.5h2a.75.75 0 0 1 0 1.5H7a.75.75 0 0 1 0-1.5h2V14H5a2 2 0 0 1-2-2V5Z" />
@@ -220,22 +205,16 @@ function SessionsCard({ version }: { version: number }) {
                     busyLabel="Signing out…"
                     disabled={ending !== undefined}
                     aria-label={`Sign out ${describeDevice(session.userAgent)}, active ${formatRelative(session.lastSeenAt)}`}
-                    onClick={() => void end(session.sessionId)}
+                    onClick={() => void signOutDevice(session.sessionId)}
                   >
                     Sign out
                   </Button>
                 )}
-              </li>
-            ))}
-          </ul>
-          <div className="card-footer">
-            <p className="muted">{others === 0 ? "No other device is signed in." : `${others} other ${others === 1 ? "device is" : "devices are"} signed in.`}</p>
-            <Button variant="danger" busy={ending === "others"} busyLabel="Signing out…" disabled={others === 0 || ending !== undefined} onClick={() => void end("others")}>
-              Sign out everywhere else
-            </Button>
-          </div>
-        </>
-      )}
+              </>
+            )}
+          </ItemList>
+        )}
+      </ResourceList>
     </Card>
   );
 }
@@ -267,24 +246,25 @@ function DeleteAccountCard() {
     <Card title="Delete account" id="delete-account" description="Deletes your account, every project, API key and build in it, and signs you out everywhere. This cannot be undone.">
       {deleting && <Notice kind="info">Your account is being deleted; the rest finishes in the background.</Notice>}
       {open ? (
-        <>
-          <ErrorSummary message={form.formError} fieldErrors={form.fieldErrors} labels={DELETE_LABELS} summaryRef={form.summaryRef} />
-          <form className="form" noValidate onSubmit={onSubmit}>
-            <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-            <PasswordField
-              name="password"
-              label="Your password"
-              autoComplete="current-password"
-              value={password}
-              onValueChange={(v) => {
-                setPassword(v);
-                form.clearFieldError("password");
-              }}
-              error={form.fieldErrors.password}
-            />
-            <DangerActions label="Delete my account" busyLabel="Deleting account…" busy={form.busy} onCancel={() => setOpen(false)} />
-          </form>
-        </>
+        <FormScaffold
+          form={form}
+          labels={DELETE_LABELS}
+          onSubmit={onSubmit}
+          actions={<DangerActions label="Delete my account" busyLabel="Deleting account…" busy={form.busy} onCancel={() => setOpen(false)} />}
+        >
+          <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+          <PasswordField
+            name="password"
+            label="Your password"
+            autoComplete="current-password"
+            value={password}
+            onValueChange={(v) => {
+              setPassword(v);
+              form.clearFieldError("password");
+            }}
+            error={form.fieldErrors.password}
+          />
+        </FormScaffold>
       ) : (
         <Button variant="danger" onClick={() => setOpen(true)}>
           Delete account…

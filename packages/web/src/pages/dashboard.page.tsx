@@ -1,7 +1,9 @@
-import { dashboardApi } from "../api/dashboard.api";
+import { useQuery } from "@tanstack/react-query";
+import type { FileSummary } from "../api/dashboard.api";
+import { latestFilesQuery, projectsQuery } from "../api/dashboard.queries";
 import { Link } from "../app/router";
 import { useAccount } from "../app/session";
-import { Loaded, useLoad } from "../components/data";
+import { ResourceList } from "../components/data";
 import { FileList, groupFiles } from "../components/file-list";
 import { AppShell, EmptyState } from "../components/layouts";
 import { folderIcon, ProjectList } from "./projects.page";
@@ -17,9 +19,10 @@ const boxIcon = (
 export function DashboardPage() {
   const account = useAccount();
   const firstName = account.displayName?.split(/\s+/)[0];
-  const [projects, reloadProjects] = useLoad(() => dashboardApi.projects(), []);
-  const [files, reloadFiles] = useLoad(() => dashboardApi.latestFiles(), []);
-  const names = new Map(projects.status === "ready" ? projects.data.items.map((p) => [p.projectId, p.name]) : []);
+  // The same cache entry as the projects page and Developer Settings: one request between them.
+  const projects = useQuery(projectsQuery());
+  const files = useQuery(latestFilesQuery());
+  const names = new Map(projects.data?.items.map((p) => [p.projectId, p.name]));
   return (
     <AppShell
       title="Dashboard"
@@ -37,19 +40,18 @@ export function DashboardPage() {
               Projects
             </h2>
           </div>
-          <Loaded load={projects} retry={reloadProjects} label="your projects">
-            {({ items }) =>
-              items.length === 0 ? (
-                <div className="panel">
-                  <EmptyState title="Create your first project" icon={folderIcon} headingLevel={3} action={<Link to="/projects/new" className="button button-primary">Create a project</Link>}>
-                    <p>A project holds one app's builds and the API keys your CI uploads them with. Your projects will be listed here.</p>
-                  </EmptyState>
-                </div>
-              ) : (
-                <ProjectList projects={items} headingLevel={3} />
-              )
+          <ResourceList
+            query={projects}
+            label="your projects"
+            items={(page) => page.items}
+            empty={
+              <EmptyState title="Create your first project" icon={folderIcon} headingLevel={3} action={<Link to="/projects/new" className="button button-primary">Create a project</Link>}>
+                <p>A project holds one app's builds and the API keys your CI uploads them with. Your projects will be listed here.</p>
+              </EmptyState>
             }
-          </Loaded>
+          >
+            {(items) => <ProjectList projects={items} headingLevel={3} />}
+          </ResourceList>
         </section>
         <section aria-labelledby="files-heading" className="section">
           <div className="section-header">
@@ -57,39 +59,40 @@ export function DashboardPage() {
               Latest builds
             </h2>
           </div>
-          <Loaded load={files} retry={reloadFiles} label="the latest builds">
-            {({ items }) => {
-              // Rejected uploads apart from the builds, as on a project's page.
-              const { builds, rejected } = groupFiles(items);
-              return (
-                <>
-                  {builds.length === 0 ? (
-                    <div className="panel">
-                      <EmptyState title="No builds yet" icon={boxIcon} headingLevel={3}>
-                        <p>Builds uploaded to any of your projects show up here, newest first, with their share links.</p>
-                      </EmptyState>
-                    </div>
-                  ) : (
-                    <div className="panel">
-                      <FileList files={builds} showProject projectNames={names} />
-                    </div>
-                  )}
-                  {rejected.length > 0 && (
-                    <section aria-labelledby="rejected-heading" className="section">
-                      <h3 id="rejected-heading" className="section-title">
-                        Recently rejected uploads
-                      </h3>
-                      <div className="panel">
-                        <FileList files={rejected} showProject projectNames={names} />
-                      </div>
-                    </section>
-                  )}
-                </>
-              );
-            }}
-          </Loaded>
+          {/* Rejected uploads apart from the builds, as on a project's page. */}
+          <ResourceList
+            query={files}
+            label="the latest builds"
+            items={(page) => groupFiles(page.items).builds}
+            empty={
+              <EmptyState title="No builds yet" icon={boxIcon} headingLevel={3}>
+                <p>Builds uploaded to any of your projects show up here, newest first, with their share links.</p>
+              </EmptyState>
+            }
+          >
+            {(builds) => (
+              <div className="panel">
+                <FileList files={builds} showProject projectNames={names} />
+              </div>
+            )}
+          </ResourceList>
+          {files.data && !files.isError && <RejectedUploads files={groupFiles(files.data.items).rejected} names={names} />}
         </section>
       </div>
     </AppShell>
+  );
+}
+
+function RejectedUploads({ files, names }: { files: readonly FileSummary[]; names: Map<string, string> }) {
+  if (files.length === 0) return null;
+  return (
+    <section aria-labelledby="rejected-heading" className="section">
+      <h3 id="rejected-heading" className="section-title">
+        Recently rejected uploads
+      </h3>
+      <div className="panel">
+        <FileList files={files} showProject projectNames={names} />
+      </div>
+    </section>
   );
 }

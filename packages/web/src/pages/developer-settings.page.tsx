@@ -1,28 +1,31 @@
+import { CreateKey } from "@hangar/core/dashboard-schema";
+import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { describeError } from "../api/api-client";
-import { dashboardApi, type ApiKey, type Project } from "../api/dashboard.api";
+import type { ApiKey, CreatedKey, Project } from "../api/dashboard.api";
+import { keysQuery, projectsQuery, useCreateKey, useRegenerateKey, useRevokeKey } from "../api/dashboard.queries";
 import { formatDateTime } from "../app/format";
+import { paths } from "../app/paths";
 import { Link } from "../app/router";
 import { ErrorSummary, Notice } from "../components/alerts";
 import { Button, DangerActions } from "../components/button";
-import { CopyButton, CopyField, Loaded, useLoad } from "../components/data";
+import { CopyButton, CopyField, ItemList, Loaded, ResourceList } from "../components/data";
 import { fieldId, TextField } from "../components/field";
+import { FormScaffold } from "../components/form-scaffold";
 import { AppShell, Card, EmptyState } from "../components/layouts";
-import { useForm } from "../components/use-form";
-
-export const keyUsagePath = (clientId: string) => `/security/developer-settings/keys/${encodeURIComponent(clientId)}`;
+import { schemaErrors, useForm, whenEmpty } from "../components/use-form";
 
 /** Security → Developer Settings: create API keys for CI, list, regenerate and revoke them. */
 export function DeveloperSettingsPage() {
-  const [projects, reloadProjects] = useLoad(() => dashboardApi.projects(), []);
-  const [keys, reloadKeys] = useLoad(() => dashboardApi.keys(), []);
+  const projects = useQuery(projectsQuery());
+  const keys = useQuery(keysQuery());
   const [revealed, setRevealed] = useState<{ clientId: string; clientSecret: string; title: string }>();
   return (
     <AppShell title="Developer Settings" description="API keys let your CI upload builds to a project with the Hangar CLI.">
       <div className="stack">
         {revealed && <SecretOnce {...revealed} onDone={() => setRevealed(undefined)} />}
         <Card title="Create New Key" id="create-key" description="A key belongs to one project; the CLI uploads to that project with it.">
-          <Loaded load={projects} retry={reloadProjects} label="your projects">
+          <Loaded query={projects} label="your projects">
             {({ items }) => {
               const active = items.filter((p) => p.status === "active");
               return active.length === 0 ? (
@@ -32,10 +35,7 @@ export function DeveloperSettingsPage() {
               ) : (
                 <CreateKeyForm
                   projects={active}
-                  onCreated={(key) => {
-                    setRevealed({ clientId: key.clientId, clientSecret: key.clientSecret, title: `Key “${key.name}” created` });
-                    reloadKeys();
-                  }}
+                  onCreated={(key) => setRevealed({ clientId: key.clientId, clientSecret: key.clientSecret, title: `Key “${key.name}” created` })}
                 />
               );
             }}
@@ -47,28 +47,22 @@ export function DeveloperSettingsPage() {
               API keys
             </h2>
           </div>
-          <Loaded load={keys} retry={reloadKeys} label="your API keys">
-            {({ items }) =>
-              items.length === 0 ? (
-                <div className="panel">
-                  <EmptyState title="No API keys yet" headingLevel={3}>
-                    <p>Keys you create appear here with their project, when they were last used and their status.</p>
-                  </EmptyState>
-                </div>
-              ) : (
-                <ul className="key-list">
-                  {items.map((key) => (
-                    <KeyRow
-                      key={key.clientId}
-                      apiKey={key}
-                      onRegenerated={(secret) => setRevealed({ clientId: key.clientId, clientSecret: secret, title: `New secret for “${key.name}”` })}
-                      onRevoked={reloadKeys}
-                    />
-                  ))}
-                </ul>
-              )
+          <ResourceList
+            query={keys}
+            label="your API keys"
+            items={(page) => page.items}
+            empty={
+              <EmptyState title="No API keys yet" headingLevel={3}>
+                <p>Keys you create appear here with their project, when they were last used and their status.</p>
+              </EmptyState>
             }
-          </Loaded>
+          >
+            {(items) => (
+              <ItemList items={items} itemKey={(key) => key.clientId} className="key-list" itemClassName="key-row">
+                {(key) => <KeyRow apiKey={key} onRegenerated={(secret) => setRevealed({ clientId: key.clientId, clientSecret: secret, title: `New secret for “${key.name}”` })} />}
+              </ItemList>
+            )}
+          </ResourceList>
         </section>
       </div>
     </AppShell>
@@ -150,83 +144,78 @@ function CiSnippet({ origin, clientId, clientSecret }: { origin: string; clientI
 
 const KEY_FIELDS = ["name", "projectId"] as const;
 const KEY_LABELS = { name: "Key name", projectId: "Project" };
+const KEY_MESSAGES = { name: whenEmpty("Enter a key name.") };
 
-function CreateKeyForm({ projects, onCreated }: { projects: Project[]; onCreated(key: Awaited<ReturnType<typeof dashboardApi.createKey>>): void }) {
+function CreateKeyForm({ projects, onCreated }: { projects: Project[]; onCreated(key: CreatedKey): void }) {
   const form = useForm(KEY_FIELDS, KEY_LABELS);
+  const create = useCreateKey();
   const [name, setName] = useState("");
   const [projectId, setProjectId] = useState(projects.length === 1 ? projects[0]!.projectId : "");
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const trimmed = name.trim();
-    const clientErrors = {
-      name: !trimmed ? "Enter a key name." : [...trimmed].length > 80 ? "Use at most 80 characters." : undefined,
-      projectId: projectId ? undefined : "Select the project this key uploads to.",
-    };
+    const input = { name: name.trim(), projectId };
+    // The schema takes any id (the API answers for one that is not the account's); the form asks for a choice.
+    const clientErrors = { ...schemaErrors(CreateKey, input, KEY_LABELS, KEY_MESSAGES), ...(projectId ? {} : { projectId: "Select the project this key uploads to." }) };
     void form.submit(clientErrors, async () => {
-      const key = await dashboardApi.createKey(trimmed, projectId);
+      const key = await create.mutateAsync(input);
       setName("");
       onCreated(key);
     });
   };
   const projectError = form.fieldErrors.projectId;
   return (
-    <>
-      <ErrorSummary message={form.formError} fieldErrors={form.fieldErrors} labels={KEY_LABELS} summaryRef={form.summaryRef} />
-      <form className="form" noValidate onSubmit={onSubmit}>
-        <TextField
-          name="name"
-          label={KEY_LABELS.name}
-          value={name}
-          maxLength={200}
-          autoComplete="off"
-          hint="For example “GitHub Actions”. 1–80 characters."
-          onValueChange={(v) => {
-            setName(v);
-            form.clearFieldError("name");
+    <FormScaffold form={form} labels={KEY_LABELS} onSubmit={onSubmit} submit={{ label: "Create key", busyLabel: "Creating key…" }}>
+      <TextField
+        name="name"
+        label={KEY_LABELS.name}
+        value={name}
+        maxLength={200}
+        autoComplete="off"
+        hint="For example “GitHub Actions”. 1–80 characters."
+        onValueChange={(v) => {
+          setName(v);
+          form.clearFieldError("name");
+        }}
+        error={form.fieldErrors.name}
+      />
+      <div className={`field${projectError ? " field-invalid" : ""}`}>
+        <label className="field-label" htmlFor={fieldId("projectId")}>
+          {KEY_LABELS.projectId}
+        </label>
+        <select
+          id={fieldId("projectId")}
+          name="projectId"
+          className="input select"
+          value={projectId}
+          required
+          onChange={(e) => {
+            setProjectId(e.target.value);
+            form.clearFieldError("projectId");
           }}
-          error={form.fieldErrors.name}
-        />
-        <div className={`field${projectError ? " field-invalid" : ""}`}>
-          <label className="field-label" htmlFor={fieldId("projectId")}>
-            {KEY_LABELS.projectId}
-          </label>
-          <select
-            id={fieldId("projectId")}
-            name="projectId"
-            className="input select"
-            value={projectId}
-            required
-            onChange={(e) => {
-              setProjectId(e.target.value);
-              form.clearFieldError("projectId");
-            }}
-            aria-invalid={projectError ? true : undefined}
-            aria-describedby={projectError ? `${fieldId("projectId")}-error` : undefined}
-          >
-            <option value="">Select a project</option>
-            {projects.map((p) => (
-              <option key={p.projectId} value={p.projectId}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-          {projectError && (
-            <p id={`${fieldId("projectId")}-error`} className="field-error">
-              {projectError}
-            </p>
-          )}
-        </div>
-        <div className="form-actions">
-          <Button type="submit" busy={form.busy} busyLabel="Creating key…">
-            Create key
-          </Button>
-        </div>
-      </form>
-    </>
+          aria-invalid={projectError ? true : undefined}
+          aria-describedby={projectError ? `${fieldId("projectId")}-error` : undefined}
+        >
+          <option value="">Select a project</option>
+          {projects.map((p) => (
+            <option key={p.projectId} value={p.projectId}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+        {projectError && (
+          <p id={`${fieldId("projectId")}-error`} className="field-error">
+            {projectError}
+          </p>
+        )}
+      </div>
+    </FormScaffold>
   );
 }
 
-function KeyRow({ apiKey: key, onRegenerated, onRevoked }: { apiKey: ApiKey; onRegenerated(secret: string): void; onRevoked(): void }) {
+/** One key's facts and its actions; the list refreshes itself after a change (the mutations invalidate it). */
+function KeyRow({ apiKey: key, onRegenerated }: { apiKey: ApiKey; onRegenerated(secret: string): void }) {
+  const regenerate = useRegenerateKey();
+  const revoke = useRevokeKey();
   const [confirm, setConfirm] = useState<"regenerate" | "revoke">();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -235,13 +224,12 @@ function KeyRow({ apiKey: key, onRegenerated, onRevoked }: { apiKey: ApiKey; onR
     setError(undefined);
     try {
       if (confirm === "regenerate") {
-        const { clientSecret } = await dashboardApi.regenerateKey(key.clientId);
+        const { clientSecret } = await regenerate.mutateAsync(key.clientId);
         setConfirm(undefined);
         onRegenerated(clientSecret);
       } else {
-        await dashboardApi.revokeKey(key.clientId);
+        await revoke.mutateAsync(key.clientId);
         setConfirm(undefined);
-        onRevoked();
       }
     } catch (e) {
       setError(describeError(e));
@@ -251,7 +239,7 @@ function KeyRow({ apiKey: key, onRegenerated, onRevoked }: { apiKey: ApiKey; onR
   };
   const active = key.status === "active";
   return (
-    <li className="key-row">
+    <>
       <div className="key-head">
         <h3 className="key-name">{key.name}</h3>
         <span className={`badge ${active ? "badge-success" : "badge-muted"}`}>{active ? "Active" : "Revoked"}</span>
@@ -292,7 +280,7 @@ function KeyRow({ apiKey: key, onRegenerated, onRevoked }: { apiKey: ApiKey; onR
         </div>
       ) : (
         <div className="form-actions-row">
-          <Link to={keyUsagePath(key.clientId)} className="button button-secondary button-small">
+          <Link to={paths.keyUsage(key.clientId)} className="button button-secondary button-small">
             Usage<span className="visually-hidden"> of {key.name}</span>
           </Link>
           {active && (
@@ -307,6 +295,6 @@ function KeyRow({ apiKey: key, onRegenerated, onRevoked }: { apiKey: ApiKey; onR
           )}
         </div>
       )}
-    </li>
+    </>
   );
 }

@@ -1,12 +1,16 @@
+import { formatBytes } from "@hangar/core/format-bytes";
+import { INSTALL_BLOCKER_TEXT } from "@hangar/core/installability";
+import { useQuery } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { describeError } from "../api/api-client";
-import { dashboardApi, type FileDetail } from "../api/dashboard.api";
-import { INSTALL_BLOCKER_TEXT } from "@hangar/core/installability";
-import { formatBytes, formatDateTime } from "../app/format";
+import type { FileDetail } from "../api/dashboard.api";
+import { fileQuery, useDeleteFile } from "../api/dashboard.queries";
+import { formatDateTime } from "../app/format";
+import { paths } from "../app/paths";
 import { Link, useNavigate } from "../app/router";
 import { ErrorSummary } from "../components/alerts";
 import { Button, DangerActions } from "../components/button";
-import { CopyField, Loaded, useLoad } from "../components/data";
+import { CopyField, Loaded } from "../components/data";
 import { AppIcon, FileStatus, platformLabel, versionOf } from "../components/file-list";
 import { AppShell, Card } from "../components/layouts";
 import { ShareLinkSettings } from "../components/share-link-settings";
@@ -72,22 +76,22 @@ function Value({ value }: { value: unknown }): ReactNode {
 }
 
 export function FilePage({ fileId }: { fileId: string }) {
-  const [load, reload, set] = useLoad(() => dashboardApi.file(fileId), [fileId]);
-  const title = load.status === "ready" ? (load.data.appName ?? load.data.fileName) : "Build";
+  const query = useQuery(fileQuery(fileId));
+  const file = query.data;
   return (
     <AppShell
-      title={title}
-      description={load.status === "ready" ? `${versionOf(load.data)} · ${platformLabel(load.data.platform)}` : undefined}
+      title={file ? (file.appName ?? file.fileName) : "Build"}
+      description={file ? `${versionOf(file)} · ${platformLabel(file.platform)}` : undefined}
       actions={
-        load.status === "ready" ? (
-          <Link to={`/projects/${encodeURIComponent(load.data.projectId)}`} className="button button-secondary">
-            {load.data.projectName}
+        file ? (
+          <Link to={paths.project(file.projectId)} className="button button-secondary">
+            {file.projectName}
           </Link>
         ) : undefined
       }
     >
-      <Loaded load={load} retry={reload} label="the build">
-        {(file) => <FileDetails file={file} onChanged={set} />}
+      <Loaded query={query} label="the build">
+        {(file) => <FileDetails file={file} />}
       </Loaded>
     </AppShell>
   );
@@ -137,7 +141,7 @@ function ReleaseNotes({ file }: { file: FileDetail }) {
   );
 }
 
-function FileDetails({ file, onChanged }: { file: FileDetail; onChanged(file: FileDetail): void }) {
+function FileDetails({ file }: { file: FileDetail }) {
   const share = file.share ?? null;
   const extra = Object.entries(file.metadata ?? {}).filter(([k]) => !SHOWN.has(k));
   return (
@@ -192,13 +196,7 @@ function FileDetails({ file, onChanged }: { file: FileDetail; onChanged(file: Fi
         </div>
       </Card>
       <ReleaseNotes file={file} />
-      {share && (
-        <ShareLinkSettings
-          file={file}
-          share={share}
-          onChanged={(next, downloadUrl) => onChanged({ ...file, share: next, shareUrl: next.shareUrl, downloadUrl: downloadUrl ?? file.downloadUrl })}
-        />
-      )}
+      {share && <ShareLinkSettings file={file} share={share} />}
       {((file.shareUrl && !share) || file.downloadUrl) && (
         <Card
           title="Links"
@@ -232,6 +230,7 @@ function FileDetails({ file, onChanged }: { file: FileDetail; onChanged(file: Fi
 
 function DeleteFile({ file }: { file: FileDetail }) {
   const navigate = useNavigate();
+  const deleteFile = useDeleteFile();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -239,8 +238,8 @@ function DeleteFile({ file }: { file: FileDetail }) {
     setBusy(true);
     setError(undefined);
     try {
-      await dashboardApi.deleteFile(file.fileId);
-      navigate(`/projects/${encodeURIComponent(file.projectId)}`, { replace: true });
+      await deleteFile.mutateAsync(file);
+      navigate(paths.project(file.projectId), { replace: true });
     } catch (e) {
       setError(describeError(e));
       setBusy(false);

@@ -1,23 +1,25 @@
-import { dashboardApi, type UsageDay } from "../api/dashboard.api";
+import { formatBytes } from "@hangar/core/format-bytes";
+import { useQuery } from "@tanstack/react-query";
+import type { UsageDay } from "../api/dashboard.api";
+import { keysQuery, keyUsageQuery } from "../api/dashboard.queries";
 import { formatDateTime } from "../app/format";
 import { Link } from "../app/router";
-import { formatBytes } from "../app/format";
-import { Loaded, useLoad } from "../components/data";
+import { Loaded } from "../components/data";
 import { DailyBarChart } from "../components/daily-chart";
 import { AppShell, Card } from "../components/layouts";
 
 /** One key's usage over the last 30 days: requests (accepted vs rate-limited), uploads, bytes. */
 export function KeyUsagePage({ clientId }: { clientId: string }) {
-  const [usage, reloadUsage] = useLoad(() => dashboardApi.keyUsage(clientId), [clientId]);
-  const [keys] = useLoad(() => dashboardApi.keys(), []);
-  const key = keys.status === "ready" ? keys.data.items.find((k) => k.clientId === clientId) : undefined;
+  const usage = useQuery(keyUsageQuery(clientId));
+  // The key's name and project, from the list Developer Settings showed (cached, so no wait from there).
+  const key = useQuery(keysQuery()).data?.items.find((k) => k.clientId === clientId);
   return (
     <AppShell
       title={key ? `Usage of “${key.name}”` : "Key usage"}
       description={key ? `Project ${key.projectName} · client ID ${key.clientId}` : undefined}
       actions={<Link to="/security/developer-settings" className="button button-secondary">All keys</Link>}
     >
-      <Loaded load={usage} retry={reloadUsage} label="the key's usage">
+      <Loaded query={usage} label="the key's usage">
         {(u) => (
           <div className="stack">
             <dl className="stat-grid">

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from "react";
 import { accountApi } from "../api/account.api";
 import { describeError } from "../api/api-client";
-import { ErrorSummary, Notice } from "../components/alerts";
+import { GivenPassword } from "@hangar/core/account-input-schema";
+import { Notice } from "../components/alerts";
 import { Button } from "../components/button";
 import { emailError, EmailField, PasswordField } from "../components/field";
 import { AuthLayout } from "../components/layouts";
-import { useForm } from "../components/use-form";
+import { FormScaffold } from "../components/form-scaffold";
+import { fieldError, useForm, whenEmpty } from "../components/use-form";
 import { Link, safeNextPath, useLocation, useNavigate, useSearchParam } from "../app/router";
 import { homeFor, useSession } from "../app/session";
 
@@ -35,7 +37,8 @@ export function LoginPage() {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setResend({ busy: false, sent: false });
-    void form.submit({ email: emailError(email), password: password ? undefined : "Enter your password." }, async () => {
+    const clientErrors = { email: emailError(email), password: fieldError(GivenPassword, password, whenEmpty("Enter your password."), LABELS.password) };
+    void form.submit(clientErrors, async () => {
       const { account } = await accountApi.signIn(email.trim(), password);
       setAccount(account);
       navigate(account.displayName ? safeNextPath(next, "/dashboard") : homeFor(account), { replace: true });
@@ -64,21 +67,26 @@ export function LoginPage() {
       }
     >
       {notice && NOTICES[notice] && !form.formError && <Notice kind="info">{NOTICES[notice]}</Notice>}
-      <ErrorSummary message={form.formError} fieldErrors={form.fieldErrors} labels={LABELS} summaryRef={form.summaryRef}>
-        {unverified && (
-          <div className="alert-actions">
-            {resend.sent ? (
-              <p role="status">We sent a new verification link to {email.trim()}.</p>
-            ) : (
-              <Button variant="secondary" className="button-small" busy={resend.busy} busyLabel="Sending…" onClick={() => void resendVerification()}>
-                Resend verification e-mail
-              </Button>
-            )}
-            {resend.error && <p>{resend.error}</p>}
-          </div>
-        )}
-      </ErrorSummary>
-      <form className="form" noValidate onSubmit={onSubmit}>
+      <FormScaffold
+        form={form}
+        labels={LABELS}
+        onSubmit={onSubmit}
+        submit={{ label: "Log in", busyLabel: "Logging in…", block: true }}
+        summaryExtra={
+          unverified && (
+            <div className="alert-actions">
+              {resend.sent ? (
+                <p role="status">We sent a new verification link to {email.trim()}.</p>
+              ) : (
+                <Button variant="secondary" className="button-small" busy={resend.busy} busyLabel="Sending…" onClick={() => void resendVerification()}>
+                  Resend verification e-mail
+                </Button>
+              )}
+              {resend.error && <p>{resend.error}</p>}
+            </div>
+          )
+        }
+      >
         <EmailField
           label={LABELS.email}
           value={email}
@@ -104,10 +112,7 @@ export function LoginPage() {
             Forgot password?
           </Link>
         </div>
-        <Button type="submit" block busy={form.busy} busyLabel="Logging in…">
-          Log in
-        </Button>
-      </form>
+      </FormScaffold>
     </AuthLayout>
   );
 }

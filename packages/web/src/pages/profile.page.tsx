@@ -6,7 +6,7 @@ import { useAccount, useSession } from "../app/session";
 /** First stop after the first login: the dashboard needs a display name. */
 export function ProfilePage() {
   const account = useAccount();
-  const { setAccount, signOut } = useSession();
+  const { signOut } = useSession();
   const navigate = useNavigate();
   const next = useSearchParam("next");
   return (
@@ -29,10 +29,7 @@ export function ProfilePage() {
       <ProfileForm
         account={account}
         submitLabel="Continue to dashboard"
-        onSaved={(updated) => {
-          setAccount(updated);
-          navigate(safeNextPath(next, "/dashboard"), { replace: true });
-        }}
+        onSaved={() => navigate(safeNextPath(next, "/dashboard"), { replace: true })}
       />
     </AuthLayout>
   );

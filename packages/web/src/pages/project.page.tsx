@@ -1,30 +1,32 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
 import { describeError } from "../api/api-client";
-import { dashboardApi, type FileSummary, type Project } from "../api/dashboard.api";
+import type { Project } from "../api/dashboard.api";
+import { projectFilesQuery, projectQuery, useDeleteProject } from "../api/dashboard.queries";
 import { formatDateTime } from "../app/format";
 import { Link, useNavigate } from "../app/router";
 import { ErrorSummary, Notice } from "../components/alerts";
 import { Button, DangerActions } from "../components/button";
-import { Loaded, ProjectBadge, useLoad } from "../components/data";
+import { Loaded, ProjectBadge } from "../components/data";
 import { TextField } from "../components/field";
 import { FileList, groupFiles } from "../components/file-list";
+import { FormScaffold } from "../components/form-scaffold";
 import { AppShell, Card, EmptyState } from "../components/layouts";
 import { ProjectForm } from "../components/project-form";
 import { useForm } from "../components/use-form";
 
 /** One project: its builds (newest first, "Load more"), its details, and delete. */
 export function ProjectPage({ projectId }: { projectId: string }) {
-  const [load, reload, setProject] = useLoad(() => dashboardApi.project(projectId), [projectId]);
+  const query = useQuery(projectQuery(projectId));
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState(false);
-  const title = load.status === "ready" ? load.data.name : "Project";
   return (
     <AppShell
-      title={title}
-      description={load.status === "ready" ? load.data.description || undefined : undefined}
+      title={query.data?.name ?? "Project"}
+      description={query.data?.description || undefined}
       actions={<Link to="/projects" className="button button-secondary">All projects</Link>}
     >
-      <Loaded load={load} retry={reload} label="the project">
+      <Loaded query={query} label="the project">
         {(project) => (
           <div className="stack">
             {project.status === "deleting" && <Notice kind="info" title="This project is being deleted.">Its builds and keys are being removed in the background.</Notice>}
@@ -33,8 +35,7 @@ export function ProjectPage({ projectId }: { projectId: string }) {
               {editing ? (
                 <ProjectForm
                   project={project}
-                  onSaved={(p) => {
-                    setProject(p);
+                  onSaved={() => {
                     setEditing(false);
                     setSaved(true);
                   }}
@@ -73,7 +74,7 @@ export function ProjectPage({ projectId }: { projectId: string }) {
               )}
             </Card>
             <ProjectFiles project={project} />
-            {project.status === "active" && <DeleteProject project={project} onDeleting={() => setProject({ ...project, status: "deleting" })} />}
+            {project.status === "active" && <DeleteProject project={project} />}
           </div>
         )}
       </Loaded>
@@ -82,25 +83,15 @@ export function ProjectPage({ projectId }: { projectId: string }) {
 }
 
 function ProjectFiles({ project }: { project: Project }) {
-  const [files, setFiles] = useState<FileSummary[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [state, setState] = useState<"loading" | "ready" | "error">("loading");
-  const [error, setError] = useState("");
-  const fetchPage = (after: string | null) => {
-    setState("loading");
-    dashboardApi.projectFiles(project.projectId, after).then(
-      (page) => {
-        setFiles((current) => (after ? [...current, ...page.items] : page.items));
-        setCursor(page.nextCursor);
-        setState("ready");
-      },
-      (e) => {
-        setError(describeError(e));
-        setState("error");
-      },
-    );
-  };
-  useEffect(() => fetchPage(null), [project.projectId]);
+  const query = useInfiniteQuery(projectFilesQuery(project.projectId));
+  const files = query.data?.pages.flatMap((page) => page.items) ?? [];
+  const hasMore = query.hasNextPage;
+  // A refresh behind the list (after a change elsewhere) keeps it on screen: only a first page, a
+  // next page or a retry shows as loading.
+  const state = query.isPending || query.isFetchingNextPage || (query.isError && query.isFetching) ? "loading" : query.isError ? "error" : "ready";
+  const error = query.isError ? describeError(query.error) : "";
+  // A failed "Load more" tries that page again; a failed first page, the first page.
+  const retry = () => void (query.isFetchNextPageError ? query.fetchNextPage() : query.refetch());
 
   // Builds and rejected uploads are listed apart: a rejected package is not a build anyone can
   // install, and the project's count (completed uploads) must match the rows under "Builds".
@@ -124,7 +115,7 @@ function ProjectFiles({ project }: { project: Project }) {
             <FileList files={builds} />
           </div>
         )}
-        {state === "ready" && builds.length === 0 && !cursor && (
+        {state === "ready" && builds.length === 0 && !hasMore && (
           <div className="panel">
             <EmptyState title="No builds yet" headingLevel={3}>
               <p>
@@ -141,15 +132,15 @@ function ProjectFiles({ project }: { project: Project }) {
         {state === "error" && (
           <ErrorSummary message={`Could not load the files. ${error}`}>
             <div className="alert-actions">
-              <Button variant="secondary" className="button-small" onClick={() => fetchPage(files.length ? cursor : null)}>
+              <Button variant="secondary" className="button-small" onClick={retry}>
                 Try again
               </Button>
             </div>
           </ErrorSummary>
         )}
-        {state === "ready" && cursor && (
+        {state === "ready" && hasMore && (
           <div>
-            <Button variant="secondary" onClick={() => fetchPage(cursor)}>
+            <Button variant="secondary" onClick={() => void query.fetchNextPage()}>
               Load more
             </Button>
           </div>
@@ -192,40 +183,42 @@ function ProjectFiles({ project }: { project: Project }) {
 const DELETE_FIELDS = ["confirmName"] as const;
 const DELETE_LABELS = { confirmName: "Project name" };
 
-function DeleteProject({ project, onDeleting }: { project: Project; onDeleting(): void }) {
+function DeleteProject({ project }: { project: Project }) {
   const navigate = useNavigate();
   const form = useForm(DELETE_FIELDS, DELETE_LABELS);
+  const remove = useDeleteProject();
   const [open, setOpen] = useState(false);
   const [confirmName, setConfirmName] = useState("");
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const clientErrors = { confirmName: confirmName.trim() === project.name ? undefined : `Type “${project.name}” exactly to confirm.` };
     void form.submit(clientErrors, async () => {
-      const { status } = await dashboardApi.deleteProject(project.projectId, confirmName.trim());
-      if (status === "deleting") onDeleting();
-      else navigate("/projects", { replace: true });
+      // Still deleting: the cache marks the project so and this page says it; done: back to the list.
+      const { status } = await remove.mutateAsync({ project, confirmName: confirmName.trim() });
+      if (status === "deleted") navigate("/projects", { replace: true });
     });
   };
   return (
     <Card title="Delete project" id="delete-project" description="Deletes the project, revokes its API keys and deletes every build, share link and stored file in it. This cannot be undone.">
       {open ? (
-        <>
-          <ErrorSummary message={form.formError} fieldErrors={form.fieldErrors} labels={DELETE_LABELS} summaryRef={form.summaryRef} />
-          <form className="form" noValidate onSubmit={onSubmit}>
-            <TextField
-              name="confirmName"
-              label={`Type “${project.name}” to confirm`}
-              value={confirmName}
-              autoComplete="off"
-              onValueChange={(v) => {
-                setConfirmName(v);
-                form.clearFieldError("confirmName");
-              }}
-              error={form.fieldErrors.confirmName}
-            />
-            <DangerActions label="Delete this project" busyLabel="Deleting…" busy={form.busy} onCancel={() => setOpen(false)} />
-          </form>
-        </>
+        <FormScaffold
+          form={form}
+          labels={DELETE_LABELS}
+          onSubmit={onSubmit}
+          actions={<DangerActions label="Delete this project" busyLabel="Deleting…" busy={form.busy} onCancel={() => setOpen(false)} />}
+        >
+          <TextField
+            name="confirmName"
+            label={`Type “${project.name}” to confirm`}
+            value={confirmName}
+            autoComplete="off"
+            onValueChange={(v) => {
+              setConfirmName(v);
+              form.clearFieldError("confirmName");
+            }}
+            error={form.fieldErrors.confirmName}
+          />
+        </FormScaffold>
       ) : (
         <Button variant="danger" onClick={() => setOpen(true)}>
           Delete project…

@@ -1,9 +1,12 @@
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { dashboardApi, type Project } from "../api/dashboard.api";
+import type { Project } from "../api/dashboard.api";
+import { projectsQuery } from "../api/dashboard.queries";
 import { formatDateTime } from "../app/format";
+import { paths } from "../app/paths";
 import { Link, useNavigate } from "../app/router";
 import { Notice } from "../components/alerts";
-import { Loaded, ProjectBadge, useLoad } from "../components/data";
+import { ItemList, ProjectBadge, ResourceList } from "../components/data";
 import { AppShell, Card, EmptyState } from "../components/layouts";
 import { ProjectForm } from "../components/project-form";
 
@@ -14,17 +17,15 @@ export const folderIcon = (
   </svg>
 );
 
-export const projectPath = (p: Pick<Project, "projectId">) => `/projects/${encodeURIComponent(p.projectId)}`;
-
 /** The account's projects, with their color, description, file count and last upload. */
-export function ProjectList({ projects, headingLevel = 2 }: { projects: Project[]; headingLevel?: 2 | 3 }) {
+export function ProjectList({ projects, headingLevel = 2 }: { projects: readonly Project[]; headingLevel?: 2 | 3 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
-    <ul className="project-grid">
-      {projects.map((p) => (
-        <li key={p.projectId} className="project-card">
+    <ItemList items={projects} itemKey={(p) => p.projectId} className="project-grid" itemClassName="project-card">
+      {(p) => (
+        <>
           <Heading className="project-card-title">
-            <Link to={projectPath(p)}>
+            <Link to={paths.project(p.projectId)}>
               <ProjectBadge name={p.name} color={p.color} />
             </Link>
           </Heading>
@@ -36,14 +37,14 @@ export function ProjectList({ projects, headingLevel = 2 }: { projects: Project[
             <span>{p.lastUploadAt ? <>Last upload <time dateTime={p.lastUploadAt}>{formatDateTime(p.lastUploadAt)}</time></> : "No uploads yet"}</span>
             {p.status === "deleting" && <span className="badge badge-danger">Deleting…</span>}
           </p>
-        </li>
-      ))}
-    </ul>
+        </>
+      )}
+    </ItemList>
   );
 }
 
 export function ProjectsPage() {
-  const [load, reload] = useLoad(() => dashboardApi.projects(), []);
+  const projects = useQuery(projectsQuery());
   return (
     <AppShell
       title="Projects"
@@ -54,19 +55,18 @@ export function ProjectsPage() {
         </Link>
       }
     >
-      <Loaded load={load} retry={reload} label="your projects">
-        {({ items }) =>
-          items.length === 0 ? (
-            <div className="panel">
-              <EmptyState title="Create your first project" icon={folderIcon} action={<Link to="/projects/new" className="button button-primary">Create a project</Link>}>
-                <p>You have no projects yet. A project needs a name, a short description and a color, and comes before any API key.</p>
-              </EmptyState>
-            </div>
-          ) : (
-            <ProjectList projects={items} />
-          )
+      <ResourceList
+        query={projects}
+        label="your projects"
+        items={(page) => page.items}
+        empty={
+          <EmptyState title="Create your first project" icon={folderIcon} action={<Link to="/projects/new" className="button button-primary">Create a project</Link>}>
+            <p>You have no projects yet. A project needs a name, a short description and a color, and comes before any API key.</p>
+          </EmptyState>
         }
-      </Loaded>
+      >
+        {(items) => <ProjectList projects={items} />}
+      </ResourceList>
     </AppShell>
   );
 }
@@ -79,7 +79,7 @@ export function NewProjectPage() {
       {created ? (
         <Notice title={`Project “${created.name}” created.`}>
           <p>
-            <Link to={projectPath(created)}>Open the project</Link> or <Link to="/security/developer-settings">create an API key</Link> for it.
+            <Link to={paths.project(created.projectId)}>Open the project</Link> or <Link to="/security/developer-settings">create an API key</Link> for it.
           </p>
         </Notice>
       ) : (

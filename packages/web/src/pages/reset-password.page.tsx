@@ -1,21 +1,21 @@
 import { useState, type FormEvent } from "react";
 import { accountApi } from "../api/account.api";
 import { BAD_LINK_MESSAGE, isBadLink } from "../api/api-client";
-import { ErrorSummary } from "../components/alerts";
-import { Button } from "../components/button";
-import { PASSWORD_RULES, passwordLengthError, PasswordField } from "../components/field";
+import { newPasswordError, PASSWORD_RULES, PasswordField } from "../components/field";
+import { FormScaffold } from "../components/form-scaffold";
 import { AuthLayout } from "../components/layouts";
 import { useForm } from "../components/use-form";
 import { Link, useNavigate, useSearchParam } from "../app/router";
 import { useSession } from "../app/session";
 
 const FIELDS = ["newPassword"] as const;
+const LABELS = { newPassword: "New password" };
 
 export function ResetPasswordPage() {
   const token = useSearchParam("token");
   const navigate = useNavigate();
   const { refresh } = useSession();
-  const form = useForm(FIELDS, { newPassword: "New password" });
+  const form = useForm(FIELDS, LABELS);
   const [password, setPassword] = useState("");
 
   if (!token) {
@@ -31,7 +31,7 @@ export function ResetPasswordPage() {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    void form.submit({ newPassword: passwordLengthError(password) }, async () => {
+    void form.submit({ newPassword: newPasswordError(password) }, async () => {
       await accountApi.confirmPasswordReset(token, password);
       // A reset ends every session, this browser's too.
       await refresh();
@@ -43,22 +43,23 @@ export function ResetPasswordPage() {
 
   return (
     <AuthLayout title="Choose a new password" subtitle="After the change, every device signed in to your account is signed out.">
-      <ErrorSummary
-        message={badToken ? BAD_LINK_MESSAGE : form.formError}
-        fieldErrors={form.fieldErrors}
-        labels={{ newPassword: "New password" }}
-        summaryRef={form.summaryRef}
+      <FormScaffold
+        form={form}
+        labels={LABELS}
+        onSubmit={onSubmit}
+        summaryMessage={badToken ? BAD_LINK_MESSAGE : undefined}
+        summaryExtra={
+          badToken && (
+            <p>
+              <Link to="/forgot-password">Ask for a new reset link</Link>
+            </p>
+          )
+        }
+        submit={{ label: "Set new password", busyLabel: "Saving…", block: true }}
       >
-        {badToken && (
-          <p>
-            <Link to="/forgot-password">Ask for a new reset link</Link>
-          </p>
-        )}
-      </ErrorSummary>
-      <form className="form" noValidate onSubmit={onSubmit}>
         <PasswordField
           name="newPassword"
-          label="New password"
+          label={LABELS.newPassword}
           autoComplete="new-password"
           hint={PASSWORD_RULES}
           value={password}
@@ -68,10 +69,7 @@ export function ResetPasswordPage() {
           }}
           error={form.fieldErrors.newPassword}
         />
-        <Button type="submit" block busy={form.busy} busyLabel="Saving…">
-          Set new password
-        </Button>
-      </form>
+      </FormScaffold>
     </AuthLayout>
   );
 }

@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { accountApi } from "../api/account.api";
-import { ErrorSummary } from "../components/alerts";
-import { Button } from "../components/button";
-import { emailError, EmailField, PASSWORD_RULES, PasswordField, passwordLengthError } from "../components/field";
+import { emailError, EmailField, PASSWORD_RULES, newPasswordError, PasswordField } from "../components/field";
+import { FormScaffold } from "../components/form-scaffold";
 import { AuthLayout } from "../components/layouts";
 import { useForm } from "../components/use-form";
 import { Link, useNavigate } from "../app/router";
@@ -18,7 +17,7 @@ export function SignUpPage() {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    void form.submit({ email: emailError(email), password: passwordLengthError(password) }, async () => {
+    void form.submit({ email: emailError(email), password: newPasswordError(password) }, async () => {
       const address = email.trim();
       await accountApi.signUp(address, password);
       navigate("/check-email", { state: { email: address } });
@@ -35,8 +34,7 @@ export function SignUpPage() {
         </p>
       }
     >
-      <ErrorSummary message={form.formError} fieldErrors={form.fieldErrors} labels={LABELS} summaryRef={form.summaryRef} />
-      <form className="form" noValidate onSubmit={onSubmit}>
+      <FormScaffold form={form} labels={LABELS} onSubmit={onSubmit} submit={{ label: "Create account", busyLabel: "Creating account…", block: true }}>
         <EmailField
           label={LABELS.email}
           value={email}
@@ -58,10 +56,7 @@ export function SignUpPage() {
           }}
           error={form.fieldErrors.password}
         />
-        <Button type="submit" block busy={form.busy} busyLabel="Creating account…">
-          Create account
-        </Button>
-      </form>
+      </FormScaffold>
     </AuthLayout>
   );
 }

@@ -1,0 +1,58 @@
+/**
+ * The client routes' paths, typed. `ROUTE_PATTERNS` is the one list (app.tsx gives each pattern its
+ * page and who may see it, and must cover them all); `AppPath` is every path they match, so a
+ * `<Link to>` or `navigate()` with a typo (`/project/…`, `/security/keys`) fails to compile; and
+ * the `paths` builders encode the parameters. The present history-API router stays: TanStack
+ * Router would type the same table but bring its own loaders, search-param state and ~40 kB, for
+ * fifteen flat routes that need none of it.
+ */
+export const ROUTE_PATTERNS = [
+  "/sign-up",
+  "/login",
+  "/forgot-password",
+  "/check-email",
+  "/verify-email",
+  "/reset-password",
+  "/profile",
+  "/dashboard",
+  "/projects",
+  "/projects/new",
+  "/projects/:projectId",
+  "/files/:fileId",
+  "/security/developer-settings",
+  "/security/developer-settings/keys/:clientId",
+  "/account",
+] as const;
+
+export type RoutePattern = (typeof ROUTE_PATTERNS)[number];
+
+/** `/projects/:projectId` → `/projects/${string}`. */
+type PathOf<P extends string> = P extends `${infer Head}:${string}/${infer Tail}`
+  ? `${Head}${string}/${PathOf<Tail>}`
+  : P extends `${infer Head}:${string}`
+    ? `${Head}${string}`
+    : P;
+
+/** `/projects/:projectId` → `{ projectId: string }`. */
+export type ParamsOf<P extends string> = P extends `${string}:${infer Param}/${infer Tail}`
+  ? { [K in Param]: string } & ParamsOf<Tail>
+  : P extends `${string}:${infer Param}`
+    ? { [K in Param]: string }
+    : Record<never, string>;
+
+/** A route's path without a query. */
+export type RoutePath = PathOf<RoutePattern>;
+
+/** A path in this app: a route (with a query or not), or the root that redirects. */
+export type AppPath = "/" | RoutePath | `${RoutePath}?${string}`;
+
+const id = (value: string) => encodeURIComponent(value);
+
+/** Builders for the routes with parameters (and the query some pages read). */
+export const paths = {
+  project: (projectId: string) => `/projects/${id(projectId)}` as const,
+  file: (fileId: string) => `/files/${id(fileId)}` as const,
+  keyUsage: (clientId: string) => `/security/developer-settings/keys/${id(clientId)}` as const,
+  /** A guarded page's address to come back to after signing in (or filling in the profile). */
+  withNext: (path: "/login" | "/profile", next: string) => `${path}?next=${id(next)}` as const,
+} satisfies Record<string, (...args: never[]) => AppPath>;
