@@ -54,9 +54,10 @@ export const tableActions = {
   // Files: get, the latest files' link counts (BatchGetItem), delete (BatchWriteItem of record,
   // seal and the share item's trace), the project's count (UpdateItem).
   files: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"],
-  // Links: session (Get/Update/Delete), file + project + share reads, settings (UpdateItem), regenerate
-  // (a transaction of Put new share, Put the old one's trace, Update file).
-  links: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
+  // Links: session (Get/Update/Delete), file + project + share reads, settings (a transaction of
+  // ConditionCheck on the project and Update of the share item), regenerate (a transaction of Put new
+  // share, Put the old one's trace, Update file).
+  links: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
   // The CLI tarball is packed from files in its own bundle: no table.
   cli: [],
 } as const satisfies Record<RouteFunctionName, readonly string[]>;

@@ -3,14 +3,16 @@ import { beforeEach, describe, expect, it } from "vitest";
 import {
   ConflictError,
   DependencyError,
+  InvalidPackageError,
   Presign,
+  WHOLE_READ_BYTES,
   completeUpload,
   defaultUploadSettings,
   parseInput,
   presignUpload,
   type PresignGetInput,
 } from "../src";
-import { S3UrlSigner } from "../src/adapters/s3";
+import { S3ObjectStore, S3UrlSigner } from "../src/adapters/s3";
 import { downloadShared, ICON_SECONDS, shareIcon, type LinkVisitDeps } from "../src/links";
 import { S3PackageInspector } from "../src/adapters/s3/package-inspector.s3";
 import { CountingRateLimiter, FakeInspector, MemoryFiles, MemoryShareLinks, MemoryStorage, PlainHasher, apiKey, fixedClock, sequentialIds } from "./support/fakes";
@@ -78,7 +80,8 @@ describe("complete pins the version it inspected", () => {
 
   it("reads the HEAD's version, stores it with the icon's, and signs downloads for them", async () => {
     const done = await completeUpload(s.deps, apiKey(), { key, ...declared }, links);
-    expect(s.inspector.calls).toEqual([{ key, size: 1234, fileName: "demo.apk", versionId: "v1", etag: '"etag-of-v1"' }]);
+    // A small package: its bytes came with the version in the same read.
+    expect(s.inspector.calls).toEqual([{ key, size: 1234, fileName: "demo.apk", versionId: "v1", etag: '"etag-of-v1"', bytes: new Uint8Array(1234) }]);
     expect(s.files.records.get(fileId)).toMatchObject({ status: "completed", versionId: "v1", iconVersionId: "v2" });
 
     // Someone still holding the upload URL writes other bytes: the current version moves on, the share does not.
@@ -123,6 +126,33 @@ describe("complete pins the version it inspected", () => {
     expect(result.userKey).toBe("WINNER");
     // Our icon PUT made version v2; only that version is removed, never the key (no delete marker).
     expect(s.storage.deletes).toEqual([[`uploads/prj_A/${fileId}/icon.png`, "v2"]]);
+  });
+
+  it("reads a small package whole in one request and a large one in place after a HEAD", async () => {
+    const requests: string[] = [];
+    const head = s.storage.head.bind(s.storage);
+    const read = s.storage.read.bind(s.storage);
+    let reading = false; // the fake's read answers through head
+    s.storage.head = async (k) => (reading || requests.push("head"), head(k));
+    s.storage.read = async (k, max) => {
+      requests.push(`read ${max}`);
+      reading = true;
+      try {
+        return await read(k, max);
+      } finally {
+        reading = false;
+      }
+    };
+    await completeUpload(s.deps, apiKey(), { key, ...declared }, links);
+    expect(requests).toEqual([`read ${WHOLE_READ_BYTES}`]);
+
+    const large = { ...declared, fileSize: WHOLE_READ_BYTES + 1 };
+    const presigned = await presignUpload(s.deps, apiKey(), parseInput(Presign, large));
+    await s.storage.put(presigned.key, new Uint8Array(large.fileSize), "application/octet-stream");
+    requests.length = 0;
+    await completeUpload(s.deps, apiKey(), { key: presigned.key, ...large }, links);
+    expect(requests).toEqual(["head"]);
+    expect(s.inspector.calls.at(-1)).toEqual({ key: presigned.key, size: large.fileSize, fileName: "demo.apk", versionId: "v3", etag: '"etag-of-v3"' });
   });
 
   it("fails cleanly with 409 object_changed, leaving the upload pending, when the pinned version vanished", async () => {
@@ -187,6 +217,32 @@ describe("S3 adapters and version ids", () => {
     const error = await new S3PackageInspector(client, "b").inspect({ ...pkg, versionId: "v1" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConflictError);
     expect((error as ConflictError).code).toBe("object_changed");
+  });
+
+  it("parses a package it was handed whole without a request, and reads an object whole in one GET", async () => {
+    const { client, inputs } = fakeClient(() => s3Error("InternalError", 500));
+    const error = await new S3PackageInspector(client, "b").inspect({ ...pkg, size: 4, versionId: "v1", bytes: new Uint8Array(4) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidPackageError);
+    expect(inputs).toEqual([]);
+
+    const body = new Uint8Array([1, 2, 3]);
+    const sent: unknown[] = [];
+    const gets = {
+      async send(command: GetObjectCommand) {
+        sent.push(command.input);
+        return { ContentLength: 3, VersionId: "v7", ETag: '"e7"', Body: { transformToByteArray: async () => body } };
+      },
+    } as unknown as S3Client;
+    expect(await new S3ObjectStore(gets, "b").read("k", 3)).toEqual({ size: 3, versionId: "v7", etag: '"e7"', body });
+    let destroyed = false;
+    const larger = {
+      async send() {
+        return { ContentLength: 4, VersionId: "v8", Body: { destroy: () => (destroyed = true), transformToByteArray: async () => new Uint8Array(4) } };
+      },
+    } as unknown as S3Client;
+    expect(await new S3ObjectStore(larger, "b").read("k", 3)).toEqual({ size: 4, versionId: "v8" });
+    expect(destroyed).toBe(true);
+    expect(sent).toEqual([{ Bucket: "b", Key: "k" }]);
   });
 
   it("keeps a storage outage a DependencyError (503, upload stays pending)", async () => {

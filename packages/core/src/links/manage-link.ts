@@ -36,14 +36,36 @@ export function linkView(link: ShareLink, now: Date, bases: LinkBases): LinkView
   };
 }
 
+/** A completed file with a link, by an id of the right shape; anything else is 404. */
+async function sharedFile(deps: Pick<LinkDeps, "files">, fileId: string | undefined): Promise<FileRecord & { userKey: string }> {
+  const file = fileId && FILE_ID.test(fileId) ? await deps.files.get(fileId) : undefined;
+  if (!file || file.status !== "completed" || !file.userKey) throw notFound();
+  return file as FileRecord & { userKey: string };
+}
+
 /** The link of a completed file the account owns; anything else (another account's too) is 404. */
 async function ownLink(deps: Pick<LinkDeps, "files" | "projects" | "links">, userId: string, fileId: string | undefined): Promise<ShareLink> {
-  const file = fileId && FILE_ID.test(fileId) ? await deps.files.get(fileId) : undefined;
-  const project = file ? await deps.projects.get(userId, file.projectId) : undefined;
-  if (!file || !project || project.status !== "active" || file.status !== "completed" || !file.userKey) throw notFound();
-  const link = await deps.links.get(file.userKey);
-  if (!link || link.fileId !== file.fileId) throw notFound();
+  const file = await sharedFile(deps, fileId);
+  // Both keys are on the file record: the project and the link are read together.
+  const [project, link] = await Promise.all([deps.projects.get(userId, file.projectId), deps.links.get(file.userKey)]);
+  if (!project || project.status !== "active" || !link || link.fileId !== file.fileId) throw notFound();
   return link;
+}
+
+/** The link as it is once the changes are applied (what ShareLinks.update writes). */
+function withChanges(link: ShareLink, changes: ShareLinkChanges): ShareLink {
+  const next: ShareLink = { ...link };
+  if (changes.enabled !== undefined) next.enabled = changes.enabled;
+  if (changes.expiresAt === null) delete next.expiresAt;
+  else if (changes.expiresAt !== undefined) next.expiresAt = changes.expiresAt;
+  if (changes.maxDownloads === null) delete next.maxDownloads;
+  else if (changes.maxDownloads !== undefined) next.maxDownloads = changes.maxDownloads;
+  if (changes.password === null) delete next.passwordHash;
+  else if (changes.password) {
+    next.passwordHash = changes.password.hash;
+    next.tokenSecret = changes.password.tokenSecret;
+  }
+  return next;
 }
 
 /** The link settings and counts of a file, for the file page (undefined when it has no link). */
@@ -67,7 +89,10 @@ export async function updateShareSettings(
   if (input.expiresAt && Date.parse(input.expiresAt) <= deps.clock.now().getTime()) {
     throw new ValidationError([{ field: "expiresAt", message: "must be in the future (to turn the link off now, use enabled: false)" }]);
   }
-  const link = await ownLink(deps, userId, fileId);
+  // Three sequential round trips with the session's: the file, then the write (which checks the
+  // project and the link itself, see ShareLinks.updateOwned) beside a read of the link. That read
+  // sees the item before or after the write; the view applies the changes to it either way.
+  const file = await sharedFile(deps, fileId);
   const changes: ShareLinkChanges = {};
   if (input.enabled !== undefined) changes.enabled = input.enabled;
   if (input.expiresAt !== undefined) changes.expiresAt = input.expiresAt === null ? null : new Date(input.expiresAt).toISOString();
@@ -76,10 +101,10 @@ export async function updateShareSettings(
     // A new secret with every new password: whoever was let in with the old one is out at once.
     changes.password = input.password === null ? null : { hash: await deps.hasher.hash(input.password.normalize("NFKC")), tokenSecret: newTokenSecret() };
   }
-  if (!(await deps.links.update(link.userKey, changes))) throw notFound();
-  const updated = await deps.links.get(link.userKey);
-  if (!updated) throw notFound();
-  return linkView(updated, deps.clock.now(), bases);
+  const owner = { userId, projectId: file.projectId, fileId: file.fileId, userKey: file.userKey };
+  const [written, link] = await Promise.all([deps.links.updateOwned(owner, changes), deps.links.get(file.userKey)]);
+  if (!written || !link || link.fileId !== file.fileId) throw notFound();
+  return linkView(withChanges(link, changes), deps.clock.now(), bases);
 }
 
 /** POST /api/files/{fileId}/share/regenerate: a new key; the old link is dead at once (404). */

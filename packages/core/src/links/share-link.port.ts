@@ -28,6 +28,14 @@ export interface ShareLinkChanges {
   maxDownloads?: number | null;
 }
 
+/** Whose link a change is for: the account, the file's project, the file and its link's key. */
+export interface LinkOwner {
+  userId: string;
+  projectId: string;
+  fileId: string;
+  userKey: string;
+}
+
 /** A download admitted and counted, or why not: the link was turned off, reached its cap, or ended (removed/replaced) meanwhile. */
 export type DownloadCount = "counted" | "capped" | "disabled" | "removed" | "replaced";
 
@@ -47,6 +55,12 @@ export interface ShareLinks {
   find(userKey: string): Promise<ShareLink | EndedLink | undefined>;
   /** Applies the changes to an existing share item; false when it no longer exists. */
   update(userKey: string, changes: ShareLinkChanges): Promise<boolean>;
+  /**
+   * Applies the changes only while the link is still the file's and the file's project is the
+   * owner's and not being deleted, all checked in the same write: the owner's controls need no
+   * reads of the project or the link before it. False (nothing changed) otherwise.
+   */
+  updateOwned(owner: LinkOwner, changes: ShareLinkChanges): Promise<boolean>;
   /**
    * Moves the link to a new key in one transaction: the new share item (same file, settings and
    * counts, a new token secret), the old one replaced by its trace, the file record pointing at the new key.

@@ -3,7 +3,7 @@ import { cancelledConditions, conditionalWrite, dynamoFailure, getItem, isCondit
 import { keys } from "../adapters/dynamo/table-keys";
 import { DynamoFileRepository } from "../adapters/dynamo/file-repository.dynamo";
 import { endedLinkItem, endedOf } from "../adapters/dynamo/ended-link.dynamo";
-import type { DownloadCount, EndedLink, ShareLink, ShareLinkChanges, ShareLinks } from "./share-link.port";
+import type { DownloadCount, EndedLink, LinkOwner, ShareLink, ShareLinkChanges, ShareLinks } from "./share-link.port";
 
 /** Per-day counters are top-level attributes (`dl_2026-11-24`, `in_…`): ADD creates them, no map to initialize. */
 const DOWNLOADS_OF = "dl_";
@@ -15,6 +15,32 @@ const PRUNE_DAYS = 14;
 function staleDays(day: string): string[] {
   const today = Date.parse(`${day}T00:00:00Z`);
   return Array.from({ length: PRUNE_DAYS }, (_, i) => new Date(today - (KEEP_DAYS + i) * 86_400_000).toISOString().slice(0, 10));
+}
+
+/** The SET/REMOVE expression of a change of settings; undefined when it changes nothing. */
+function settingsChange(changes: ShareLinkChanges): { expression: string; values?: Record<string, unknown> } | undefined {
+  const set: string[] = [];
+  const remove: string[] = [];
+  const values: Record<string, unknown> = {};
+  const assign = (name: string, value: unknown) => {
+    if (value === undefined) return;
+    if (value === null) remove.push(name);
+    else {
+      set.push(`${name} = :${name}`);
+      values[`:${name}`] = value;
+    }
+  };
+  assign("enabled", changes.enabled);
+  assign("linkExpiresAt", changes.expiresAt);
+  assign("maxDownloads", changes.maxDownloads);
+  if (changes.password === null) remove.push("passwordHash");
+  else if (changes.password) {
+    assign("passwordHash", changes.password.hash);
+    assign("tokenSecret", changes.password.tokenSecret);
+  }
+  if (set.length === 0 && remove.length === 0) return undefined;
+  const expression = [set.length ? `SET ${set.join(", ")}` : "", remove.length ? `REMOVE ${remove.join(", ")}` : ""].join(" ").trim();
+  return Object.keys(values).length ? { expression, values } : { expression };
 }
 
 /**
@@ -67,38 +93,56 @@ export class DynamoShareLinks implements ShareLinks {
   }
 
   async update(userKey: string, changes: ShareLinkChanges): Promise<boolean> {
-    const set: string[] = [];
-    const remove: string[] = [];
-    const values: Record<string, unknown> = {};
-    const assign = (name: string, value: unknown) => {
-      if (value === undefined) return;
-      if (value === null) remove.push(name);
-      else {
-        set.push(`${name} = :${name}`);
-        values[`:${name}`] = value;
-      }
-    };
-    assign("enabled", changes.enabled);
-    assign("linkExpiresAt", changes.expiresAt);
-    assign("maxDownloads", changes.maxDownloads);
-    if (changes.password === null) remove.push("passwordHash");
-    else if (changes.password) {
-      assign("passwordHash", changes.password.hash);
-      assign("tokenSecret", changes.password.tokenSecret);
-    }
-    if (set.length === 0 && remove.length === 0) return (await this.get(userKey)) !== undefined;
+    const change = settingsChange(changes);
+    if (!change) return (await this.get(userKey)) !== undefined;
     return conditionalWrite(
       this.db,
       "UpdateItem(share settings)",
       new UpdateCommand({
         TableName: this.tableName,
         Key: keys.share(userKey),
-        UpdateExpression: [set.length ? `SET ${set.join(", ")}` : "", remove.length ? `REMOVE ${remove.join(", ")}` : ""].join(" ").trim(),
+        UpdateExpression: change.expression,
         // A live share item only: a trace (deleted build, replaced link) has no fileId.
         ConditionExpression: "attribute_exists(fileId)",
-        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+        ...(change.values ? { ExpressionAttributeValues: change.values } : {}),
       }),
     );
+  }
+
+  /**
+   * One TransactWriteItems: a condition on the project item (it exists under the owner's
+   * partition, so it is theirs, and is not being deleted: what the project catalog reads as
+   * active) and the settings update conditioned on the share item still naming the file (a trace
+   * has no fileId; a regenerated link's old key names no file). With nothing to change, two
+   * condition checks answer the same question.
+   */
+  async updateOwned(owner: LinkOwner, changes: ShareLinkChanges): Promise<boolean> {
+    const change = settingsChange(changes);
+    const share = { TableName: this.tableName, Key: keys.share(owner.userKey), ConditionExpression: "fileId = :fileId" };
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              ConditionCheck: {
+                TableName: this.tableName,
+                Key: keys.project(owner.userId, owner.projectId),
+                ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(#status) OR #status <> :deleting)",
+                ExpressionAttributeNames: { "#status": "status" },
+                ExpressionAttributeValues: { ":deleting": "deleting" },
+              },
+            },
+            change
+              ? { Update: { ...share, UpdateExpression: change.expression, ExpressionAttributeValues: { ...change.values, ":fileId": owner.fileId } } }
+              : { ConditionCheck: { ...share, ExpressionAttributeValues: { ":fileId": owner.fileId } } },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (cancelledConditions(error)?.some(Boolean)) return false;
+      throw dynamoFailure("TransactWriteItems(share settings)", error);
+    }
   }
 
   async regenerate(link: ShareLink, newUserKey: string, tokenSecret: string): Promise<boolean> {

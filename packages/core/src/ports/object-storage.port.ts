@@ -38,6 +38,13 @@ export interface ObjectHead {
 export interface ObjectStore {
   /** undefined when the object does not exist. */
   head(key: string): Promise<ObjectHead | undefined>;
+  /**
+   * What `head` answers, and with it the object's bytes when it is at most `maxBytes` long, in one
+   * request (a GET): a small package is inspected from memory instead of by ranged GETs after a
+   * HEAD. A larger object's body is not read (`body` absent; a store may always leave it out, and
+   * the package is then read by ranges as a large one is). undefined when it does not exist.
+   */
+  read(key: string, maxBytes: number): Promise<(ObjectHead & { body?: Uint8Array }) | undefined>;
   /** Returns the version id the write created (absent without bucket versioning). */
   put(key: string, body: Uint8Array, contentType: string): Promise<{ versionId?: string }>;
   /**

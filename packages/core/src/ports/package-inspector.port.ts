@@ -26,6 +26,8 @@ export interface StoredPackage {
   versionId?: string;
   /** That HEAD's ETag: without a version id, a package replaced mid-read fails instead of mixing two files. */
   etag?: string;
+  /** The whole object, already read in the request that saw that version: nothing more is fetched. */
+  bytes?: Uint8Array;
 }
 
 export interface PackageInspector {

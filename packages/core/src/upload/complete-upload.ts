@@ -1,6 +1,6 @@
 import { ConflictError, InvalidPackageError, NotFoundError } from "../errors/domain-errors";
 import type { IdSource } from "../ids/random-ids";
-import type { ApiKey, BuildContext, Clock, CompletedFile, FileRecord, FileRepository, ObjectStore, PackageInspector } from "../ports";
+import type { ApiKey, BuildContext, Clock, CompletedFile, FileRecord, FileRepository, ObjectHead, ObjectStore, PackageInspector } from "../ports";
 import { installability } from "./installability";
 import { iconKeyFor, parseObjectKey } from "./object-key";
 import { assertFileType } from "./presign-upload";
@@ -80,6 +80,10 @@ export async function completeUpload(
   const parsed = parseObjectKey(input.key);
   // Another project's key answers exactly like an unknown key: never reveal it exists.
   if (!parsed || parsed.projectId !== caller.projectId) throw notFound();
+  // A small package is read whole beside the record (the key and the size are the ones declared,
+  // which must be the record's to go on): one round trip for both instead of record, HEAD and
+  // ranged GETs one after another. What the record's checks refuse is never looked at.
+  const stored = input.fileSize <= WHOLE_READ_BYTES ? settled(deps.storage.read(input.key, WHOLE_READ_BYTES)) : undefined;
   const file = await deps.files.get(parsed.fileId);
   if (!file || file.key !== input.key || file.projectId !== caller.projectId) throw notFound();
 
@@ -100,11 +104,35 @@ export async function completeUpload(
   }
 
   if (file.status !== "pending") return outcomeOf(file, links);
-  return finishUpload(deps, caller, file, input, links, now);
+  return finishUpload(deps, caller, file, input, links, now, stored);
 }
 
 /**
- * The stored object of a pending record becomes a build: HEAD, inspect exactly that version, store
+ * Packages up to this size are read in one GET and inspected from memory; larger ones in place by
+ * ranged GETs (docs/extraction.md). 1 MiB is a few ranged reads' worth of bytes, and small in a
+ * function's memory.
+ */
+export const WHOLE_READ_BYTES = 1024 * 1024;
+
+type StoredObject = (ObjectHead & { body?: Uint8Array }) | undefined;
+
+/** A promise that never rejects on its own: its failure is thrown where its value is taken, if ever. */
+function settled<T>(promise: Promise<T>): Promise<() => T> {
+  return promise.then(
+    (value) => () => value,
+    (error: unknown) => () => {
+      throw error;
+    },
+  );
+}
+
+/** HEAD, or for a small package the whole object in one GET (ObjectStore.read). */
+function storedObject(deps: Pick<CompleteDeps, "storage">, file: FileRecord): Promise<() => StoredObject> {
+  return settled(file.fileSize <= WHOLE_READ_BYTES ? deps.storage.read(file.key, WHOLE_READ_BYTES) : deps.storage.head(file.key));
+}
+
+/**
+ * The stored object of a pending record becomes a build: HEAD (or GET), inspect exactly that version, store
  * the icon, then the conditional pending → completed write. Both flows end here (a single PUT, or
  * a multipart upload once CompleteMultipartUpload assembled it), so they cannot drift apart.
  */
@@ -115,8 +143,10 @@ export async function finishUpload(
   input: BuildContextInput,
   links: LinkBases,
   now: Date,
+  /** The object as complete already started reading it (storedObject's answer), if it did. */
+  stored: Promise<() => StoredObject> = storedObject(deps, file),
 ): Promise<CompleteResult> {
-  const head = await deps.storage.head(file.key);
+  const head = (await stored)();
   if (!head) throw new ConflictError("object_missing", "Nothing was uploaded to this key yet; PUT the file first");
   if (head.size !== file.fileSize) {
     throw new ConflictError(
@@ -131,7 +161,7 @@ export async function finishUpload(
   const pinned = { ...(head.versionId ? { versionId: head.versionId } : {}), ...(head.etag ? { etag: head.etag } : {}) };
   let inspected;
   try {
-    inspected = await deps.inspector.inspect({ key: file.key, size: head.size, fileName: file.fileName, ...pinned });
+    inspected = await deps.inspector.inspect({ key: file.key, size: head.size, fileName: file.fileName, ...pinned, ...(head.body ? { bytes: head.body } : {}) });
   } catch (error) {
     if (!(error instanceof InvalidPackageError)) throw error;
     const rejection = { reason: error.reason, message: error.message };

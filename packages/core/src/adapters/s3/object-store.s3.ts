@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, HeadObjectCommand, ListObjectVersionsCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectVersionsCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { DependencyError } from "../../errors/domain-errors";
 import type { ObjectHead, ObjectStore } from "../../ports";
 
@@ -12,7 +12,7 @@ function isNotFound(error: unknown): boolean {
   return e?.name === "NotFound" || e?.name === "NoSuchKey" || e?.$metadata?.httpStatusCode === 404;
 }
 
-/** HEAD, PUT and DELETE through the S3 client; presigning lives in S3UrlSigner (no client needed). */
+/** HEAD, GET, PUT and DELETE through the S3 client; presigning lives in S3UrlSigner (no client needed). */
 export class S3ObjectStore implements ObjectStore {
   constructor(
     private readonly client: S3Client,
@@ -30,6 +30,28 @@ export class S3ObjectStore implements ObjectStore {
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw s3Failure("HeadObject", error);
+    }
+  }
+
+  async read(key: string, maxBytes: number): Promise<(ObjectHead & { body?: Uint8Array }) | undefined> {
+    try {
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const head: ObjectHead = {
+        size: out.ContentLength ?? 0,
+        ...(out.VersionId ? { versionId: out.VersionId } : {}),
+        ...(out.ETag ? { etag: out.ETag } : {}),
+      };
+      if (!out.Body || head.size > maxBytes) {
+        // Only the headers were wanted: close the connection's stream instead of downloading it.
+        (out.Body as { destroy?: () => void } | undefined)?.destroy?.();
+        return head;
+      }
+      const body = await out.Body.transformToByteArray();
+      if (body.length !== head.size) throw new Error(`read ${body.length} of ${head.size} bytes`);
+      return { ...head, body };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw s3Failure("GetObject", error);
     }
   }
 

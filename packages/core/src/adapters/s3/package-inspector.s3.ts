@@ -1,5 +1,5 @@
 import type { S3Client } from "@aws-sdk/client-s3";
-import { InspectError, inspectPackage, type InspectResult } from "@hangar/inspect";
+import { BufferRangeReader, InspectError, inspectPackage, type InspectResult, type RandomAccessReader } from "@hangar/inspect";
 import { S3RangeReader } from "@hangar/inspect/s3";
 import { ConflictError, DependencyError, InvalidPackageError } from "../../errors/domain-errors";
 import type { InspectedPackage, PackageInspector, PackageMetadata, StoredPackage } from "../../ports";
@@ -18,7 +18,8 @@ export function toMetadata(result: InspectResult): PackageMetadata {
 
 /**
  * Reads packages in place with ranged GETs (see docs/extraction.md): only the zip's tail, its
- * central directory and the few entries needed ever leave S3, whatever the package's size.
+ * central directory and the few entries needed ever leave S3, whatever the package's size. A
+ * small package complete has already read whole (StoredPackage.bytes) is parsed from memory.
  */
 export class S3PackageInspector implements PackageInspector {
   constructor(
@@ -28,14 +29,18 @@ export class S3PackageInspector implements PackageInspector {
   ) {}
 
   async inspect(pkg: StoredPackage): Promise<InspectedPackage> {
-    const reader = new S3RangeReader({
-      client: this.client,
-      bucket: this.bucket,
-      key: pkg.key,
-      size: pkg.size,
-      // The pinned version makes every range the bytes HEAD saw; the ETag guards unversioned buckets.
-      ...(pkg.versionId ? { versionId: pkg.versionId } : pkg.etag ? { ifMatch: pkg.etag } : {}),
-    });
+    // A package complete already read whole (small ones) is parsed from memory: those bytes are
+    // the pinned version's, and no further request is needed.
+    const reader: RandomAccessReader = pkg.bytes
+      ? new BufferRangeReader(Buffer.from(pkg.bytes.buffer, pkg.bytes.byteOffset, pkg.bytes.byteLength))
+      : new S3RangeReader({
+          client: this.client,
+          bucket: this.bucket,
+          key: pkg.key,
+          size: pkg.size,
+          // The pinned version makes every range the bytes HEAD saw; the ETag guards unversioned buckets.
+          ...(pkg.versionId ? { versionId: pkg.versionId } : pkg.etag ? { ifMatch: pkg.etag } : {}),
+        });
     const started = Date.now();
     try {
       const result = await inspectPackage(reader, { fileName: pkg.fileName });
@@ -57,7 +62,9 @@ export class S3PackageInspector implements PackageInspector {
       }
       throw error;
     } finally {
-      this.onInspected?.({ ...reader.stats, durationMs: Date.now() - started });
+      // What left S3: the one GET of a whole package, or the ranges read.
+      const stats = pkg.bytes ? { bytesRead: pkg.bytes.byteLength, reads: 1 } : reader.stats;
+      this.onInspected?.({ ...stats, durationMs: Date.now() - started });
       await reader.close();
     }
   }
