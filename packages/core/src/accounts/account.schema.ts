@@ -1,6 +1,7 @@
 // zod/mini, as everywhere in core: a fifth of zod's weight in the function's cold start.
 import * as z from "zod/mini";
 import { domainToASCII } from "node:url";
+import { isSessionId } from "./sessions/session-token";
 
 export const MAX_EMAIL_LENGTH = 254;
 export const MIN_PASSWORD_LENGTH = 12;
@@ -133,6 +134,10 @@ export const ProfileInput = z.object({
   organization: z.optional(profileText(0, 120)),
 });
 export type ProfileInput = z.infer<typeof ProfileInput>;
+
+/** `/api/account/sessions/{sessionId}`: an id this service could have issued, checked before any lookup. */
+export const SessionRef = z.object({ sessionId: z.string().check(z.refine((id) => isSessionId(id), "is not a session id")) });
+export type SessionRef = z.infer<typeof SessionRef>;
 
 /** What the API shows of an account (never the hash). */
 export interface AccountView {

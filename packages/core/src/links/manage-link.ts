@@ -1,12 +1,12 @@
 import { NotFoundError, ValidationError } from "../errors/domain-errors";
 import type { Clock, FileRecord, PasswordHasher, ProjectView } from "../ports";
 import type { LinkBases } from "../upload/upload-settings";
-import { parseInput } from "../validation/parse-input";
 import type { LinkView } from "../dashboard/dashboard-answers";
 
 export type { LinkView };
 import { dailySeries, linkState, newTokenSecret } from "./link-access";
-import { ShareSettings } from "./link.schema";
+import type { ShareSettings } from "./link.schema";
+import type { FileRef } from "../dashboard/dashboard.schema";
 import type { ShareLink, ShareLinkChanges, ShareLinks } from "./share-link.port";
 
 export interface LinkDeps {
@@ -18,8 +18,7 @@ export interface LinkDeps {
   ids: { userKey(): string };
 }
 
-const FILE_ID = /^[A-Za-z0-9_]{1,64}$/;
-const notFound = () => new NotFoundError("file_not_found", "No shared build with this id in your account");
+export const linkNotFound = () => new NotFoundError("file_not_found", "No shared build with this id in your account");
 
 export function linkView(link: ShareLink, now: Date, bases: LinkBases): LinkView {
   return {
@@ -37,12 +36,12 @@ export function linkView(link: ShareLink, now: Date, bases: LinkBases): LinkView
 }
 
 /** The link of a completed file the account owns; anything else (another account's too) is 404. */
-async function ownLink(deps: Pick<LinkDeps, "files" | "projects" | "links">, userId: string, fileId: string | undefined): Promise<ShareLink> {
-  const file = fileId && FILE_ID.test(fileId) ? await deps.files.get(fileId) : undefined;
+async function ownLink(deps: Pick<LinkDeps, "files" | "projects" | "links">, userId: string, { fileId }: FileRef): Promise<ShareLink> {
+  const file = await deps.files.get(fileId);
   const project = file ? await deps.projects.get(userId, file.projectId) : undefined;
-  if (!file || !project || project.status !== "active" || file.status !== "completed" || !file.userKey) throw notFound();
+  if (!file || !project || project.status !== "active" || file.status !== "completed" || !file.userKey) throw linkNotFound();
   const link = await deps.links.get(file.userKey);
-  if (!link || link.fileId !== file.fileId) throw notFound();
+  if (!link || link.fileId !== file.fileId) throw linkNotFound();
   return link;
 }
 
@@ -53,21 +52,19 @@ export async function fileLinkView(deps: { links: Pick<ShareLinks, "get">; clock
   return link && link.fileId === file.fileId ? linkView(link, deps.clock.now(), bases) : undefined;
 }
 
-/** PATCH /api/files/{fileId}/share: omitted fields stay, null clears one. */
+/** PATCH /api/files/{fileId}/share: `input` is the file's id and the settings; omitted fields stay, null clears one. */
 export async function updateShareSettings(
   deps: LinkDeps,
   userId: string,
-  fileId: string | undefined,
-  raw: unknown,
+  input: FileRef & ShareSettings,
   bases: LinkBases,
 ): Promise<LinkView> {
-  const input = parseInput(ShareSettings, raw);
   // Checked here, not in the schema: "past" is the use case's clock, the one linkState reads. A past
   // expiry would switch the link off on save, which nobody means by setting a date.
   if (input.expiresAt && Date.parse(input.expiresAt) <= deps.clock.now().getTime()) {
     throw new ValidationError([{ field: "expiresAt", message: "must be in the future (to turn the link off now, use enabled: false)" }]);
   }
-  const link = await ownLink(deps, userId, fileId);
+  const link = await ownLink(deps, userId, input);
   const changes: ShareLinkChanges = {};
   if (input.enabled !== undefined) changes.enabled = input.enabled;
   if (input.expiresAt !== undefined) changes.expiresAt = input.expiresAt === null ? null : new Date(input.expiresAt).toISOString();
@@ -76,9 +73,9 @@ export async function updateShareSettings(
     // A new secret with every new password: whoever was let in with the old one is out at once.
     changes.password = input.password === null ? null : { hash: await deps.hasher.hash(input.password.normalize("NFKC")), tokenSecret: newTokenSecret() };
   }
-  if (!(await deps.links.update(link.userKey, changes))) throw notFound();
+  if (!(await deps.links.update(link.userKey, changes))) throw linkNotFound();
   const updated = await deps.links.get(link.userKey);
-  if (!updated) throw notFound();
+  if (!updated) throw linkNotFound();
   return linkView(updated, deps.clock.now(), bases);
 }
 
@@ -86,11 +83,11 @@ export async function updateShareSettings(
 export async function regenerateShareLink(
   deps: LinkDeps,
   userId: string,
-  fileId: string | undefined,
+  input: FileRef,
   bases: LinkBases,
 ): Promise<{ userKey: string; shareUrl: string; downloadUrl: string }> {
-  const link = await ownLink(deps, userId, fileId);
+  const link = await ownLink(deps, userId, input);
   const userKey = deps.ids.userKey();
-  if (!(await deps.links.regenerate(link, userKey, newTokenSecret()))) throw notFound();
+  if (!(await deps.links.regenerate(link, userKey, newTokenSecret()))) throw linkNotFound();
   return { userKey, shareUrl: `${bases.shareBaseUrl}/share/${userKey}`, downloadUrl: `${bases.publicBaseUrl}/download/${userKey}` };
 }
