@@ -52,7 +52,6 @@ export interface FunctionOptions {
   errorPage?: ErrorPage;
 }
 
-const identity = (raw: unknown) => raw;
 const parserOf = (schema: NonNullable<RouteInput["body"]>) =>
   typeof schema === "function" ? schema : (raw: unknown) => parseInput(schema, raw);
 
