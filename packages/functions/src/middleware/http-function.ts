@@ -1,3 +1,4 @@
+import { parseInput } from "@hangar/core";
 import type { Context } from "aws-lambda";
 import { clientInfo } from "../accounts/client-info";
 import { loadOriginSecret } from "../composition/origin-secret";
@@ -9,7 +10,6 @@ import type { ContextFor, HangarContext, HttpEvent, HttpRequest, HttpResult, Mid
 import type { ErrorPage } from "./http-errors";
 import { baseStack } from "./http-stack";
 import { jsonBody } from "./json-body";
-import { parseInput } from "@hangar/core";
 import { pathParams, queryInput } from "./request-params";
 
 /**
