@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { HangarContext, HttpEvent } from "../src/middleware/http-context";
 import { httpFunction, json } from "../src/middleware/http-function";
+import { ACCOUNT_API_HEADERS, dashboardHeaders } from "../src/middleware/security-headers";
+import { sessionAuth } from "../src/middleware/session-auth";
 
 const ctx = { awsRequestId: "aws-1", functionName: "t", getRemainingTimeInMillis: () => 1000 } as unknown as HangarContext;
 
@@ -138,5 +140,37 @@ describe("route input and response middlewares", () => {
         "POST /api/files/{fileId}/share/regenerate": { handler: async () => json(200, {}) },
       }, { session: { before: () => {} } }),
     ).toThrow(/no dashboard middlewares/);
+  });
+});
+
+describe("the dashboard's response hooks", () => {
+  const cookie = { read: (e: HttpEvent) => e.cookies?.find((c) => c.startsWith("hangar_session="))?.slice(15), cleared: () => "hangar_session=; Max-Age=0" };
+  const noop = { handler: async () => json(200, {}) };
+  const handler = httpFunction(
+    "keys",
+    {
+      "POST /api/keys": noop,
+      "GET /api/keys": noop,
+      "DELETE /api/keys/{clientId}": noop,
+      "POST /api/keys/{clientId}/regenerate": noop,
+      "GET /api/keys/{clientId}/usage": noop,
+    },
+    // A cookie this service could not have issued is refused before any lookup: no deps needed.
+    { session: sessionAuth(() => ({}) as never, cookie), dashboard: [dashboardHeaders()] },
+  );
+
+  it("clears a refused session cookie on the envelope's 401, with the account API's headers", async () => {
+    const refused = await handler({ ...event("GET", "GET /api/keys", "/api/keys"), cookies: ["hangar_session=forged"] } as HttpEvent, ctx);
+    expect(refused.statusCode).toBe(401);
+    expect(JSON.parse(refused.body!).error.code).toBe("not_signed_in");
+    expect(refused.cookies).toEqual(["hangar_session=; Max-Age=0"]);
+    expect(refused.headers).toMatchObject({ ...ACCOUNT_API_HEADERS, "X-Request-Id": "req-1" });
+  });
+
+  it("sets no cookie when the request carried none", async () => {
+    const refused = await handler(event("GET", "GET /api/keys", "/api/keys"), ctx);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.cookies).toBeUndefined();
+    expect(refused.headers).toMatchObject(ACCOUNT_API_HEADERS);
   });
 });
