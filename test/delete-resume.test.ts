@@ -52,7 +52,7 @@ describe("a delete whose background run was lost", () => {
     // The file records go first, then objects page by page: the purger dies on its first page.
     const deps = serviceDeps(0);
     await expect(
-      deleteProject(deps, userId, project.projectId, { confirmName: "Half deleted" }, budgetOf(systemClock, 60_000)),
+      deleteProject(deps, userId, { projectId: project.projectId, confirmName: "Half deleted" }, budgetOf(systemClock, 60_000)),
     ).rejects.toThrow("killed");
     expect((await dash(b, "GET", `/api/projects/${project.projectId}`)).json.status).toBe("deleting");
     expect((await versionsUnder(`uploads/${project.projectId}/`)).length).toBeGreaterThan(0);

@@ -3,7 +3,13 @@
  * API Gateway routes, functions and their sizes from it, the local server dispatches with it,
  * and the middleware reads each route's auth kind from it, so the runtimes cannot drift apart.
  *
- * Adding an endpoint is one row in `routes` plus its handler in the function's handler file.
+ * What each route takes in (its body, query and path-parameter schemas) and how it faces its
+ * clients (its kind) is declared beside it, per route key, in route-input.ts: a table apart so
+ * that this file stays free of zod and of core (see route-input.ts for why), and type-checked to
+ * cover every route here.
+ *
+ * Adding an endpoint is one row in `routes`, its row in route-input.ts, and its handler in the
+ * function's handler file.
  * Adding a function (a group of related routes with its own IAM policy) is one entry in
  * `functions` plus its IAM actions in stacks/access.ts.
  */

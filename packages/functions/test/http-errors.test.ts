@@ -2,9 +2,7 @@ import {
   ConflictError,
   DependencyError,
   InvalidCredentialsError,
-  InvalidJsonError,
   InvalidPackageError,
-  MethodNotAllowedError,
   MissingCredentialsError,
   NotFoundError,
   PayloadTooLargeError,
@@ -13,7 +11,15 @@ import {
   ValidationError,
 } from "@hangar/core";
 import { describe, expect, it } from "vitest";
-import { mapError } from "../src/middleware/http-errors";
+import {
+  BodyTooLargeError,
+  CrossOriginRequestError,
+  InvalidJsonError,
+  MethodNotAllowedError,
+  RouteNotFoundError,
+  UnsupportedBodyTypeError,
+  mapError,
+} from "../src/middleware/http-errors";
 import { matchRoute } from "../src/routes";
 
 describe("error mapping", () => {
@@ -28,6 +34,11 @@ describe("error mapping", () => {
     [new PayloadTooLargeError("file_too_large", "x"), 413, "file_too_large"],
     [new UnsupportedMediaTypeError("unsupported_file_type", "x"), 415, "unsupported_file_type"],
     [new InvalidPackageError("not_a_zip", "x"), 422, "invalid_package"],
+    [new BodyTooLargeError(65536), 413, "body_too_large"],
+    [new UnsupportedBodyTypeError(), 415, "unsupported_media_type"],
+    [new RouteNotFoundError("route_not_found", "x"), 404, "route_not_found"],
+    [new RouteNotFoundError("cli_not_found", "x"), 404, "cli_not_found"],
+    [new CrossOriginRequestError(), 403, "cross_origin_request"],
     [new RateLimitedError({ limit: 100, remaining: 0, resetAt: 60 }, 7), 429, "rate_limited"],
   ])("maps %o to %i %s with its message exposed", (error, status, code) => {
     const mapped = mapError(error, "req-1");

@@ -2,6 +2,7 @@
 import * as z from "zod/mini";
 import { domainToASCII } from "node:url";
 import { emailProblem, GivenPassword, MAX_EMAIL_LENGTH, NewPassword } from "./account-input.schema";
+import { isSessionId } from "./sessions/session-token";
 
 // The rules that need no Node module live in account-input.schema.ts (the dashboard imports them);
 // what the API shows of an account, in account-views.ts. Both are re-exported here, as before.
@@ -38,3 +39,7 @@ export type SignIn = z.infer<typeof SignIn>;
 
 export const EmailOnly = z.object({ email: Email });
 export type EmailOnly = z.infer<typeof EmailOnly>;
+
+/** `/api/account/sessions/{sessionId}`: an id this service could have issued, checked before any lookup. */
+export const SessionRef = z.object({ sessionId: z.string().check(z.refine((id) => isSessionId(id), "is not a session id")) });
+export type SessionRef = z.infer<typeof SessionRef>;

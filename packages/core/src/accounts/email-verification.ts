@@ -1,15 +1,13 @@
 import { hashSecret } from "../ids/random-ids";
-import { parseInput } from "../validation/parse-input";
 import { enforceMailLimits, nowSeconds, type AccountDeps, type AccountLinks, type ClientInfo } from "./account-deps";
 import { InvalidTokenError } from "./account-errors";
-import { EmailOnly, TokenOnly } from "./account.schema";
+import type { EmailOnly, TokenOnly } from "./account.schema";
 
 /**
  * Consumes a verification token (single use: a conditional delete) and marks the address
  * verified. Unknown, used, expired and tampered tokens get one answer.
  */
-export async function verifyEmail(deps: AccountDeps, raw: unknown): Promise<{ emailVerified: true }> {
-  const input = parseInput(TokenOnly, raw);
+export async function verifyEmail(deps: AccountDeps, input: TokenOnly): Promise<{ emailVerified: true }> {
   const token = await deps.tokens.consume(hashSecret(input.token), "verify_email", nowSeconds(deps.clock));
   if (!token) throw new InvalidTokenError();
   const user = await deps.users.get(token.userId);
@@ -23,8 +21,7 @@ export async function verifyEmail(deps: AccountDeps, raw: unknown): Promise<{ em
  * address gets the same 202 after the same work: the lookup, the token and the mail run in the
  * background (account-mail-task.ts), so neither the answer nor its time reveals anything.
  */
-export async function resendVerification(deps: AccountDeps, raw: unknown, client: ClientInfo, links: AccountLinks): Promise<void> {
-  const input = parseInput(EmailOnly, raw);
+export async function resendVerification(deps: AccountDeps, input: EmailOnly, client: ClientInfo, links: AccountLinks): Promise<void> {
   await enforceMailLimits(deps, input.email, client);
   await deps.background.schedule({ kind: "resend-verification", email: input.email, publicBaseUrl: links.publicBaseUrl });
 }

@@ -1,8 +1,7 @@
 import { ValidationError } from "../errors/domain-errors";
-import { parseInput } from "../validation/parse-input";
 import { assertNotCommon, enforce, type AccountDeps } from "./account-deps";
 import { NotSignedInError } from "./account-errors";
-import { ChangePassword } from "./account.schema";
+import type { ChangePassword } from "./account.schema";
 import type { SessionContext } from "./sessions/sessions";
 
 /**
@@ -11,8 +10,7 @@ import type { SessionContext } from "./sessions/sessions";
  * passwords count against the failed sign-ins' rule, per session: a stolen session is no
  * password oracle, and it cannot fill the account-wide ceiling either.
  */
-export async function changePassword(deps: AccountDeps, session: SessionContext, raw: unknown): Promise<void> {
-  const input = parseInput(ChangePassword, raw);
+export async function changePassword(deps: AccountDeps, session: SessionContext, input: ChangePassword): Promise<void> {
   const user = await deps.users.get(session.userId);
   if (!user) throw new NotSignedInError();
   if (input.currentPassword === input.newPassword) {

@@ -1,8 +1,7 @@
 import { hashSecret } from "../ids/random-ids";
-import { parseInput } from "../validation/parse-input";
 import { accountSubject, assertNotCommon, enforceMailLimits, nowSeconds, type AccountDeps, type AccountLinks, type ClientInfo } from "./account-deps";
 import { InvalidTokenError } from "./account-errors";
-import { EmailOnly, ResetConfirm } from "./account.schema";
+import type { EmailOnly, ResetConfirm } from "./account.schema";
 
 /**
  * Asks for a reset link (valid 1 h). Every address gets the same 202 after the same work: the
@@ -10,8 +9,7 @@ import { EmailOnly, ResetConfirm } from "./account.schema";
  * where an unknown address ends without a mail. So neither the answer nor its time says
  * whether the address has an account (issue 17, M1).
  */
-export async function requestPasswordReset(deps: AccountDeps, raw: unknown, client: ClientInfo, links: AccountLinks): Promise<void> {
-  const input = parseInput(EmailOnly, raw);
+export async function requestPasswordReset(deps: AccountDeps, input: EmailOnly, client: ClientInfo, links: AccountLinks): Promise<void> {
   await enforceMailLimits(deps, input.email, client);
   await deps.background.schedule({ kind: "password-reset", email: input.email, publicBaseUrl: links.publicBaseUrl });
 }
@@ -24,8 +22,7 @@ export async function requestPasswordReset(deps: AccountDeps, raw: unknown, clie
  * also clears the account's sign-in ceiling (and this client's failures), so the owner is not
  * kept out by what a guesser did before.
  */
-export async function confirmPasswordReset(deps: AccountDeps, raw: unknown, client?: ClientInfo): Promise<void> {
-  const input = parseInput(ResetConfirm, raw);
+export async function confirmPasswordReset(deps: AccountDeps, input: ResetConfirm, client?: ClientInfo): Promise<void> {
   await assertNotCommon(deps, input.newPassword, "newPassword");
   const token = await deps.tokens.consume(hashSecret(input.token), "reset_password", nowSeconds(deps.clock));
   if (!token) throw new InvalidTokenError();

@@ -1,7 +1,6 @@
-import { parseInput } from "../validation/parse-input";
 import { accountView, type AccountDeps } from "./account-deps";
 import { NotSignedInError } from "./account-errors";
-import { ProfileInput, type AccountView } from "./account.schema";
+import type { AccountView, ProfileInput } from "./account.schema";
 import type { SessionContext } from "./sessions/sessions";
 
 /** The account, and whether its address is suppressed (SES reported a bounce or complaint). */
@@ -12,8 +11,7 @@ export async function getAccount(deps: Pick<AccountDeps, "users" | "suppressions
 }
 
 /** Display name (required, 1–80) and organization (optional, up to 120; empty removes it). */
-export async function updateProfile(deps: Pick<AccountDeps, "users" | "suppressions">, session: SessionContext, raw: unknown): Promise<AccountView> {
-  const input = parseInput(ProfileInput, raw);
+export async function updateProfile(deps: Pick<AccountDeps, "users" | "suppressions">, session: SessionContext, input: ProfileInput): Promise<AccountView> {
   const updated = await deps.users.updateProfile(session.userId, {
     displayName: input.displayName,
     ...(input.organization ? { organization: input.organization } : {}),

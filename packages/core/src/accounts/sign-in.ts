@@ -1,8 +1,7 @@
-import { parseInput } from "../validation/parse-input";
 import type { RateLimiter, Session } from "../ports";
 import { accountSubject, accountView, enforce, type AccountDeps, type ClientInfo } from "./account-deps";
 import { EmailNotVerifiedError, LoginFailedError } from "./account-errors";
-import { SignIn, type AccountView } from "./account.schema";
+import type { AccountView, SignIn } from "./account.schema";
 import { deviceOf, newDeviceKey, signDeviceToken } from "./sessions/device-token";
 import { startSession } from "./sessions/sessions";
 
@@ -24,10 +23,10 @@ export interface SignedIn {
  *   (`signInCeiling`), which a guesser spread over many addresses fills, and which then holds
  *   only browsers that never signed in to the account. A completed reset clears it.
  * An unknown address and a wrong password both hash (against a dummy) and get the same 401.
- * Every sign-in starts a new session with a new id (no fixation).
+ * Every sign-in starts a new session with a new id (no fixation). The input arrives parsed (the
+ * HTTP layer validates it with `SignIn` before the use case runs), so nothing here re-checks it.
  */
-export async function signIn(deps: AccountDeps, raw: unknown, client: ClientInfo, deviceToken?: string): Promise<SignedIn> {
-  const input = parseInput(SignIn, raw);
+export async function signIn(deps: AccountDeps, input: SignIn, client: ClientInfo, deviceToken?: string): Promise<SignedIn> {
   const now = deps.clock.now();
   const account = accountSubject(input.email);
   const [user] = await Promise.all([deps.users.findByEmail(input.email), enforce(deps, [[deps.limiters.signIn, client.ip]])]);

@@ -1,7 +1,6 @@
 import { ConflictError } from "../errors/domain-errors";
-import { parseInput } from "../validation/parse-input";
 import { assertNotCommon, enforceMailLimits, type AccountDeps, type AccountLinks, type ClientInfo } from "./account-deps";
-import { SignUp } from "./account.schema";
+import type { SignUp } from "./account.schema";
 
 /**
  * Creates an unverified account; the verification mail follows in the background. An address
@@ -10,8 +9,7 @@ import { SignUp } from "./account.schema";
  * instead: neither the answer nor its time says whether an address is registered. The password
  * of the existing account is left untouched.
  */
-export async function signUp(deps: AccountDeps, raw: unknown, client: ClientInfo, links: AccountLinks): Promise<void> {
-  const input = parseInput(SignUp, raw);
+export async function signUp(deps: AccountDeps, input: SignUp, client: ClientInfo, links: AccountLinks): Promise<void> {
   await assertNotCommon(deps, input.password, "password");
   await enforceMailLimits(deps, input.email, client);
 

@@ -54,6 +54,22 @@ export const CreateKey = z.object({
 });
 export type CreateKey = z.infer<typeof CreateKey>;
 
+/**
+ * The ids in dashboard paths (`/api/projects/{projectId}`, `/api/keys/{clientId}`,
+ * `/api/files/{fileId}`): the shapes this service issues, checked before any lookup. An id of
+ * another shape names nothing, so the HTTP layer answers it like an unknown id (404), never 400.
+ */
+export const PROJECT_ID = /^[A-Za-z0-9_]{1,64}$/;
+export const CLIENT_ID = /^[A-Za-z0-9_-]{4,128}$/;
+export const FILE_ID = /^[A-Za-z0-9_]{1,64}$/;
+
+export const ProjectRef = z.object({ projectId: z.string().check(z.regex(PROJECT_ID, "is not a project id")) });
+export type ProjectRef = z.infer<typeof ProjectRef>;
+export const KeyRef = z.object({ clientId: z.string().check(z.regex(CLIENT_ID, "is not a client id")) });
+export type KeyRef = z.infer<typeof KeyRef>;
+export const FileRef = z.object({ fileId: z.string().check(z.regex(FILE_ID, "is not a file id")) });
+export type FileRef = z.infer<typeof FileRef>;
+
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
 

@@ -1,10 +1,10 @@
 import * as z from "zod/mini";
 import { ValidationError } from "../errors/domain-errors";
-import { parseInput } from "../validation/parse-input";
 import type { Budget, DashboardDeps } from "./dashboard-deps";
 import { purgeProject, stopProject } from "./purge";
 
 export const DeleteAccount = z.object({ password: z.string().check(z.maxLength(1024, "is too long")) });
+export type DeleteAccount = z.infer<typeof DeleteAccount>;
 
 /** What account deletion needs from the accounts side (users, sessions, passwords). */
 export interface AccountCloser {
@@ -24,10 +24,9 @@ export interface AccountCloser {
 export async function deleteAccount(
   deps: DashboardDeps & { account: AccountCloser },
   userId: string,
-  raw: unknown,
+  { password }: DeleteAccount,
   budget: Budget,
 ): Promise<{ status: "deleted" | "deleting" }> {
-  const { password } = parseInput(DeleteAccount, raw);
   if (!(await deps.account.verifyPassword(userId, password))) {
     throw new ValidationError([{ field: "password", message: "is not your current password" }]);
   }

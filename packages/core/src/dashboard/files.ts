@@ -1,9 +1,8 @@
 import { NotFoundError } from "../errors/domain-errors";
 import type { FileRecord, LinkStats, ProjectView } from "../ports";
 import type { LinkBases } from "../upload/upload-settings";
-import { parseInput } from "../validation/parse-input";
 import { decodeCursor, encodeCursor } from "./cursor";
-import { PageQuery } from "./dashboard.schema";
+import type { FileRef, PageQuery, ProjectRef } from "./dashboard.schema";
 import type { DashboardDeps } from "./dashboard-deps";
 import { ownProject } from "./projects";
 import { fileLinkView } from "../links/manage-link";
@@ -14,7 +13,6 @@ import type { FileDetail, FileSummary, LinkSummary } from "./dashboard-answers";
 
 /** Life of the presigned icon addresses in answers: long enough for a dashboard tab. */
 const ICON_URL_SECONDS = 3600;
-const FILE_ID = /^[A-Za-z0-9_]{1,64}$/;
 /** The most recent files across projects on the dashboard home. */
 export const MAX_LATEST = 50;
 
@@ -76,12 +74,10 @@ async function keyNamesOf(deps: Pick<DashboardDeps, "keys">, projectId: string):
 export async function listProjectFiles(
   deps: ListDeps & Pick<DashboardDeps, "cursorSecret">,
   userId: string,
-  projectId: string | undefined,
-  rawQuery: unknown,
+  query: ProjectRef & PageQuery,
   links: LinkBases,
 ) {
-  const query = parseInput(PageQuery, rawQuery);
-  const [project, secret] = await Promise.all([ownProject(deps, userId, projectId), deps.cursorSecret.bytes()]);
+  const [project, secret] = await Promise.all([ownProject(deps, userId, query.projectId), deps.cursorSecret.bytes()]);
   const list = `project-files:${project.projectId}`;
   const after = decodeCursor(secret, list, query.cursor);
   const [page, names] = await Promise.all([deps.files.page(project.projectId, query.limit, after), keyNamesOf(deps, project.projectId)]);
@@ -96,10 +92,9 @@ export async function listProjectFiles(
 export async function latestFiles(
   deps: ListDeps,
   userId: string,
-  rawQuery: unknown,
+  { limit }: PageQuery,
   links: LinkBases,
 ) {
-  const { limit } = parseInput(PageQuery, rawQuery);
   const wanted = Math.min(limit, MAX_LATEST);
   const projects = (await deps.projects.list(userId)).filter((p) => p.status === "active");
   const perProject = await Promise.all(
@@ -116,14 +111,14 @@ export async function latestFiles(
   return { items: await Promise.all(newest.map(({ file, names }) => summary(deps, file, names, links, stats))) };
 }
 
-const fileNotFound = () => new NotFoundError("file_not_found", "No file with this id in your account");
+export const fileNotFound = () => new NotFoundError("file_not_found", "No file with this id in your account");
 
 async function ownFile(
   deps: Pick<DashboardDeps, "files" | "projects">,
   userId: string,
-  fileId: string | undefined,
+  { fileId }: FileRef,
 ): Promise<{ file: FileRecord; project: ProjectView }> {
-  const file = fileId && FILE_ID.test(fileId) ? await deps.files.get(fileId) : undefined;
+  const file = await deps.files.get(fileId);
   const project = file ? await deps.projects.get(userId, file.projectId) : undefined;
   if (!file || !project || project.status !== "active") throw fileNotFound();
   return { file, project };
@@ -132,10 +127,10 @@ async function ownFile(
 export async function getFile(
   deps: ListDeps & { links: { links: Pick<ShareLinks, "get"> } },
   userId: string,
-  fileId: string | undefined,
+  input: FileRef,
   links: LinkBases,
 ): Promise<FileDetail> {
-  const { file, project } = await ownFile(deps, userId, fileId);
+  const { file, project } = await ownFile(deps, userId, input);
   const key = await deps.keys.get(file.clientId);
   const names = new Map(key ? [[key.clientId, key.name]] : []);
   const share = (await fileLinkView({ links: deps.links.links, clock: deps.clock }, file, links)) ?? null;
@@ -160,9 +155,9 @@ export async function getFile(
 export async function deleteFile(
   deps: Pick<DashboardDeps, "projects" | "files" | "objects">,
   userId: string,
-  fileId: string | undefined,
+  input: FileRef,
 ): Promise<void> {
-  const { file, project } = await ownFile(deps, userId, fileId);
+  const { file, project } = await ownFile(deps, userId, input);
   for (;;) {
     const { more } = await deps.objects.purgePrefix(file.key.slice(0, file.key.lastIndexOf("/") + 1));
     if (!more) break;

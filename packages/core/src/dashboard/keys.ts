@@ -1,27 +1,24 @@
 import { ConflictError, NotFoundError } from "../errors/domain-errors";
 import { hashSecret } from "../ids/random-ids";
 import type { ApiKey, UsageDay } from "../ports";
-import { parseInput } from "../validation/parse-input";
-import { CreateKey } from "./dashboard.schema";
+import type { CreateKey, KeyRef } from "./dashboard.schema";
 import type { DashboardDeps } from "./dashboard-deps";
 import type { CreatedKeyAnswer, KeyAnswer, KeyUsage } from "./dashboard-answers";
 import { MAX_ACTIVE_KEYS } from "./limits";
 import { ownProject } from "./projects";
 
-const CLIENT_ID = /^[A-Za-z0-9_-]{4,128}$/;
-const keyNotFound = () => new NotFoundError("key_not_found", "No API key with this client id in your account");
+export const keyNotFound = () => new NotFoundError("key_not_found", "No API key with this client id in your account");
 
 /** The caller's key, or 404: another account's client id answers exactly like an unknown one. */
-async function ownKey(deps: Pick<DashboardDeps, "keys">, userId: string, clientId: string | undefined): Promise<ApiKey> {
-  const key = clientId && CLIENT_ID.test(clientId) ? await deps.keys.get(clientId) : undefined;
+async function ownKey(deps: Pick<DashboardDeps, "keys">, userId: string, { clientId }: KeyRef): Promise<ApiKey> {
+  const key = await deps.keys.get(clientId);
   if (!key || key.userId !== userId) throw keyNotFound();
   return key;
 }
 
 export { MAX_ACTIVE_KEYS };
 
-export async function createKey(deps: Pick<DashboardDeps, "keys" | "projects" | "clock" | "ids">, userId: string, raw: unknown): Promise<CreatedKeyAnswer> {
-  const input = parseInput(CreateKey, raw);
+export async function createKey(deps: Pick<DashboardDeps, "keys" | "projects" | "clock" | "ids">, userId: string, input: CreateKey): Promise<CreatedKeyAnswer> {
   const project = await ownProject(deps, userId, input.projectId);
   if (project.status !== "active") throw new ConflictError("project_deleting", "This project is being deleted");
   const clientId = deps.ids.clientId();
@@ -78,8 +75,8 @@ export async function listKeys(deps: Pick<DashboardDeps, "keys" | "projects" | "
 }
 
 /** A new secret for the same client id; the old secret fails from the next request on. */
-export async function regenerateKey(deps: Pick<DashboardDeps, "keys" | "ids">, userId: string, clientId: string | undefined) {
-  const key = await ownKey(deps, userId, clientId);
+export async function regenerateKey(deps: Pick<DashboardDeps, "keys" | "ids">, userId: string, input: KeyRef) {
+  const key = await ownKey(deps, userId, input);
   if (key.status !== "active") throw new ConflictError("key_revoked", "A revoked key cannot be regenerated; create a new one");
   const clientSecret = deps.ids.clientSecret();
   if (!(await deps.keys.replaceSecret(userId, key.clientId, hashSecret(clientSecret)))) {
@@ -89,8 +86,8 @@ export async function regenerateKey(deps: Pick<DashboardDeps, "keys" | "ids">, u
 }
 
 /** Revoking is idempotent; the key item stays (status revoked) so its usage stays readable. */
-export async function revokeKey(deps: Pick<DashboardDeps, "keys" | "clock">, userId: string, clientId: string | undefined) {
-  const key = await ownKey(deps, userId, clientId);
+export async function revokeKey(deps: Pick<DashboardDeps, "keys" | "clock">, userId: string, input: KeyRef) {
+  const key = await ownKey(deps, userId, input);
   if (key.status === "active") await deps.keys.revoke(userId, key, deps.clock.now().toISOString());
 }
 
@@ -102,9 +99,9 @@ const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 export async function keyUsage(
   deps: Pick<DashboardDeps, "keys" | "usage" | "clock">,
   userId: string,
-  clientId: string | undefined,
+  input: KeyRef,
 ): Promise<KeyUsage> {
-  const key = await ownKey(deps, userId, clientId);
+  const key = await ownKey(deps, userId, input);
   const today = deps.clock.now();
   const dayList = Array.from({ length: USAGE_DAYS }, (_, i) =>
     dayOf(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - (USAGE_DAYS - 1 - i)))),

@@ -1,7 +1,6 @@
 import { ConflictError, NotFoundError, ValidationError } from "../errors/domain-errors";
 import type { ProjectView } from "../ports";
-import { parseInput } from "../validation/parse-input";
-import { CreateProject, DeleteProject, UpdateProject } from "./dashboard.schema";
+import { PROJECT_ID, type CreateProject, type DeleteProject, type ProjectRef, type UpdateProject } from "./dashboard.schema";
 import type { Budget, DashboardDeps } from "./dashboard-deps";
 import type { ProjectAnswer } from "./dashboard-answers";
 import { MAX_PROJECTS } from "./limits";
@@ -22,12 +21,15 @@ export function projectAnswer(p: ProjectView): ProjectAnswer {
   };
 }
 
-const PROJECT_ID = /^[A-Za-z0-9_]{1,64}$/;
 export const projectNotFound = () => new NotFoundError("project_not_found", "No project with this id in your account");
 
-/** The caller's project, or 404 for anything else: another account's id looks exactly like an unknown one. */
-export async function ownProject(deps: Pick<DashboardDeps, "projects">, userId: string, projectId: string | undefined) {
-  const project = projectId && PROJECT_ID.test(projectId) ? await deps.projects.get(userId, projectId) : undefined;
+/**
+ * The caller's project, or 404 for anything else: another account's id looks exactly like an
+ * unknown one. The shape is checked here too because a key's body names its project (createKey),
+ * and that field is only bounded by its schema.
+ */
+export async function ownProject(deps: Pick<DashboardDeps, "projects">, userId: string, projectId: string) {
+  const project = PROJECT_ID.test(projectId) ? await deps.projects.get(userId, projectId) : undefined;
   if (!project) throw projectNotFound();
   return project;
 }
@@ -39,8 +41,7 @@ const nameTaken = () =>
 
 export { MAX_PROJECTS };
 
-export async function createProject(deps: Pick<DashboardDeps, "projects" | "clock" | "ids">, userId: string, raw: unknown) {
-  const input = parseInput(CreateProject, raw);
+export async function createProject(deps: Pick<DashboardDeps, "projects" | "clock" | "ids">, userId: string, input: CreateProject) {
   const project: ProjectView = {
     projectId: deps.ids.projectId(),
     userId,
@@ -70,17 +71,18 @@ export async function listProjects(deps: Pick<DashboardDeps, "projects">, userId
   return projects.map(projectAnswer);
 }
 
-export async function getProject(deps: Pick<DashboardDeps, "projects">, userId: string, projectId: string | undefined) {
-  return projectAnswer(await ownProject(deps, userId, projectId));
+export async function getProject(deps: Pick<DashboardDeps, "projects">, userId: string, input: ProjectRef) {
+  return projectAnswer(await ownProject(deps, userId, input.projectId));
 }
 
 const deleting = () => new ConflictError("project_deleting", "This project is being deleted");
 
-export async function updateProject(deps: Pick<DashboardDeps, "projects">, userId: string, projectId: string | undefined, raw: unknown) {
-  const input = parseInput(UpdateProject, raw);
+/** `input`: the project's id (from the path) and the changes (the body); omitted fields stay. */
+export async function updateProject(deps: Pick<DashboardDeps, "projects">, userId: string, input: ProjectRef & UpdateProject) {
+  const { projectId, ...fields } = input;
   const project = await ownProject(deps, userId, projectId);
   if (project.status !== "active") throw deleting();
-  const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  const changes = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   try {
     if (!(await deps.projects.update(project, changes))) throw projectNotFound();
   } catch (error) {
@@ -98,12 +100,10 @@ export async function updateProject(deps: Pick<DashboardDeps, "projects">, userI
 export async function deleteProject(
   deps: DashboardDeps,
   userId: string,
-  projectId: string | undefined,
-  raw: unknown,
+  input: ProjectRef & DeleteProject,
   budget: Budget,
 ): Promise<{ status: "deleted" | "deleting" }> {
-  const input = parseInput(DeleteProject, raw);
-  const project = await ownProject(deps, userId, projectId);
+  const project = await ownProject(deps, userId, input.projectId);
   if (input.confirmName.trim().normalize("NFC").toLowerCase() !== project.name.toLowerCase()) {
     throw new ValidationError([{ field: "confirmName", message: "does not match the project's name" }]);
   }

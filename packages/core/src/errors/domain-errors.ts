@@ -1,7 +1,8 @@
 /**
  * Domain errors. Core speaks in these; the HTTP layer maps each class to a status by
  * `instanceof` (packages/functions/src/middleware/http-errors.ts), so core never knows HTTP.
- * `code` is the stable, machine-readable string clients branch on.
+ * `code` is the stable, machine-readable string clients branch on. Errors only HTTP can have
+ * (a body that is not JSON or too large, an unknown route or method) live in that module, not here.
  */
 export abstract class HangarError extends Error {
   abstract readonly code: string;
@@ -31,26 +32,20 @@ export class ValidationError extends HangarError {
   }
 }
 
-export class InvalidJsonError extends HangarError {
-  readonly code = "invalid_json";
-  constructor(message = "Request body is not valid JSON") {
-    super(message);
-  }
-}
-
-/** A media type the service does not take: of the request body, or of the declared file. */
+/** The declared file's media type is not one the service takes. */
 export class UnsupportedMediaTypeError extends HangarError {
   constructor(
-    readonly code: "unsupported_media_type" | "unsupported_file_type",
+    readonly code: "unsupported_file_type",
     message: string,
   ) {
     super(message);
   }
 }
 
+/** The declared file is larger than an upload may be. */
 export class PayloadTooLargeError extends HangarError {
   constructor(
-    readonly code: "body_too_large" | "file_too_large",
+    readonly code: "file_too_large",
     message: string,
     details?: Record<string, unknown>,
   ) {
@@ -92,18 +87,8 @@ export class RateLimitedError extends HangarError {
 
 export class NotFoundError extends HangarError {
   constructor(
-    readonly code: "upload_not_found" | "file_not_found" | "route_not_found" | "project_not_found" | "key_not_found" | "cli_not_found",
+    readonly code: "upload_not_found" | "file_not_found" | "project_not_found" | "key_not_found",
     message: string,
-  ) {
-    super(message);
-  }
-}
-
-export class MethodNotAllowedError extends HangarError {
-  readonly code = "method_not_allowed";
-  constructor(
-    readonly allowed: string[],
-    message = `Method not allowed; use ${allowed.join(", ")}`,
   ) {
     super(message);
   }

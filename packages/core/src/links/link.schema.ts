@@ -46,3 +46,11 @@ export type ShareSettings = z.infer<typeof ShareSettings>;
 
 /** The password form of a protected share page (application/x-www-form-urlencoded). */
 export const MAX_LINK_PASSWORD = 256;
+
+/**
+ * `/share/{userKey}` and `/download/{userKey}`: bounded only. The exact shape of a key (6–32
+ * letters and digits) is the visit's to check, after the per-client limit has counted the
+ * request: a malformed key costs no lookup but counts like any other.
+ */
+export const ShareKeyRef = z.object({ userKey: z.string().check(z.minLength(1, "is required"), z.maxLength(64, "is not a share key")) });
+export type ShareKeyRef = z.infer<typeof ShareKeyRef>;

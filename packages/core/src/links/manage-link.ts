@@ -1,12 +1,12 @@
 import { NotFoundError, ValidationError } from "../errors/domain-errors";
 import type { Clock, FileRecord, PasswordHasher, ProjectView } from "../ports";
 import type { LinkBases } from "../upload/upload-settings";
-import { parseInput } from "../validation/parse-input";
 import type { LinkView } from "../dashboard/dashboard-answers";
 
 export type { LinkView };
 import { dailySeries, linkState, newTokenSecret } from "./link-access";
-import { ShareSettings } from "./link.schema";
+import type { ShareSettings } from "./link.schema";
+import type { FileRef } from "../dashboard/dashboard.schema";
 import type { ShareLink, ShareLinkChanges, ShareLinks } from "./share-link.port";
 
 export interface LinkDeps {
@@ -18,8 +18,7 @@ export interface LinkDeps {
   ids: { userKey(): string };
 }
 
-const FILE_ID = /^[A-Za-z0-9_]{1,64}$/;
-const notFound = () => new NotFoundError("file_not_found", "No shared build with this id in your account");
+export const linkNotFound = () => new NotFoundError("file_not_found", "No shared build with this id in your account");
 
 export function linkView(link: ShareLink, now: Date, bases: LinkBases): LinkView {
   return {
@@ -37,18 +36,18 @@ export function linkView(link: ShareLink, now: Date, bases: LinkBases): LinkView
 }
 
 /** A completed file with a link, by an id of the right shape; anything else is 404. */
-async function sharedFile(deps: Pick<LinkDeps, "files">, fileId: string | undefined): Promise<FileRecord & { userKey: string }> {
-  const file = fileId && FILE_ID.test(fileId) ? await deps.files.get(fileId) : undefined;
-  if (!file || file.status !== "completed" || !file.userKey) throw notFound();
+async function sharedFile(deps: Pick<LinkDeps, "files">, { fileId }: FileRef): Promise<FileRecord & { userKey: string }> {
+  const file = await deps.files.get(fileId);
+  if (!file || file.status !== "completed" || !file.userKey) throw linkNotFound();
   return file as FileRecord & { userKey: string };
 }
 
 /** The link of a completed file the account owns; anything else (another account's too) is 404. */
-async function ownLink(deps: Pick<LinkDeps, "files" | "projects" | "links">, userId: string, fileId: string | undefined): Promise<ShareLink> {
-  const file = await sharedFile(deps, fileId);
+async function ownLink(deps: Pick<LinkDeps, "files" | "projects" | "links">, userId: string, ref: FileRef): Promise<ShareLink> {
+  const file = await sharedFile(deps, ref);
   // Both keys are on the file record: the project and the link are read together.
   const [project, link] = await Promise.all([deps.projects.get(userId, file.projectId), deps.links.get(file.userKey)]);
-  if (!project || project.status !== "active" || !link || link.fileId !== file.fileId) throw notFound();
+  if (!project || project.status !== "active" || !link || link.fileId !== file.fileId) throw linkNotFound();
   return link;
 }
 
@@ -75,15 +74,13 @@ export async function fileLinkView(deps: { links: Pick<ShareLinks, "get">; clock
   return link && link.fileId === file.fileId ? linkView(link, deps.clock.now(), bases) : undefined;
 }
 
-/** PATCH /api/files/{fileId}/share: omitted fields stay, null clears one. */
+/** PATCH /api/files/{fileId}/share: `input` is the file's id and the settings; omitted fields stay, null clears one. */
 export async function updateShareSettings(
   deps: LinkDeps,
   userId: string,
-  fileId: string | undefined,
-  raw: unknown,
+  input: FileRef & ShareSettings,
   bases: LinkBases,
 ): Promise<LinkView> {
-  const input = parseInput(ShareSettings, raw);
   // Checked here, not in the schema: "past" is the use case's clock, the one linkState reads. A past
   // expiry would switch the link off on save, which nobody means by setting a date.
   if (input.expiresAt && Date.parse(input.expiresAt) <= deps.clock.now().getTime()) {
@@ -92,7 +89,7 @@ export async function updateShareSettings(
   // Three sequential round trips with the session's: the file, then the write (which checks the
   // project and the link itself, see ShareLinks.updateOwned) beside a read of the link. That read
   // sees the item before or after the write; the view applies the changes to it either way.
-  const file = await sharedFile(deps, fileId);
+  const file = await sharedFile(deps, input);
   const changes: ShareLinkChanges = {};
   if (input.enabled !== undefined) changes.enabled = input.enabled;
   if (input.expiresAt !== undefined) changes.expiresAt = input.expiresAt === null ? null : new Date(input.expiresAt).toISOString();
@@ -103,7 +100,7 @@ export async function updateShareSettings(
   }
   const owner = { userId, projectId: file.projectId, fileId: file.fileId, userKey: file.userKey };
   const [written, link] = await Promise.all([deps.links.updateOwned(owner, changes), deps.links.get(file.userKey)]);
-  if (!written || !link || link.fileId !== file.fileId) throw notFound();
+  if (!written || !link || link.fileId !== file.fileId) throw linkNotFound();
   return linkView(withChanges(link, changes), deps.clock.now(), bases);
 }
 
@@ -111,11 +108,11 @@ export async function updateShareSettings(
 export async function regenerateShareLink(
   deps: LinkDeps,
   userId: string,
-  fileId: string | undefined,
+  input: FileRef,
   bases: LinkBases,
 ): Promise<{ userKey: string; shareUrl: string; downloadUrl: string }> {
-  const link = await ownLink(deps, userId, fileId);
+  const link = await ownLink(deps, userId, input);
   const userKey = deps.ids.userKey();
-  if (!(await deps.links.regenerate(link, userKey, newTokenSecret()))) throw notFound();
+  if (!(await deps.links.regenerate(link, userKey, newTokenSecret()))) throw linkNotFound();
   return { userKey, shareUrl: `${bases.shareBaseUrl}/share/${userKey}`, downloadUrl: `${bases.publicBaseUrl}/download/${userKey}` };
 }

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { signIn, signUp, verifyEmail } from "../support/through-http";
 import { ValidationError } from "../../src";
-import { Email, emailProblem, isCommonPassword, normalizeEmail, signIn, signUp } from "../../src/accounts";
+import { Email, emailProblem, isCommonPassword, normalizeEmail } from "../../src/accounts";
 import { parseInput } from "../../src/validation/parse-input";
 import { PASSWORD, accountWorld, client, links, tokenFrom } from "./account-fakes";
-import { verifyEmail } from "../../src/accounts";
+
 
 const fieldsOf = async (p: Promise<unknown>) => {
   const error = await p.then(() => undefined, (e: unknown) => e);

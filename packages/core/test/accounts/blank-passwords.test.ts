@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { changePassword, confirmPasswordReset, signIn, signUp, verifyEmail } from "../support/through-http";
 import { ValidationError } from "../../src";
-import { changePassword, confirmPasswordReset, signIn, signUp, verifyEmail } from "../../src/accounts";
+
 import { PASSWORD, accountWorld, client, links, tokenFrom } from "./account-fakes";
 
 const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { requestPasswordReset, resendVerification, signUp } from "../support/through-http";
 import { recordMailEvent, ValidationError } from "../../src";
-import { getAccount, requestPasswordReset, resendVerification, signUp } from "../../src/accounts";
+import { getAccount } from "../../src/accounts";
 import { PASSWORD, accountWorld, client, links } from "./account-fakes";
 
 /**

@@ -1,21 +1,16 @@
 import { describe, expect, it } from "vitest";
+import { changePassword, endSession, signIn, signUp, updateProfile, verifyEmail } from "../support/through-http";
 import { ValidationError, hashSecret } from "../../src";
 import {
   NotSignedInError,
   SessionNotFoundError,
   authenticateSession,
-  changePassword,
   endOtherSessions,
-  endSession,
   endSessionOfToken,
   getAccount,
   listSessions,
   parseSessionToken,
   randomAccountIds,
-  signIn,
-  signUp,
-  updateProfile,
-  verifyEmail,
 } from "../../src/accounts";
 import { PASSWORD, accountWorld, client, links, tokenFrom } from "./account-fakes";
 

@@ -1,14 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { confirmPasswordReset, requestPasswordReset, signIn, signUp, verifyEmail } from "../support/through-http";
 import { RateLimitedError } from "../../src";
 import {
-  confirmPasswordReset,
   EmailNotVerifiedError,
   LoginFailedError,
-  requestPasswordReset,
   ScryptPasswordHasher,
-  signIn,
-  signUp,
-  verifyEmail,
   type AccountDeps,
 } from "../../src/accounts";
 import { PASSWORD, accountWorld, client, links, tokenFrom } from "./account-fakes";

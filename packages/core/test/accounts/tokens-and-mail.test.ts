@@ -1,16 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { confirmPasswordReset, requestPasswordReset, resendVerification, signIn, signUp, verifyEmail } from "../support/through-http";
 import { DependencyError, RateLimitedError, hashSecret } from "../../src";
 import {
   InvalidTokenError,
   accountExistsMail,
   randomAccountIds,
-  confirmPasswordReset,
-  requestPasswordReset,
-  resendVerification,
-  signIn,
-  signUp,
   verificationMail,
-  verifyEmail,
 } from "../../src/accounts";
 import { PASSWORD, accountWorld, client, links, tokenFrom } from "./account-fakes";
 

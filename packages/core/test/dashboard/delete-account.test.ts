@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ValidationError, createKey, createProject, deleteAccount, type AccountCloser } from "../../src";
+import { createKey, createProject, deleteAccount } from "../support/through-http";
+import { ValidationError, type AccountCloser } from "../../src";
 import { memoryDashboard, storedFile } from "./memory-dashboard";
 
 const alice = "usr_alice";

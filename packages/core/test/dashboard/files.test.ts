@@ -1,15 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { createProject, deleteFile, getFile, latestFiles, listProjectFiles } from "../support/through-http";
 import {
   NotFoundError,
   ValidationError,
-  createProject,
   decodeCursor,
-  deleteFile,
   encodeCursor,
   InvalidCursorError,
-  getFile,
-  latestFiles,
-  listProjectFiles,
 } from "../../src";
 import { links, memoryDashboard, storedFile } from "./memory-dashboard";
 

@@ -1,16 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { createKey, createProject, deleteProject, keyUsage, regenerateKey, revokeKey } from "../support/through-http";
 import {
   ConflictError,
   NotFoundError,
-  createKey,
-  createProject,
-  deleteProject,
   hashSecret,
-  keyUsage,
   listKeys,
   MAX_ACTIVE_KEYS,
-  regenerateKey,
-  revokeKey,
 } from "../../src";
 import { memoryDashboard } from "./memory-dashboard";
 

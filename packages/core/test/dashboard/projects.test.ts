@@ -1,16 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { createProject, deleteProject, getProject, updateProject } from "../support/through-http";
 import {
   ConflictError,
   NotFoundError,
   ValidationError,
   budgetOf,
-  createProject,
-  deleteProject,
-  getProject,
   listProjects,
   MAX_PROJECTS,
   purgeProject,
-  updateProject,
 } from "../../src";
 import { memoryDashboard, storedFile } from "./memory-dashboard";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { budgetOf, createProject, deleteAccount, deleteProject, getProject, NotFoundError, resumeStaleDeletes, STALE_DELETE_MS } from "../../src";
+import { createProject, deleteAccount, deleteProject, getProject } from "../support/through-http";
+import { budgetOf, NotFoundError, resumeStaleDeletes, STALE_DELETE_MS } from "../../src";
 import { memoryDashboard, storedFile } from "./memory-dashboard";
 
 const alice = "usr_alice";

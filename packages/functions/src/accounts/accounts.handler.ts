@@ -22,10 +22,9 @@ import { ACCOUNT_MAIL_KEY, getAccountDeps } from "../composition/accounts";
 import { backgroundTaskOf } from "../composition/background";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
-import { sameOriginGuard } from "../middleware/csrf";
-import type { ContextFor, HttpEvent, HttpResult } from "../middleware/http-context";
-import { httpFunction, json } from "../middleware/http-function";
-import { withSecurityHeaders } from "../middleware/security-headers";
+import { dashboardMiddlewares, sessionCookie as sessionCookieIO } from "../composition/dashboard-http";
+import type { HttpEvent, HttpResult } from "../middleware/http-context";
+import { hangarContext, httpFunction, json } from "../middleware/http-function";
 import { sessionAuth } from "../middleware/session-auth";
 import { record } from "../observability/metrics";
 import { clientInfo } from "./client-info";
@@ -34,8 +33,9 @@ import { clearedSessionCookie, deviceCookie, readDeviceCookie, readSessionCookie
 
 /**
  * The accounts API (docs/accounts.md): one function for sign-up, verification, sign-in and
- * sessions, profile and passwords. Every route passes the same-origin check first; session
- * routes then authenticate by cookie. Use cases live in core; this file only translates HTTP.
+ * sessions, profile and passwords. Its routes are of the dashboard kind (route-input.ts): the
+ * same-origin check and the security headers on every one; session routes then authenticate by
+ * cookie. Bodies and ids arrive parsed; use cases live in core; this file only translates HTTP.
  */
 const publicBase = (event: HttpEvent) => linkBases(event, getRuntime().settings).publicBaseUrl;
 const client = (event: HttpEvent) => clientInfo(event, getRuntime().settings);
@@ -44,108 +44,91 @@ const noContent = (cookies?: string[]): HttpResult => ({ statusCode: 204, ...(co
 
 const accepted = (message: string, extra: Record<string, unknown> = {}) => json(202, { message, ...extra });
 
-// The mail itself is sent after the answer (core's account-mail-task.ts), so the answer is the
-// same for a new and a taken address and cannot know whether the mail went out.
-async function signUpRoute(event: HttpEvent, context: ContextFor<"none">) {
-  await signUp(getAccountDeps(), context.body, client(event), links(event));
-  return accepted("Check your inbox: we are sending a link to confirm the address. No mail after a few minutes? Ask for a new one.");
-}
-
-async function verifyEmailRoute(_event: HttpEvent, context: ContextFor<"none">) {
-  return json(200, { ...(await verifyEmail(getAccountDeps(), context.body)), message: "Your e-mail address is confirmed. You can sign in." });
-}
-
-async function resendRoute(event: HttpEvent, context: ContextFor<"none">) {
-  await resendVerification(getAccountDeps(), context.body, client(event), links(event));
-  return accepted("If this address has an account waiting for confirmation, a new link is on its way.");
-}
-
-async function signInRoute(event: HttpEvent, context: ContextFor<"none">) {
-  const deps = getAccountDeps();
-  const base = publicBase(event);
-  const { account, sessionToken, session, deviceToken } = await signIn(deps, context.body, client(event), readDeviceCookie(event, base)).catch((error: unknown) => {
-    if (error instanceof LoginFailedError) record.signInFailure();
-    throw error;
-  });
-  record.signIn();
-  const maxAge = session.absoluteExpiresAt - Math.floor(deps.clock.now().getTime() / 1000);
-  const cookies = [sessionCookie(base, sessionToken, maxAge), ...(deviceToken ? [deviceCookie(base, deviceToken, DEVICE_COOKIE_SECONDS)] : [])];
-  return { ...json(200, { account }), cookies };
-}
-
-async function signOutRoute(event: HttpEvent) {
-  await endSessionOfToken(getAccountDeps(), readSessionCookie(event, publicBase(event)));
-  return noContent([clearedSessionCookie(publicBase(event))]);
-}
-
-async function accountRoute(_event: HttpEvent, context: ContextFor<"session">) {
-  return json(200, await getAccount(getAccountDeps(), context.session));
-}
-
-async function profileRoute(_event: HttpEvent, context: ContextFor<"session">) {
-  return json(200, await updateProfile(getAccountDeps(), context.session, context.body));
-}
-
-async function passwordRoute(_event: HttpEvent, context: ContextFor<"session">) {
-  await changePassword(getAccountDeps(), context.session, context.body);
-  return noContent();
-}
-
-async function resetRequestRoute(event: HttpEvent, context: ContextFor<"none">) {
-  await requestPasswordReset(getAccountDeps(), context.body, client(event), links(event));
-  return accepted("If this address has an account, a link to choose a new password is on its way.");
-}
-
-async function resetConfirmRoute(event: HttpEvent, context: ContextFor<"none">) {
-  await confirmPasswordReset(getAccountDeps(), context.body, client(event));
-  // Every session of the account ended, this browser's included.
-  return noContent([clearedSessionCookie(publicBase(event))]);
-}
-
-async function sessionsRoute(_event: HttpEvent, context: ContextFor<"session">) {
-  return json(200, { items: await listSessions(getAccountDeps(), context.session) });
-}
-
-async function endOthersRoute(_event: HttpEvent, context: ContextFor<"session">) {
-  await endOtherSessions(getAccountDeps(), context.session);
-  return noContent();
-}
-
-async function endOneRoute(event: HttpEvent, context: ContextFor<"session">) {
-  const sessionId = event.pathParameters?.sessionId;
-  await endSession(getAccountDeps(), context.session, sessionId);
-  return noContent(sessionId === context.session.sessionId ? [clearedSessionCookie(publicBase(event))] : undefined);
-}
-
-const inner = httpFunction(
+const http = httpFunction(
   "accounts",
   {
-    "POST /api/account/sign-up": { json: true, handler: signUpRoute },
-    "POST /api/account/verify-email": { json: true, handler: verifyEmailRoute },
-    "POST /api/account/resend-verification": { json: true, handler: resendRoute },
-    "POST /api/session": { json: true, handler: signInRoute },
-    "DELETE /api/session": { handler: signOutRoute },
-    "GET /api/account": { handler: accountRoute },
-    "PUT /api/account/profile": { json: true, handler: profileRoute },
-    "POST /api/account/password": { json: true, handler: passwordRoute },
-    "POST /api/account/password-reset": { json: true, handler: resetRequestRoute },
-    "POST /api/account/password-reset/confirm": { json: true, handler: resetConfirmRoute },
-    "GET /api/account/sessions": { handler: sessionsRoute },
-    "DELETE /api/account/sessions": { handler: endOthersRoute },
-    "DELETE /api/account/sessions/{sessionId}": { handler: endOneRoute },
+    // The mail itself is sent after the answer (core's account-mail-task.ts), so the answer is the
+    // same for a new and a taken address and cannot know whether the mail went out.
+    "POST /api/account/sign-up": {
+      handler: async (event, context) => {
+        await signUp(getAccountDeps(), context.body, client(event), links(event));
+        return accepted("Check your inbox: we are sending a link to confirm the address. No mail after a few minutes? Ask for a new one.");
+      },
+    },
+    "POST /api/account/verify-email": {
+      handler: async (_event, context) =>
+        json(200, { ...(await verifyEmail(getAccountDeps(), context.body)), message: "Your e-mail address is confirmed. You can sign in." }),
+    },
+    "POST /api/account/resend-verification": {
+      handler: async (event, context) => {
+        await resendVerification(getAccountDeps(), context.body, client(event), links(event));
+        return accepted("If this address has an account waiting for confirmation, a new link is on its way.");
+      },
+    },
+    "POST /api/session": {
+      handler: async (event, context) => {
+        const deps = getAccountDeps();
+        const base = publicBase(event);
+        const { account, sessionToken, session, deviceToken } = await signIn(deps, context.body, client(event), readDeviceCookie(event, base)).catch(
+          (error: unknown) => {
+            if (error instanceof LoginFailedError) record.signInFailure();
+            throw error;
+          },
+        );
+        record.signIn();
+        const maxAge = session.absoluteExpiresAt - Math.floor(deps.clock.now().getTime() / 1000);
+        const cookies = [sessionCookie(base, sessionToken, maxAge), ...(deviceToken ? [deviceCookie(base, deviceToken, DEVICE_COOKIE_SECONDS)] : [])];
+        return { ...json(200, { account }), cookies };
+      },
+    },
+    // Sign-out works with or without a valid session (it clears the cookie either way).
+    "DELETE /api/session": {
+      handler: async (event) => {
+        await endSessionOfToken(getAccountDeps(), readSessionCookie(event, publicBase(event)));
+        return noContent([clearedSessionCookie(publicBase(event))]);
+      },
+    },
+    "GET /api/account": { handler: async (_event, context) => json(200, await getAccount(getAccountDeps(), context.session)) },
+    "PUT /api/account/profile": {
+      handler: async (_event, context) => json(200, await updateProfile(getAccountDeps(), context.session, context.body)),
+    },
+    "POST /api/account/password": {
+      handler: async (_event, context) => {
+        await changePassword(getAccountDeps(), context.session, context.body);
+        return noContent();
+      },
+    },
+    "POST /api/account/password-reset": {
+      handler: async (event, context) => {
+        await requestPasswordReset(getAccountDeps(), context.body, client(event), links(event));
+        return accepted("If this address has an account, a link to choose a new password is on its way.");
+      },
+    },
+    "POST /api/account/password-reset/confirm": {
+      handler: async (event, context) => {
+        await confirmPasswordReset(getAccountDeps(), context.body, client(event));
+        // Every session of the account ended, this browser's included.
+        return noContent([clearedSessionCookie(publicBase(event))]);
+      },
+    },
+    "GET /api/account/sessions": {
+      handler: async (_event, context) => json(200, { items: await listSessions(getAccountDeps(), context.session) }),
+    },
+    "DELETE /api/account/sessions": {
+      handler: async (_event, context) => {
+        await endOtherSessions(getAccountDeps(), context.session);
+        return noContent();
+      },
+    },
+    "DELETE /api/account/sessions/{sessionId}": {
+      handler: async (event, context) => {
+        await endSession(getAccountDeps(), context.session, context.params);
+        return noContent(context.params.sessionId === context.session.sessionId ? [clearedSessionCookie(publicBase(event))] : undefined);
+      },
+    },
   },
-  { session: sessionAuth(getAccountDeps, (event) => readSessionCookie(event, publicBase(event))) },
-  { guard: sameOriginGuard(publicBase) },
+  { session: sessionAuth(getAccountDeps, sessionCookieIO), dashboard: dashboardMiddlewares() },
 );
-
-/** A stale or forged cookie is cleared as it is refused, so the browser stops sending it. */
-function clearRefusedCookie(event: HttpEvent, result: HttpResult): HttpResult {
-  if (result.statusCode !== 401 || !result.body?.includes('"not_signed_in"')) return result;
-  if (readSessionCookie(event, publicBase(event)) === undefined) return result;
-  return { ...result, cookies: [...(result.cookies ?? []), clearedSessionCookie(publicBase(event))] };
-}
-
-const http = withSecurityHeaders(inner as unknown as Parameters<typeof withSecurityHeaders>[0], clearRefusedCookie);
 
 /**
  * HTTP requests from API Gateway, and the asynchronous invocations this function sends itself
@@ -153,7 +136,7 @@ const http = withSecurityHeaders(inner as unknown as Parameters<typeof withSecur
  */
 export async function handler(event: HttpEvent | unknown, context: Context): Promise<HttpResult | void> {
   const task = backgroundTaskOf(event, ACCOUNT_MAIL_KEY, accountMailTaskOf);
-  if (!task) return http(event as HttpEvent, context);
+  if (!task) return http(event as HttpEvent, hangarContext(context));
   try {
     await runAccountMailTask(getAccountDeps(), task);
   } catch (error) {

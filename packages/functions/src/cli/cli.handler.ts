@@ -1,7 +1,6 @@
-import { NotFoundError } from "@hangar/core";
 import { fileURLToPath } from "node:url";
-import type { HttpEvent, HttpResult } from "../middleware/http-context";
-import { header } from "../middleware/http-context";
+import { header, type HttpEvent, type HttpResult } from "../middleware/http-context";
+import { RouteNotFoundError } from "../middleware/http-errors";
 import { httpFunction } from "../middleware/http-function";
 import { packCli } from "./cli-package";
 
@@ -24,10 +23,10 @@ const body = cli.tarball.toString("base64");
 const LATEST = "hangar-cli.tgz";
 const VERSIONED = `hangar-cli-${cli.version}.tgz`;
 
-function serve(event: HttpEvent): Promise<HttpResult> {
-  const name = event.pathParameters?.["fileName"];
+function serve(event: HttpEvent, { params }: { params: { fileName: string } }): Promise<HttpResult> {
+  const name = params.fileName;
   if (name !== LATEST && name !== VERSIONED) {
-    throw new NotFoundError("cli_not_found", `This service serves ${LATEST} and ${VERSIONED} (hangar-cli ${cli.version}) only`);
+    throw new RouteNotFoundError("cli_not_found", `This service serves ${LATEST} and ${VERSIONED} (hangar-cli ${cli.version}) only`);
   }
   const headers = {
     "Content-Type": "application/gzip",

@@ -1,9 +1,9 @@
-import { readSessionCookie } from "../accounts/session-cookie";
+import { clearedSessionCookie, readSessionCookie } from "../accounts/session-cookie";
 import { sameOriginGuard } from "../middleware/csrf";
-import type { HttpEvent } from "../middleware/http-context";
+import type { HttpEvent, Middleware } from "../middleware/http-context";
 import { httpFunction, type Endpoints } from "../middleware/http-function";
-import { withSecurityHeaders } from "../middleware/security-headers";
-import { sessionAuth } from "../middleware/session-auth";
+import { dashboardHeaders } from "../middleware/security-headers";
+import { sessionAuth, type SessionCookie } from "../middleware/session-auth";
 import type { RouteFunctionName } from "../routes";
 import { getSessionDeps } from "./sessions";
 import { linkBases } from "./link-bases";
@@ -11,17 +11,24 @@ import { getRuntime } from "./root";
 
 const publicBase = (event: HttpEvent) => linkBases(event, getRuntime().settings).publicBaseUrl;
 
+/** The dashboard's session cookie, named by the stage's public address (`__Host-` with https). */
+export const sessionCookie: SessionCookie = {
+  read: (event) => readSessionCookie(event, publicBase(event)),
+  cleared: (event) => clearedSessionCookie(publicBase(event)),
+};
+
 /**
- * A dashboard function (projects, keys, files) with what the accounts function puts in front of
- * its routes: the same-origin guard (CSRF), authentication by the session cookie only (an API
- * key never opens the dashboard), and the account API's security headers on every answer.
+ * What routes of the dashboard kind (route-input.ts) run first: the same-origin guard (CSRF)
+ * before anything else, and the account API's security headers on every answer.
+ */
+export function dashboardMiddlewares(): Middleware[] {
+  return [sameOriginGuard(publicBase), dashboardHeaders()];
+}
+
+/**
+ * A dashboard function (projects, keys, files, links): its routes are of the dashboard kind and
+ * authenticate by the session cookie only (an API key never opens the dashboard).
  */
 export function dashboardFunction<F extends RouteFunctionName>(fn: F, endpoints: Endpoints<F>) {
-  const inner = httpFunction(
-    fn,
-    endpoints,
-    { session: sessionAuth(getSessionDeps, (event) => readSessionCookie(event, publicBase(event))) },
-    { guard: sameOriginGuard(publicBase) },
-  );
-  return withSecurityHeaders(inner as unknown as Parameters<typeof withSecurityHeaders>[0]);
+  return httpFunction(fn, endpoints, { session: sessionAuth(getSessionDeps, sessionCookie), dashboard: dashboardMiddlewares() });
 }

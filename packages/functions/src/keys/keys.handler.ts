@@ -1,33 +1,25 @@
 import { createKey, keyUsage, listKeys, regenerateKey, revokeKey } from "@hangar/core";
 import { getDashboardBase } from "../composition/dashboard-base";
-import type { ContextFor, HttpEvent, HttpResult } from "../middleware/http-context";
-import { json } from "../middleware/http-function";
 import { dashboardFunction } from "../composition/dashboard-http";
+import { json } from "../middleware/http-function";
+import { noContent } from "../projects/answers";
 
-type Session = ContextFor<"session">;
-
-export const handler = dashboardFunction(
-  "keys",
-  {
-    // The create and regenerate answers are the only ones that ever carry a client secret.
-    "POST /api/keys": {
-      json: true,
-      handler: async (_e: HttpEvent, c: Session) => json(201, await createKey(getDashboardBase(), c.session.userId, c.body)),
-    },
-    "GET /api/keys": {
-      handler: async (_e: HttpEvent, c: Session) => json(200, { items: await listKeys(getDashboardBase(), c.session.userId), nextCursor: null }),
-    },
-    "DELETE /api/keys/{clientId}": {
-      handler: async (e: HttpEvent, c: Session): Promise<HttpResult> => {
-        await revokeKey(getDashboardBase(), c.session.userId, e.pathParameters?.clientId);
-        return { statusCode: 204, headers: { "Cache-Control": "no-store" }, body: "" };
-      },
-    },
-    "POST /api/keys/{clientId}/regenerate": {
-      handler: async (e: HttpEvent, c: Session) => json(200, await regenerateKey(getDashboardBase(), c.session.userId, e.pathParameters?.clientId)),
-    },
-    "GET /api/keys/{clientId}/usage": {
-      handler: async (e: HttpEvent, c: Session) => json(200, await keyUsage(getDashboardBase(), c.session.userId, e.pathParameters?.clientId)),
+export const handler = dashboardFunction("keys", {
+  // The create and regenerate answers are the only ones that ever carry a client secret.
+  "POST /api/keys": { handler: async (_e, c) => json(201, await createKey(getDashboardBase(), c.session.userId, c.body)) },
+  "GET /api/keys": {
+    handler: async (_e, c) => json(200, { items: await listKeys(getDashboardBase(), c.session.userId), nextCursor: null }),
+  },
+  "DELETE /api/keys/{clientId}": {
+    handler: async (_e, c) => {
+      await revokeKey(getDashboardBase(), c.session.userId, c.params);
+      return noContent();
     },
   },
-);
+  "POST /api/keys/{clientId}/regenerate": {
+    handler: async (_e, c) => json(200, await regenerateKey(getDashboardBase(), c.session.userId, c.params)),
+  },
+  "GET /api/keys/{clientId}/usage": {
+    handler: async (_e, c) => json(200, await keyUsage(getDashboardBase(), c.session.userId, c.params)),
+  },
+});

@@ -2,11 +2,8 @@ import { regenerateShareLink, updateShareSettings } from "@hangar/core/links";
 import { dashboardFunction } from "../composition/dashboard-http";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
-import type { ContextFor, HttpEvent } from "../middleware/http-context";
 import { json } from "../middleware/http-function";
 import { getLinkDeps } from "./link-runtime";
-
-type Session = ContextFor<"session">;
 
 /**
  * The owner's controls of a file's share link, behind the dashboard's session auth and CSRF
@@ -14,12 +11,10 @@ type Session = ContextFor<"session">;
  */
 export const handler = dashboardFunction("links", {
   "PATCH /api/files/{fileId}/share": {
-    json: true,
-    handler: async (e: HttpEvent, c: Session) =>
-      json(200, await updateShareSettings(getLinkDeps(), c.session.userId, e.pathParameters?.fileId, c.body, linkBases(e, getRuntime().settings))),
+    handler: async (e, c) =>
+      json(200, await updateShareSettings(getLinkDeps(), c.session.userId, { ...c.params, ...c.body }, linkBases(e, getRuntime().settings))),
   },
   "POST /api/files/{fileId}/share/regenerate": {
-    handler: async (e: HttpEvent, c: Session) =>
-      json(200, await regenerateShareLink(getLinkDeps(), c.session.userId, e.pathParameters?.fileId, linkBases(e, getRuntime().settings))),
+    handler: async (e, c) => json(200, await regenerateShareLink(getLinkDeps(), c.session.userId, c.params, linkBases(e, getRuntime().settings))),
   },
 });

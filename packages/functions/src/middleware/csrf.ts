@@ -1,14 +1,7 @@
-import type { MiddlewareObj } from "@middy/core";
-import { HangarError } from "@hangar/core";
-import { header, type HangarContext, type HttpEvent, type HttpResult } from "./http-context";
+import { header, type HttpEvent, type Middleware } from "./http-context";
+import { CrossOriginRequestError } from "./http-errors";
 
-/** 403: a state-changing request that did not come from the dashboard's own pages. */
-export class CrossOriginRequestError extends HangarError {
-  readonly code = "cross_origin_request";
-  constructor(message = "This request must come from the Hangar dashboard") {
-    super(message);
-  }
-}
+export { CrossOriginRequestError };
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -24,7 +17,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * Safe methods change nothing and pass. Runs before authentication and body parsing, so a
  * forged request learns nothing else.
  */
-export function sameOriginGuard(expectedOrigin: (event: HttpEvent) => string): MiddlewareObj<HttpEvent, HttpResult, Error, HangarContext> {
+export function sameOriginGuard(expectedOrigin: (event: HttpEvent) => string): Middleware {
   return {
     before: ({ event }) => {
       const method = event.requestContext?.http?.method?.toUpperCase() ?? "GET";

@@ -1,13 +1,11 @@
 import type { ApiKey, RateLimitState } from "@hangar/core";
-import type { Request } from "@middy/core";
+import type { SessionContext } from "@hangar/core/accounts";
+import type { MiddlewareObj, Request } from "@middy/core";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
-import type { RouteAuth, RouteDefinition } from "../routes";
+import type { BodyOf, ParamsOf, QueryOf } from "../route-input";
+import type { AuthOf, RouteAuth, RouteDefinition, RouteKey } from "../routes";
 
-/** The signed-in person of a dashboard request (set by the session middleware). */
-export interface SessionContext {
-  userId: string;
-  sessionId: string;
-}
+export type { SessionContext };
 
 /** What the middlewares learn about a request, for the handler and for each other. */
 export interface HangarContext extends Context {
@@ -17,16 +15,32 @@ export interface HangarContext extends Context {
   apiKey?: ApiKey;
   rateLimit?: RateLimitState;
   session?: SessionContext;
+  /** The JSON body, parsed with the route's body schema (route-input.ts). */
   body?: unknown;
+  /** The path parameters, parsed with the route's params schema. */
+  params?: unknown;
+  /** The query string, parsed with the route's query schema. */
+  query?: unknown;
 }
 
-/** The context a handler sees, narrowed by its route's auth kind: no `context.apiKey!`. */
-export type ContextFor<A extends RouteAuth> = HangarContext &
-  (A extends "apiKey" ? { apiKey: ApiKey; rateLimit: RateLimitState } : A extends "session" ? { session: SessionContext } : unknown);
+/** What the auth middleware of each kind puts on the context. */
+type AuthContext<A extends RouteAuth> = A extends "apiKey"
+  ? { apiKey: ApiKey; rateLimit: RateLimitState }
+  : A extends "session"
+    ? { session: SessionContext }
+    : unknown;
+
+/**
+ * The context a handler of route K sees: typed by its row in routes.ts (the caller) and in
+ * route-input.ts (body, params, query, already parsed): no `context.apiKey!`, no `unknown` body.
+ */
+export type ContextFor<K extends RouteKey> = HangarContext &
+  AuthContext<AuthOf<K>> & { body: BodyOf<K>; params: ParamsOf<K>; query: QueryOf<K> };
 
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
 export type HttpRequest = Request<HttpEvent, HttpResult, Error, HangarContext>;
+export type Middleware = MiddlewareObj<HttpEvent, HttpResult, Error, HangarContext>;
 
 /** Header lookup that does not care how the client (or API Gateway) cased the name. */
 export function header(event: HttpEvent, name: string): string | undefined {

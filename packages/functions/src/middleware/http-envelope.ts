@@ -1,22 +1,15 @@
-import type { MiddlewareObj } from "@middy/core";
 import { RateLimitedError, type RateLimitState } from "@hangar/core";
 import { randomUUID } from "node:crypto";
-import type { HangarContext, HttpEvent, HttpRequest, HttpResult } from "./http-context";
-import { errorResponse, type MappedError } from "./http-errors";
-
-/**
- * A function's own rendering of errors for some clients (the share pages for browsers):
- * the mapped error as a response, or undefined for the JSON envelope.
- */
-export type ErrorPage = (mapped: MappedError, event: HttpEvent) => HttpResult | undefined;
+import type { HttpRequest, HttpResult, Middleware } from "./http-context";
+import { errorResponse, type ErrorPage } from "./http-errors";
 
 export interface EnvelopeOptions {
+  /** The function's pages for errors (share, download), in place of the JSON body where it gives one. */
+  errorPage?: ErrorPage;
   /** Called for 5xx with the real error, which never reaches the client. */
   logInternal?: (error: unknown, requestId: string) => void;
   /** Every error, mapped or not (for metrics). */
   onError?: (error: unknown) => void;
-  /** Renders errors as pages where the function wants (share-link routes); JSON otherwise. */
-  errorPage?: ErrorPage;
 }
 
 function rateLimitHeaders(state: RateLimitState): Record<string, string> {
@@ -59,10 +52,11 @@ function finish(request: HttpRequest, result: HttpResult): void {
 
 /**
  * Outermost middleware (its after/onError run last): gives every response its X-Request-Id and
- * rate-limit headers, and turns any error into the JSON error body. 4xx messages are the domain
- * errors' own; 5xx say nothing about internals.
+ * rate-limit headers, and turns any error into the JSON error body (or the function's error
+ * page) through the one mapping of http-errors.ts. 4xx messages are the errors' own; 5xx say
+ * nothing about internals.
  */
-export function httpEnvelope(options: EnvelopeOptions = {}): MiddlewareObj<HttpEvent, HttpResult, Error, HangarContext> {
+export function httpEnvelope(options: EnvelopeOptions = {}): Middleware {
   return {
     before: (request) => {
       request.context.requestId = request.event.requestContext?.requestId || randomUUID();
@@ -73,10 +67,10 @@ export function httpEnvelope(options: EnvelopeOptions = {}): MiddlewareObj<HttpE
     onError: (request) => {
       const requestId = request.context.requestId || randomUUID();
       request.context.requestId = requestId;
-      const { result, mapped } = errorResponse(request.error, requestId);
+      const { result, mapped } = errorResponse(request.error, requestId, request.event, options.errorPage);
       if (mapped.internal) options.logInternal?.(request.error, requestId);
       options.onError?.(request.error);
-      finish(request, options.errorPage?.(mapped, request.event) ?? result);
+      finish(request, result);
     },
   };
 }

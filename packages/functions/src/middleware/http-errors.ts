@@ -4,10 +4,8 @@ import {
   HangarError,
   InvalidCredentialsError,
   InvalidCursorError,
-  InvalidJsonError,
   InvalidPackageError,
   InvalidPartsError,
-  MethodNotAllowedError,
   MissingCredentialsError,
   NotFoundError,
   PayloadTooLargeError,
@@ -23,10 +21,67 @@ import {
   SessionNotFoundError,
 } from "@hangar/core/account-errors";
 import { LinkGoneError, LinkPasswordRequiredError, UnknownLinkError, WrongLinkPasswordError } from "@hangar/core/link-errors";
-import { CrossOriginRequestError } from "./csrf";
-import type { HttpResult } from "./http-context";
+import type { HttpEvent, HttpResult } from "./http-context";
 
-/** The one place that decides HTTP statuses: domain error class → status, by instanceof. */
+/*
+ * Errors only HTTP can have: the request's body, route or method, and the same-origin check.
+ * They live here, beside their statuses, so core speaks domain errors only (as Powertools keeps
+ * its MethodNotAllowedError in its HTTP package). They extend HangarError so that one mapping,
+ * below, answers both kinds.
+ */
+
+export class InvalidJsonError extends HangarError {
+  readonly code = "invalid_json";
+  constructor(message = "Request body is not valid JSON") {
+    super(message);
+  }
+}
+
+/** 413: the request body is over the route's bound (64 KiB unless the route names its own). */
+export class BodyTooLargeError extends HangarError {
+  readonly code = "body_too_large";
+  constructor(maxBytes: number) {
+    super(`Request body exceeds ${maxBytes} bytes`);
+  }
+}
+
+/** 415: a JSON route's body sent as anything but JSON. */
+export class UnsupportedBodyTypeError extends HangarError {
+  readonly code = "unsupported_media_type";
+  constructor(message = "Send the request body as Content-Type: application/json") {
+    super(message);
+  }
+}
+
+export class MethodNotAllowedError extends HangarError {
+  readonly code = "method_not_allowed";
+  constructor(
+    readonly allowed: string[],
+    message = `Method not allowed; use ${allowed.join(", ")}`,
+  ) {
+    super(message);
+  }
+}
+
+/** 404 for what no route serves: an unknown path, or a name the CLI route does not serve. */
+export class RouteNotFoundError extends HangarError {
+  constructor(
+    readonly code: "route_not_found" | "cli_not_found",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** 403: a state-changing request that did not come from the dashboard's own pages (csrf.ts). */
+export class CrossOriginRequestError extends HangarError {
+  readonly code = "cross_origin_request";
+  constructor(message = "This request must come from the Hangar dashboard") {
+    super(message);
+  }
+}
+
+/** The one place that decides HTTP statuses: error class → status, by instanceof. */
 const STATUS_BY_CLASS: [abstract new (...args: never[]) => HangarError, number][] = [
   [ValidationError, 400],
   [InvalidJsonError, 400],
@@ -41,10 +96,13 @@ const STATUS_BY_CLASS: [abstract new (...args: never[]) => HangarError, number][
   [MissingCredentialsError, 401],
   [InvalidCredentialsError, 401],
   [NotFoundError, 404],
+  [RouteNotFoundError, 404],
   [MethodNotAllowedError, 405],
   [ConflictError, 409],
   [PayloadTooLargeError, 413],
+  [BodyTooLargeError, 413],
   [UnsupportedMediaTypeError, 415],
+  [UnsupportedBodyTypeError, 415],
   [InvalidPackageError, 422],
   [RateLimitedError, 429],
   [DependencyError, 503],
@@ -99,13 +157,22 @@ export function mapError(error: unknown, requestId: string): MappedError {
   };
 }
 
-export function errorResponse(error: unknown, requestId: string): { result: HttpResult; mapped: MappedError } {
+/**
+ * A function's own rendering of an error, where its routes answer browsers with pages (share,
+ * download): given the mapped error (status, code, message, headers), a page, or undefined for
+ * the JSON body. It renders; it never decides a status or a code.
+ */
+export type ErrorPage = (mapped: MappedError, event: HttpEvent) => HttpResult | undefined;
+
+export function errorResponse(error: unknown, requestId: string, event?: HttpEvent, errorPage?: ErrorPage): { result: HttpResult; mapped: MappedError } {
   const mapped = mapError(error, requestId);
+  const page = errorPage && event ? errorPage(mapped, event) : undefined;
   return {
     mapped,
-    result: {
+    result: page ?? {
       statusCode: mapped.status,
-      headers: { "Content-Type": "application/json; charset=utf-8", ...mapped.headers },
+      // An error is about this request: no cache (CloudFront's included) may keep it for the next one.
+      headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...mapped.headers },
       body: JSON.stringify(mapped.body),
     },
   };

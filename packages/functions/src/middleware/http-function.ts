@@ -1,62 +1,121 @@
-import type { MiddlewareObj } from "@middy/core";
+import { parseInput } from "@hangar/core";
+import type { Context } from "aws-lambda";
 import { clientInfo } from "../accounts/client-info";
 import { loadOriginSecret } from "../composition/origin-secret";
 import { loadSettings } from "../composition/settings.schema";
 import { logger, setRequestLines } from "../observability";
-import { routeByKey, routeKey, routesOf, type AuthOf, type RouteAuth, type RouteFunctionName, type RouteKeyOf } from "../routes";
-import type { ContextFor, HangarContext, HttpEvent, HttpResult } from "./http-context";
-import type { ErrorPage } from "./http-envelope";
+import { inputOf, type RouteInput } from "../route-input";
+import { routeByKey, routeKey, routesOf, type RouteDefinition, type RouteFunctionName, type RouteKey, type RouteKeyOf } from "../routes";
+import type { ContextFor, HangarContext, HttpEvent, HttpRequest, HttpResult, Middleware } from "./http-context";
+import type { ErrorPage } from "./http-errors";
 import { baseStack } from "./http-stack";
 import { jsonBody } from "./json-body";
+import { pathParams, queryInput } from "./request-params";
 
-type Middleware = MiddlewareObj<HttpEvent, HttpResult, Error, HangarContext>;
-
-/** One endpoint of a function: its handler, typed by the auth kind routes.ts gives its route. */
-export interface Endpoint<A extends RouteAuth> {
-  /**
-   * Parse a JSON object body into context.body (400/413/415 otherwise), of at most 64 KiB unless
-   * the endpoint names its own bound (a multipart complete lists up to 10,000 parts).
-   */
-  json?: boolean | { maxBytes: number };
-  handler: (event: HttpEvent, context: ContextFor<A>) => Promise<HttpResult>;
+/**
+ * One endpoint of a function: its handler, typed by its route's rows in routes.ts (the caller:
+ * `context.session` / `context.apiKey`) and route-input.ts (`context.body`, `context.params`,
+ * `context.query`, already parsed). A handler only translates HTTP: it calls a use case with
+ * that typed input and shapes the answer.
+ */
+export interface Endpoint<K extends RouteKey> {
+  handler: (event: HttpEvent, context: ContextFor<K>) => Promise<HttpResult>;
 }
 
-export type Endpoints<F extends RouteFunctionName> = { [K in RouteKeyOf<F>]: Endpoint<AuthOf<K>> };
+export type Endpoints<F extends RouteFunctionName> = { [K in RouteKeyOf<F>]: Endpoint<K> };
+
+/** Any endpoint, as the dispatch holds them: each handler is called with its own route's context. */
+type SomeEndpoint = { handler: (event: HttpEvent, context: never) => Promise<HttpResult> };
 
 /**
- * The middleware that authenticates each auth kind a function's routes use. Passed in by the
- * function rather than imported here, so a function without authenticated routes (share,
- * download, the fallback) does not load the composition root or the SDK clients behind it.
+ * The middlewares behind the route table's declarations that need a function's composition
+ * (its storage, its cookie names), handed in by the function rather than imported here, so a
+ * function without authenticated routes (share, download, the fallback) does not load the
+ * composition root or the SDK clients behind it. Body, query and params parsing need nothing
+ * and are built here from route-input.ts.
  */
-export type AuthMiddlewares = Partial<Record<Exclude<RouteAuth, "none">, Middleware>>;
+export interface RouteMiddlewares {
+  /** Routes with `auth: "apiKey"`. */
+  apiKey?: Middleware;
+  /** Routes with `auth: "session"`. */
+  session?: Middleware;
+  /** Routes of kind `dashboard`, in order: the same-origin guard, the security headers. */
+  dashboard?: Middleware[];
+}
+
+export interface FunctionOptions {
+  /**
+   * Renders an error as a page instead of the JSON body where it returns one (share and
+   * download answer browsers). The mapping (status, code, message, headers) stays
+   * http-errors.ts's; this only chooses the body.
+   */
+  errorPage?: ErrorPage;
+}
+
+const parserOf = (schema: NonNullable<RouteInput["body"]>) =>
+  typeof schema === "function" ? schema : (raw: unknown) => parseInput(schema, raw);
+
+/** The route's middlewares, outermost first, from its rows in routes.ts and route-input.ts. */
+function chainOf(fn: RouteFunctionName, route: RouteDefinition, middlewares: RouteMiddlewares): Middleware[] {
+  const key = routeKey(route);
+  const input = inputOf(key);
+  if (!input) throw new Error(`${fn}: ${key} has no row in route-input.ts`);
+  const chain: Middleware[] = [];
+  if (input.kind === "dashboard") {
+    if (!middlewares.dashboard) throw new Error(`${fn}: no dashboard middlewares for ${key}`);
+    chain.push(...middlewares.dashboard);
+  }
+  if (route.auth !== "none") {
+    const auth = middlewares[route.auth];
+    if (!auth) throw new Error(`${fn}: no ${route.auth} auth for ${key}`);
+    chain.push(auth);
+  }
+  // Body before query before params: a refused body is a 400 whatever the id names, as before.
+  if (input.body) chain.push(jsonBody(parserOf(input.body), input.maxBodyBytes));
+  if (input.query) chain.push(queryInput(parserOf(input.query)));
+  if (input.params) {
+    if (!input.notFound) throw new Error(`${fn}: ${key} has params but no notFound`);
+    chain.push(pathParams(parserOf(input.params), input.notFound));
+  }
+  return chain;
+}
+
+async function runHooks(request: HttpRequest, hooks: (((request: HttpRequest) => unknown) | undefined)[]): Promise<void> {
+  for (const hook of hooks) await hook?.(request);
+}
 
 /**
- * A Lambda function serving the routes routes.ts gives it. Every request goes through the same
- * middy stack, outermost first: observability, the error/header envelope, then the auth its
- * route's row names, then the JSON body where the endpoint wants one, then the endpoint.
- * Missing or extra endpoints, or an auth kind without its middleware, fail at import (and so
- * `npm start` and the stack tests), never at a request.
+ * A Lambda function serving the routes routes.ts gives it. Every request goes through one middy
+ * stack: observability, the route's response hooks, the error/header envelope, then the
+ * dispatch, which runs the route's own middlewares (the dashboard's guard, the auth its row
+ * names, body, query and params parsing) and then the endpoint.
+ *
+ * A route's middlewares run their `before` hooks inside the envelope (what they throw becomes
+ * its error answer) and their `after`/`onError` hooks outside it (they see the finished answer,
+ * the error envelope's included): that is how the security headers and the clearing of a refused
+ * session cookie land on every answer without wrapping the function outside middy.
+ *
+ * Missing or extra endpoints, a route without its input row, or a declaration without its
+ * middleware fail at import (and so `npm start` and the stack tests), never at a request.
  */
 export function httpFunction<F extends RouteFunctionName>(
   fn: F,
   endpoints: Endpoints<F>,
-  auth: AuthMiddlewares = {},
-  /**
-   * guard: runs before auth and body parsing on every route of the function (the accounts' CSRF check).
-   * errorPage: renders the function's errors as pages where it wants (share and download, for browsers).
-   */
-  options: { guard?: Middleware; errorPage?: ErrorPage } = {},
+  middlewares: RouteMiddlewares = {},
+  options: FunctionOptions = {},
 ) {
-  const table = endpoints as unknown as Record<string, Endpoint<RouteAuth>>;
+  const table: Record<string, SomeEndpoint> = endpoints;
   const own = routesOf(fn);
   const ownKeys = new Set(own.map(routeKey));
+  const chains = new Map<string, Middleware[]>();
   for (const route of own) {
     if (!table[routeKey(route)]) throw new Error(`${fn}: no endpoint for ${routeKey(route)}`);
-    if (route.auth !== "none" && !auth[route.auth]) throw new Error(`${fn}: no ${route.auth} auth for ${routeKey(route)}`);
+    chains.set(routeKey(route), chainOf(fn, route, middlewares));
   }
   for (const key of Object.keys(table)) {
     if (!ownKeys.has(key)) throw new Error(`${fn}: endpoint ${key} is not a route of this function in routes.ts`);
   }
+  const chainOfRequest = (request: HttpRequest) => (request.context.route ? chains.get(routeKey(request.context.route)) ?? [] : []);
 
   const dispatch: Middleware = {
     before: async (request) => {
@@ -70,16 +129,26 @@ export function httpFunction<F extends RouteFunctionName>(
       await loadOriginSecret(settings);
       // The address the per-client limits use: the viewer's only when CloudFront vouched for it.
       logger.appendKeys({ viewerAddress: clientInfo(request.event, settings).ip });
-      if (options.guard) await options.guard.before!(request);
-      if (route.auth !== "none") await auth[route.auth]!.before!(request);
-      const json = table[routeKey(route)]!.json;
-      if (json) await jsonBody(json === true ? undefined : json.maxBytes).before!(request);
+      await runHooks(request, chainOfRequest(request).map((m) => m.before));
     },
   };
-  return baseStack(options.errorPage ? { errorPage: options.errorPage } : {})
+  // Innermost last, as middy runs after/onError hooks.
+  const responseHooks: Middleware = {
+    after: (request) => runHooks(request, chainOfRequest(request).map((m) => m.after).reverse()),
+    onError: (request) => runHooks(request, chainOfRequest(request).map((m) => m.onError).reverse()),
+  };
+  return baseStack({ outer: responseHooks, errorPage: options.errorPage })
     .use(dispatch)
-    .handler((event, context) => table[routeKey(context.route!)]!.handler(event, context as ContextFor<RouteAuth>));
+    // The dispatch parsed this context for exactly this route: it is the ContextFor<K> the endpoint was typed with.
+    .handler((event, context) => table[routeKey(context.route!)]!.handler(event, context as never));
 }
+
+/**
+ * The context the Lambda runtime passes, as the stack sees it: the envelope's `before` fills in
+ * what HangarContext adds (the request id) before anything reads it. For functions that also
+ * take non-HTTP invocations and call their HTTP handler themselves (accounts, projects).
+ */
+export const hangarContext = (context: Context): HangarContext => context as HangarContext;
 
 export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResult {
   return {

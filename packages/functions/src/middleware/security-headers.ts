@@ -1,5 +1,4 @@
-import type { Context } from "aws-lambda";
-import type { HttpEvent, HttpResult } from "./http-context";
+import type { HttpResult, Middleware } from "./http-context";
 
 /**
  * Headers of every answer of the account API, errors included: it serves JSON only, so the
@@ -13,16 +12,26 @@ export const ACCOUNT_API_HEADERS: Readonly<Record<string, string>> = {
   "Cache-Control": "no-store",
 };
 
-type Handler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
+const withHeaders = (response: HttpResult | null): HttpResult | null =>
+  response && { ...response, headers: { ...response.headers, ...ACCOUNT_API_HEADERS } };
 
 /**
- * Wraps a whole function (outside its middy stack) so the headers land on every answer,
- * including the error envelope's, which is built after every middleware's error hook has run.
+ * The dashboard routes' headers (route-input.ts kind `dashboard`), on success and error answers
+ * alike: http-function.ts runs a route's after/onError hooks outside the envelope, so they see
+ * the finished answer, the error envelope's included.
+ *
+ * Not @middy/http-security-headers: it sets Content-Security-Policy on HTML answers only (these
+ * are JSON, errors included, and must carry it), adds a dozen other headers by default that
+ * would each have to be switched off to keep this contract, and has no Cache-Control; these four
+ * headers are the whole policy.
  */
-export function withSecurityHeaders(handler: Handler, extra?: (event: HttpEvent, result: HttpResult) => HttpResult): Handler {
-  return async (event, context) => {
-    const result = await handler(event, context);
-    const finished = extra ? extra(event, result) : result;
-    return { ...finished, headers: { ...finished.headers, ...ACCOUNT_API_HEADERS } };
+export function dashboardHeaders(): Middleware {
+  return {
+    after: (request) => {
+      request.response = withHeaders(request.response);
+    },
+    onError: (request) => {
+      request.response = withHeaders(request.response);
+    },
   };
 }

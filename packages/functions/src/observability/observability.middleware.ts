@@ -1,10 +1,8 @@
 import type { MiddlewareObj, Request } from "@middy/core";
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from "aws-lambda";
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from "aws-lambda";
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
 import { logger } from "./logger";
 import { flushMetrics } from "./metrics";
-
-type ApiRequest = Request<APIGatewayProxyEventV2, APIGatewayProxyResultV2>;
 
 const MAX_CLIENT_ID_LOG_LENGTH = 128;
 
@@ -46,9 +44,10 @@ export function requestLogKeys(event: Partial<APIGatewayProxyEventV2>): Record<s
  * Powertools' own `logMetrics` is not used: it flushes unconditionally and warns on every
  * request that recorded no metric. Its `injectLambdaContext` is used as is.
  */
-export function observability(): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2> {
+export function observability<R = APIGatewayProxyResultV2, C extends Context = Context>(): MiddlewareObj<APIGatewayProxyEventV2, R, Error, C> {
   // logEvent forced off: the event holds the Authorization header, whatever the env says.
   const context = injectLambdaContext(logger, { resetKeys: true, logEvent: false });
+  type ApiRequest = Request<APIGatewayProxyEventV2, R, Error, C>;
   const started = new WeakMap<ApiRequest, number>();
   const requestLine = (request: ApiRequest) => {
     const since = started.get(request);

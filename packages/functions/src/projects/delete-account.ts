@@ -4,22 +4,16 @@ import { getAccountCloser } from "../composition/account-closer";
 import { getDashboard, inlineBudget } from "../composition/dashboard";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
-import type { ContextFor, HttpEvent, HttpResult } from "../middleware/http-context";
+import type { Endpoint } from "../middleware/http-function";
 import { deleted } from "./answers";
 
 /**
  * `DELETE /api/account {password}`: served by the projects function because it is a purge of
  * every project (the same code, permissions and background path as a project delete).
  */
-export const deleteAccountEndpoint = {
-  json: true,
-  handler: async (event: HttpEvent, context: ContextFor<"session">): Promise<HttpResult> => {
-    const { status } = await deleteAccount(
-      { ...getDashboard(), account: getAccountCloser() },
-      context.session.userId,
-      context.body,
-      inlineBudget(),
-    );
+export const deleteAccountEndpoint: Endpoint<"DELETE /api/account"> = {
+  handler: async (event, context) => {
+    const { status } = await deleteAccount({ ...getDashboard(), account: getAccountCloser() }, context.session.userId, context.body, inlineBudget());
     // Every session ended: the browser drops its cookie too.
     return { ...deleted(status), cookies: [clearedSessionCookie(linkBases(event, getRuntime().settings).publicBaseUrl)] };
   },

@@ -10,59 +10,33 @@ import {
 } from "@hangar/core";
 import { purgeEventOf } from "../composition/background";
 import { continuePurge, getDashboard, inlineBudget } from "../composition/dashboard";
+import { dashboardFunction } from "../composition/dashboard-http";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
-import type { ContextFor, HttpEvent, HttpResult } from "../middleware/http-context";
-import { json } from "../middleware/http-function";
-import { dashboardFunction } from "../composition/dashboard-http";
+import type { HttpEvent, HttpResult } from "../middleware/http-context";
+import { hangarContext, json } from "../middleware/http-function";
 import { logger } from "../observability/logger";
 import { deleted } from "./answers";
 import { deleteAccountEndpoint } from "./delete-account";
 
-type Session = ContextFor<"session">;
-
-
-const http = dashboardFunction(
-  "projects",
-  {
-    "POST /api/projects": {
-      json: true,
-      handler: async (_e: HttpEvent, c: Session) => json(201, await createProject(getDashboard(), c.session.userId, c.body)),
-    },
-    "GET /api/projects": {
-      handler: async (_e: HttpEvent, c: Session) => json(200, { items: await listProjects(getDashboard(), c.session.userId), nextCursor: null }),
-    },
-    "GET /api/projects/{projectId}": {
-      handler: async (e: HttpEvent, c: Session) => json(200, await getProject(getDashboard(), c.session.userId, e.pathParameters?.projectId)),
-    },
-    "PATCH /api/projects/{projectId}": {
-      json: true,
-      handler: async (e: HttpEvent, c: Session) =>
-        json(200, await updateProject(getDashboard(), c.session.userId, e.pathParameters?.projectId, c.body)),
-    },
-    "DELETE /api/projects/{projectId}": {
-      json: true,
-      handler: async (e: HttpEvent, c: Session) => {
-        const outcome = await deleteProject(getDashboard(), c.session.userId, e.pathParameters?.projectId, c.body, inlineBudget());
-        return deleted(outcome.status);
-      },
-    },
-    "GET /api/projects/{projectId}/files": {
-      handler: async (e: HttpEvent, c: Session) =>
-        json(
-          200,
-          await listProjectFiles(
-            getDashboard(),
-            c.session.userId,
-            e.pathParameters?.projectId,
-            e.queryStringParameters ?? {},
-            linkBases(e, getRuntime().settings),
-          ),
-        ),
-    },
-    "DELETE /api/account": deleteAccountEndpoint,
+const http = dashboardFunction("projects", {
+  "POST /api/projects": { handler: async (_e, c) => json(201, await createProject(getDashboard(), c.session.userId, c.body)) },
+  "GET /api/projects": {
+    handler: async (_e, c) => json(200, { items: await listProjects(getDashboard(), c.session.userId), nextCursor: null }),
   },
-);
+  "GET /api/projects/{projectId}": { handler: async (_e, c) => json(200, await getProject(getDashboard(), c.session.userId, c.params)) },
+  "PATCH /api/projects/{projectId}": {
+    handler: async (_e, c) => json(200, await updateProject(getDashboard(), c.session.userId, { ...c.params, ...c.body })),
+  },
+  "DELETE /api/projects/{projectId}": {
+    handler: async (_e, c) => deleted((await deleteProject(getDashboard(), c.session.userId, { ...c.params, ...c.body }, inlineBudget())).status),
+  },
+  "GET /api/projects/{projectId}/files": {
+    handler: async (e, c) =>
+      json(200, await listProjectFiles(getDashboard(), c.session.userId, { ...c.params, ...c.query }, linkBases(e, getRuntime().settings))),
+  },
+  "DELETE /api/account": deleteAccountEndpoint,
+});
 
 /** Seconds kept back from a background run so it stops cleanly before the function's timeout. */
 const MARGIN_MS = 4000;
@@ -74,7 +48,7 @@ const MARGIN_MS = 4000;
  */
 export async function handler(event: HttpEvent | unknown, context: Context): Promise<HttpResult | void> {
   const task = purgeEventOf(event);
-  if (!task) return http(event as HttpEvent, context);
+  if (!task) return http(event as HttpEvent, hangarContext(context));
   const remaining = Math.max(1000, context.getRemainingTimeInMillis() - MARGIN_MS);
   try {
     await continuePurge(task, budgetOf(getRuntime().clock, remaining));

@@ -1,13 +1,4 @@
-import {
-  Complete,
-  CompleteMultipart,
-  InvalidPackageError,
-  completeMultipartUpload,
-  completeUpload,
-  parseInput,
-  type ApiKey,
-  type CompletedFile,
-} from "@hangar/core";
+import { InvalidPackageError, completeMultipartUpload, completeUpload, type ApiKey, type CompletedFile } from "@hangar/core";
 import { getPackageAccess } from "../composition/inspector";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
@@ -28,7 +19,7 @@ async function countCompleted(file: CompletedFile, caller: ApiKey): Promise<void
   ]).catch((error: unknown) => logger.warn("could not count a completed upload", { error: error as Error, fileId: file.fileId }));
 }
 
-async function complete(event: HttpEvent, context: ContextFor<"apiKey">): Promise<HttpResult> {
+async function complete(event: HttpEvent, context: ContextFor<"POST /api/upload/api-key/complete">): Promise<HttpResult> {
   const runtime = getRuntime();
   const { store, inspector, multipart } = getPackageAccess((stats) => {
     record.extractionTime(stats.durationMs);
@@ -36,12 +27,12 @@ async function complete(event: HttpEvent, context: ContextFor<"apiKey">): Promis
   });
   const deps = { ...runtime, storage: store, inspector, settings: runtime.upload, onCompleted: countCompleted };
   const links = linkBases(event, runtime.settings);
-  // An uploadId makes it a multipart complete; without one, the spec's complete exactly as before.
-  const multipartBody = "uploadId" in (context.body as object);
+  // An uploadId made it a multipart complete (core's parseCompleteBody); without one, the spec's complete.
+  const body = context.body;
   try {
-    const result = multipartBody
-      ? await completeMultipartUpload({ ...deps, multipart }, context.apiKey, parseInput(CompleteMultipart, context.body), links)
-      : await completeUpload(deps, context.apiKey, parseInput(Complete, context.body), links);
+    const result = body.multipart
+      ? await completeMultipartUpload({ ...deps, multipart }, context.apiKey, body.input, links)
+      : await completeUpload(deps, context.apiKey, body.input, links);
     record.uploadCompleted();
     return json(200, result);
   } catch (error) {
@@ -50,9 +41,4 @@ async function complete(event: HttpEvent, context: ContextFor<"apiKey">): Promis
   }
 }
 
-export const handler = httpFunction(
-  "complete",
-  // 2 MiB: a multipart complete lists up to 10,000 parts (~100 bytes each); the spec's body is far smaller.
-  { "POST /api/upload/api-key/complete": { json: { maxBytes: 2 * 1024 * 1024 }, handler: complete } },
-  { apiKey: apiKeyAuth(getRuntime) },
-);
+export const handler = httpFunction("complete", { "POST /api/upload/api-key/complete": { handler: complete } }, { apiKey: apiKeyAuth(getRuntime) });

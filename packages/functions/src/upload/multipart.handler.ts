@@ -1,8 +1,7 @@
-import { AbortMultipart, PartUrls, StartMultipart, abortMultipartUpload, parseInput, presignParts, startMultipartUpload } from "@hangar/core";
+import { abortMultipartUpload, presignParts, startMultipartUpload } from "@hangar/core";
 import { getMultipartStore } from "../composition/multipart-store";
 import { getRuntime } from "../composition/root";
 import { apiKeyAuth } from "../middleware/api-key-auth";
-import type { ContextFor, HttpEvent, HttpResult } from "../middleware/http-context";
 import { httpFunction, json } from "../middleware/http-function";
 
 function deps() {
@@ -10,25 +9,17 @@ function deps() {
   return { ...runtime, multipart: getMultipartStore(), signer: runtime.signer, settings: runtime.upload };
 }
 
-async function start(_event: HttpEvent, context: ContextFor<"apiKey">): Promise<HttpResult> {
-  return json(200, await startMultipartUpload(deps(), context.apiKey, parseInput(StartMultipart, context.body)));
-}
-
-async function parts(_event: HttpEvent, context: ContextFor<"apiKey">): Promise<HttpResult> {
-  return json(200, await presignParts(deps(), context.apiKey, parseInput(PartUrls, context.body)));
-}
-
-async function abort(_event: HttpEvent, context: ContextFor<"apiKey">): Promise<HttpResult> {
-  await abortMultipartUpload(deps(), context.apiKey, parseInput(AbortMultipart, context.body));
-  return { statusCode: 204, headers: { "Cache-Control": "no-store" }, body: "" };
-}
-
 export const handler = httpFunction(
   "multipart",
   {
-    "POST /api/upload/api-key/multipart": { json: true, handler: start },
-    "POST /api/upload/api-key/multipart/parts": { json: true, handler: parts },
-    "DELETE /api/upload/api-key/multipart": { json: true, handler: abort },
+    "POST /api/upload/api-key/multipart": { handler: async (_e, c) => json(200, await startMultipartUpload(deps(), c.apiKey, c.body)) },
+    "POST /api/upload/api-key/multipart/parts": { handler: async (_e, c) => json(200, await presignParts(deps(), c.apiKey, c.body)) },
+    "DELETE /api/upload/api-key/multipart": {
+      handler: async (_e, c) => {
+        await abortMultipartUpload(deps(), c.apiKey, c.body);
+        return { statusCode: 204, headers: { "Cache-Control": "no-store" }, body: "" };
+      },
+    },
   },
   { apiKey: apiKeyAuth(getRuntime) },
 );

@@ -1,17 +1,17 @@
-import { Presign, parseInput, presignUpload } from "@hangar/core";
+import { presignUpload } from "@hangar/core";
 import { getRuntime } from "../composition/root";
 import { apiKeyAuth } from "../middleware/api-key-auth";
-import type { ContextFor, HttpEvent, HttpResult } from "../middleware/http-context";
 import { httpFunction, json } from "../middleware/http-function";
-
-async function presign(_event: HttpEvent, context: ContextFor<"apiKey">): Promise<HttpResult> {
-  const runtime = getRuntime();
-  const input = parseInput(Presign, context.body);
-  return json(200, await presignUpload({ ...runtime, storage: runtime.signer, settings: runtime.upload }, context.apiKey, input));
-}
 
 export const handler = httpFunction(
   "presign",
-  { "POST /api/upload/api-key/presign": { json: true, handler: presign } },
+  {
+    "POST /api/upload/api-key/presign": {
+      handler: async (_e, c) => {
+        const runtime = getRuntime();
+        return json(200, await presignUpload({ ...runtime, storage: runtime.signer, settings: runtime.upload }, c.apiKey, c.body));
+      },
+    },
+  },
   { apiKey: apiKeyAuth(getRuntime) },
 );

@@ -261,6 +261,8 @@ describe("the per-request log line", () => {
   const downloadEvent = (headers: Record<string, string>) => ({
     ...apiEvent(headers),
     routeKey: "GET /download/{userKey}",
+    // As API Gateway sends it: the route's path parameter (the dispatch parses it before the handler).
+    pathParameters: { userKey: "AbC123" },
     requestContext: { ...apiEvent(headers).requestContext, routeKey: "GET /download/{userKey}", http: { ...apiEvent(headers).requestContext.http, method: "GET" } },
   });
 

@@ -2,8 +2,8 @@ import { hashSecret, secretMatches } from "../../ids/random-ids";
 import type { Session } from "../../ports";
 import { nowSeconds, type AccountDeps, type ClientInfo } from "../account-deps";
 import { NotSignedInError, SessionNotFoundError } from "../account-errors";
-import type { SessionView } from "../account.schema";
-import { formatSessionToken, isSessionId, parseSessionToken } from "./session-token";
+import type { SessionRef, SessionView } from "../account.schema";
+import { formatSessionToken, parseSessionToken } from "./session-token";
 
 /** The signed-in person of a dashboard request. */
 export interface SessionContext {
@@ -92,8 +92,8 @@ export async function listSessions(deps: Pick<AccountDeps, "sessions" | "clock">
 }
 
 /** Ends one of the caller's sessions; another person's session id answers as an unknown one. */
-export async function endSession(deps: Pick<AccountDeps, "sessions">, current: SessionContext, sessionId: string | undefined): Promise<void> {
-  if (!isSessionId(sessionId) || !(await deps.sessions.delete(current.userId, sessionId))) throw new SessionNotFoundError();
+export async function endSession(deps: Pick<AccountDeps, "sessions">, current: SessionContext, input: SessionRef): Promise<void> {
+  if (!(await deps.sessions.delete(current.userId, input.sessionId))) throw new SessionNotFoundError();
 }
 
 /** "Sign out everywhere else". */

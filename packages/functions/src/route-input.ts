@@ -1,0 +1,150 @@
+/**
+ * What each route of routes.ts takes in, and how it faces its clients: its body, query and
+ * path-parameter schemas (the very zod schemas core exports) and its kind. The middleware
+ * (middleware/http-function.ts) parses every request with them before the handler runs, so a
+ * handler receives typed input and a core use case a typed object: input is validated once, here.
+ *
+ * A table of its own, keyed by route key and type-checked to name every route exactly once
+ * (`satisfies Record<RouteKey, RouteInput>`), rather than columns of routes.ts: routes.ts is read
+ * by the stack at synth, by the local server and by the fallback function, none of which parses
+ * a body; importing the schemas there would put zod and every use case's rules into the fallback's
+ * cold start and the synth. Routes are still declared in routes.ts only; this table cannot add one.
+ *
+ * Kinds:
+ * - `api`: called by programs (CI, the CLI) with JSON in and out;
+ * - `dashboard`: called by the dashboard's pages with the session cookie: the same-origin guard
+ *   (CSRF), the account API's security headers and the clearing of a refused session cookie;
+ * - `page`: opened by people's browsers (share, download): the function may render its errors
+ *   as pages (httpFunction's `errorPage`).
+ *
+ * A route with `{param}` segments names a params schema with exactly those keys (checked by
+ * packages/functions/test/route-input.test.ts) and the error a malformed one answers: an id of a
+ * shape this service never issues names nothing, so it is that resource's 404, never a 400.
+ */
+import {
+  AbortMultipart,
+  CreateKey,
+  CreateProject,
+  DeleteAccount,
+  DeleteProject,
+  FileRef,
+  KeyRef,
+  PageQuery,
+  PartUrls,
+  Presign,
+  ProjectRef,
+  StartMultipart,
+  UpdateProject,
+  fileNotFound,
+  keyNotFound,
+  parseCompleteBody,
+  projectNotFound,
+  NotFoundError,
+} from "@hangar/core";
+import { ChangePassword, EmailOnly, ProfileInput, ResetConfirm, SessionRef, SignIn, SignUp, TokenOnly } from "@hangar/core/accounts";
+import { SessionNotFoundError } from "@hangar/core/account-errors";
+import { linkNotFound, ShareKeyRef, ShareSettings } from "@hangar/core/links";
+import * as z from "zod/mini";
+import { RouteNotFoundError } from "./middleware/http-errors";
+import type { RouteKey } from "./routes";
+
+export type RouteKind = "api" | "dashboard" | "page";
+
+/** A zod schema, or a function that parses with the right one of several (complete's two bodies). */
+type BodyParser = z.ZodMiniType | ((raw: unknown) => unknown);
+
+export interface RouteInput {
+  kind: RouteKind;
+  /** The JSON body's schema; a route without one reads no body (or reads its own, as the share form). */
+  body?: BodyParser;
+  /** The body's bound in bytes when not the default 64 KiB (middleware/json-body.ts). */
+  maxBodyBytes?: number;
+  query?: z.ZodMiniType;
+  params?: z.ZodMiniObject;
+  /** What a params value that fails its schema answers: the resource's own 404. */
+  notFound?: () => Error;
+}
+
+const api = <const I extends Omit<RouteInput, "kind">>(input: I) => ({ kind: "api" as const, ...input });
+const dashboard = <const I extends Omit<RouteInput, "kind">>(input: I) => ({ kind: "dashboard" as const, ...input });
+const page = <const I extends Omit<RouteInput, "kind">>(input: I) => ({ kind: "page" as const, ...input });
+
+/** Share and download keys: JSON clients read this 404; browsers get the function's page for it. */
+const shareKey = { params: ShareKeyRef, notFound: () => new NotFoundError("file_not_found", "No file is shared under this link") } as const;
+
+/** `/cli/{fileName}`: any file name (the handler serves exactly two); bounded like one. */
+const CliFileRef = z.object({ fileName: z.string().check(z.maxLength(255, "is not a file name")) });
+const cliFile = {
+  params: CliFileRef,
+  notFound: () => new RouteNotFoundError("cli_not_found", "This service serves hangar-cli.tgz and hangar-cli-<version>.tgz only"),
+} as const;
+
+const project = { params: ProjectRef, notFound: projectNotFound } as const;
+const key = { params: KeyRef, notFound: keyNotFound } as const;
+const file = { params: FileRef, notFound: fileNotFound } as const;
+const sharedFile = { params: FileRef, notFound: linkNotFound } as const;
+
+export const routeInput = {
+  "POST /api/upload/api-key/presign": api({ body: Presign }),
+  // 2 MiB: a multipart complete lists up to 10,000 parts (~100 bytes each); the spec's body is far smaller.
+  "POST /api/upload/api-key/complete": api({ body: parseCompleteBody, maxBodyBytes: 2 * 1024 * 1024 }),
+  "POST /api/upload/api-key/multipart": api({ body: StartMultipart }),
+  "POST /api/upload/api-key/multipart/parts": api({ body: PartUrls }),
+  "DELETE /api/upload/api-key/multipart": api({ body: AbortMultipart }),
+  "GET /download/{userKey}": page(shareKey),
+  "HEAD /download/{userKey}": page(shareKey),
+  "GET /share/{userKey}": page(shareKey),
+  "HEAD /share/{userKey}": page(shareKey),
+  // The password form is form-encoded, not JSON: the share function reads it itself.
+  "POST /share/{userKey}": page(shareKey),
+  "GET /share/{userKey}/manifest.plist": page(shareKey),
+  "HEAD /share/{userKey}/manifest.plist": page(shareKey),
+  "GET /share/{userKey}/qr.svg": page(shareKey),
+  "HEAD /share/{userKey}/qr.svg": page(shareKey),
+  "GET /share/{userKey}/icon.png": page(shareKey),
+  "HEAD /share/{userKey}/icon.png": page(shareKey),
+  "POST /api/account/sign-up": dashboard({ body: SignUp }),
+  "POST /api/account/verify-email": dashboard({ body: TokenOnly }),
+  "POST /api/account/resend-verification": dashboard({ body: EmailOnly }),
+  "POST /api/session": dashboard({ body: SignIn }),
+  "DELETE /api/session": dashboard({}),
+  "GET /api/account": dashboard({}),
+  "PUT /api/account/profile": dashboard({ body: ProfileInput }),
+  "POST /api/account/password": dashboard({ body: ChangePassword }),
+  "POST /api/account/password-reset": dashboard({ body: EmailOnly }),
+  "POST /api/account/password-reset/confirm": dashboard({ body: ResetConfirm }),
+  "GET /api/account/sessions": dashboard({}),
+  "DELETE /api/account/sessions": dashboard({}),
+  "DELETE /api/account/sessions/{sessionId}": dashboard({ params: SessionRef, notFound: () => new SessionNotFoundError() }),
+  "POST /api/projects": dashboard({ body: CreateProject }),
+  "GET /api/projects": dashboard({}),
+  "GET /api/projects/{projectId}": dashboard(project),
+  "PATCH /api/projects/{projectId}": dashboard({ ...project, body: UpdateProject }),
+  "DELETE /api/projects/{projectId}": dashboard({ ...project, body: DeleteProject }),
+  "GET /api/projects/{projectId}/files": dashboard({ ...project, query: PageQuery }),
+  "DELETE /api/account": dashboard({ body: DeleteAccount }),
+  "POST /api/keys": dashboard({ body: CreateKey }),
+  "GET /api/keys": dashboard({}),
+  "DELETE /api/keys/{clientId}": dashboard(key),
+  "POST /api/keys/{clientId}/regenerate": dashboard(key),
+  "GET /api/keys/{clientId}/usage": dashboard(key),
+  "GET /api/files": dashboard({ query: PageQuery }),
+  "GET /api/files/{fileId}": dashboard(file),
+  "DELETE /api/files/{fileId}": dashboard(file),
+  "PATCH /api/files/{fileId}/share": dashboard({ ...sharedFile, body: ShareSettings }),
+  "POST /api/files/{fileId}/share/regenerate": dashboard(sharedFile),
+  "GET /cli/{fileName}": api(cliFile),
+  "HEAD /cli/{fileName}": api(cliFile),
+} as const satisfies Record<RouteKey, RouteInput>;
+
+type Parsed<S> = S extends z.ZodMiniType ? z.output<S> : S extends (raw: unknown) => infer T ? T : never;
+type Row<K extends RouteKey> = (typeof routeInput)[K];
+
+/** The parsed body, query and path parameters of route K (undefined where it declares none). */
+export type BodyOf<K extends RouteKey> = Row<K> extends { body: infer S } ? Parsed<S> : undefined;
+export type QueryOf<K extends RouteKey> = Row<K> extends { query: infer S } ? Parsed<S> : undefined;
+export type ParamsOf<K extends RouteKey> = Row<K> extends { params: infer S } ? Parsed<S> : undefined;
+
+export function inputOf(key: string): RouteInput | undefined {
+  return (routeInput as Record<string, RouteInput>)[key];
+}
