@@ -1,6 +1,6 @@
 import { authenticateSession, defaultAccountSettings, ScryptPasswordHasher } from "@hangar/core/accounts";
 import { DynamoFileRepository, DynamoProjectCatalog, DynamoSessionRepository } from "@hangar/core/dynamo";
-import { updateShareSettings } from "@hangar/core/links";
+import { ShareSettings, updateShareSettings } from "@hangar/core/links";
 import { DynamoShareLinks } from "@hangar/core/links-dynamo";
 import { NotFoundError, randomIds, systemClock } from "@hangar/core";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -43,7 +43,7 @@ async function patchShare(b: Browser, fileId: string, body: unknown) {
     ids: randomIds,
   };
   const outcome = await authenticateSession({ sessions: new DynamoSessionRepository(counted.client, table), clock: systemClock, settings: defaultAccountSettings }, token)
-    .then((session) => updateShareSettings(deps, session.userId, fileId, body, BASES))
+    .then((session) => updateShareSettings(deps, session.userId, { fileId, ...ShareSettings.parse(body) }, BASES))
     .then(
       (view) => ({ view, error: undefined }),
       (error: unknown) => ({ view: undefined, error: error as Error }),

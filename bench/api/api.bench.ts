@@ -21,7 +21,7 @@ import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, Upda
 import { NotFoundError, randomIds, systemClock } from "@hangar/core";
 import { authenticateSession, defaultAccountSettings, ScryptPasswordHasher } from "@hangar/core/accounts";
 import { DynamoFileRepository, DynamoProjectCatalog, DynamoSessionRepository } from "@hangar/core/dynamo";
-import { updateShareSettings } from "@hangar/core/links";
+import { ShareSettings, updateShareSettings } from "@hangar/core/links";
 import { DynamoShareLinks } from "@hangar/core/links-dynamo";
 import { mintApiKey } from "@hangar/local";
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
@@ -200,7 +200,7 @@ try {
   for (const body of [{ enabled: false }, { enabled: true, maxDownloads: 10, expiresAt: new Date(Date.now() + 86_400_000).toISOString() }, { maxDownloads: null, expiresAt: null }, {}]) {
     counted.reset();
     const s = await authenticateSession({ sessions: new DynamoSessionRepository(counted.client, info.tableName), clock: systemClock, settings: defaultAccountSettings }, token);
-    const view = await updateShareSettings(linkDeps, s.userId, uploadKey!, body, bases);
+    const view = await updateShareSettings(linkDeps, s.userId, { fileId: uploadKey!, ...ShareSettings.parse(body) }, bases);
     if (!view.userKey) throw new NotFoundError("file_not_found", "no link");
     if (counted.depth() > shareDepth) shareCalls.splice(0, shareCalls.length, ...counted.calls());
     shareDepth = Math.max(shareDepth, counted.depth());

@@ -39,11 +39,11 @@ import {
   keyNotFound,
   parseCompleteBody,
   projectNotFound,
-  NotFoundError,
 } from "@hangar/core";
 import { ChangePassword, EmailOnly, ProfileInput, ResetConfirm, SessionRef, SignIn, SignUp, TokenOnly } from "@hangar/core/accounts";
 import { SessionNotFoundError } from "@hangar/core/account-errors";
 import { linkNotFound, ShareKeyRef, ShareSettings } from "@hangar/core/links";
+import { UnknownLinkError } from "@hangar/core/link-errors";
 import * as z from "zod/mini";
 import { RouteNotFoundError } from "./middleware/http-errors";
 import type { RouteKey } from "./routes";
@@ -70,7 +70,7 @@ const dashboard = <const I extends Omit<RouteInput, "kind">>(input: I) => ({ kin
 const page = <const I extends Omit<RouteInput, "kind">>(input: I) => ({ kind: "page" as const, ...input });
 
 /** Share and download keys: JSON clients read this 404; browsers get the function's page for it. */
-const shareKey = { params: ShareKeyRef, notFound: () => new NotFoundError("file_not_found", "No file is shared under this link") } as const;
+const shareKey = { params: ShareKeyRef, notFound: () => new UnknownLinkError() } as const;
 
 /** `/cli/{fileName}`: any file name (the handler serves exactly two); bounded like one. */
 const CliFileRef = z.object({ fileName: z.string().check(z.maxLength(255, "is not a file name")) });
