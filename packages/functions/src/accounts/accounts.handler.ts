@@ -18,7 +18,7 @@ import {
   updateProfile,
   verifyEmail,
 } from "@hangar/core/accounts";
-import { ACCOUNT_MAIL_KEY, getAccountDeps } from "../composition/accounts";
+import { ACCOUNT_MAIL_KEY, accountDeps } from "../composition/accounts";
 import { backgroundTaskOf } from "../composition/background";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
@@ -47,21 +47,21 @@ const accepted = (message: string, extra: Record<string, unknown> = {}) => json(
 // The mail itself is sent after the answer (core's account-mail-task.ts), so the answer is the
 // same for a new and a taken address and cannot know whether the mail went out.
 async function signUpRoute(event: HttpEvent, context: ContextFor<"none">) {
-  await signUp(getAccountDeps(), context.body, client(event), links(event));
+  await signUp(accountDeps(), context.body, client(event), links(event));
   return accepted("Check your inbox: we are sending a link to confirm the address. No mail after a few minutes? Ask for a new one.");
 }
 
 async function verifyEmailRoute(_event: HttpEvent, context: ContextFor<"none">) {
-  return json(200, { ...(await verifyEmail(getAccountDeps(), context.body)), message: "Your e-mail address is confirmed. You can sign in." });
+  return json(200, { ...(await verifyEmail(accountDeps(), context.body)), message: "Your e-mail address is confirmed. You can sign in." });
 }
 
 async function resendRoute(event: HttpEvent, context: ContextFor<"none">) {
-  await resendVerification(getAccountDeps(), context.body, client(event), links(event));
+  await resendVerification(accountDeps(), context.body, client(event), links(event));
   return accepted("If this address has an account waiting for confirmation, a new link is on its way.");
 }
 
 async function signInRoute(event: HttpEvent, context: ContextFor<"none">) {
-  const deps = getAccountDeps();
+  const deps = accountDeps();
   const base = publicBase(event);
   const { account, sessionToken, session, deviceToken } = await signIn(deps, context.body, client(event), readDeviceCookie(event, base)).catch((error: unknown) => {
     if (error instanceof LoginFailedError) record.signInFailure();
@@ -74,46 +74,46 @@ async function signInRoute(event: HttpEvent, context: ContextFor<"none">) {
 }
 
 async function signOutRoute(event: HttpEvent) {
-  await endSessionOfToken(getAccountDeps(), readSessionCookie(event, publicBase(event)));
+  await endSessionOfToken(accountDeps(), readSessionCookie(event, publicBase(event)));
   return noContent([clearedSessionCookie(publicBase(event))]);
 }
 
 async function accountRoute(_event: HttpEvent, context: ContextFor<"session">) {
-  return json(200, await getAccount(getAccountDeps(), context.session));
+  return json(200, await getAccount(accountDeps(), context.session));
 }
 
 async function profileRoute(_event: HttpEvent, context: ContextFor<"session">) {
-  return json(200, await updateProfile(getAccountDeps(), context.session, context.body));
+  return json(200, await updateProfile(accountDeps(), context.session, context.body));
 }
 
 async function passwordRoute(_event: HttpEvent, context: ContextFor<"session">) {
-  await changePassword(getAccountDeps(), context.session, context.body);
+  await changePassword(accountDeps(), context.session, context.body);
   return noContent();
 }
 
 async function resetRequestRoute(event: HttpEvent, context: ContextFor<"none">) {
-  await requestPasswordReset(getAccountDeps(), context.body, client(event), links(event));
+  await requestPasswordReset(accountDeps(), context.body, client(event), links(event));
   return accepted("If this address has an account, a link to choose a new password is on its way.");
 }
 
 async function resetConfirmRoute(event: HttpEvent, context: ContextFor<"none">) {
-  await confirmPasswordReset(getAccountDeps(), context.body, client(event));
+  await confirmPasswordReset(accountDeps(), context.body, client(event));
   // Every session of the account ended, this browser's included.
   return noContent([clearedSessionCookie(publicBase(event))]);
 }
 
 async function sessionsRoute(_event: HttpEvent, context: ContextFor<"session">) {
-  return json(200, { items: await listSessions(getAccountDeps(), context.session) });
+  return json(200, { items: await listSessions(accountDeps(), context.session) });
 }
 
 async function endOthersRoute(_event: HttpEvent, context: ContextFor<"session">) {
-  await endOtherSessions(getAccountDeps(), context.session);
+  await endOtherSessions(accountDeps(), context.session);
   return noContent();
 }
 
 async function endOneRoute(event: HttpEvent, context: ContextFor<"session">) {
   const sessionId = event.pathParameters?.sessionId;
-  await endSession(getAccountDeps(), context.session, sessionId);
+  await endSession(accountDeps(), context.session, sessionId);
   return noContent(sessionId === context.session.sessionId ? [clearedSessionCookie(publicBase(event))] : undefined);
 }
 
@@ -134,7 +134,7 @@ const inner = httpFunction(
     "DELETE /api/account/sessions": { handler: endOthersRoute },
     "DELETE /api/account/sessions/{sessionId}": { handler: endOneRoute },
   },
-  { session: sessionAuth(getAccountDeps, (event) => readSessionCookie(event, publicBase(event))) },
+  { session: sessionAuth(accountDeps, (event) => readSessionCookie(event, publicBase(event))) },
   { guard: sameOriginGuard(publicBase) },
 );
 
@@ -155,7 +155,7 @@ export async function handler(event: HttpEvent | unknown, context: Context): Pro
   const task = backgroundTaskOf(event, ACCOUNT_MAIL_KEY, accountMailTaskOf);
   if (!task) return http(event as HttpEvent, context);
   try {
-    await runAccountMailTask(getAccountDeps(), task);
+    await runAccountMailTask(accountDeps(), task);
   } catch (error) {
     // Thrown on: Lambda retries the async invocation (a repeated mail is harmless), then hands it on.
     logger.error("background account mail failed", { error: error as Error, kind: task.kind });

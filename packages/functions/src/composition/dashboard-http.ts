@@ -5,7 +5,7 @@ import { httpFunction, type Endpoints } from "../middleware/http-function";
 import { withSecurityHeaders } from "../middleware/security-headers";
 import { sessionAuth } from "../middleware/session-auth";
 import type { RouteFunctionName } from "../routes";
-import { getSessionDeps } from "./sessions";
+import { sessionDeps } from "./sessions";
 import { linkBases } from "./link-bases";
 import { getRuntime } from "./root";
 
@@ -20,7 +20,7 @@ export function dashboardFunction<F extends RouteFunctionName>(fn: F, endpoints:
   const inner = httpFunction(
     fn,
     endpoints,
-    { session: sessionAuth(getSessionDeps, (event) => readSessionCookie(event, publicBase(event))) },
+    { session: sessionAuth(sessionDeps, (event) => readSessionCookie(event, publicBase(event))) },
     { guard: sameOriginGuard(publicBase) },
   );
   return withSecurityHeaders(inner as unknown as Parameters<typeof withSecurityHeaders>[0]);

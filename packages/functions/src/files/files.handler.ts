@@ -1,5 +1,5 @@
 import { deleteFile, getFile, latestFiles } from "@hangar/core";
-import { getDashboard } from "../composition/dashboard";
+import { fileDeps } from "../composition/dashboard-files";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
 import type { ContextFor, HttpEvent, HttpResult } from "../middleware/http-context";
@@ -14,19 +14,19 @@ export const handler = dashboardFunction(
   {
     "GET /api/files": {
       handler: async (e: HttpEvent, c: Session) =>
-        json(200, { ...(await latestFiles(getDashboard(), c.session.userId, e.queryStringParameters ?? {}, linkBases(e, getRuntime().settings))), nextCursor: null }),
+        json(200, { ...(await latestFiles(fileDeps(), c.session.userId, e.queryStringParameters ?? {}, linkBases(e, getRuntime().settings))), nextCursor: null }),
     },
     "GET /api/files/{fileId}": {
       handler: async (e: HttpEvent, c: Session) =>
         json(
           200,
           // With the share link's settings and counts (links/): the file page's link controls.
-          await getFile({ ...getDashboard(), links: { links: getLinkRuntime().links } }, c.session.userId, e.pathParameters?.fileId, linkBases(e, getRuntime().settings)),
+          await getFile({ ...fileDeps(), links: { links: getLinkRuntime().links } }, c.session.userId, e.pathParameters?.fileId, linkBases(e, getRuntime().settings)),
         ),
     },
     "DELETE /api/files/{fileId}": {
       handler: async (e: HttpEvent, c: Session): Promise<HttpResult> => {
-        await deleteFile(getDashboard(), c.session.userId, e.pathParameters?.fileId);
+        await deleteFile(fileDeps(), c.session.userId, e.pathParameters?.fileId);
         return { statusCode: 204, headers: { "Cache-Control": "no-store" }, body: "" };
       },
     },

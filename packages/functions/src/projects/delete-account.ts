@@ -1,7 +1,6 @@
 import { deleteAccount } from "@hangar/core";
 import { clearedSessionCookie } from "../accounts/session-cookie";
-import { getAccountCloser } from "../composition/account-closer";
-import { getDashboard, inlineBudget } from "../composition/dashboard";
+import { deleteAccountDeps, inlineBudget } from "../composition/dashboard";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
 import type { ContextFor, HttpEvent, HttpResult } from "../middleware/http-context";
@@ -15,7 +14,7 @@ export const deleteAccountEndpoint = {
   json: true,
   handler: async (event: HttpEvent, context: ContextFor<"session">): Promise<HttpResult> => {
     const { status } = await deleteAccount(
-      { ...getDashboard(), account: getAccountCloser() },
+      await deleteAccountDeps(),
       context.session.userId,
       context.body,
       inlineBudget(),

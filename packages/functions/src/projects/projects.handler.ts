@@ -9,7 +9,7 @@ import {
   updateProject,
 } from "@hangar/core";
 import { purgeEventOf } from "../composition/background";
-import { continuePurge, getDashboard, inlineBudget } from "../composition/dashboard";
+import { continuePurge, dashboardDeps, inlineBudget } from "../composition/dashboard";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
 import type { ContextFor, HttpEvent, HttpResult } from "../middleware/http-context";
@@ -27,23 +27,23 @@ const http = dashboardFunction(
   {
     "POST /api/projects": {
       json: true,
-      handler: async (_e: HttpEvent, c: Session) => json(201, await createProject(getDashboard(), c.session.userId, c.body)),
+      handler: async (_e: HttpEvent, c: Session) => json(201, await createProject(dashboardDeps(), c.session.userId, c.body)),
     },
     "GET /api/projects": {
-      handler: async (_e: HttpEvent, c: Session) => json(200, { items: await listProjects(getDashboard(), c.session.userId), nextCursor: null }),
+      handler: async (_e: HttpEvent, c: Session) => json(200, { items: await listProjects(dashboardDeps(), c.session.userId), nextCursor: null }),
     },
     "GET /api/projects/{projectId}": {
-      handler: async (e: HttpEvent, c: Session) => json(200, await getProject(getDashboard(), c.session.userId, e.pathParameters?.projectId)),
+      handler: async (e: HttpEvent, c: Session) => json(200, await getProject(dashboardDeps(), c.session.userId, e.pathParameters?.projectId)),
     },
     "PATCH /api/projects/{projectId}": {
       json: true,
       handler: async (e: HttpEvent, c: Session) =>
-        json(200, await updateProject(getDashboard(), c.session.userId, e.pathParameters?.projectId, c.body)),
+        json(200, await updateProject(dashboardDeps(), c.session.userId, e.pathParameters?.projectId, c.body)),
     },
     "DELETE /api/projects/{projectId}": {
       json: true,
       handler: async (e: HttpEvent, c: Session) => {
-        const outcome = await deleteProject(getDashboard(), c.session.userId, e.pathParameters?.projectId, c.body, inlineBudget());
+        const outcome = await deleteProject(dashboardDeps(), c.session.userId, e.pathParameters?.projectId, c.body, inlineBudget());
         return deleted(outcome.status);
       },
     },
@@ -52,7 +52,7 @@ const http = dashboardFunction(
         json(
           200,
           await listProjectFiles(
-            getDashboard(),
+            dashboardDeps(),
             c.session.userId,
             e.pathParameters?.projectId,
             e.queryStringParameters ?? {},

@@ -1,25 +1,20 @@
 import { AbortMultipart, PartUrls, StartMultipart, abortMultipartUpload, parseInput, presignParts, startMultipartUpload } from "@hangar/core";
-import { getMultipartStore } from "../composition/multipart-store";
+import { multipartDeps } from "../composition/multipart";
 import { getRuntime } from "../composition/root";
 import { apiKeyAuth } from "../middleware/api-key-auth";
 import type { ContextFor, HttpEvent, HttpResult } from "../middleware/http-context";
 import { httpFunction, json } from "../middleware/http-function";
 
-function deps() {
-  const runtime = getRuntime();
-  return { ...runtime, multipart: getMultipartStore(), signer: runtime.signer, settings: runtime.upload };
-}
-
 async function start(_event: HttpEvent, context: ContextFor<"apiKey">): Promise<HttpResult> {
-  return json(200, await startMultipartUpload(deps(), context.apiKey, parseInput(StartMultipart, context.body)));
+  return json(200, await startMultipartUpload(multipartDeps(), context.apiKey, parseInput(StartMultipart, context.body)));
 }
 
 async function parts(_event: HttpEvent, context: ContextFor<"apiKey">): Promise<HttpResult> {
-  return json(200, await presignParts(deps(), context.apiKey, parseInput(PartUrls, context.body)));
+  return json(200, await presignParts(multipartDeps(), context.apiKey, parseInput(PartUrls, context.body)));
 }
 
 async function abort(_event: HttpEvent, context: ContextFor<"apiKey">): Promise<HttpResult> {
-  await abortMultipartUpload(deps(), context.apiKey, parseInput(AbortMultipart, context.body));
+  await abortMultipartUpload(multipartDeps(), context.apiKey, parseInput(AbortMultipart, context.body));
   return { statusCode: 204, headers: { "Cache-Control": "no-store" }, body: "" };
 }
 
