@@ -14,7 +14,7 @@ export const deleteAccountEndpoint = {
   json: true,
   handler: async (event: HttpEvent, context: ContextFor<"session">): Promise<HttpResult> => {
     const { status } = await deleteAccount(
-      await deleteAccountDeps(),
+      deleteAccountDeps(),
       context.session.userId,
       context.body,
       inlineBudget(),
