@@ -1,4 +1,6 @@
 import type { DashboardDeps, ObjectPurger } from "@hangar/core";
+import type { ShareLinks } from "@hangar/core/links";
+import { getLinkRuntime } from "../links/link-runtime";
 import { dashboardBaseDeps } from "./dashboard-base";
 import { once } from "./once";
 import { getRuntime } from "./root";
@@ -13,8 +15,15 @@ function lazyPurger(): ObjectPurger {
 }
 
 /**
- * The files function's ports: the table's adapters and the purger of a file's objects. No
- * background tasks (a file's delete finishes in the request), so this function's bundle carries
- * no Lambda client; the projects function adds them (dashboard.ts).
+ * The files function's ports: the table's adapters, the purger of a file's objects and the share
+ * links (the file page shows its link's settings and counts). No background tasks (a file's
+ * delete finishes in the request), so this function's bundle carries no Lambda client; the
+ * projects function adds them (dashboard.ts).
  */
-export const fileDeps = once((): Omit<DashboardDeps, "background"> => ({ ...dashboardBaseDeps(), objects: lazyPurger() }));
+export const fileDeps = once(
+  (): Omit<DashboardDeps, "background"> & { links: { links: ShareLinks } } => ({
+    ...dashboardBaseDeps(),
+    objects: lazyPurger(),
+    links: { links: getLinkRuntime().links },
+  }),
+);

@@ -5,7 +5,6 @@ import { getRuntime } from "../composition/root";
 import type { ContextFor, HttpEvent, HttpResult } from "../middleware/http-context";
 import { json } from "../middleware/http-function";
 import { dashboardFunction } from "../composition/dashboard-http";
-import { getLinkRuntime } from "../links/link-runtime";
 
 type Session = ContextFor<"session">;
 
@@ -21,7 +20,7 @@ export const handler = dashboardFunction(
         json(
           200,
           // With the share link's settings and counts (links/): the file page's link controls.
-          await getFile({ ...fileDeps(), links: { links: getLinkRuntime().links } }, c.session.userId, e.pathParameters?.fileId, linkBases(e, getRuntime().settings)),
+          await getFile(fileDeps(), c.session.userId, e.pathParameters?.fileId, linkBases(e, getRuntime().settings)),
         ),
     },
     "DELETE /api/files/{fileId}": {
