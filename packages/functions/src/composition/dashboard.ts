@@ -2,7 +2,8 @@ import { budgetOf, purgeProject, type AccountCloser, type Budget, type Dashboard
 import { logger } from "../observability/logger";
 import { accountCloser } from "./account-closer";
 import { backgroundTasks, PURGE_KEY } from "./background";
-import { fileDeps } from "./dashboard-files";
+import { dashboardBaseDeps } from "./dashboard-base";
+import { lazyPurger } from "./lazy-purger";
 import { once } from "./once";
 import { getRuntime } from "./root";
 
@@ -13,7 +14,8 @@ import { getRuntime } from "./root";
 export const dashboardDeps = once((): DashboardDeps => {
   const { settings, clock } = getRuntime();
   return {
-    ...fileDeps(),
+    ...dashboardBaseDeps(),
+    objects: lazyPurger(),
     background: backgroundTasks<PurgeTask>(
       settings.AWS_LAMBDA_FUNCTION_NAME,
       PURGE_KEY,
