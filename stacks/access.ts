@@ -1,134 +1,160 @@
 import { Effect, PolicyStatement } from "aws-cdk-lib/aws-iam";
 import { tableDefinition } from "@hangar/core";
 import type { MailFrom } from "@hangar/core/mail-from";
-import type { RouteFunctionName } from "@hangar/functions";
+import type { FunctionName, RouteFunctionName } from "@hangar/functions";
+
+/** The table actions any function is granted (on the table, or `dynamodb:Query` on the GSI). */
+type TableAction =
+  | "dynamodb:GetItem"
+  | "dynamodb:BatchGetItem"
+  | "dynamodb:PutItem"
+  | "dynamodb:UpdateItem"
+  | "dynamodb:DeleteItem"
+  | "dynamodb:Query"
+  | "dynamodb:BatchWriteItem"
+  | "dynamodb:ConditionCheckItem";
+
+/** The object actions any function is granted on `uploads/*`. */
+type ObjectAction =
+  | "s3:GetObject"
+  | "s3:GetObjectVersion"
+  | "s3:PutObject"
+  | "s3:DeleteObjectVersion"
+  | "s3:ListMultipartUploadParts"
+  | "s3:AbortMultipartUpload";
+
+/** What one function may do, beside writing its own logs. An absent field grants nothing. */
+export interface FunctionAccess {
+  /** On the table ARN. */
+  readonly table?: readonly TableAction[];
+  /** On the one GSI by name (`<table>/index/gsi1`), not `<table>/index/*`. */
+  readonly index?: readonly "dynamodb:Query"[];
+  /** On the bucket itself, conditioned to keys under `uploads/`: listing every version of a prefix. */
+  readonly bucket?: readonly "s3:ListBucketVersions"[];
+  /** On the objects under `uploads/*`. */
+  readonly objects?: readonly ObjectAction[];
+  /**
+   * SES v2 SendEmail on the identity of the stage's HANGAR_MAIL_FROM and on its configuration set
+   * (SES authorizes a send against both when the request names a set); none when it is unset.
+   */
+  readonly mail?: readonly "ses:SendEmail"[];
+  /**
+   * Background work as an asynchronous invocation of itself (packages/functions/src/composition/background.ts):
+   * lambda:InvokeFunction on its own ARN, and sqs:SendMessage on the BackgroundFailures queue
+   * where a run that failed for good lands (Lambda's destination grant, api-stack.ts).
+   */
+  readonly selfInvoke?: true;
+  /** GetSecretValue on the origin-verify secret, read before the first origin check (its ARN is in the environment). */
+  readonly originSecret?: true;
+}
 
 /**
- * Exact IAM actions per function. SST's `bind` is not used for the table and bucket because it
- * grants `dynamodb:*` / `s3:*`; every action here is one a use case performs, on the table ARN
- * or the `uploads/*` objects only. No function queries the GSI, so `<table>/index/*` is absent.
+ * Exact IAM actions per function, one row per function of routes.ts's table: a function missing
+ * here, or a name that is not one, fails typecheck, and so does a misspelled action. SST's `bind`
+ * is not used for the table and bucket because it grants `dynamodb:*` / `s3:*`; every action here
+ * is one a use case performs. The docs' permission table (docs/deploy.md) is printed from it.
  *
  * Authorization notes: HeadObject is authorized by s3:GetObject (s3:GetObjectVersion with a
  * versionId); TransactWriteItems is authorized per contained action (Update/Put/ConditionCheck),
- * not by an action of its own.
+ * not by an action of its own; CreateMultipartUpload, UploadPart and CompleteMultipartUpload by
+ * s3:PutObject. Every function that answers a route authenticates or checks the origin first,
+ * hence `originSecret` on all of them but the fallback.
  */
-export const tableActions = {
-  presign: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"],
-  complete: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"],
+export const access = {
+  // The key (GetItem), its rate and usage counters (UpdateItem), the pending record (PutItem).
+  // The presigned PUT is executed with this function's credentials.
+  presign: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"], objects: ["s3:PutObject"], originSecret: true },
+  // The record is completed in a transaction with the seal item (Update/Put, ConditionCheck).
+  // Reads the package (HEAD, then ranged GETs of the version HEAD saw) and stores the icon beside
+  // it; a multipart complete's part list is checked against ListParts.
+  complete: {
+    table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"],
+    objects: ["s3:GetObject", "s3:GetObjectVersion", "s3:PutObject", "s3:ListMultipartUploadParts"],
+    originSecret: true,
+  },
   // The pending record of a multipart upload (Put at start, Get for part URLs, Delete at abort).
-  multipart: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem"],
-  // The share item with its settings; UpdateItem counts downloads (download) and install starts and
-  // wrong link passwords (share).
-  download: ["dynamodb:GetItem", "dynamodb:UpdateItem"],
-  share: ["dynamodb:GetItem", "dynamodb:UpdateItem"],
+  // CreateMultipartUpload and the presigned UploadParts (run with its credentials) are authorized
+  // by s3:PutObject; the abort route by s3:AbortMultipartUpload.
+  multipart: {
+    table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem"],
+    objects: ["s3:PutObject", "s3:AbortMultipartUpload"],
+    originSecret: true,
+  },
+  // The share item with its settings; UpdateItem counts downloads (download) and install starts
+  // and wrong link passwords (share). Presigned GETs run with these functions' credentials; they
+  // name the version complete pinned.
+  download: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem"], objects: ["s3:GetObject", "s3:GetObjectVersion"], originSecret: true },
+  share: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem"], objects: ["s3:GetObject", "s3:GetObjectVersion"], originSecret: true },
   // Users, sessions, tokens, limiter counters: sessions are listed with a Query of the user's
   // partition and ended with BatchWriteItem; sign-up writes user + e-mail in one transaction (Put).
-  accounts: [
-    "dynamodb:GetItem",
-    "dynamodb:PutItem",
-    "dynamodb:UpdateItem",
-    "dynamodb:DeleteItem",
-    "dynamodb:Query",
-    "dynamodb:BatchWriteItem",
-  ],
-  // Dashboard functions. All three authenticate by session (GetItem, UpdateItem to slide it,
-  // DeleteItem when it expired). Projects: project + name items in transactions (Put/Update/
-  // Delete), counters, purges (Query of usage, BatchWriteItem of records, share traces and usage
-  // items); the account delete also ends sessions (Query + BatchWriteItem) and removes user + e-mail.
-  // The file list reads its rows' link counts in one BatchGetItem.
-  projects: [
-    "dynamodb:GetItem",
-    "dynamodb:BatchGetItem",
-    "dynamodb:PutItem",
-    "dynamodb:UpdateItem",
-    "dynamodb:DeleteItem",
-    "dynamodb:Query",
-    "dynamodb:BatchWriteItem",
-    // The exact project and key limits: counting items from before counting checks each one.
-    "dynamodb:ConditionCheckItem",
-  ],
+  // The mails of sign-up, resend and reset go out after the answer (equal work for every address).
+  accounts: {
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:BatchWriteItem"],
+    mail: ["ses:SendEmail"],
+    selfInvoke: true,
+    originSecret: true,
+  },
+  // The dashboard functions (projects, keys, files) authenticate by session (GetItem, UpdateItem
+  // to slide it, DeleteItem when it expired) and list a project's files and keys on the GSI.
+  // Projects: project + name items in transactions (Put/Update/Delete), counters, purges (Query of
+  // usage, BatchWriteItem of records, share traces and usage items) that continue in the
+  // background; the account delete also ends sessions (Query + BatchWriteItem) and removes user +
+  // e-mail. The file list reads its rows' link counts in one BatchGetItem. ConditionCheckItem: the
+  // exact project and key limits check each counting item from before counting. Presigned icon
+  // GETs in answers; deleting every version of a project's objects.
+  projects: {
+    table: [
+      "dynamodb:GetItem",
+      "dynamodb:BatchGetItem",
+      "dynamodb:PutItem",
+      "dynamodb:UpdateItem",
+      "dynamodb:DeleteItem",
+      "dynamodb:Query",
+      "dynamodb:BatchWriteItem",
+      "dynamodb:ConditionCheckItem",
+    ],
+    index: ["dynamodb:Query"],
+    bucket: ["s3:ListBucketVersions"],
+    objects: ["s3:GetObject", "s3:GetObjectVersion", "s3:DeleteObjectVersion"],
+    selfInvoke: true,
+    originSecret: true,
+  },
   // Keys: create (PutItem), revoke/regenerate (UpdateItem), usage days (Query of USAGE#<id>); the
   // active-key count rides in the create and revoke transactions (ConditionCheckItem when counting
-  // a project's keys from before counting).
-  keys: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"],
-  // Files: get, the latest files' link counts (BatchGetItem), delete (BatchWriteItem of record,
-  // seal and the share item's trace), the project's count (UpdateItem).
-  files: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"],
-  // Links: session (Get/Update/Delete), file + project + share reads, settings (a transaction of
-  // ConditionCheck on the project and Update of the share item), regenerate (a transaction of Put new
-  // share, Put the old one's trace, Update file).
-  links: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
-  // The CLI tarball is packed from files in its own bundle: no table.
-  cli: [],
-} as const satisfies Record<RouteFunctionName, readonly string[]>;
+  // a project's keys from before counting). No object access.
+  keys: {
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"],
+    index: ["dynamodb:Query"],
+    originSecret: true,
+  },
+  // Files: the latest files list the account's projects (Query of the user's partition) and read
+  // their rows' link counts (BatchGetItem); get; delete (BatchWriteItem of record, seal and the
+  // share item's trace) with the project's count (UpdateItem). Presigned icon GETs; deleting every
+  // version of a file's objects.
+  files: {
+    table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem", "dynamodb:Query"],
+    index: ["dynamodb:Query"],
+    bucket: ["s3:ListBucketVersions"],
+    objects: ["s3:GetObject", "s3:GetObjectVersion", "s3:DeleteObjectVersion"],
+    originSecret: true,
+  },
+  // Links: session (Get/Update/Delete), file + project + share reads, settings (a transaction:
+  // Update the share item beside a ConditionCheck of the project), regenerate (a transaction of
+  // Put new share, Put the old one's trace, Update file).
+  links: {
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
+    originSecret: true,
+  },
+  // The CLI tarball is packed from files in its own bundle: no table, no objects.
+  cli: { originSecret: true },
+  // Answers unknown paths (404) and wrong methods (405): it touches no resource.
+  fallback: {},
+} as const satisfies Record<FunctionName, FunctionAccess>;
 
-/**
- * Queries of the GSI (`<table>/index/gsi1`): a project's files and keys, newest first. Only the
- * dashboard functions list anything.
- */
-export const indexActions: Partial<Record<string, readonly string[]>> = {
-  projects: ["dynamodb:Query"],
-  keys: ["dynamodb:Query"],
-  files: ["dynamodb:Query"],
-};
+/** The grants of one function, as the rows of `access` are typed (absent fields read as empty). */
+export const accessOf = (name: FunctionName): FunctionAccess => access[name];
 
-/**
- * On the bucket itself, limited by a condition to keys under `uploads/`: listing every version
- * of a file's or project's objects so each can be deleted for good (the bucket is versioned).
- */
-export const bucketActions: Partial<Record<string, readonly string[]>> = {
-  projects: ["s3:ListBucketVersions"],
-  files: ["s3:ListBucketVersions"],
-};
-
-/**
- * Functions that invoke themselves asynchronously for background work
- * (packages/functions/src/composition/background.ts): projects to finish a long delete, accounts
- * to send the mails of sign-up, resend and reset after the answer (equal work for every address).
- * lambda:InvokeFunction on their own ARN; failed runs go to the BackgroundFailures queue.
- */
-export const selfInvoking: readonly string[] = ["projects", "accounts"];
-
-export const uploadActions = {
-  // The presigned PUT is executed with the presign function's credentials.
-  presign: ["s3:PutObject"],
-  // Reads the package (HEAD, then ranged GETs of the version HEAD saw) and stores the icon beside it.
-  // CompleteMultipartUpload is authorized by s3:PutObject; its part list is checked against ListParts.
-  complete: ["s3:GetObject", "s3:GetObjectVersion", "s3:PutObject", "s3:ListMultipartUploadParts"],
-  // CreateMultipartUpload and the presigned UploadParts (run with its credentials) are authorized by
-  // s3:PutObject; the abort route by s3:AbortMultipartUpload.
-  multipart: ["s3:PutObject", "s3:AbortMultipartUpload"],
-  // Presigned GETs run with these functions' credentials; they name the version complete pinned.
-  download: ["s3:GetObject", "s3:GetObjectVersion"],
-  share: ["s3:GetObject", "s3:GetObjectVersion"],
-  // No object access at all.
-  accounts: [],
-  // Presigned icon GETs in answers; deleting every version of a file's or project's objects.
-  projects: ["s3:GetObject", "s3:GetObjectVersion", "s3:DeleteObjectVersion"],
-  keys: [],
-  files: ["s3:GetObject", "s3:GetObjectVersion", "s3:DeleteObjectVersion"],
-  links: [],
-  cli: [],
-} as const satisfies Record<RouteFunctionName, readonly string[]>;
-
-/**
- * Functions that send mail, and what they may do with SES: SendEmail (SES v2) on the identity of
- * the stage's HANGAR_MAIL_FROM and on the stage's configuration set (SES v2 authorizes a send
- * against both when the request names a set). Keyed by name like the tables above; a function of
- * this table that is not (yet) in routes.ts is ignored.
- */
-export const mailActions: Partial<Record<string, readonly string[]>> = {
-  accounts: ["ses:SendEmail"],
-};
-
-/**
- * Deletes the object of an upload whose pending record expired, and seals completed uploads
- * (lists the versions of a package's key and destroys all but the pinned one; see storage-stack.ts).
- */
-/**
- * The functions that answer HTTP read the origin secret at cold start (its ARN is in their
- * environment): GetSecretValue on that one secret. The fallback reads nothing.
- */
+/** The action of `originSecret`. */
 export const secretActions = ["secretsmanager:GetSecretValue"] as const;
 
 /**
@@ -143,8 +169,9 @@ export const sesEventsActions = {
 /**
  * The scheduled housekeeping function that finishes projects and accounts left in "deleting"
  * (housekeeping/resume-deletes.handler.ts) runs the same purge as the `projects` function, so it
- * gets exactly that function's table, index, version-listing and uploads statements (and the
- * origin secret, read by the shared composition root), without the self-invocation.
+ * gets exactly that function's table, index, version-listing and uploads statements, without the
+ * self-invocation. Its origin-secret grant comes along unused (the sweep answers no request and
+ * never reads the secret); a stack test keeps the two roles identical.
  */
 export const RESUME_DELETES_AS = "projects" satisfies RouteFunctionName;
 
@@ -155,6 +182,11 @@ export const RESUME_DELETES_AS = "projects" satisfies RouteFunctionName;
  */
 export const backgroundFailureActions = ["sqs:SendMessage"] as const;
 
+/**
+ * The reaper deletes the object of an upload whose pending record expired, and seals completed
+ * uploads (lists the versions of a package's key and destroys all but the pinned one; see
+ * storage-stack.ts).
+ */
 export const reaperActions = {
   uploads: ["s3:DeleteObject", "s3:DeleteObjectVersion"],
   /** ListObjectVersions, on the bucket, conditioned to keys under `uploads/`. */
@@ -180,26 +212,25 @@ export interface AccessArns {
 const allow = (actions: readonly string[], resources: string[]) =>
   new PolicyStatement({ effect: Effect.ALLOW, actions: [...actions], resources });
 
-/** The statements of one function: a table with no actions for it (e.g. `[]`) gives none. */
-export function functionStatements(name: RouteFunctionName, arns: AccessArns): PolicyStatement[] {
+/** The statements of one function's row of `access`: a field it lacks gives no statement. */
+export function functionStatements(name: FunctionName, arns: AccessArns): PolicyStatement[] {
+  const grants = accessOf(name);
   const rows: [readonly string[] | undefined, string[] | undefined][] = [
-    [(tableActions as Partial<Record<string, readonly string[]>>)[name], [arns.tableArn]],
-    [(uploadActions as Partial<Record<string, readonly string[]>>)[name], [arns.uploadsArn]],
-    [mailActions[name], arns.mailIdentityArns],
-    [secretActions, arns.originVerifySecretArn ? [arns.originVerifySecretArn] : undefined],
+    [grants.table, [arns.tableArn]],
+    [grants.objects, [arns.uploadsArn]],
+    [grants.mail, arns.mailIdentityArns],
+    [grants.originSecret ? secretActions : undefined, arns.originVerifySecretArn ? [arns.originVerifySecretArn] : undefined],
   ];
   const statements = rows
     .filter(([actions, resources]) => actions?.length && resources?.length)
     .map(([actions, resources]) => allow(actions!, resources!));
-  const index = indexActions[name];
   // The one GSI by name, not `<table>/index/*`.
-  if (index?.length) statements.push(allow(index, [`${arns.tableArn}/index/${tableDefinition.gsi1.name}`]));
-  const bucket = bucketActions[name];
-  if (bucket?.length && arns.bucketArn) {
+  if (grants.index?.length) statements.push(allow(grants.index, [`${arns.tableArn}/index/${tableDefinition.gsi1.name}`]));
+  if (grants.bucket?.length && arns.bucketArn) {
     statements.push(
       new PolicyStatement({
         effect: Effect.ALLOW,
-        actions: [...bucket],
+        actions: [...grants.bucket],
         resources: [arns.bucketArn],
         conditions: { StringLike: { "s3:prefix": ["uploads/*"] } },
       }),
@@ -269,25 +300,22 @@ const strip = (actions: readonly string[] | undefined) => (actions ?? []).map((a
  * stack test keeps the two identical; the templates are checked against these tables as well.
  */
 export function permissionRows(routeFunctions: readonly RouteFunctionName[]): PermissionRow[] {
-  const row = (name: string, other: string[]): PermissionRow => ({
-    fn: name,
-    table: strip((tableActions as Partial<Record<string, readonly string[]>>)[name]),
-    index: strip(indexActions[name]),
-    bucket: strip(bucketActions[name]),
-    objects: strip((uploadActions as Partial<Record<string, readonly string[]>>)[name]),
-    other,
+  const row = (name: FunctionName, other: string[]): PermissionRow => {
+    const grants = accessOf(name);
+    return { fn: name, table: strip(grants.table), index: strip(grants.index), bucket: strip(grants.bucket), objects: strip(grants.objects), other };
+  };
+  const http = routeFunctions.map((name) => {
+    const grants = accessOf(name);
+    return row(name, [
+      ...(grants.originSecret ? [`${secretActions.join(", ")} (origin secret)`] : []),
+      ...(grants.mail?.length ? [`${grants.mail.join(", ")} (mail identity, configuration set)`] : []),
+      ...(grants.selfInvoke ? ["lambda:InvokeFunction (itself)", `${backgroundFailureActions.join(", ")} (BackgroundFailures)`] : []),
+    ]);
   });
-  const http = routeFunctions.map((name) =>
-    row(name, [
-      `${secretActions.join(", ")} (origin secret)`,
-      ...(mailActions[name] ? [`${mailActions[name].join(", ")} (mail identity, configuration set)`] : []),
-      ...(selfInvoking.includes(name) ? ["lambda:InvokeFunction (itself)", `${backgroundFailureActions.join(", ")} (BackgroundFailures)`] : []),
-    ]),
-  );
   const resume = row(RESUME_DELETES_AS, [`${secretActions.join(", ")} (origin secret)`, `${backgroundFailureActions.join(", ")} (BackgroundFailures)`]);
   return [
     ...http,
-    { fn: "fallback", table: [], index: [], bucket: [], objects: [], other: [] },
+    row("fallback", []),
     { ...resume, fn: "ResumeDeletes" },
     { fn: "SesEvents", table: strip(sesEventsActions.table), index: [], bucket: [], objects: [], other: [`${backgroundFailureActions.join(", ")} (BackgroundFailures)`] },
     {

@@ -17,7 +17,7 @@ import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { NagSuppressions } from "cdk-nag";
 import { Api, Function, use, type StackContext } from "sst/constructs";
 import { CLI_PACKAGE_FILES, functions as functionTable, routeKey, routes, type FunctionDefinition, type FunctionName, type RouteDefinition, type RouteFunctionName } from "@hangar/functions";
-import { functionStatements, mailActions, mailIdentityArns, RESUME_DELETES_AS, selfInvoking, sesEventsStatements } from "./access";
+import { accessOf, functionStatements, mailIdentityArns, RESUME_DELETES_AS, sesEventsStatements } from "./access";
 import { ALARM_PERIOD, alarm, CUSTOM_METRICS_NAMESPACE, deadLetterAlarm, functionAlarms, sesReputationAlarms } from "./alarms";
 import { RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER } from "./handlers";
 import { suppressHttpFunction, suppressProviders } from "./nag";
@@ -167,7 +167,7 @@ export function ApiStack({ stack, app }: StackContext) {
     const fn = define(name, functionTable[name]);
     // Explicit statements instead of `bind`, which would grant dynamodb:* and s3:*.
     fn.attachPermissions(functionStatements(name, { ...arns, mailIdentityArns: mailIdentities, originVerifySecretArn: originVerify.secretArn }));
-    if (selfInvoking.includes(name)) {
+    if (accessOf(name).selfInvoke) {
       // Its own policy, not the role's default one: the function depends on that, so naming the
       // function's ARN there would be a dependency cycle.
       new Policy(stack, `${name}SelfInvoke`, {
@@ -179,8 +179,8 @@ export function ApiStack({ stack, app }: StackContext) {
       fn.configureAsyncInvoke(background);
     }
     // After the grants: suppressions reach only the children that exist (the role's policy).
-    suppressHttpFunction(fn, selfInvoking.includes(name));
-    if (mailActions[name] && mailIdentities.length === 0) {
+    suppressHttpFunction(fn, accessOf(name).selfInvoke === true);
+    if (accessOf(name).mail?.length && mailIdentities.length === 0) {
       Annotations.of(fn).addWarning(`${name} sends mail but HANGAR_MAIL_FROM is not set: it has no SES permission and its mails fail.`);
     }
     functions.set(name, fn);

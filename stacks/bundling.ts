@@ -29,6 +29,29 @@ export const envCredentialsOnly: Plugin = {
 };
 
 /**
+ * Deployed stages send mail through SES: the stacks never give a function HANGAR_SMTP_URL
+ * (settings.ts, functionEnvironment), so the SMTP mailer, imported only when that setting is
+ * present (composition/accounts.ts), is dead code in Lambda. Without this, nodemailer (~250 KB
+ * minified) would sit in the accounts function's bundle and be parsed on every cold start. The
+ * stand-in fails loudly should a function ever be given the setting; the local stack, which runs
+ * the sources, keeps the real SMTP mailer for its MailDev.
+ */
+export const sesMailOnly: Plugin = {
+  name: "hangar-ses-mail-only",
+  setup(build) {
+    build.onResolve({ filter: /^@hangar\/core\/mail-smtp$/ }, (args) => ({ path: args.path, namespace: "hangar-ses-mail-only" }));
+    build.onLoad({ filter: /.*/, namespace: "hangar-ses-mail-only" }, () => ({
+      contents: [
+        "export class SmtpMailer {",
+        '  constructor() { throw new Error("HANGAR_SMTP_URL is for the local stack: deployed functions send mail through SES and carry no SMTP client"); }',
+        "}",
+      ].join("\n"),
+      loader: "js",
+    }));
+  },
+};
+
+/**
  * How every function is bundled: SST's esbuild step with these options on top of its own
  * defaults (bundle, keepNames, ESM `module` main fields, createRequire banner). The cold-start
  * benchmark bundles with the same object, so its sizes are the deployed sizes.
@@ -43,5 +66,5 @@ export const lambdaNodejs = {
   // No source maps: SST would upload them through its bootstrap bucket (an AWS lookup at
   // synth); keepNames (SST's default) keeps function names readable in stack traces.
   sourcemap: false,
-  esbuild: { target: "node24", plugins: [envCredentialsOnly] },
+  esbuild: { target: "node24", plugins: [envCredentialsOnly, sesMailOnly] },
 } as const satisfies NodeJSProps;

@@ -2,7 +2,7 @@ import path from "node:path";
 import { build, type Plugin } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { fallbackHandler, functions } from "@hangar/functions";
-import { envCredentialsOnly, lambdaNodejs } from "../bundling";
+import { lambdaNodejs } from "../bundling";
 import { REAPER_HANDLER } from "../storage-stack";
 import { REPO_ROOT } from "../synthesize";
 
@@ -17,7 +17,7 @@ async function bundleInputs(handler: string): Promise<string[]> {
     target: lambdaNodejs.esbuild.target,
     mainFields: ["module", "main"],
     // SST's pinned esbuild declares the plugin type; both versions run it the same way.
-    plugins: [envCredentialsOnly as unknown as Plugin],
+    plugins: lambdaNodejs.esbuild.plugins as unknown as Plugin[],
     metafile: true,
     write: false,
     logLevel: "silent",
@@ -39,6 +39,17 @@ describe("function bundles", () => {
     for (const fn of ["projects", "keys", "files", "links"] as const) expect(mail(await bundleInputs(functions[fn].handler)), fn).toEqual([]);
     const keys = await bundleInputs(functions.keys.handler);
     expect(keys.filter((i) => i.includes("@aws-sdk/client-s3/") || i.includes("@aws-sdk/client-lambda/"))).toEqual([]);
+  });
+
+  it("deployed functions send mail through SES only: the accounts function carries no SMTP client", async () => {
+    const accounts = await bundleInputs(functions.accounts.handler);
+    expect(accounts.some((i) => i.includes("@aws-sdk/client-sesv2/"))).toBe(true);
+    expect(accounts.filter((i) => i.includes("node_modules/nodemailer/") || i.endsWith("adapters/mail/smtp-mailer.ts"))).toEqual([]);
+  });
+
+  it("the files function carries no Lambda client: a file's delete needs no background invocation", async () => {
+    const files = await bundleInputs(functions.files.handler);
+    expect(files.filter((i) => i.includes("@aws-sdk/client-lambda/") || i.endsWith("composition/self-invoke.ts"))).toEqual([]);
   });
 
   it("the reaper carries the S3 client only: no DynamoDB client and no HTTP composition root", async () => {

@@ -5,7 +5,7 @@ import { Match, Template } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Settings, fallbackHandler, functions as functionTable, routeKey, routes, type RouteFunctionName } from "@hangar/functions";
 import type { CloudAssembly } from "aws-cdk-lib/cx-api";
-import { bucketActions, indexActions, mailActions, permissionsTable, reaperActions, secretActions, selfInvoking, tableActions, uploadActions } from "../access";
+import { access, accessOf, permissionsTable, reaperActions, secretActions } from "../access";
 import { REAPER_ITERATOR_AGE_ALARM_MS } from "../alarms";
 import { accessLogFormat, COMPLETE_P99_ALARM_MS } from "../api-stack";
 import { RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER } from "../handlers";
@@ -501,23 +501,24 @@ describe("least privilege", () => {
       join[1][1] === "/uploads/*"
     );
   };
-  const rows = (table: object, name: string) => (table as Partial<Record<string, readonly string[]>>)[name] ?? [];
-  const mailers = Object.keys(mailActions).filter((name) => name in functionTable) as RouteFunctionName[];
+  const rows = (field: "table" | "objects" | "mail" | "index" | "bucket", name: RouteFunctionName): readonly string[] => accessOf(name)[field] ?? [];
+  const invokesItself = (name: RouteFunctionName) => accessOf(name).selfInvoke === true;
+  const mailers = routeFunctions.filter((name) => rows("mail", name).length > 0);
 
   it.each(routeFunctions)("%s gets exactly its table, uploads/* and mail actions", (name) => {
     for (const stage of [dev, prod]) {
       const [fnId] = functionByHandler(stage.api, handlerOf(name));
       const statements = roleStatements(stage.api, fnId);
       const expected = [
-        rows(tableActions, name),
-        rows(uploadActions, name),
-        stage === prod ? rows(mailActions, name) : [],
-        rows(indexActions, name),
-        rows(bucketActions, name),
+        rows("table", name),
+        rows("objects", name),
+        stage === prod ? rows("mail", name) : [],
+        rows("index", name),
+        rows("bucket", name),
         [...secretActions],
-        selfInvoking.includes(name) ? ["lambda:InvokeFunction"] : [],
+        invokesItself(name) ? ["lambda:InvokeFunction"] : [],
         // The on-failure destination of its background run (Lambda's destination grant).
-        selfInvoking.includes(name) ? ["sqs:SendMessage"] : [],
+        invokesItself(name) ? ["sqs:SendMessage"] : [],
       ];
       expect(statements).toHaveLength(expected.filter((a) => a.length > 0).length);
       for (const s of statements) expect(s).toMatchObject({ Effect: "Allow" });
@@ -527,12 +528,12 @@ describe("least privilege", () => {
       const onSecret = statements.filter((s) => actionsOf(s).some((a) => a.startsWith("secretsmanager:")));
       expect(onSecret.map(actionsOf)).toEqual([["secretsmanager:GetSecretValue"]]);
       const uploads = statements.find((s) => actionsOf(s).every((a) => a.startsWith("s3:")) && !onBucket(s));
-      if (rows(tableActions, name).length > 0) {
-        expect(actionsOf(table!)).toEqual([...rows(tableActions, name)].sort());
+      if (rows("table", name).length > 0) {
+        expect(actionsOf(table!)).toEqual([...rows("table", name)].sort());
         expect(JSON.stringify(table!.Resource)).toMatch(tableArnImport);
       }
-      if (rows(uploadActions, name).length > 0) {
-        expect(actionsOf(uploads!)).toEqual([...rows(uploadActions, name)].sort());
+      if (rows("objects", name).length > 0) {
+        expect(actionsOf(uploads!)).toEqual([...rows("objects", name)].sort());
         expect(isUploadsArn(uploads!.Resource)).toBe(true);
       }
     }
@@ -563,19 +564,16 @@ describe("least privilege", () => {
   });
 
   it("grants the reads of pinned versions complete and the signed downloads need", () => {
-    expect(tableActions).toMatchObject({
-      presign: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"],
-      complete: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"],
-      download: ["dynamodb:GetItem", "dynamodb:UpdateItem"],
-      share: ["dynamodb:GetItem", "dynamodb:UpdateItem"],
-    });
-    expect(uploadActions).toMatchObject({
-      presign: ["s3:PutObject"],
-      // Multipart: CompleteMultipartUpload is authorized by PutObject; the part list is checked with ListParts.
-      complete: ["s3:GetObject", "s3:GetObjectVersion", "s3:PutObject", "s3:ListMultipartUploadParts"],
-      multipart: ["s3:PutObject", "s3:AbortMultipartUpload"],
-      download: ["s3:GetObject", "s3:GetObjectVersion"],
-      share: ["s3:GetObject", "s3:GetObjectVersion"],
+    expect(access).toMatchObject({
+      presign: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"], objects: ["s3:PutObject"] },
+      complete: {
+        table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"],
+        // Multipart: CompleteMultipartUpload is authorized by PutObject; the part list is checked with ListParts.
+        objects: ["s3:GetObject", "s3:GetObjectVersion", "s3:PutObject", "s3:ListMultipartUploadParts"],
+      },
+      multipart: { objects: ["s3:PutObject", "s3:AbortMultipartUpload"] },
+      download: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem"], objects: ["s3:GetObject", "s3:GetObjectVersion"] },
+      share: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem"], objects: ["s3:GetObject", "s3:GetObjectVersion"] },
     });
   });
 
@@ -1092,7 +1090,7 @@ describe("mail (SES)", () => {
     const [setId, set] = ofType(prod.api, "AWS::SES::ConfigurationSet")[0]!;
     expect(props(set).Name).toBeUndefined();
     expect(props(set)).toMatchObject({ SuppressionOptions: { SuppressedReasons: ["BOUNCE", "COMPLAINT"] }, ReputationOptions: { ReputationMetricsEnabled: true } });
-    for (const name of Object.keys(mailActions).filter((n) => n in functionTable) as RouteFunctionName[]) {
+    for (const name of routeFunctions.filter((n) => accessOf(n).mail?.length)) {
       expect(envVars(prod.api, functionByHandler(prod.api, handlerOf(name))[0]).HANGAR_SES_CONFIGURATION_SET).toEqual({ Ref: setId });
     }
     const [, destination] = ofType(prod.api, "AWS::SES::ConfigurationSetEventDestination")[0]!;
@@ -1167,8 +1165,8 @@ describe("background work", () => {
   it("parks every self-invoking function's failed run in an encrypted, TLS-only queue after two retries", () => {
     for (const stage of [dev, prod]) {
       const configs = ofType(stage.api, "AWS::Lambda::EventInvokeConfig").map(([, c]) => props(c));
-      for (const name of selfInvoking.filter((n) => n in functionTable)) {
-        const [fnId] = functionByHandler(stage.api, handlerOf(name as RouteFunctionName));
+      for (const name of routeFunctions.filter((n) => accessOf(n).selfInvoke)) {
+        const [fnId] = functionByHandler(stage.api, handlerOf(name));
         const config = configs.find((c) => JSON.stringify(c.FunctionName) === JSON.stringify({ Ref: fnId }))!;
         expect(config, name).toMatchObject({
           MaximumRetryAttempts: 2,

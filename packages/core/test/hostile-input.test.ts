@@ -35,6 +35,8 @@ function setup() {
   const deps = {
     files,
     storage,
+    // The same memory store signs presign's URLs.
+    signer: storage,
     inspector: new FakeInspector({ metadata }),
     clock: fixedClock(),
     ids: sequentialIds(),

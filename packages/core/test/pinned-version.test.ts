@@ -64,7 +64,7 @@ function setup() {
   const files = new MemoryFiles();
   const storage = new VersionedStorage();
   const inspector = new FakeInspector({ metadata, icon: new Uint8Array([137, 80, 78, 71]) });
-  const deps = { files, storage, inspector, clock: fixedClock(), ids: sequentialIds(), settings: defaultUploadSettings };
+  const deps = { files, storage, signer: storage, inspector, clock: fixedClock(), ids: sequentialIds(), settings: defaultUploadSettings };
   return { files, storage, inspector, deps };
 }
 

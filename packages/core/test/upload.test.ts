@@ -24,7 +24,7 @@ function setup() {
   const storage = new MemoryStorage();
   const inspector = new FakeInspector({ metadata, icon: new Uint8Array([137, 80, 78, 71]) });
   const clock = fixedClock();
-  const deps = { files, storage, inspector, clock, ids: sequentialIds(), settings: defaultUploadSettings };
+  const deps = { files, storage, signer: storage, inspector, clock, ids: sequentialIds(), settings: defaultUploadSettings };
   return { files, storage, inspector, clock, deps };
 }
 

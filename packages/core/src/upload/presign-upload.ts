@@ -7,7 +7,8 @@ import type { UploadSettings } from "./upload-settings";
 
 export interface PresignDeps {
   files: FileRepository;
-  storage: UrlSigner;
+  /** Named as in MultipartDeps and DashboardDeps: `storage` is the ObjectStore of complete and seal. */
+  signer: UrlSigner;
   clock: Clock;
   ids: IdSource;
   settings: UploadSettings;
@@ -66,7 +67,7 @@ export async function presignUpload(deps: PresignDeps, caller: ApiKey, input: Pr
 
   // Record first: a URL handed out without a record could be uploaded to but never completed.
   await deps.files.createPending(pendingRecord(caller, input, { fileId, key }, now, deps.settings));
-  const uploadUrl = await deps.storage.presignPut({
+  const uploadUrl = await deps.signer.presignPut({
     key,
     size: input.fileSize,
     // The spec's PUT always sends application/octet-stream, whatever fileType was declared.

@@ -12,6 +12,7 @@ async function ready() {
   const deps = {
     files,
     storage,
+    signer: storage,
     inspector: new FakeInspector({ metadata: { appName: "A", bundleId: "a.b", version: "1" } }),
     clock: fixedClock(),
     ids: sequentialIds(),

@@ -34,7 +34,7 @@ async function complete(bytes: Buffer, fileName: string, completedAt = "2026-11-
   const storage = new MemoryStorage();
   // Presigned a minute before the complete (a pending upload lives 15 minutes).
   const clock = fixedClock(new Date(Date.parse(completedAt) - 60_000).toISOString());
-  const deps = { files, storage, inspector: new BytesInspector(bytes), clock, ids: sequentialIds(), settings: defaultUploadSettings };
+  const deps = { files, storage, signer: storage, inspector: new BytesInspector(bytes), clock, ids: sequentialIds(), settings: defaultUploadSettings };
   const fileType = fileName.endsWith(".apk") ? "application/vnd.android.package-archive" : "application/octet-stream";
   const { key } = await presignUpload(deps, apiKey(), parseInput(Presign, { fileName, fileSize: bytes.length, fileType }));
   storage.objects.set(key, { size: bytes.length, contentType: fileType });

@@ -18,7 +18,7 @@ import {
   updateProfile,
   verifyEmail,
 } from "@hangar/core/accounts";
-import { ACCOUNT_MAIL_KEY, getAccountDeps } from "../composition/accounts";
+import { ACCOUNT_MAIL_KEY, accountDeps } from "../composition/accounts";
 import { backgroundTaskOf } from "../composition/background";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
@@ -51,23 +51,23 @@ const http = httpFunction(
     // same for a new and a taken address and cannot know whether the mail went out.
     "POST /api/account/sign-up": {
       handler: async (event, context) => {
-        await signUp(getAccountDeps(), context.body, client(event), links(event));
+        await signUp(accountDeps(), context.body, client(event), links(event));
         return accepted("Check your inbox: we are sending a link to confirm the address. No mail after a few minutes? Ask for a new one.");
       },
     },
     "POST /api/account/verify-email": {
       handler: async (_event, context) =>
-        json(200, { ...(await verifyEmail(getAccountDeps(), context.body)), message: "Your e-mail address is confirmed. You can sign in." }),
+        json(200, { ...(await verifyEmail(accountDeps(), context.body)), message: "Your e-mail address is confirmed. You can sign in." }),
     },
     "POST /api/account/resend-verification": {
       handler: async (event, context) => {
-        await resendVerification(getAccountDeps(), context.body, client(event), links(event));
+        await resendVerification(accountDeps(), context.body, client(event), links(event));
         return accepted("If this address has an account waiting for confirmation, a new link is on its way.");
       },
     },
     "POST /api/session": {
       handler: async (event, context) => {
-        const deps = getAccountDeps();
+        const deps = accountDeps();
         const base = publicBase(event);
         const { account, sessionToken, session, deviceToken } = await signIn(deps, context.body, client(event), readDeviceCookie(event, base)).catch(
           (error: unknown) => {
@@ -84,50 +84,50 @@ const http = httpFunction(
     // Sign-out works with or without a valid session (it clears the cookie either way).
     "DELETE /api/session": {
       handler: async (event) => {
-        await endSessionOfToken(getAccountDeps(), readSessionCookie(event, publicBase(event)));
+        await endSessionOfToken(accountDeps(), readSessionCookie(event, publicBase(event)));
         return noContent([clearedSessionCookie(publicBase(event))]);
       },
     },
-    "GET /api/account": { handler: async (_event, context) => json(200, await getAccount(getAccountDeps(), context.session)) },
+    "GET /api/account": { handler: async (_event, context) => json(200, await getAccount(accountDeps(), context.session)) },
     "PUT /api/account/profile": {
-      handler: async (_event, context) => json(200, await updateProfile(getAccountDeps(), context.session, context.body)),
+      handler: async (_event, context) => json(200, await updateProfile(accountDeps(), context.session, context.body)),
     },
     "POST /api/account/password": {
       handler: async (_event, context) => {
-        await changePassword(getAccountDeps(), context.session, context.body);
+        await changePassword(accountDeps(), context.session, context.body);
         return noContent();
       },
     },
     "POST /api/account/password-reset": {
       handler: async (event, context) => {
-        await requestPasswordReset(getAccountDeps(), context.body, client(event), links(event));
+        await requestPasswordReset(accountDeps(), context.body, client(event), links(event));
         return accepted("If this address has an account, a link to choose a new password is on its way.");
       },
     },
     "POST /api/account/password-reset/confirm": {
       handler: async (event, context) => {
-        await confirmPasswordReset(getAccountDeps(), context.body, client(event));
+        await confirmPasswordReset(accountDeps(), context.body, client(event));
         // Every session of the account ended, this browser's included.
         return noContent([clearedSessionCookie(publicBase(event))]);
       },
     },
     "GET /api/account/sessions": {
-      handler: async (_event, context) => json(200, { items: await listSessions(getAccountDeps(), context.session) }),
+      handler: async (_event, context) => json(200, { items: await listSessions(accountDeps(), context.session) }),
     },
     "DELETE /api/account/sessions": {
       handler: async (_event, context) => {
-        await endOtherSessions(getAccountDeps(), context.session);
+        await endOtherSessions(accountDeps(), context.session);
         return noContent();
       },
     },
     "DELETE /api/account/sessions/{sessionId}": {
       handler: async (event, context) => {
-        await endSession(getAccountDeps(), context.session, context.params);
+        await endSession(accountDeps(), context.session, context.params);
         return noContent(context.params.sessionId === context.session.sessionId ? [clearedSessionCookie(publicBase(event))] : undefined);
       },
     },
   },
-  { session: sessionAuth(getAccountDeps, sessionCookieIO), dashboard: dashboardMiddlewares() },
+  { session: sessionAuth(accountDeps, sessionCookieIO), dashboard: dashboardMiddlewares() },
 );
 
 /**
@@ -138,7 +138,7 @@ export async function handler(event: HttpEvent | unknown, context: Context): Pro
   const task = backgroundTaskOf(event, ACCOUNT_MAIL_KEY, accountMailTaskOf);
   if (!task) return http(event as HttpEvent, hangarContext(context));
   try {
-    await runAccountMailTask(getAccountDeps(), task);
+    await runAccountMailTask(accountDeps(), task);
   } catch (error) {
     // Thrown on: Lambda retries the async invocation (a repeated mail is harmless), then hands it on.
     logger.error("background account mail failed", { error: error as Error, kind: task.kind });

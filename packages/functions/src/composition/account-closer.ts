@@ -1,18 +1,16 @@
 import type { AccountCloser } from "@hangar/core";
 import { enforce, ScryptPasswordHasher } from "@hangar/core/accounts";
 import { DynamoAccountRemoval, DynamoUserRepository } from "@hangar/core/dynamo";
+import { once } from "./once";
 import { getRuntime } from "./root";
-import { getSessionDeps } from "./sessions";
-
-let closer: AccountCloser | undefined;
+import { sessionDeps } from "./sessions";
 
 /**
  * Account deletion's view of the accounts side: the password check counts against the failed
  * sign-ins' rule, per account (a stolen session must not become a password oracle),
  * sessions end through the session repository, and the user and e-mail items go together.
  */
-export function getAccountCloser(): AccountCloser {
-  if (closer) return closer;
+export const accountCloser = once((): AccountCloser => {
   const { db, settings, clock, limits } = getRuntime();
   const table = settings.HANGAR_TABLE_NAME;
   const removal = new DynamoAccountRemoval(db, table);
@@ -21,7 +19,7 @@ export function getAccountCloser(): AccountCloser {
   const users = new DynamoUserRepository(db, table);
   const failures = limits.rule("signInFailures");
   const hasher = new ScryptPasswordHasher();
-  closer = {
+  return {
     verifyPassword: async (userId, password) => {
       const user = await users.get(userId);
       if (!user) return false;
@@ -31,9 +29,8 @@ export function getAccountCloser(): AccountCloser {
       if (check.valid) await failures.refund(subject, clock.now());
       return check.valid;
     },
-    endSessions: (userId) => getSessionDeps().sessions.deleteAll(userId),
+    endSessions: (userId) => sessionDeps().sessions.deleteAll(userId),
     removeUser: (userId) => removal.removeUser(userId),
   };
-  return closer;
-}
+});
 

@@ -11,6 +11,7 @@ import { DynamoMailSuppressions, DynamoSessionRepository, DynamoTokenRepository,
 import { logger } from "../observability/logger";
 import { record } from "../observability/metrics";
 import { backgroundTasks } from "./background";
+import { once } from "./once";
 import { getRuntime } from "./root";
 import type { Settings } from "./settings.schema";
 
@@ -23,29 +24,22 @@ export const DEFAULT_MAIL_FROM = "Hangar <no-reply@hangar.localhost>";
  * none (sign-in, profile, sessions).
  */
 function lazyMailer(settings: Settings): Mailer {
-  let mailer: Promise<Mailer> | undefined;
   const from = settings.HANGAR_MAIL_FROM ?? DEFAULT_MAIL_FROM;
-  const build = async (): Promise<Mailer> => {
+  const mailer = once(async (): Promise<Mailer> => {
     if (settings.HANGAR_SMTP_URL) {
       const { SmtpMailer } = await import("@hangar/core/mail-smtp");
       return new SmtpMailer(settings.HANGAR_SMTP_URL, from);
     }
     const { sesMailer } = await import("@hangar/core/mail-ses");
     return sesMailer({ region: settings.AWS_REGION, from, configurationSet: settings.HANGAR_SES_CONFIGURATION_SET });
-  };
+  });
   return {
     send: async (message: MailMessage) => {
-      mailer ??= build().catch((error: unknown) => {
-        mailer = undefined;
-        throw error;
-      });
-      await (await mailer).send(message);
+      await (await mailer()).send(message);
       record.mailSent();
     },
   };
 }
-
-let deps: AccountDeps | undefined;
 
 /** The payload key of the accounts function's background invocations (composition/background.ts). */
 export const ACCOUNT_MAIL_KEY = "hangarAccountMail";
@@ -56,8 +50,7 @@ export const ACCOUNT_MAIL_KEY = "hangarAccountMail";
  * docs/accounts.md, the scrypt hasher, the mailer, the suppressed addresses it must skip and
  * the background step of the mails.
  */
-export function getAccountDeps(): AccountDeps {
-  if (deps) return deps;
+export const accountDeps = once((): AccountDeps => {
   const { db, settings, clock, limits } = getRuntime();
   const table = settings.HANGAR_TABLE_NAME;
   const built: AccountDeps = {
@@ -83,6 +76,5 @@ export function getAccountDeps(): AccountDeps {
     ids: randomAccountIds,
     settings: defaultAccountSettings,
   };
-  deps = built;
   return built;
-}
+});

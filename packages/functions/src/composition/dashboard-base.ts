@@ -1,22 +1,20 @@
 import type { DashboardDeps } from "@hangar/core";
 import { DynamoFileCatalog, DynamoPendingDeletes, DynamoStageSecret, DynamoUsage } from "@hangar/core/dynamo";
+import { once } from "./once";
 import { getRuntime } from "./root";
 
 /** The dashboard's adapters that only read and write the table: everything but deletes. */
-export type DashboardBase = Omit<DashboardDeps, "objects" | "background">;
-
-let base: DashboardBase | undefined;
+export type DashboardBaseDeps = Omit<DashboardDeps, "objects" | "background">;
 
 /**
- * What the keys function needs, and what the projects and files functions build their deletes on
- * (composition/dashboard.ts). Apart so the keys function bundles no S3 or Lambda client.
+ * What the keys function needs, and what the files and projects functions build their deletes
+ * on (dashboard-files.ts, dashboard.ts). Apart so the keys function bundles no S3 or Lambda client.
  */
-export function getDashboardBase(): DashboardBase {
-  if (base) return base;
+export const dashboardBaseDeps = once((): DashboardBaseDeps => {
   const runtime = getRuntime();
   const { settings, db } = runtime;
   const table = settings.HANGAR_TABLE_NAME;
-  base = {
+  return {
     projects: runtime.projects,
     keys: runtime.apiKeys,
     files: new DynamoFileCatalog(db, table, () => runtime.clock.now()),
@@ -28,5 +26,4 @@ export function getDashboardBase(): DashboardBase {
     ids: runtime.ids,
     cursorSecret: new DynamoStageSecret(db, table, "cursor"),
   };
-  return base;
-}
+});

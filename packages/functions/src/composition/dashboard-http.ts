@@ -5,7 +5,7 @@ import { httpFunction, type Endpoints } from "../middleware/http-function";
 import { dashboardHeaders } from "../middleware/security-headers";
 import { sessionAuth, type SessionCookie } from "../middleware/session-auth";
 import type { RouteFunctionName } from "../routes";
-import { getSessionDeps } from "./sessions";
+import { sessionDeps } from "./sessions";
 import { linkBases } from "./link-bases";
 import { getRuntime } from "./root";
 
@@ -30,5 +30,5 @@ export function dashboardMiddlewares(): Middleware[] {
  * authenticate by the session cookie only (an API key never opens the dashboard).
  */
 export function dashboardFunction<F extends RouteFunctionName>(fn: F, endpoints: Endpoints<F>) {
-  return httpFunction(fn, endpoints, { session: sessionAuth(getSessionDeps, sessionCookie), dashboard: dashboardMiddlewares() });
+  return httpFunction(fn, endpoints, { session: sessionAuth(sessionDeps, sessionCookie), dashboard: dashboardMiddlewares() });
 }

@@ -1,55 +1,45 @@
-import { budgetOf, purgeProject, type Budget, type DashboardDeps, type ObjectPurger, type PurgeTask } from "@hangar/core";
-import { getDashboardBase } from "./dashboard-base";
+import { budgetOf, purgeProject, type AccountCloser, type Budget, type DashboardDeps, type PurgeTask } from "@hangar/core";
 import { logger } from "../observability/logger";
+import { accountCloser } from "./account-closer";
 import { backgroundTasks, PURGE_KEY } from "./background";
+import { dashboardBaseDeps } from "./dashboard-base";
+import { lazyPurger } from "./lazy-purger";
+import { once } from "./once";
 import { getRuntime } from "./root";
-import type { Settings } from "./settings.schema";
-
-let deps: DashboardDeps | undefined;
 
 /**
- * The S3 client is only for deletes (presigned GETs need none), so it and the purger are loaded
- * on the first delete: listing builds, keys and usage never evaluates the S3 SDK at cold start.
+ * The dashboard's ports with the deletes of whole projects (projects function, the housekeeping
+ * sweep): the purge continues in the background when the request's budget runs out.
  */
-function lazyPurger(settings: Settings): ObjectPurger {
-  let purger: Promise<ObjectPurger> | undefined;
-  const build = async (): Promise<ObjectPurger> => (await import("./object-purger")).s3ObjectPurger(settings);
+export const dashboardDeps = once((): DashboardDeps => {
+  const { settings, clock } = getRuntime();
   return {
-    purgePrefix: async (prefix) => {
-      purger ??= build().catch((error: unknown) => {
-        purger = undefined;
-        throw error;
-      });
-      return (await purger).purgePrefix(prefix);
-    },
-  };
-}
-
-/** The dashboard's adapters with deletes (projects, files functions), built once per container on top of the shared root's clients. */
-export function getDashboard(): DashboardDeps {
-  if (deps) return deps;
-  const runtime = getRuntime();
-  const { settings } = runtime;
-  deps = {
-    ...getDashboardBase(),
-    objects: lazyPurger(settings),
+    ...dashboardBaseDeps(),
+    objects: lazyPurger(),
     background: backgroundTasks<PurgeTask>(
       settings.AWS_LAMBDA_FUNCTION_NAME,
       PURGE_KEY,
-      (task) => continuePurge(task, budgetOf(runtime.clock, 10 * 60_000)),
+      (task) => continuePurge(task, budgetOf(clock, 10 * 60_000)),
       (task) => ({ projectId: task.projectId }),
     ),
   };
-  return deps;
-}
+});
+
+/**
+ * Account deletion's ports: the dashboard's, and the accounts side's password check and session
+ * ends (account-closer.ts). A static import on purpose: esbuild bundles a dynamic import's target
+ * anyway (SST builds one file per function), and wrapped for lazy evaluation it tree-shakes
+ * worse: the projects bundle grew by 50 KB and its import got slower, not faster.
+ */
+export const deleteAccountDeps = (): DashboardDeps & { account: AccountCloser } => ({ ...dashboardDeps(), account: accountCloser() });
 
 /** The budget of the part of a delete that runs inside the request. */
 export const inlineBudget = (): Budget => budgetOf(getRuntime().clock, getRuntime().settings.HANGAR_DELETE_INLINE_MS);
 
 /** Runs a purge for as long as `budget` allows, then schedules the rest again. */
 export async function continuePurge(task: PurgeTask, budget: Budget): Promise<void> {
-  const dashboard = getDashboard();
-  const outcome = await purgeProject(dashboard, task, budget);
+  const deps = dashboardDeps();
+  const outcome = await purgeProject(deps, task, budget);
   logger.info("project purge step", { projectId: task.projectId, outcome });
-  if (outcome === "more") await dashboard.background.schedule(task);
+  if (outcome === "more") await deps.background.schedule(task);
 }

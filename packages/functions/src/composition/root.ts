@@ -6,12 +6,25 @@ import { defaultRateRules, parseRateRuleOverrides, type RateRuleName, type RateR
 // The signer alone (no S3 client): every function signs URLs, few touch objects.
 import { S3UrlSigner } from "@hangar/core/s3-signer";
 import { configureMetrics } from "../observability/metrics";
+import { once } from "./once";
 import { loadSettings, type Settings } from "./settings.schema";
 
 /**
  * The one composition root of the Lambda runtime (and of the local server, which runs the same
  * handlers): reads the environment once, builds SDK clients once per container, and wires
- * adapters into the use cases' ports. Built lazily so importing a handler does no I/O.
+ * adapters into the use cases' ports. Everything is built by `once` on first use, so importing a
+ * handler does no I/O.
+ *
+ * The runtime holds what every function shares. Each family of use cases has a getter that
+ * returns exactly core's deps type, with core's port names, built on this runtime:
+ * presignDeps (presign.ts), completeDeps (complete.ts), multipartDeps (multipart.ts),
+ * dashboardBaseDeps, fileDeps, dashboardDeps, deleteAccountDeps (dashboard*.ts), accountDeps and
+ * sessionDeps (accounts.ts, sessions.ts), mailEventDeps (mail-events.ts), and the reaper's
+ * reaperDeps (housekeeping.ts, which does not load this runtime). They sit in separate modules
+ * because a function's bundle carries what its handler imports: the presign function must not
+ * carry the S3 client of complete, nor the keys function the mailer of accounts.
+ * Port names are core's: a UrlSigner is `signer`, an ObjectStore `storage`, a MultipartStore
+ * `multipart`, a PackageInspector `inspector`; a handler never renames one at the call site.
  */
 export interface Runtime {
   settings: Settings;
@@ -35,10 +48,7 @@ export interface Runtime {
   ids: typeof randomIds;
 }
 
-let runtime: Runtime | undefined;
-
-export function getRuntime(): Runtime {
-  if (runtime) return runtime;
+export const getRuntime = once((): Runtime => {
   const settings = loadSettings();
   configureMetrics(settings);
   const region = settings.AWS_REGION;
@@ -50,7 +60,7 @@ export function getRuntime(): Runtime {
   const db = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
   const table = settings.HANGAR_TABLE_NAME;
   const limits = new DynamoRateLimiter(db, table, rateRulesOf(settings));
-  runtime = {
+  return {
     settings,
     upload: {
       ...defaultUploadSettings,
@@ -74,8 +84,7 @@ export function getRuntime(): Runtime {
     clock: systemClock,
     ids: randomIds,
   };
-  return runtime;
-}
+});
 
 /** The default rules, the API keys' own settings, then HANGAR_RATE_RULES (already validated by the schema). */
 export function rateRulesOf(settings: Pick<Settings, "HANGAR_RATE_LIMIT" | "HANGAR_RATE_WINDOW_SECONDS" | "HANGAR_RATE_RULES">): RateRules {

@@ -64,7 +64,8 @@ export const Settings = z.object({
   HANGAR_DELETE_INLINE_MS: intFromEnv(5000, 0, 20_000),
   /**
    * SMTP relay for account mails (`smtp://host:port`, `smtps://user:pass@host`): the local stack
-   * sets it to its MailDev. Unset: mail goes through Amazon SES from HANGAR_MAIL_FROM.
+   * sets it to its MailDev. Unset: mail goes through Amazon SES from HANGAR_MAIL_FROM. Local only:
+   * the stacks never set it, and the deployed bundles carry no SMTP client (stacks/bundling.ts).
    */
   HANGAR_SMTP_URL: z.optional(z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" })),
   /**

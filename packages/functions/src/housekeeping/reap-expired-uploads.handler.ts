@@ -1,6 +1,6 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import { parseObjectKey, sealUpload } from "@hangar/core";
-import { getHousekeeping } from "../composition/housekeeping";
+import { reaperDeps } from "../composition/housekeeping";
 import { logger } from "../observability/logger";
 
 /**
@@ -50,7 +50,7 @@ export function sealTarget(record: DynamoDBRecord): { key: string; versionId: st
 }
 
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
-  const { storage } = getHousekeeping();
+  const { storage } = reaperDeps();
   const batchItemFailures: DynamoDBBatchResponse["batchItemFailures"] = [];
   let deleted = 0;
   let sealed = 0;

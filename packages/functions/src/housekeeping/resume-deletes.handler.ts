@@ -1,6 +1,6 @@
 import type { Context, ScheduledEvent } from "aws-lambda";
 import { budgetOf, resumeStaleDeletes } from "@hangar/core";
-import { getDashboard } from "../composition/dashboard";
+import { dashboardDeps } from "../composition/dashboard";
 import { getRuntime } from "../composition/root";
 import { logger } from "../observability/logger";
 import { flushMetrics } from "../observability/metrics";
@@ -20,7 +20,7 @@ const LOCAL_BUDGET_MS = 60_000;
 export async function handler(_event: ScheduledEvent | Record<string, never>, context?: Pick<Context, "getRemainingTimeInMillis">): Promise<void> {
   const budgetMs = context ? Math.max(1000, context.getRemainingTimeInMillis() - MARGIN_MS) : LOCAL_BUDGET_MS;
   try {
-    const outcome = await resumeStaleDeletes(getDashboard(), budgetOf(getRuntime().clock, budgetMs));
+    const outcome = await resumeStaleDeletes(dashboardDeps(), budgetOf(getRuntime().clock, budgetMs));
     // A stale delete means a background run was lost: worth a warning (and the on-failure queue's alarm).
     if (outcome.found > 0) logger.warn("resumed stale deletes", { ...outcome });
   } finally {

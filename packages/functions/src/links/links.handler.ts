@@ -3,7 +3,7 @@ import { dashboardFunction } from "../composition/dashboard-http";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
 import { json } from "../middleware/http-function";
-import { getLinkDeps } from "./link-runtime";
+import { linkDeps } from "../composition/links";
 
 /**
  * The owner's controls of a file's share link, behind the dashboard's session auth and CSRF
@@ -12,9 +12,9 @@ import { getLinkDeps } from "./link-runtime";
 export const handler = dashboardFunction("links", {
   "PATCH /api/files/{fileId}/share": {
     handler: async (e, c) =>
-      json(200, await updateShareSettings(getLinkDeps(), c.session.userId, { ...c.params, ...c.body }, linkBases(e, getRuntime().settings))),
+      json(200, await updateShareSettings(linkDeps(), c.session.userId, { ...c.params, ...c.body }, linkBases(e, getRuntime().settings))),
   },
   "POST /api/files/{fileId}/share/regenerate": {
-    handler: async (e, c) => json(200, await regenerateShareLink(getLinkDeps(), c.session.userId, c.params, linkBases(e, getRuntime().settings))),
+    handler: async (e, c) => json(200, await regenerateShareLink(linkDeps(), c.session.userId, c.params, linkBases(e, getRuntime().settings))),
   },
 });

@@ -1,6 +1,6 @@
 import type { SNSEvent } from "aws-lambda";
 import { recordMailEvent, ValidationError } from "@hangar/core";
-import { getMailEventDeps } from "../composition/mail-events";
+import { mailEventDeps } from "../composition/mail-events";
 import { logger } from "../observability/logger";
 import { flushMetrics, record } from "../observability/metrics";
 
@@ -15,7 +15,7 @@ import { flushMetrics, record } from "../observability/metrics";
  * address again. Recording is idempotent, so a retried batch is harmless.
  */
 export async function handler(event: SNSEvent): Promise<void> {
-  const deps = getMailEventDeps();
+  const deps = mailEventDeps();
   try {
     for (const snsRecord of event.Records ?? []) {
       let message: unknown;

@@ -1,7 +1,6 @@
 import { deleteAccount } from "@hangar/core";
 import { clearedSessionCookie } from "../accounts/session-cookie";
-import { getAccountCloser } from "../composition/account-closer";
-import { getDashboard, inlineBudget } from "../composition/dashboard";
+import { deleteAccountDeps, inlineBudget } from "../composition/dashboard";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
 import type { Endpoint } from "../middleware/http-function";
@@ -13,7 +12,7 @@ import { deleted } from "./answers";
  */
 export const deleteAccountEndpoint: Endpoint<"DELETE /api/account"> = {
   handler: async (event, context) => {
-    const { status } = await deleteAccount({ ...getDashboard(), account: getAccountCloser() }, context.session.userId, context.body, inlineBudget());
+    const { status } = await deleteAccount(deleteAccountDeps(), context.session.userId, context.body, inlineBudget());
     // Every session ended: the browser drops its cookie too.
     return { ...deleted(status), cookies: [clearedSessionCookie(linkBases(event, getRuntime().settings).publicBaseUrl)] };
   },

@@ -9,7 +9,7 @@ import {
   updateProject,
 } from "@hangar/core";
 import { purgeEventOf } from "../composition/background";
-import { continuePurge, getDashboard, inlineBudget } from "../composition/dashboard";
+import { continuePurge, dashboardDeps, inlineBudget } from "../composition/dashboard";
 import { dashboardFunction } from "../composition/dashboard-http";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
@@ -20,20 +20,20 @@ import { deleted } from "./answers";
 import { deleteAccountEndpoint } from "./delete-account";
 
 const http = dashboardFunction("projects", {
-  "POST /api/projects": { handler: async (_e, c) => json(201, await createProject(getDashboard(), c.session.userId, c.body)) },
+  "POST /api/projects": { handler: async (_e, c) => json(201, await createProject(dashboardDeps(), c.session.userId, c.body)) },
   "GET /api/projects": {
-    handler: async (_e, c) => json(200, { items: await listProjects(getDashboard(), c.session.userId), nextCursor: null }),
+    handler: async (_e, c) => json(200, { items: await listProjects(dashboardDeps(), c.session.userId), nextCursor: null }),
   },
-  "GET /api/projects/{projectId}": { handler: async (_e, c) => json(200, await getProject(getDashboard(), c.session.userId, c.params)) },
+  "GET /api/projects/{projectId}": { handler: async (_e, c) => json(200, await getProject(dashboardDeps(), c.session.userId, c.params)) },
   "PATCH /api/projects/{projectId}": {
-    handler: async (_e, c) => json(200, await updateProject(getDashboard(), c.session.userId, { ...c.params, ...c.body })),
+    handler: async (_e, c) => json(200, await updateProject(dashboardDeps(), c.session.userId, { ...c.params, ...c.body })),
   },
   "DELETE /api/projects/{projectId}": {
-    handler: async (_e, c) => deleted((await deleteProject(getDashboard(), c.session.userId, { ...c.params, ...c.body }, inlineBudget())).status),
+    handler: async (_e, c) => deleted((await deleteProject(dashboardDeps(), c.session.userId, { ...c.params, ...c.body }, inlineBudget())).status),
   },
   "GET /api/projects/{projectId}/files": {
     handler: async (e, c) =>
-      json(200, await listProjectFiles(getDashboard(), c.session.userId, { ...c.params, ...c.query }, linkBases(e, getRuntime().settings))),
+      json(200, await listProjectFiles(dashboardDeps(), c.session.userId, { ...c.params, ...c.query }, linkBases(e, getRuntime().settings))),
   },
   "DELETE /api/account": deleteAccountEndpoint,
 });

@@ -1,6 +1,6 @@
 import { contentDisposition, GENERIC_MEDIA_TYPE } from "@hangar/core";
 import { downloadShared } from "@hangar/core/links";
-import { getLinkVisitDeps } from "../links/link-runtime";
+import { linkVisitDeps } from "../composition/links";
 import type { HttpEvent, HttpResult } from "../middleware/http-context";
 import { httpFunction } from "../middleware/http-function";
 import { record } from "../observability/metrics";
@@ -17,7 +17,7 @@ const NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer"
  * share page, a refusal is an error (410, 429) the envelope maps.
  */
 async function serve(event: HttpEvent): Promise<HttpResult> {
-  const download = await downloadShared(getLinkVisitDeps(), { ...visitOf(event), headOnly: isHead(event) });
+  const download = await downloadShared(linkVisitDeps(), { ...visitOf(event), headOnly: isHead(event) });
   switch (download.kind) {
     case "described":
       // What the GET would deliver: S3 serves every package as octet-stream.

@@ -1,5 +1,5 @@
 import { openSharePage, shareIcon, shareManifest, shareQr, unlockShareLink } from "@hangar/core/links";
-import { getLinkVisitDeps } from "../links/link-runtime";
+import { linkVisitDeps } from "../composition/links";
 import type { HttpEvent, HttpResult } from "../middleware/http-context";
 import { httpFunction } from "../middleware/http-function";
 import { record } from "../observability/metrics";
@@ -23,7 +23,7 @@ const originOf = (url: string) => new URL(url).origin;
 
 async function page(event: HttpEvent): Promise<HttpResult> {
   const shareBaseUrl = shareBase(event);
-  const shown = await openSharePage(getLinkVisitDeps(), { ...visitOf(event), insecure: new URL(shareBaseUrl).protocol === "http:" });
+  const shown = await openSharePage(linkVisitDeps(), { ...visitOf(event), insecure: new URL(shareBaseUrl).protocol === "http:" });
   const { file } = shown;
   const shareUrl = `${shareBaseUrl}/share/${file.userKey}`;
   const html = renderSharePage(shown, {
@@ -50,7 +50,7 @@ function formPassword(event: HttpEvent): string | undefined {
 
 /** The password form: a right answer earns the link's cookie and goes back to the page (303). */
 async function unlock(event: HttpEvent): Promise<HttpResult> {
-  const unlocked = await unlockShareLink(getLinkVisitDeps(), { ...visitOf(event), password: formPassword(event) });
+  const unlocked = await unlockShareLink(linkVisitDeps(), { ...visitOf(event), password: formPassword(event) });
   const back = `/share/${unlocked.userKey}`;
   if (!unlocked.access) return { statusCode: 303, headers: { Location: back, "Cache-Control": "no-store" }, body: "" };
   const secure = new URL(shareBase(event)).protocol === "https:";
@@ -64,7 +64,7 @@ async function unlock(event: HttpEvent): Promise<HttpResult> {
 
 /** The OTA manifest; its URLs carry the password's proof, as iOS fetches them without cookies. */
 async function manifest(event: HttpEvent): Promise<HttpResult> {
-  const found = await shareManifest(getLinkVisitDeps(), { ...visitOf(event), headOnly: isHead(event) });
+  const found = await shareManifest(linkVisitDeps(), { ...visitOf(event), headOnly: isHead(event) });
   if (found.installRequest) record.installStart();
   const shareBaseUrl = shareBase(event);
   const { file, accessToken } = found;
@@ -77,7 +77,7 @@ async function manifest(event: HttpEvent): Promise<HttpResult> {
 
 /** The share URL's QR code, for CI to post beside the link. */
 async function qr(event: HttpEvent): Promise<HttpResult> {
-  const { userKey } = await shareQr(getLinkVisitDeps(), visitOf(event));
+  const { userKey } = await shareQr(linkVisitDeps(), visitOf(event));
   const svg = await qrSvg(`${shareBase(event)}/share/${userKey}`, "QR code of the share link");
   return {
     statusCode: 200,
@@ -88,7 +88,7 @@ async function qr(event: HttpEvent): Promise<HttpResult> {
 
 /** A stable icon address (link previews, the manifest) that redirects to a fresh signed GET. */
 async function icon(event: HttpEvent): Promise<HttpResult> {
-  const { location } = await shareIcon(getLinkVisitDeps(), visitOf(event));
+  const { location } = await shareIcon(linkVisitDeps(), visitOf(event));
   return { statusCode: 302, headers: { Location: location, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" }, body: "" };
 }
 

@@ -1,4 +1,5 @@
 import { presignUpload } from "@hangar/core";
+import { presignDeps } from "../composition/presign";
 import { getRuntime } from "../composition/root";
 import { apiKeyAuth } from "../middleware/api-key-auth";
 import { httpFunction, json } from "../middleware/http-function";
@@ -7,10 +8,7 @@ export const handler = httpFunction(
   "presign",
   {
     "POST /api/upload/api-key/presign": {
-      handler: async (_e, c) => {
-        const runtime = getRuntime();
-        return json(200, await presignUpload({ ...runtime, storage: runtime.signer, settings: runtime.upload }, c.apiKey, c.body));
-      },
+      handler: async (_e, c) => json(200, await presignUpload(presignDeps(), c.apiKey, c.body)),
     },
   },
   { apiKey: apiKeyAuth(getRuntime) },

@@ -21,6 +21,6 @@ describe("function settings", () => {
   it("the reaper deletes through the ObjectStore port, with no S3 client of its own", async () => {
     const source = await readFile(path.join(SRC, "housekeeping/reap-expired-uploads.handler.ts"), "utf8");
     expect(source).not.toMatch(/@aws-sdk\//);
-    expect(source).toMatch(/getHousekeeping\(\)/);
+    expect(source).toMatch(/reaperDeps\(\)/);
   });
 });

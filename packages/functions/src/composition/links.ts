@@ -1,7 +1,8 @@
 import type { LinkDeps, LinkPasswordLimits, LinkVisitDeps } from "@hangar/core/links";
 import { DynamoShareLinks } from "@hangar/core/links-dynamo";
 import { ScryptPasswordHasher } from "@hangar/core/scrypt";
-import { getRuntime } from "../composition/root";
+import { once } from "./once";
+import { getRuntime } from "./root";
 
 /**
  * What the share, download and links functions add to the runtime: the share items with their
@@ -14,13 +15,10 @@ export interface LinkRuntime {
   passwordLimits: LinkPasswordLimits;
 }
 
-let built: LinkRuntime | undefined;
-
-export function getLinkRuntime(): LinkRuntime {
-  if (built) return built;
+export const linkRuntime = once((): LinkRuntime => {
   const { db, settings, clock, limits } = getRuntime();
   const table = settings.HANGAR_TABLE_NAME;
-  built = {
+  return {
     links: new DynamoShareLinks(db, table, () => clock.now()),
     hasher: new ScryptPasswordHasher(),
     passwordLimits: {
@@ -29,20 +27,19 @@ export function getLinkRuntime(): LinkRuntime {
       ceiling: limits.rule("linkPasswordCeiling"),
     },
   };
-  return built;
-}
+});
 
 /** The owner-side use cases' dependencies (links function). */
-export function getLinkDeps(): LinkDeps {
+export const linkDeps = once((): LinkDeps => {
   const runtime = getRuntime();
-  const { links, hasher } = getLinkRuntime();
+  const { links, hasher } = linkRuntime();
   return { files: runtime.files, projects: runtime.projects, links, hasher, clock: runtime.clock, ids: runtime.ids };
-}
+});
 
 /** The visitor-side use cases' dependencies (share and download functions, core's links/visit-link.ts). */
-export function getLinkVisitDeps(): LinkVisitDeps {
+export const linkVisitDeps = once((): LinkVisitDeps => {
   const runtime = getRuntime();
-  const { links, hasher, passwordLimits } = getLinkRuntime();
+  const { links, hasher, passwordLimits } = linkRuntime();
   return {
     links,
     signer: runtime.signer,
@@ -56,4 +53,4 @@ export function getLinkVisitDeps(): LinkVisitDeps {
     },
     downloadExpiresSeconds: runtime.upload.downloadExpiresSeconds,
   };
-}
+});
