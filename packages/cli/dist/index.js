@@ -15,7 +15,7 @@ import {
   installLinks,
   mediaTypeFor,
   uploadExitCode
-} from "./chunks/chunk-YAMQP4PN.js";
+} from "./chunks/chunk-JZFCK3V7.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import {
   HangarAbortError,
