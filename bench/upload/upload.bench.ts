@@ -11,6 +11,9 @@
  * 3. Peak RSS of every CLI run (GNU time), beside `hangar --help`'s. Target: ≤ 150 MB (issue 23:
  *    memory bounded at any size).
  *
+ * On loopback the CPU is the transfer time (CLI and store share the machine's two cores, no network
+ * between them), so the table shows each run's CPU too: the client's, and the stack process's.
+ *
  * Throughput is bytes over transfer time. curl: its time_total (the PUT; its URL was presigned
  * before). hangar: timings.totalMs − completeMs, the wall time of everything before complete
  * (multipart: the start call, the part URLs with their checksums, the parts), so the CLI's ratio
