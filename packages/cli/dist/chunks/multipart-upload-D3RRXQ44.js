@@ -246,7 +246,8 @@ async function sendParts(job, state, handle, partCount, lengthOf, save, timed) {
       }
       const perPartMs = partsSent > 0 ? (job.now() - sendingSince) / partsSent : void 0;
       if (perPartMs !== void 0 && perPartMs > 0) {
-        batchSize = Math.max(job.parallel, Math.min(MAX_BATCH, Math.floor((usableUntil - askedAt) / 2 / perPartMs)));
+        const affordable = Math.floor((usableUntil - askedAt) / 2 / perPartMs);
+        batchSize = Math.max(job.parallel, Math.min(MAX_BATCH, 2 * batchSize, affordable));
       }
     });
     urlLock = next.catch(() => void 0);
@@ -265,7 +266,7 @@ async function sendParts(job, state, handle, partCount, lengthOf, save, timed) {
     void fetchBatch().catch(() => void 0).finally(() => prefetching = false);
   };
   const urlFor = async (n) => {
-    await fetchBatch(n);
+    if (needsUrl(n)) await fetchBatch(n);
     const url = urls.get(n);
     if (!url) throw invalidAnswer("presign", `the parts answer has no URL for part ${n}`);
     prefetch();
