@@ -33,7 +33,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
-import { loadavg } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { writeBigAssetApk } from "../../packages/inspect/fixtures/large-fixtures";
 import { REPO_ROOT, startStackProcess, type StackProcess } from "../../test/support/local-stack-process";
@@ -306,7 +306,7 @@ const load = () =>
 
 async function main(): Promise<void> {
   mkdirSync(BENCH_DIR, { recursive: true });
-  console.log(`Load average at start: ${load()} (2 cores are shared with other work: compare ratios, not absolute rates)`);
+  console.log(`Load average at start: ${load()} on ${availableParallelism()} cores (on a shared machine compare ratios, not absolute rates)`);
   const rows: string[][] = [];
   const verdicts: string[] = [];
   const hangarRss: number[] = [];
