@@ -15,7 +15,7 @@ import {
   installLinks,
   mediaTypeFor,
   uploadExitCode
-} from "./chunks/chunk-YAMQP4PN.js";
+} from "./chunks/chunk-7FQH3GG6.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import {
   HangarAbortError,

@@ -39,6 +39,12 @@ export interface LocalStackOptions {
   dashboardDir?: string;
   /** Extra settings for the handlers (HANGAR_* variables). */
   env?: Record<string, string | undefined>;
+  /**
+   * Where the handlers reach the object store, and so the host presigned URLs name: a proxy in
+   * front of the store (bench:upload's capped link). Default: the store itself. SigV4 signs the
+   * host, so a client must reach the store through the address its URL was signed for.
+   */
+  s3ProxyUrl?: string;
   /** How often the resume-deletes sweep runs (on AWS: every 15 minutes); default 60 s. */
   deleteSweepSeconds?: number;
   /**
@@ -224,7 +230,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       HANGAR_BUCKET_NAME: bucketName,
       HANGAR_PUBLIC_URL: options.env?.HANGAR_PUBLIC_URL ?? baseUrl,
       HANGAR_DYNAMODB_ENDPOINT: dynamo.endpoint,
-      HANGAR_S3_ENDPOINT: store.url,
+      HANGAR_S3_ENDPOINT: options.s3ProxyUrl ?? store.url,
       HANGAR_SMTP_URL: options.env?.HANGAR_SMTP_URL ?? `smtp://${LOOPBACK}:${mail.smtpPort}`,
       HANGAR_LOCAL: "1",
       AWS_REGION: LOCAL_REGION,
@@ -238,7 +244,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       host: options.host,
       port: apiPort,
       ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}),
-      imageOrigin: store.url,
+      imageOrigin: options.s3ProxyUrl ?? store.url,
       publicUrl: process.env.HANGAR_PUBLIC_URL!,
       ...(process.env.HANGAR_SHARE_BASE_URL ? { shareUrl: process.env.HANGAR_SHARE_BASE_URL } : {}),
     });

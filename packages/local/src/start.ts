@@ -39,6 +39,7 @@ try {
     port,
     // Tests and benchmarks: writes skip SQLite on disk; nothing survives a restart.
     dynamoInMemory: env.HANGAR_DYNAMODB_IN_MEMORY === "1",
+    ...(env.HANGAR_S3_PROXY_URL ? { s3ProxyUrl: env.HANGAR_S3_PROXY_URL } : {}),
     // Tests: a faster resume-deletes sweep than the default minute.
     ...(env.HANGAR_DELETE_SWEEP_SECONDS ? { deleteSweepSeconds: Number(env.HANGAR_DELETE_SWEEP_SECONDS) } : {}),
     ...(dashboardDir ? { dashboardDir } : {}),

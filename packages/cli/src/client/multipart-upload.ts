@@ -326,10 +326,14 @@ async function sendParts(
           urls.set(part.partNumber, { url: part.uploadUrl, usableUntil });
         }
       }
-      // Next batch: what the workers send in half a URL's usable life at the pace so far.
+      // Next batch: what the workers send in half a URL's usable life at the pace so far, but at
+      // most twice this one. Hashing a batch takes longer than sending the half batch still in
+      // hand when it starts once the batch is much bigger: on a fast link (loopback) a jump from
+      // 8 parts to 1,000 left the workers idle for as long as hashing the whole file took.
       const perPartMs = partsSent > 0 ? (job.now() - sendingSince) / partsSent : undefined;
       if (perPartMs !== undefined && perPartMs > 0) {
-        batchSize = Math.max(job.parallel, Math.min(MAX_BATCH, Math.floor((usableUntil - askedAt) / 2 / perPartMs)));
+        const affordable = Math.floor((usableUntil - askedAt) / 2 / perPartMs);
+        batchSize = Math.max(job.parallel, Math.min(MAX_BATCH, 2 * batchSize, affordable));
       }
     });
     urlLock = next.catch(() => undefined);
@@ -355,7 +359,8 @@ async function sendParts(
       .finally(() => (prefetching = false));
   };
   const urlFor = async (n: number): Promise<string> => {
-    await fetchBatch(n);
+    // A part whose URL is in hand goes at once, not after the batch being hashed in the background.
+    if (needsUrl(n)) await fetchBatch(n);
     const url = urls.get(n);
     if (!url) throw invalidAnswer("presign", `the parts answer has no URL for part ${n}`);
     prefetch();

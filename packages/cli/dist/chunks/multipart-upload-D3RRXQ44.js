@@ -12,38 +12,39 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/prom
 import { join } from "node:path";
 
 // ../inspect/src/checksum/crc32c.ts
-var TABLES = (() => {
-  const tables = Array.from({ length: 8 }, () => new Uint32Array(256));
-  const first = tables[0];
+var POLYNOMIAL = 2197175160;
+var SLICES = 16;
+var T = (() => {
+  const table = new Uint32Array(256 * SLICES);
   for (let n = 0; n < 256; n++) {
     let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 2197175160 ^ c >>> 1 : c >>> 1;
-    first[n] = c >>> 0;
+    for (let k = 0; k < 8; k++) c = c & 1 ? POLYNOMIAL ^ c >>> 1 : c >>> 1;
+    table[n] = c >>> 0;
   }
-  for (let t = 1; t < 8; t++) {
-    const previous = tables[t - 1];
-    const table = tables[t];
-    for (let n = 0; n < 256; n++) table[n] = previous[n] >>> 8 ^ first[previous[n] & 255];
+  for (let at = 256; at < table.length; at++) {
+    const previous = table[at - 256];
+    table[at] = previous >>> 8 ^ table[previous & 255];
   }
-  return tables;
+  return table;
 })();
-var [T0, T1, T2, T3, T4, T5, T6, T7] = TABLES;
 var LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 function crc32c(data, crc = 0) {
   let c = ~crc >>> 0;
   let i = 0;
-  while (i < data.length && (data.byteOffset + i) % 4 !== 0) c = T0[(c ^ data[i++]) & 255] ^ c >>> 8;
-  const words = Math.floor((data.length - i) / 8) * 2;
+  while (i < data.length && (data.byteOffset + i) % 4 !== 0) c = T[(c ^ data[i++]) & 255] ^ c >>> 8;
+  const words = Math.floor((data.length - i) / 16) * 4;
   if (words > 0 && LITTLE_ENDIAN) {
     const view = new Uint32Array(data.buffer, data.byteOffset + i, words);
-    for (let w = 0; w < words; w += 2) {
-      const lo = c ^ view[w];
-      const hi = view[w + 1];
-      c = T7[lo & 255] ^ T6[lo >>> 8 & 255] ^ T5[lo >>> 16 & 255] ^ T4[lo >>> 24] ^ T3[hi & 255] ^ T2[hi >>> 8 & 255] ^ T1[hi >>> 16 & 255] ^ T0[hi >>> 24];
+    for (let w = 0; w < words; w += 4) {
+      const a = c ^ view[w];
+      const b = view[w + 1];
+      const d = view[w + 2];
+      const e = view[w + 3];
+      c = T[3840 + (a & 255)] ^ T[3584 + (a >>> 8 & 255)] ^ T[3328 + (a >>> 16 & 255)] ^ T[3072 + (a >>> 24)] ^ T[2816 + (b & 255)] ^ T[2560 + (b >>> 8 & 255)] ^ T[2304 + (b >>> 16 & 255)] ^ T[2048 + (b >>> 24)] ^ T[1792 + (d & 255)] ^ T[1536 + (d >>> 8 & 255)] ^ T[1280 + (d >>> 16 & 255)] ^ T[1024 + (d >>> 24)] ^ T[768 + (e & 255)] ^ T[512 + (e >>> 8 & 255)] ^ T[256 + (e >>> 16 & 255)] ^ T[e >>> 24];
     }
     i += words * 4;
   }
-  while (i < data.length) c = T0[(c ^ data[i++]) & 255] ^ c >>> 8;
+  while (i < data.length) c = T[(c ^ data[i++]) & 255] ^ c >>> 8;
   return ~c >>> 0;
 }
 
@@ -245,7 +246,8 @@ async function sendParts(job, state, handle, partCount, lengthOf, save, timed) {
       }
       const perPartMs = partsSent > 0 ? (job.now() - sendingSince) / partsSent : void 0;
       if (perPartMs !== void 0 && perPartMs > 0) {
-        batchSize = Math.max(job.parallel, Math.min(MAX_BATCH, Math.floor((usableUntil - askedAt) / 2 / perPartMs)));
+        const affordable = Math.floor((usableUntil - askedAt) / 2 / perPartMs);
+        batchSize = Math.max(job.parallel, Math.min(MAX_BATCH, 2 * batchSize, affordable));
       }
     });
     urlLock = next.catch(() => void 0);
@@ -264,7 +266,7 @@ async function sendParts(job, state, handle, partCount, lengthOf, save, timed) {
     void fetchBatch().catch(() => void 0).finally(() => prefetching = false);
   };
   const urlFor = async (n) => {
-    await fetchBatch(n);
+    if (needsUrl(n)) await fetchBatch(n);
     const url = urls.get(n);
     if (!url) throw invalidAnswer("presign", `the parts answer has no URL for part ${n}`);
     prefetch();
