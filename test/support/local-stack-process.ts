@@ -17,7 +17,10 @@ export interface StackProcess {
 
 /** Spawns start.ts as `npm start` does: on free ports (PORT=0) and the caller's data dir. */
 export function spawnStack(dataDir: string, env: Record<string, string> = {}) {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "packages/local/src/start.ts"], {
+  // HANGAR_STACK_CPU_PROF=<dir> writes the stack's CPU profile there when it exits (a bench's
+  // server side; NODE_OPTIONS may not carry --cpu-prof).
+  const profile = process.env.HANGAR_STACK_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.HANGAR_STACK_CPU_PROF}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, "--import", "tsx", "packages/local/src/start.ts"], {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: "0", HANGAR_DATA_DIR: dataDir, ...env },
     stdio: ["ignore", "pipe", "pipe"],
