@@ -565,9 +565,10 @@ describe("least privilege", () => {
 
   it("grants the reads of pinned versions complete and the signed downloads need", () => {
     expect(access).toMatchObject({
-      presign: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"], objects: ["s3:PutObject"] },
+      // DeleteItem: presign and complete also serve the dashboard's uploads, whose session check ends an expired session.
+      presign: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem"], objects: ["s3:PutObject"] },
       complete: {
-        table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"],
+        table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
         // Multipart: CompleteMultipartUpload is authorized by PutObject; the part list is checked with ListParts.
         objects: ["s3:GetObject", "s3:GetObjectVersion", "s3:PutObject", "s3:ListMultipartUploadParts"],
       },
