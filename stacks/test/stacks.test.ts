@@ -9,7 +9,7 @@ import { access, accessOf, permissionsTable, reaperActions, secretActions } from
 import { REAPER_ITERATOR_AGE_ALARM_MS } from "../alarms";
 import { accessLogFormat, COMPLETE_P99_ALARM_MS } from "../api-stack";
 import { RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER } from "../handlers";
-import { expiredUploadFilter, REAPER_HANDLER, sealFilter } from "../storage-stack";
+import { expiredUploadFilter, REAPER_HANDLER, sealFilter, uploadsCors } from "../storage-stack";
 import { API_ORIGIN_HEADERS, apiPathPatterns, dashboardCsp, ORIGIN_READ_TIMEOUT_SECONDS, SPA_REWRITE_CODE, VIEWER_HOST_CODE } from "../web-stack";
 import { nagFindings, REPO_ROOT, synthesize } from "../synthesize";
 import {
@@ -414,6 +414,14 @@ describe("uploads bucket", () => {
     expect(props(bucketOf(dev)[1]).CorsConfiguration).toBeUndefined();
     expect(props(bucketOf(prod)[1]).CorsConfiguration).toEqual({
       CorsRules: [
+        // The dashboard's browser uploads: PUT from exactly its origin, the headers that PUT sends, ETag for multipart.
+        {
+          AllowedMethods: ["PUT"],
+          AllowedOrigins: ["https://hangar.example.com"],
+          AllowedHeaders: ["Content-Type", "x-amz-checksum-crc32c"],
+          ExposedHeaders: ["ETag"],
+          MaxAge: 3600,
+        },
         {
           AllowedMethods: ["PUT", "GET", "HEAD"],
           AllowedOrigins: ["https://dashboard.example.com", "https://admin.example.com"],
@@ -423,6 +431,15 @@ describe("uploads bucket", () => {
         },
       ],
     });
+  });
+
+  it("lets the dashboard's origin PUT to the bucket: the custom domain, or the public URL's origin", () => {
+    const corsOf = (stage: Stage) => props<{ CorsConfiguration: { CorsRules: { AllowedOrigins: string[]; AllowedMethods: string[] }[] } }>(bucketOf(stage)[1]).CorsConfiguration;
+    expect(corsOf(edge).CorsRules).toEqual([expect.objectContaining({ AllowedMethods: ["PUT"], AllowedOrigins: ["https://hangar.example.com"] })]);
+    expect(uploadsCors({ publicUrl: "https://hangar.example.org/base/", corsOrigins: [] })).toEqual([
+      expect.objectContaining({ allowedMethods: ["PUT"], allowedOrigins: ["https://hangar.example.org"] }),
+    ]);
+    expect(uploadsCors({ corsOrigins: [] })).toBe(false);
   });
 
   it("writes S3 server access logs to a separate bucket when the stage asks (production by default)", () => {
