@@ -1011,14 +1011,16 @@ describe("one origin per stage (CloudFront)", () => {
     const id = configOf(dev).DefaultCacheBehavior.ResponseHeadersPolicyId!.Ref;
     const policy = props<{ ResponseHeadersPolicyConfig: { SecurityHeadersConfig: Record<string, Record<string, unknown>> } }>(dev.web.Resources[id]);
     const headers = policy.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
-    // Images: self, data/blob, and the uploads bucket's own origin (icons are signed GETs on it).
+    // Images: self, data/blob, and the uploads bucket's own origin (icons are signed GETs on it);
+    // connections: self and that origin too (browser uploads PUT to presigned URLs on it).
     const csp = JSON.stringify(headers.ContentSecurityPolicy);
     expect(csp).toMatch(/UploadsBucket/);
     expect(dashboardCsp("https://b.s3.eu-west-1.amazonaws.com")).toBe(
-      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https://b.s3.eu-west-1.amazonaws.com; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https://b.s3.eu-west-1.amazonaws.com; connect-src 'self' https://b.s3.eu-west-1.amazonaws.com; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
     );
     expect(csp).toContain(".s3.");
-    expect(csp).toContain(".amazonaws.com; connect-src 'self'; frame-ancestors 'none'");
+    expect(csp).toContain(".amazonaws.com; connect-src 'self' https://");
+    expect(csp).toContain(".amazonaws.com; frame-ancestors 'none'");
     expect(headers.ContentTypeOptions).toEqual({ Override: true });
     expect(headers.ReferrerPolicy).toEqual({ ReferrerPolicy: "same-origin", Override: true });
     expect(headers.FrameOptions).toEqual({ FrameOption: "DENY", Override: true });
