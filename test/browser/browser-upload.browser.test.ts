@@ -96,7 +96,7 @@ describe("upload in the browser", () => {
     await writeBigAssetApk(big, fixtures("apk").find((f) => f.endsWith("aapt2-adaptive-icon.apk"))!, 17 * MiB, { block: noiseBlock() });
     expect(statSync(big).size).toBeGreaterThan(16 * MiB);
     await page.goto(`/projects/${encodeURIComponent(projectId)}`);
-    await page.evaluate(() => localStorage.setItem("hangar:multipart-above", String(1024 * 1024)));
+    await page.evaluate(`localStorage.setItem("hangar:multipart-above", "${1024 * 1024}")`);
     const requests: string[] = [];
     page.on("request", (r) => requests.push(`${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).searchParams.has("partNumber") ? "?part" : ""}`));
 
@@ -108,7 +108,7 @@ describe("upload in the browser", () => {
     expect(requests).toContain(`POST /api/projects/${projectId}/uploads/multipart`);
     expect(requests).toContain(`POST /api/projects/${projectId}/uploads/complete`);
     expect(requests.filter((r) => r.startsWith("PUT ") && r.endsWith("?part"))).toHaveLength(3);
-    await page.evaluate(() => localStorage.removeItem("hangar:multipart-above"));
+    await page.evaluate(`localStorage.removeItem("hangar:multipart-above")`);
     await page.getByTestId("builds-list").locator(".file-row").nth(1).waitFor();
     expect(await page.getByTestId("project-build-count").textContent()).toBe("2");
   }, 240_000);
