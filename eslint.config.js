@@ -51,9 +51,10 @@ const importBoundaries = [
   restrict(
     ["packages/web/src/**"],
     "the web app imports core only through dependency-free subpaths (no AWS SDK, no node: modules), never functions, local or SDKs (README, Layout)",
-    // Of inspect, only the dependency-free CRC32C the browser's multipart parts carry.
+    // Of inspect, only the CRC32C the browser's multipart parts carry and the browser entry of the
+    // extractor (loaded lazily; its Node builtins are aliased in packages/web/vite.config.ts).
     [...coreServerOnly, "@hangar/inspect"],
-    [...ours("functions", "local", "cli"), "@hangar/inspect/*", "!@hangar/inspect/crc32c", "@aws-sdk/*", "node:*", ...intoPackage("core", "functions", "local", "cli", "inspect")],
+    [...ours("functions", "local", "cli"), "@hangar/inspect/*", "!@hangar/inspect/crc32c", "!@hangar/inspect/browser", "@aws-sdk/*", "node:*", ...intoPackage("core", "functions", "local", "cli", "inspect")],
   ),
   restrict(
     ["stacks/**"],

@@ -73,6 +73,10 @@ describe("upload in the browser", () => {
     await page.keyboard.press("Enter");
     await (await chooser).setFiles(fixtures("apk").find((f) => f.endsWith("aapt2-adaptive-icon.apk"))!);
 
+    // Read in the browser by the extractor before the upload.
+    const preview = page.getByTestId("upload-preview");
+    await preview.waitFor({ timeout: 60_000 });
+    expect(await preview.textContent()).toBe("Adaptive 1.2 (12) · com.hangar.adaptive · Android");
     const done = page.getByTestId("upload-done");
     await done.waitFor({ timeout: 60_000 });
     expect(await done.textContent()).toContain("Adaptive 1.2 (12) uploaded.");
@@ -102,6 +106,8 @@ describe("upload in the browser", () => {
 
     await page.getByTestId("upload-input").setInputFiles(big);
     await page.getByTestId("upload-progress").waitFor();
+    // 17 MiB, yet the extractor read only the ranges it needs.
+    expect(await page.getByTestId("upload-preview").textContent()).toContain("Adaptive 1.2 (12)");
     const done = page.getByTestId("upload-done");
     await done.waitFor({ timeout: 120_000 });
     expect(await done.textContent()).toContain("Adaptive 1.2 (12) uploaded.");
@@ -113,9 +119,14 @@ describe("upload in the browser", () => {
     expect(await page.getByTestId("project-build-count").textContent()).toBe("2");
   }, 240_000);
 
-  it("refuses a file that is not an APK or IPA before sending anything", async () => {
+  it("refuses a file that is not an APK or IPA, or that the extractor cannot read, before sending anything", async () => {
     const { page } = session;
     await page.goto(`/projects/${encodeURIComponent(projectId)}`);
+    const requests: string[] = [];
+    page.on("request", (r) => requests.push(`${r.method()} ${new URL(r.url()).pathname}`));
+    await page.getByTestId("upload-input").setInputFiles({ name: "fake.apk", mimeType: "application/octet-stream", buffer: Buffer.from("not a zip at all, just text") });
+    await page.getByText(/^fake\.apk cannot be uploaded: /).waitFor();
+    expect(requests.filter((r) => r.includes(`/api/projects/${projectId}/uploads`))).toEqual([]);
     await page.getByTestId("upload-input").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
     await page.getByText("notes.txt is not an APK or IPA. Choose a .apk or .ipa file.").waitFor();
     await auditBothSchemes(page, "project-upload-refused");

@@ -9,15 +9,17 @@ import { Link } from "../app/router";
 // Types only: the engine (and its CRC32C tables) is loaded on the first upload, not with the dashboard.
 import type { BrowserUpload, UploadProgress } from "../upload/browser-upload";
 import { declaredFile } from "../upload/declared-file";
+import type { PackagePreview } from "@hangar/inspect/browser";
 import { ErrorSummary, Notice } from "./alerts";
 import { Button } from "./button";
 import { Card } from "./layouts";
 
 type State =
   | { step: "idle" }
-  | { step: "uploading"; file: File; progress?: UploadProgress }
+  | { step: "reading"; file: File }
+  | { step: "uploading"; file: File; preview?: PackagePreview; progress?: UploadProgress }
   | { step: "stopped"; file: File; message: string; retryable: boolean }
-  | { step: "done"; file: File; result: CompleteResult };
+  | { step: "done"; file: File; preview?: PackagePreview; result: CompleteResult };
 
 function seconds(total: number): string {
   if (total < 60) return `${total} s`;
@@ -33,6 +35,33 @@ function progressLine(p: UploadProgress): string {
 }
 
 /**
+ * The package's name, version, bundle id and platform, read in the browser by the extractor
+ * (@hangar/inspect/browser, loaded on the first file: the dashboard's first load does not carry
+ * it). A package the extractor refuses is refused here with its reason; a read the browser could
+ * not do (a read failure, the time budget) only leaves the preview out: complete decides.
+ */
+async function readPreview(file: File): Promise<{ preview?: PackagePreview; problem?: string }> {
+  try {
+    const { inspectBlob } = await import("@hangar/inspect/browser");
+    return { preview: await inspectBlob(file, file.name) };
+  } catch (error) {
+    const { name, code, message } = error as { name?: string; code?: string; message?: string };
+    if (name === "InspectError" && code !== "read_failed" && code !== "timeout") return { problem: `${file.name} cannot be uploaded: ${message}` };
+    return {};
+  }
+}
+
+function Preview({ preview }: { preview: PackagePreview }) {
+  return (
+    <p className="upload-preview" data-testid="upload-preview">
+      <strong>{preview.appName}</strong> {preview.version}
+      {preview.buildNumber ? ` (${preview.buildNumber})` : ""} · <span className="mono break-anywhere">{preview.bundleId}</span> ·{" "}
+      {preview.platform === "android" ? "Android" : "iOS"}
+    </p>
+  );
+}
+
+/**
  * Upload a build from the browser (issue 23 item 5): drop an APK or IPA on the zone or choose one
  * with the button (a real button, so the keyboard reaches it), then progress with rate and time
  * left, cancel, retry of what failed, and the new build with its links. The project's lists are
@@ -42,15 +71,16 @@ export function UploadPanel({ projectId }: { projectId: string }) {
   const client = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const upload = useRef<BrowserUpload | undefined>(undefined);
+  const preview = useRef<PackagePreview | undefined>(undefined);
   const [state, setState] = useState<State>({ step: "idle" });
   const [dragging, setDragging] = useState(false);
-  const busy = state.step === "uploading";
+  const busy = state.step === "uploading" || state.step === "reading";
 
   const run = async (file: File, current: BrowserUpload) => {
-    setState({ step: "uploading", file });
+    setState({ step: "uploading", file, ...(preview.current ? { preview: preview.current } : {}) });
     try {
       const result = await current.run();
-      setState({ step: "done", file, result });
+      setState({ step: "done", file, ...(preview.current ? { preview: preview.current } : {}), result });
       await Promise.all([
         client.invalidateQueries({ queryKey: queryKeys.projects.all }),
         client.invalidateQueries({ queryKey: queryKeys.files.all }),
@@ -70,14 +100,20 @@ export function UploadPanel({ projectId }: { projectId: string }) {
       setState({ step: "stopped", file, message: declared.problem, retryable: false });
       return;
     }
-    setState({ step: "uploading", file });
+    setState({ step: "reading", file });
     let engine: typeof import("../upload/browser-upload");
+    let read: Awaited<ReturnType<typeof readPreview>>;
     try {
-      engine = await import("../upload/browser-upload");
+      [engine, read] = await Promise.all([import("../upload/browser-upload"), readPreview(file)]);
     } catch {
       setState({ step: "stopped", file, message: "The uploader could not be loaded. Check your connection and try again.", retryable: false });
       return;
     }
+    if (read.problem) {
+      setState({ step: "stopped", file, message: read.problem, retryable: false });
+      return;
+    }
+    preview.current = read.preview;
     const current: BrowserUpload = new engine.BrowserUpload(projectId, file, (progress) =>
       setState((s) => (s.step === "uploading" && upload.current === current ? { ...s, progress } : s)),
     );
@@ -133,8 +169,14 @@ export function UploadPanel({ projectId }: { projectId: string }) {
           <p className="upload-file">
             <strong className="break-anywhere">{state.file.name}</strong> <span className="muted">{formatBytes(state.file.size)}</span>
           </p>
+          {state.step === "reading" && (
+            <p className="loading-line" role="status">
+              <span className="spinner spinner-dark" aria-hidden="true" /> Reading the package…
+            </p>
+          )}
           {state.step === "uploading" && (
             <>
+              {state.preview && <Preview preview={state.preview} />}
               <progress
                 className="upload-progress"
                 aria-label={`Uploading ${state.file.name}`}
@@ -162,7 +204,12 @@ export function UploadPanel({ projectId }: { projectId: string }) {
               )}
             </ErrorSummary>
           )}
-          {state.step === "done" && <Uploaded result={state.result} />}
+          {state.step === "done" && (
+            <>
+              {state.preview && <Preview preview={state.preview} />}
+              <Uploaded result={state.result} />
+            </>
+          )}
         </div>
       )}
     </Card>
