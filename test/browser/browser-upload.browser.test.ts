@@ -119,6 +119,37 @@ describe("upload in the browser", () => {
     expect(await page.getByTestId("project-build-count").textContent()).toBe("2");
   }, 240_000);
 
+  it("retries a part that failed, offers Retry when it keeps failing, and cancel aborts the multipart upload", async () => {
+    const { page } = session;
+    const big = join(tmp, "Big.apk");
+    await page.goto(`/projects/${encodeURIComponent(projectId)}`);
+    await page.evaluate(`localStorage.setItem("hangar:multipart-above", "${1024 * 1024}")`);
+    const partTwo = (url: URL) => url.searchParams.get("partNumber") === "2";
+    let refused = 0;
+    await page.route(partTwo, (route) => ((refused += 1), route.abort("failed")));
+
+    await page.getByTestId("upload-input").setInputFiles(big);
+    await page.getByText("1 of 3 parts could not be sent. Retry to send them; the others are kept.").waitFor({ timeout: 60_000 });
+    // Three attempts of part 2, each refused; parts 1 and 3 are stored.
+    expect(refused).toBe(3);
+    await page.unroute(partTwo);
+    const puts: string[] = [];
+    page.on("request", (r) => r.method() === "PUT" && puts.push(new URL(r.url()).searchParams.get("partNumber") ?? "single"));
+    await page.getByRole("button", { name: "Retry" }).click();
+    await page.getByTestId("upload-done").waitFor({ timeout: 60_000 });
+    expect(puts).toEqual(["2"]);
+
+    // Cancel while the parts hang: every PUT stops and the multipart upload is aborted.
+    await page.route((url) => url.searchParams.has("partNumber"), () => undefined);
+    const aborted = page.waitForRequest((r) => r.method() === "DELETE" && r.url().endsWith(`/api/projects/${projectId}/uploads/multipart`));
+    await page.getByTestId("upload-input").setInputFiles(big);
+    await page.getByRole("button", { name: "Cancel upload" }).click();
+    expect((await (await aborted).response())?.status()).toBe(204);
+    await page.getByText("The upload was cancelled.").waitFor();
+    await page.unrouteAll({ behavior: "ignoreErrors" });
+    await page.evaluate(`localStorage.removeItem("hangar:multipart-above")`);
+  }, 240_000);
+
   it("refuses a file that is not an APK or IPA, or that the extractor cannot read, before sending anything", async () => {
     const { page } = session;
     await page.goto(`/projects/${encodeURIComponent(projectId)}`);
