@@ -93,6 +93,17 @@ describe("upload in the browser", () => {
     await page.getByText("Adaptive").first().waitFor();
   }, 240_000);
 
+  it("reads an IPA in the browser too, and says after complete when testers cannot install the build", async () => {
+    const { page } = session;
+    await page.goto(`/projects/${encodeURIComponent(projectId)}`);
+    // Signed for the App Store: it uploads, but installs from the App Store or TestFlight only.
+    await page.getByTestId("upload-input").setInputFiles(fixtures("ipa").find((f) => f.endsWith("unicode-names.ipa"))!);
+    await page.getByTestId("upload-done").waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId("upload-preview").textContent()).toMatch(/ · iOS$/);
+    expect(await page.getByTestId("upload-install-warning").textContent()).toContain("App Store");
+    await auditBothSchemes(page, "project-upload-not-installable");
+  }, 240_000);
+
   it("sends a file above the threshold as a multipart upload with checksummed parts in parallel", async () => {
     const { page } = session;
     const big = join(tmp, "Big.apk");
@@ -115,8 +126,8 @@ describe("upload in the browser", () => {
     expect(requests).toContain(`POST /api/projects/${projectId}/uploads/complete`);
     expect(requests.filter((r) => r.startsWith("PUT ") && r.endsWith("?part"))).toHaveLength(3);
     await page.evaluate(`localStorage.removeItem("hangar:multipart-above")`);
-    await page.getByTestId("builds-list").locator(".file-row").nth(1).waitFor();
-    expect(await page.getByTestId("project-build-count").textContent()).toBe("2");
+    await page.getByTestId("builds-list").locator(".file-row").nth(2).waitFor();
+    expect(await page.getByTestId("project-build-count").textContent()).toBe("3");
   }, 240_000);
 
   it("retries a part that failed, offers Retry when it keeps failing, and cancel aborts the multipart upload", async () => {

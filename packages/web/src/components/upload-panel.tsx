@@ -1,4 +1,5 @@
 import { formatBytes } from "@hangar/core/format-bytes";
+import { INSTALL_BLOCKER_TEXT, installability } from "@hangar/core/installability";
 import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState, type DragEvent } from "react";
 import { ApiError, describeError } from "../api/api-client";
@@ -218,6 +219,8 @@ export function UploadPanel({ projectId }: { projectId: string }) {
 
 function Uploaded({ result }: { result: CompleteResult }) {
   const { appName, version } = result.metadata;
+  // Complete's own rule (core's installability), said at once rather than by a tester later.
+  const install = installability({ platform: result.metadata.platform, provisioning: result.metadata.provisioning }, new Date());
   const build = typeof result.metadata.buildNumber === "string" && result.metadata.buildNumber ? ` (${result.metadata.buildNumber})` : "";
   return (
     <div data-testid="upload-done">
@@ -229,6 +232,12 @@ function Uploaded({ result }: { result: CompleteResult }) {
           Share link: <a href={result.shareUrl}>{result.shareUrl}</a>
         </p>
       </Notice>
+      {!install.installable && (
+        <div className="alert alert-warning" role="note" data-testid="upload-install-warning">
+          <p className="alert-title">Testers cannot install this build from its link.</p>
+          <p>{INSTALL_BLOCKER_TEXT[install.reason]}</p>
+        </div>
+      )}
     </div>
   );
 }
