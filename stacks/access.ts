@@ -63,12 +63,15 @@ export interface FunctionAccess {
 export const access = {
   // The key (GetItem), its rate and usage counters (UpdateItem), the pending record (PutItem).
   // The presigned PUT is executed with this function's credentials.
-  presign: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"], objects: ["s3:PutObject"], originSecret: true },
+  // Presign, complete and multipart also serve the dashboard's browser uploads: the session
+  // (GetItem, UpdateItem to slide it, DeleteItem when it expired), the project (GetItem) and the
+  // account's upload rate counter (UpdateItem).
+  presign: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem"], objects: ["s3:PutObject"], originSecret: true },
   // The record is completed in a transaction with the seal item (Update/Put, ConditionCheck).
   // Reads the package (HEAD, then ranged GETs of the version HEAD saw) and stores the icon beside
   // it; a multipart complete's part list is checked against ListParts.
   complete: {
-    table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"],
+    table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
     objects: ["s3:GetObject", "s3:GetObjectVersion", "s3:PutObject", "s3:ListMultipartUploadParts"],
     originSecret: true,
   },

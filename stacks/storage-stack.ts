@@ -5,13 +5,13 @@ import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import { BlockPublicAccess, Bucket as CdkBucket, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { NagSuppressions } from "cdk-nag";
-import { Bucket, Function, Table, type StackContext } from "sst/constructs";
+import { Bucket, Function, Table, type BucketCorsRule, type StackContext } from "sst/constructs";
 import { tableDefinition as keys } from "@hangar/core";
 import { reaperStatements } from "./access";
 import { alarmTopic, deadLetterAlarm, functionAlarms, iteratorAgeAlarm, tableAlarms } from "./alarms";
 import { REAPER_HANDLER } from "./handlers";
 import { suppressProviders, suppressReaper } from "./nag";
-import { stageSettings } from "./settings";
+import { stageSettings, type StageSettings } from "./settings";
 
 /** Where packages and their icons live; every function's S3 grant is limited to it. */
 export const UPLOADS_PREFIX = "uploads/";
@@ -99,11 +99,9 @@ export function StorageStack({ stack, app }: StackContext) {
   }
 
   const bucket = new Bucket(stack, "Uploads", {
-    // Browser uploads from other origins only when configured: the dashboard is same-origin.
-    cors:
-      settings.corsOrigins.length > 0
-        ? [{ allowedMethods: ["PUT", "GET", "HEAD"], allowedOrigins: settings.corsOrigins, allowedHeaders: ["*"], exposedHeaders: ["ETag"], maxAge: "1 hour" }]
-        : false,
+    // The dashboard's browser uploads PUT to presigned URLs on the bucket's own host: a rule for
+    // exactly the dashboard's origin (dashboardUploadCors). Other origins only when configured.
+    cors: uploadsCors(settings),
     cdk: {
       bucket: {
         blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -207,4 +205,36 @@ export function StorageStack({ stack, app }: StackContext) {
   });
 
   return { table, bucket, arns, reaper, reaperFailures, topic, accessLogs };
+}
+
+/**
+ * The dashboard's origins as known at synth: the public URL's and the custom domain's. A stage on
+ * CloudFront's generated domain has none (that name exists only once the distribution does, in a
+ * stack that depends on this one): browser uploads there need HANGAR_PUBLIC_URL or a custom domain.
+ */
+export function dashboardOrigins(settings: Pick<StageSettings, "publicUrl" | "customDomain">): string[] {
+  const origins = [
+    ...(settings.publicUrl ? [new URL(settings.publicUrl).origin] : []),
+    ...(settings.customDomain ? [`https://${settings.customDomain.domainName}`] : []),
+  ];
+  return [...new Set(origins)];
+}
+
+/**
+ * What the dashboard's upload PUTs need and nothing more: PUT from its origin, the Content-Type a
+ * single presigned PUT signs, the CRC32C header a part may carry (the part URLs sign it in the
+ * query), and the ETag exposed, which a multipart complete lists per part. Then the origins a
+ * stage adds with HANGAR_CORS_ORIGINS, as before.
+ */
+export function uploadsCors(settings: Pick<StageSettings, "publicUrl" | "customDomain" | "corsOrigins">): BucketCorsRule[] | false {
+  const dashboard = dashboardOrigins(settings);
+  const rules: BucketCorsRule[] = [
+    ...(dashboard.length > 0
+      ? [{ allowedMethods: ["PUT"], allowedOrigins: dashboard, allowedHeaders: ["Content-Type", "x-amz-checksum-crc32c"], exposedHeaders: ["ETag"], maxAge: "1 hour" } satisfies BucketCorsRule]
+      : []),
+    ...(settings.corsOrigins.length > 0
+      ? [{ allowedMethods: ["PUT", "GET", "HEAD"], allowedOrigins: settings.corsOrigins, allowedHeaders: ["*"], exposedHeaders: ["ETag"], maxAge: "1 hour" } satisfies BucketCorsRule]
+      : []),
+  ];
+  return rules.length > 0 ? rules : false;
 }

@@ -62,11 +62,12 @@ export const ORIGIN_READ_TIMEOUT_SECONDS = Math.min(60, Math.max(...Object.value
 
 /**
  * The dashboard's CSP: no inline script or style, no framing, nothing from other origins but
- * build icons, which are short-lived signed GETs on the uploads bucket's own origin (the
- * address S3UrlSigner signs for; the local stack allows its object store the same way).
+ * the uploads bucket's own origin (the address S3UrlSigner signs for; the local stack allows its
+ * object store the same way): build icons are short-lived signed GETs on it (img-src), and
+ * browser uploads PUT to presigned URLs on it (connect-src).
  */
 export const dashboardCsp = (imageOrigin: string) =>
-  `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: ${imageOrigin}; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
+  `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: ${imageOrigin}; connect-src 'self' ${imageOrigin}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
 
 /**
  * Viewer request of the dashboard: client routes (`/`, `/login`, `/verify-email`…) have no file

@@ -6,9 +6,9 @@ import { rawGet } from "./support/raw-http";
  * The dashboard on the API's origin, on the running stack: `/` and client routes answer the
  * dashboard's page under a strict CSP; the API keeps its JSON answers; no path leaves the build.
  */
-/** Images may also come from the object store: build icons are signed GETs on it, as on AWS. */
+/** Images and connections may also go to the object store: build icons are signed GETs on it, browser uploads PUT to it, as on AWS. */
 const csp = () =>
-  `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: ${new URL(stack().s3Endpoint).origin}; connect-src 'self'; ` +
+  `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: ${new URL(stack().s3Endpoint).origin}; connect-src 'self' ${new URL(stack().s3Endpoint).origin}; ` +
   "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 describe("dashboard on the local stack", () => {

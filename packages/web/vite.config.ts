@@ -1,5 +1,8 @@
 import react from "@vitejs/plugin-react";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
+
+const inspectBrowser = (file: string) => fileURLToPath(new URL(`../inspect/src/browser/${file}`, import.meta.url));
 
 /**
  * The dashboard is served under a strict Content-Security-Policy (`script-src 'self'`,
@@ -11,7 +14,12 @@ export default defineConfig({
   plugins: [react()],
   // The workspace root holds another React (18, for a tool's own UI) beside this package's 19;
   // @tanstack/react-query is hoisted there, and must use the app's React, not that one.
-  resolve: { dedupe: ["react", "react-dom"] },
+  // The extractor's Node builtins, for its browser entry (@hangar/inspect/browser, a lazy chunk
+  // of the upload panel): zlib's inflateRaw and crc32 over DecompressionStream, no file system.
+  resolve: {
+    dedupe: ["react", "react-dom"],
+    alias: { "node:zlib": inspectBrowser("zlib-browser.ts"), "node:fs/promises": inspectBrowser("no-fs.ts") },
+  },
   build: {
     outDir: "dist",
     emptyOutDir: true,

@@ -9,7 +9,7 @@ import { access, accessOf, permissionsTable, reaperActions, secretActions } from
 import { REAPER_ITERATOR_AGE_ALARM_MS } from "../alarms";
 import { accessLogFormat, COMPLETE_P99_ALARM_MS } from "../api-stack";
 import { RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER } from "../handlers";
-import { expiredUploadFilter, REAPER_HANDLER, sealFilter } from "../storage-stack";
+import { expiredUploadFilter, REAPER_HANDLER, sealFilter, uploadsCors } from "../storage-stack";
 import { API_ORIGIN_HEADERS, apiPathPatterns, dashboardCsp, ORIGIN_READ_TIMEOUT_SECONDS, SPA_REWRITE_CODE, VIEWER_HOST_CODE } from "../web-stack";
 import { nagFindings, REPO_ROOT, synthesize } from "../synthesize";
 import {
@@ -414,6 +414,14 @@ describe("uploads bucket", () => {
     expect(props(bucketOf(dev)[1]).CorsConfiguration).toBeUndefined();
     expect(props(bucketOf(prod)[1]).CorsConfiguration).toEqual({
       CorsRules: [
+        // The dashboard's browser uploads: PUT from exactly its origin, the headers that PUT sends, ETag for multipart.
+        {
+          AllowedMethods: ["PUT"],
+          AllowedOrigins: ["https://hangar.example.com"],
+          AllowedHeaders: ["Content-Type", "x-amz-checksum-crc32c"],
+          ExposedHeaders: ["ETag"],
+          MaxAge: 3600,
+        },
         {
           AllowedMethods: ["PUT", "GET", "HEAD"],
           AllowedOrigins: ["https://dashboard.example.com", "https://admin.example.com"],
@@ -423,6 +431,15 @@ describe("uploads bucket", () => {
         },
       ],
     });
+  });
+
+  it("lets the dashboard's origin PUT to the bucket: the custom domain, or the public URL's origin", () => {
+    const corsOf = (stage: Stage) => props<{ CorsConfiguration: { CorsRules: { AllowedOrigins: string[]; AllowedMethods: string[] }[] } }>(bucketOf(stage)[1]).CorsConfiguration;
+    expect(corsOf(edge).CorsRules).toEqual([expect.objectContaining({ AllowedMethods: ["PUT"], AllowedOrigins: ["https://hangar.example.com"] })]);
+    expect(uploadsCors({ publicUrl: "https://hangar.example.org/base/", corsOrigins: [] })).toEqual([
+      expect.objectContaining({ allowedMethods: ["PUT"], allowedOrigins: ["https://hangar.example.org"] }),
+    ]);
+    expect(uploadsCors({ corsOrigins: [] })).toBe(false);
   });
 
   it("writes S3 server access logs to a separate bucket when the stage asks (production by default)", () => {
@@ -565,9 +582,10 @@ describe("least privilege", () => {
 
   it("grants the reads of pinned versions complete and the signed downloads need", () => {
     expect(access).toMatchObject({
-      presign: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"], objects: ["s3:PutObject"] },
+      // DeleteItem: presign and complete also serve the dashboard's uploads, whose session check ends an expired session.
+      presign: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem"], objects: ["s3:PutObject"] },
       complete: {
-        table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"],
+        table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
         // Multipart: CompleteMultipartUpload is authorized by PutObject; the part list is checked with ListParts.
         objects: ["s3:GetObject", "s3:GetObjectVersion", "s3:PutObject", "s3:ListMultipartUploadParts"],
       },
@@ -993,14 +1011,16 @@ describe("one origin per stage (CloudFront)", () => {
     const id = configOf(dev).DefaultCacheBehavior.ResponseHeadersPolicyId!.Ref;
     const policy = props<{ ResponseHeadersPolicyConfig: { SecurityHeadersConfig: Record<string, Record<string, unknown>> } }>(dev.web.Resources[id]);
     const headers = policy.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
-    // Images: self, data/blob, and the uploads bucket's own origin (icons are signed GETs on it).
+    // Images: self, data/blob, and the uploads bucket's own origin (icons are signed GETs on it);
+    // connections: self and that origin too (browser uploads PUT to presigned URLs on it).
     const csp = JSON.stringify(headers.ContentSecurityPolicy);
     expect(csp).toMatch(/UploadsBucket/);
     expect(dashboardCsp("https://b.s3.eu-west-1.amazonaws.com")).toBe(
-      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https://b.s3.eu-west-1.amazonaws.com; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https://b.s3.eu-west-1.amazonaws.com; connect-src 'self' https://b.s3.eu-west-1.amazonaws.com; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
     );
     expect(csp).toContain(".s3.");
-    expect(csp).toContain(".amazonaws.com; connect-src 'self'; frame-ancestors 'none'");
+    expect(csp).toContain(".amazonaws.com; connect-src 'self' https://");
+    expect(csp).toContain(".amazonaws.com; frame-ancestors 'none'");
     expect(headers.ContentTypeOptions).toEqual({ Override: true });
     expect(headers.ReferrerPolicy).toEqual({ ReferrerPolicy: "same-origin", Override: true });
     expect(headers.FrameOptions).toEqual({ FrameOption: "DENY", Override: true });

@@ -10,6 +10,7 @@ export * from "./upload/complete-upload";
 export * from "./upload/multipart-upload";
 export * from "./upload/seal-upload";
 export * from "./upload/installability";
+export * from "./upload/uploader";
 export * from "./auth/authenticate";
 export * from "./keys/create-api-key";
 export * from "./mail/mail-events";

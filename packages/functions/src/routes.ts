@@ -79,6 +79,13 @@ export const routes = [
   { method: "POST", path: "/api/upload/api-key/multipart", auth: "apiKey", fn: "multipart" },
   { method: "POST", path: "/api/upload/api-key/multipart/parts", auth: "apiKey", fn: "multipart" },
   { method: "DELETE", path: "/api/upload/api-key/multipart", auth: "apiKey", fn: "multipart" },
+  // The same flow from the dashboard (browser uploads), for the signed-in owner of the project. Served
+  // by the same functions: they already carry the use cases and their clients, and add only the session check.
+  { method: "POST", path: "/api/projects/{projectId}/uploads", auth: "session", fn: "presign" },
+  { method: "POST", path: "/api/projects/{projectId}/uploads/multipart", auth: "session", fn: "multipart" },
+  { method: "POST", path: "/api/projects/{projectId}/uploads/multipart/parts", auth: "session", fn: "multipart" },
+  { method: "DELETE", path: "/api/projects/{projectId}/uploads/multipart", auth: "session", fn: "multipart" },
+  { method: "POST", path: "/api/projects/{projectId}/uploads/complete", auth: "session", fn: "complete" },
   // The stable links handed out at complete. HEAD is routed explicitly (API Gateway HTTP APIs do
   // not map HEAD to GET); the envelope drops the body, so HEAD answers exactly like GET without one.
   { method: "GET", path: "/download/{userKey}", auth: "none", fn: "download" },

@@ -63,9 +63,12 @@ describe("httpFunction", () => {
   });
 
   it("refuses at import an authenticated route without its auth middleware", () => {
-    expect(() => httpFunction("presign", { "POST /api/upload/api-key/presign": { handler: async () => json(200, {}) } })).toThrow(
-      /no apiKey auth/,
-    );
+    expect(() =>
+      httpFunction("presign", {
+        "POST /api/upload/api-key/presign": { handler: async () => json(200, {}) },
+        "POST /api/projects/{projectId}/uploads": { handler: async () => json(200, {}) },
+      }),
+    ).toThrow(/no apiKey auth/);
   });
 });
 

@@ -97,8 +97,8 @@ export interface FileSummary {
   /** Why testers cannot install this completed build from its link right now (core's installability); null when they can. */
   installBlocker: InstallBlocker | null;
   iconUrl: string | null;
-  /** The key that uploaded it (its name is null once the key is gone). */
-  uploadedBy: { clientId: string; name: string | null };
+  /** The key that uploaded it (its name is null once the key is gone); both null when uploaded from the dashboard. */
+  uploadedBy: { clientId: string | null; name: string | null };
   shareUrl: string | null;
   downloadUrl: string | null;
   /** The share link's state and counts; null while the build has no link (pending, rejected). */

@@ -9,6 +9,7 @@ import { fileLinkView } from "../links/manage-link";
 import type { ShareLinks } from "../links/share-link.port";
 import { linkState } from "../links/link-access";
 import { installability } from "../upload/installability";
+import { isDashboardUpload } from "../upload/uploader";
 import type { FileDetail, FileSummary, LinkSummary } from "./dashboard-answers";
 
 /** Life of the presigned icon addresses in answers: long enough for a dashboard tab. */
@@ -59,7 +60,8 @@ async function summary(
     iconUrl: file.iconKey
       ? await deps.signer.presignGet({ key: file.iconKey, downloadName: "icon.png", expiresInSeconds: ICON_URL_SECONDS, inline: true })
       : null,
-    uploadedBy: { clientId: file.clientId, name: keyNames.get(file.clientId) ?? null },
+    // A dashboard upload names no key: `clientId` null (uploader.ts).
+    uploadedBy: isDashboardUpload(file) ? { clientId: null, name: null } : { clientId: file.clientId, name: keyNames.get(file.clientId) ?? null },
     shareUrl: file.userKey ? `${links.shareBaseUrl}/share/${file.userKey}` : null,
     downloadUrl: file.userKey ? `${links.publicBaseUrl}/download/${file.userKey}` : null,
     share: file.userKey ? linkSummary(stats.get(file.userKey), deps.clock.now()) : null,
@@ -131,7 +133,7 @@ export async function getFile(
   links: LinkBases,
 ): Promise<FileDetail> {
   const { file, project } = await ownFile(deps, userId, input);
-  const key = await deps.keys.get(file.clientId);
+  const key = isDashboardUpload(file) ? undefined : await deps.keys.get(file.clientId);
   const names = new Map(key ? [[key.clientId, key.name]] : []);
   const share = (await fileLinkView({ links: deps.links.links, clock: deps.clock }, file, links)) ?? null;
   return {

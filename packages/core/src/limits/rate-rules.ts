@@ -50,6 +50,12 @@ export const defaultRateRules = {
    * a right answer from a client within its allowance still opens the link.
    */
   linkPasswordCeiling: { limit: 30, windowSeconds: 15 * 60 },
+
+  /**
+   * Presign, multipart and complete requests per account from the dashboard (browser uploads):
+   * the API keys' allowance, counted per account as it is per key for CI.
+   */
+  dashboardUpload: { limit: 100, windowSeconds: 60 },
 } as const satisfies Record<string, RateRule>;
 
 export type RateRuleName = keyof typeof defaultRateRules;

@@ -1,11 +1,12 @@
 import { ConflictError, InvalidPackageError, NotFoundError } from "../errors/domain-errors";
 import type { IdSource } from "../ids/random-ids";
-import type { ApiKey, BuildContext, Clock, CompletedFile, FileRecord, FileRepository, ObjectHead, ObjectStore, PackageInspector } from "../ports";
+import type { BuildContext, Clock, CompletedFile, FileRecord, FileRepository, ObjectHead, ObjectStore, PackageInspector } from "../ports";
 import { installability } from "./installability";
 import { iconKeyFor, parseObjectKey } from "./object-key";
 import { assertFileType } from "./presign-upload";
 import type { Complete, CompleteResult } from "./upload.schema";
 import type { LinkBases, UploadSettings } from "./upload-settings";
+import type { Uploader } from "./uploader";
 
 export interface CompleteDeps {
   files: FileRepository;
@@ -15,7 +16,7 @@ export interface CompleteDeps {
   ids: IdSource;
   settings: UploadSettings;
   /** Told about each upload this call completed (usage and project counters); never fails the complete. */
-  onCompleted?: ((file: CompletedFile, caller: ApiKey) => Promise<void>) | undefined;
+  onCompleted?: ((file: CompletedFile, caller: Uploader) => Promise<void>) | undefined;
 }
 
 const notFound = () =>
@@ -73,7 +74,7 @@ export function sealTime(file: FileRecord, settings: UploadSettings): number {
 
 export async function completeUpload(
   deps: CompleteDeps,
-  caller: ApiKey,
+  caller: Uploader,
   input: Complete,
   links: LinkBases,
 ): Promise<CompleteResult> {
@@ -138,7 +139,7 @@ function storedObject(deps: Pick<CompleteDeps, "storage">, file: FileRecord): Pr
  */
 export async function finishUpload(
   deps: CompleteDeps,
-  caller: ApiKey,
+  caller: Uploader,
   file: FileRecord,
   input: BuildContextInput,
   links: LinkBases,

@@ -16,7 +16,7 @@
  */
 import { ConflictError, InvalidPartsError, NotFoundError, PayloadTooLargeError, ValidationError } from "../errors/domain-errors";
 import type { IdSource } from "../ids/random-ids";
-import type { ApiKey, Clock, FileRecord, FileRepository, MultipartStore, PartSigner } from "../ports";
+import type { Clock, FileRecord, FileRepository, MultipartStore, PartSigner } from "../ports";
 import { finishUpload, outcomeOf, type CompleteDeps } from "./complete-upload";
 import { objectKey, parseObjectKey } from "./object-key";
 import { assertFileType, pendingRecord } from "./presign-upload";
@@ -33,6 +33,7 @@ import {
   type StartMultipartResult,
 } from "./upload.schema";
 import type { LinkBases, UploadSettings } from "./upload-settings";
+import type { Uploader } from "./uploader";
 
 const MiB = 1024 ** 2;
 /** S3: at most 10,000 parts, each but the last at least 5 MiB. */
@@ -71,7 +72,7 @@ type MultipartRecord = FileRecord & { uploadId: string; partSize: number };
  * The caller's multipart record for this key and upload id. Another project's key, another upload's
  * id, a single-PUT record: all answer exactly like an unknown key, as complete does.
  */
-async function findUpload(files: FileRepository, caller: ApiKey, key: string, uploadId: string): Promise<MultipartRecord> {
+async function findUpload(files: FileRepository, caller: Uploader, key: string, uploadId: string): Promise<MultipartRecord> {
   const parsed = parseObjectKey(key);
   if (!parsed || parsed.projectId !== caller.projectId) throw notFound();
   const file = await files.get(parsed.fileId);
@@ -115,7 +116,7 @@ async function signParts(deps: MultipartDeps, file: MultipartRecord, parts: Part
 
 const expireAt = (deps: MultipartDeps, now: Date) => new Date(now.getTime() + deps.settings.partUrlExpiresSeconds * 1000).toISOString();
 
-export async function startMultipartUpload(deps: MultipartDeps, caller: ApiKey, input: StartMultipart): Promise<StartMultipartResult> {
+export async function startMultipartUpload(deps: MultipartDeps, caller: Uploader, input: StartMultipart): Promise<StartMultipartResult> {
   assertFileType(input.fileName, input.fileType);
   const max = deps.settings.maxMultipartFileSize;
   if (input.fileSize > max) {
@@ -144,7 +145,7 @@ export async function startMultipartUpload(deps: MultipartDeps, caller: ApiKey, 
 }
 
 /** Fresh part URLs: for parts not asked for yet, or to resume after earlier URLs expired. */
-export async function presignParts(deps: MultipartDeps, caller: ApiKey, input: PartUrls): Promise<PartUrlsResult> {
+export async function presignParts(deps: MultipartDeps, caller: Uploader, input: PartUrls): Promise<PartUrlsResult> {
   const file = await findUpload(deps.files, caller, input.key, input.uploadId);
   const now = deps.clock.now();
   // A completed upload takes no more parts (S3 refuses them too): its build is immutable.
@@ -154,7 +155,7 @@ export async function presignParts(deps: MultipartDeps, caller: ApiKey, input: P
 }
 
 /** Drops the parts stored so far and the pending record; the key is free of it. */
-export async function abortMultipartUpload(deps: Pick<MultipartDeps, "files" | "multipart" | "clock">, caller: ApiKey, input: AbortMultipart): Promise<void> {
+export async function abortMultipartUpload(deps: Pick<MultipartDeps, "files" | "multipart" | "clock">, caller: Uploader, input: AbortMultipart): Promise<void> {
   const file = await findUpload(deps.files, caller, input.key, input.uploadId);
   if (!isOpen(file, deps.clock.now())) throw notFound();
   await deps.multipart.abort(file.key, file.uploadId);
@@ -171,7 +172,7 @@ const unquoted = (etag: string) => etag.trim().replace(/^"|"$/g, "");
  */
 export async function completeMultipartUpload(
   deps: CompleteDeps & { multipart: MultipartStore },
-  caller: ApiKey,
+  caller: Uploader,
   input: CompleteMultipart,
   links: LinkBases,
 ): Promise<CompleteResult> {

@@ -1,9 +1,10 @@
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from "../errors/domain-errors";
 import type { IdSource } from "../ids/random-ids";
-import type { ApiKey, Clock, FileRecord, FileRepository, UrlSigner } from "../ports";
+import type { Clock, FileRecord, FileRepository, UrlSigner } from "../ports";
 import { objectKey } from "./object-key";
 import { APK_MEDIA_TYPE, GENERIC_MEDIA_TYPE, type Presign, type PresignResult } from "./upload.schema";
 import type { UploadSettings } from "./upload-settings";
+import type { Uploader } from "./uploader";
 
 export interface PresignDeps {
   files: FileRepository;
@@ -31,7 +32,7 @@ export function assertFileType(fileName: string, fileType: string): void {
  * (DynamoDB TTL, then the reaper deletes its object) unless complete comes first.
  */
 export function pendingRecord(
-  caller: Pick<ApiKey, "projectId" | "clientId">,
+  caller: Pick<Uploader, "projectId" | "clientId">,
   input: Pick<Presign, "fileName" | "fileType" | "fileSize">,
   ids: { fileId: string; key: string },
   now: Date,
@@ -50,7 +51,7 @@ export function pendingRecord(
   };
 }
 
-export async function presignUpload(deps: PresignDeps, caller: ApiKey, input: Presign): Promise<PresignResult> {
+export async function presignUpload(deps: PresignDeps, caller: Uploader, input: Presign): Promise<PresignResult> {
   assertFileType(input.fileName, input.fileType);
   if (input.fileSize > deps.settings.maxFileSize) {
     // The declared size is not echoed: 5 GiB + 1 and 1e300 get the same message, not "1e+300".

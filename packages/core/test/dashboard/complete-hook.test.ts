@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Presign, completeUpload, defaultUploadSettings, parseInput, presignUpload, type ApiKey, type CompletedFile } from "../../src";
+import { Presign, completeUpload, defaultUploadSettings, parseInput, presignUpload, type CompletedFile, type Uploader } from "../../src";
 import { FakeInspector, MemoryFiles, MemoryStorage, apiKey, fixedClock, sequentialIds } from "../support/fakes";
 
 const links = { publicBaseUrl: "https://api.test", shareBaseUrl: "https://share.test" };
@@ -8,7 +8,7 @@ const declared = { fileName: "App.apk", fileSize: 1234, fileType: "application/v
 async function ready() {
   const files = new MemoryFiles();
   const storage = new MemoryStorage();
-  const counted: [CompletedFile, ApiKey][] = [];
+  const counted: [CompletedFile, Uploader][] = [];
   const deps = {
     files,
     storage,
@@ -17,7 +17,7 @@ async function ready() {
     clock: fixedClock(),
     ids: sequentialIds(),
     settings: defaultUploadSettings,
-    onCompleted: async (file: CompletedFile, caller: ApiKey) => {
+    onCompleted: async (file: CompletedFile, caller: Uploader) => {
       counted.push([file, caller]);
     },
   };

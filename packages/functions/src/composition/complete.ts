@@ -1,4 +1,4 @@
-import type { ApiKey, CompleteDeps, CompletedFile, MultipartStore } from "@hangar/core";
+import { isDashboardUpload, type CompleteDeps, type CompletedFile, type MultipartStore, type Uploader } from "@hangar/core";
 import { S3MultipartStore, S3ObjectStore } from "@hangar/core/s3";
 import { S3PackageInspector } from "@hangar/core/s3-inspector";
 import { logger } from "../observability/logger";
@@ -9,12 +9,13 @@ import { s3Client } from "./s3-client";
 
 /**
  * Keeps the key's usage and the project's file count current. Both writes run together; a
- * failure is logged, never turned into a failed complete (the upload itself is stored).
+ * failure is logged, never turned into a failed complete (the upload itself is stored). A
+ * dashboard upload counts on the project only: it used no key.
  */
-async function countCompleted(file: CompletedFile, caller: ApiKey): Promise<void> {
+async function countCompleted(file: CompletedFile, caller: Uploader): Promise<void> {
   const { usage, projects } = getRuntime();
   await Promise.all([
-    usage?.uploadCompleted(caller.clientId, new Date(file.completedAt), file.fileSize),
+    isDashboardUpload(caller) ? undefined : usage?.uploadCompleted(caller.clientId, new Date(file.completedAt), file.fileSize),
     projects.recordUpload(caller.userId, file.projectId, file.completedAt),
   ]).catch((error: unknown) => logger.warn("could not count a completed upload", { error: error as Error, fileId: file.fileId }));
 }

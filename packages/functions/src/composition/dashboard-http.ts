@@ -1,7 +1,7 @@
 import { clearedSessionCookie, readSessionCookie } from "../accounts/session-cookie";
 import { sameOriginGuard } from "../middleware/csrf";
 import type { HttpEvent, Middleware } from "../middleware/http-context";
-import { httpFunction, type Endpoints } from "../middleware/http-function";
+import { httpFunction, type Endpoints, type RouteMiddlewares } from "../middleware/http-function";
 import { dashboardHeaders } from "../middleware/security-headers";
 import { sessionAuth, type SessionCookie } from "../middleware/session-auth";
 import type { RouteFunctionName } from "../routes";
@@ -30,5 +30,13 @@ export function dashboardMiddlewares(): Middleware[] {
  * authenticate by the session cookie only (an API key never opens the dashboard).
  */
 export function dashboardFunction<F extends RouteFunctionName>(fn: F, endpoints: Endpoints<F>) {
-  return httpFunction(fn, endpoints, { session: sessionAuth(sessionDeps, sessionCookie), dashboard: dashboardMiddlewares() });
+  return httpFunction(fn, endpoints, dashboardRouteMiddlewares());
+}
+
+/**
+ * The session and dashboard middlewares alone, for a function that serves dashboard routes beside
+ * API-key ones (presign, multipart and complete also serve the dashboard's browser uploads).
+ */
+export function dashboardRouteMiddlewares(): Pick<RouteMiddlewares, "session" | "dashboard"> {
+  return { session: sessionAuth(sessionDeps, sessionCookie), dashboard: dashboardMiddlewares() };
 }

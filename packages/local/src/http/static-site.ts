@@ -18,13 +18,13 @@ const API_PREFIXES = ["/api", "/share", "/download"];
 /**
  * Headers on every dashboard answer (issue 9: a strict CSP holds because the build inlines
  * nothing). `imageOrigin` is the object store's origin: build icons are short-lived signed GETs
- * on it, as on AWS (stacks/web-stack.ts allows the bucket's origin the same way). Nothing else
- * may come from another origin.
+ * on it, and browser uploads PUT to presigned URLs on it, as on AWS (stacks/web-stack.ts allows
+ * the bucket's origin the same way). Nothing else may come from another origin.
  */
 export function dashboardSecurityHeaders(imageOrigin?: string): Readonly<Record<string, string>> {
   return {
     "Content-Security-Policy":
-      `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:${imageOrigin ? ` ${imageOrigin}` : ""}; connect-src 'self'; ` +
+      `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:${imageOrigin ? ` ${imageOrigin}` : ""}; connect-src 'self'${imageOrigin ? ` ${imageOrigin}` : ""}; ` +
       "frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",

@@ -263,6 +263,24 @@ describe("CORS", () => {
     expect(res.headers.get("access-control-allow-headers")).toBe("content-type");
   });
 
+  it("lets the dashboard's browser upload through: its preflight with the checksum header, and the PUT's ETag readable cross-origin", async () => {
+    const origin = "http://127.0.0.1:3000";
+    const preflight = await fetch(`${f.store.url}/${bucket}/uploads/p/f/App.apk?partNumber=1&uploadId=u`, {
+      method: "OPTIONS",
+      headers: { origin, "access-control-request-method": "PUT", "access-control-request-headers": "content-type,x-amz-checksum-crc32c" },
+    });
+    expect(preflight.status).toBe(200);
+    expect(preflight.headers.get("access-control-allow-headers")).toBe("content-type,x-amz-checksum-crc32c");
+    const key = "uploads/p/f/cors.apk";
+    const body = randomBytes(64);
+    const url = await getSignedUrl(f.client, new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: OCTET }), { expiresIn: 60 });
+    const put = await fetch(url, { method: "PUT", body, headers: { "content-type": OCTET, origin } });
+    expect(put.status).toBe(200);
+    expect(put.headers.get("access-control-allow-origin")).toBe("*");
+    expect(put.headers.get("access-control-expose-headers")).toContain("ETag");
+    expect(put.headers.get("etag")).toMatch(/^"[0-9a-f]{32}"$/);
+  });
+
   it("refuses a preflight for a method it does not allow", async () => {
     const res = await fetch(`${f.store.url}/${bucket}/k`, {
       method: "OPTIONS",

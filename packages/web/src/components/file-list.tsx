@@ -112,7 +112,7 @@ export function FileList({ files, showProject, projectNames }: { files: readonly
               <span>
                 Uploaded <time dateTime={f.createdAt}>{formatDateTime(f.createdAt)}</time>
               </span>
-              <span>by key {f.uploadedBy.name ?? f.uploadedBy.clientId}</span>
+              <span>{f.uploadedBy.clientId === null ? "from the dashboard" : `by key ${f.uploadedBy.name ?? f.uploadedBy.clientId}`}</span>
             </p>
           </div>
           <div className="file-state">

@@ -183,8 +183,8 @@ function FileDetails({ file }: { file: FileDetail }) {
               <dd>{formatDateTime(file.createdAt)}</dd>
             </div>
             <div>
-              <dt>Uploaded with key</dt>
-              <dd className="break-anywhere">{file.uploadedBy.name ?? file.uploadedBy.clientId}</dd>
+              <dt>{file.uploadedBy.clientId === null ? "Uploaded from" : "Uploaded with key"}</dt>
+              <dd className="break-anywhere">{file.uploadedBy.clientId === null ? "The dashboard" : (file.uploadedBy.name ?? file.uploadedBy.clientId)}</dd>
             </div>
             <div>
               <dt>Status</dt>

@@ -13,6 +13,7 @@ import { FileList, groupFiles } from "../components/file-list";
 import { FormScaffold } from "../components/form-scaffold";
 import { AppShell, Card, EmptyState } from "../components/layouts";
 import { ProjectForm } from "../components/project-form";
+import { UploadPanel } from "../components/upload-panel";
 import { useForm } from "../components/use-form";
 
 /** One project: its builds (newest first, "Load more"), its details, and delete. */
@@ -73,6 +74,8 @@ export function ProjectPage({ projectId }: { projectId: string }) {
                 </>
               )}
             </Card>
+            {/* The owner may upload; the teams issue will open this to developers and above. */}
+            {project.status === "active" && <UploadPanel projectId={project.projectId} />}
             <ProjectFiles project={project} />
             {project.status === "active" && <DeleteProject project={project} />}
           </div>
@@ -119,7 +122,7 @@ function ProjectFiles({ project }: { project: Project }) {
           <div className="panel">
             <EmptyState title="No builds yet" headingLevel={3}>
               <p>
-                Upload one with the CLI and <Link to="/security/developer-settings">an API key</Link> for this project: <code>npx hangar upload app.apk</code>.
+                Upload one above, or from CI with the CLI and <Link to="/security/developer-settings">an API key</Link> for this project: <code>npx hangar upload app.apk</code>.
               </p>
             </EmptyState>
           </div>

@@ -1,0 +1,236 @@
+/**
+ * Sends one package from the browser through the dashboard's upload routes (api/upload.api.ts):
+ * one presigned PUT for a small file, or a multipart upload above a threshold, with four parts in
+ * flight, each part's CRC32C signed into its URL (S3 verifies it), a failed part retried on its
+ * own, and an upload that failed for good resumable from the parts already stored. Then complete.
+ *
+ * PUTs go through XMLHttpRequest, not fetch: only XHR reports upload progress. Parts are read with
+ * Blob.slice, so memory holds the parts in flight, never the file. Part URLs are asked for in
+ * batches (one request per 32 parts, their checksums computed just before), so a large file never
+ * needs every part hashed before its first byte goes out, and the per-account rate limit holds.
+ */
+import { crc32c } from "@hangar/inspect/crc32c";
+import { ApiError } from "../api/api-client";
+import { uploadApi, type CompleteResult, type DeclaredFile } from "../api/upload.api";
+import { declaredFile } from "./declared-file";
+
+const MiB = 1024 ** 2;
+/** Above this a build goes as a multipart upload (the CLI's threshold too). */
+export const MULTIPART_ABOVE = 64 * MiB;
+/**
+ * The threshold in force: MULTIPART_ABOVE, or the byte count stored under this localStorage key.
+ * Tests lower it to send a small generated file as a multipart upload; nobody else needs it.
+ */
+export const MULTIPART_ABOVE_KEY = "hangar:multipart-above";
+const PARALLEL_PARTS = 4;
+const URL_BATCH = 32;
+/** Attempts per part before the upload stops and offers a retry of what failed. */
+const PART_ATTEMPTS = 3;
+
+export function multipartThreshold(): number {
+  const stored = Number(globalThis.localStorage?.getItem(MULTIPART_ABOVE_KEY));
+  return Number.isSafeInteger(stored) && stored > 0 ? stored : MULTIPART_ABOVE;
+}
+
+export interface UploadProgress {
+  sent: number;
+  total: number;
+  /** Over the last few seconds; 0 until measured. */
+  bytesPerSecond: number;
+  /** undefined until a rate is known. */
+  etaSeconds: number | undefined;
+  phase: "uploading" | "completing";
+  multipart: boolean;
+}
+
+/** A stop the user can resume from (parts failed, network gone): `retry()` continues. */
+export class UploadStopped extends Error {
+  override readonly name = "UploadStopped";
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}
+
+const cancelledError = () => new UploadStopped("The upload was cancelled.", false);
+
+function base64Crc(value: number): string {
+  const bytes = [(value >>> 24) & 0xff, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff];
+  return btoa(String.fromCharCode(...bytes));
+}
+
+/** One PUT with progress; resolves with the ETag (the bucket's CORS rule exposes it). */
+function put(url: string, body: Blob, headers: Record<string, string>, onLoaded: (bytes: number) => void, signal: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("PUT", url);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) => onLoaded(event.loaded);
+    xhr.onload = () => (xhr.status >= 200 && xhr.status < 300 ? resolve(xhr.getResponseHeader("ETag") ?? "") : reject(new Error(`storage answered ${xhr.status}`)));
+    xhr.onerror = () => reject(new Error("the connection to storage failed"));
+    xhr.onabort = () => reject(cancelledError());
+    const abort = () => xhr.abort();
+    signal.addEventListener("abort", abort, { once: true });
+    xhr.onloadend = () => signal.removeEventListener("abort", abort);
+    xhr.send(body);
+  });
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), reject(cancelledError())), { once: true });
+  });
+
+interface MultipartState {
+  key: string;
+  uploadId: string;
+  partSize: number;
+  partCount: number;
+  /** partNumber → ETag of every part stored. */
+  done: Map<number, string>;
+}
+
+export class BrowserUpload {
+  private readonly controller = new AbortController();
+  private readonly declared: DeclaredFile;
+  private multipart: MultipartState | undefined;
+  private single: { key: string } | undefined;
+  /** Bytes of finished parts (or of the single PUT once done) and of each part in flight. */
+  private finishedBytes = 0;
+  private readonly inFlight = new Map<number, number>();
+  private readonly samples: { at: number; sent: number }[] = [];
+  private cancelled = false;
+
+  constructor(
+    private readonly projectId: string,
+    private readonly file: File,
+    private readonly onProgress: (progress: UploadProgress) => void,
+    private readonly threshold = multipartThreshold(),
+  ) {
+    const declared = declaredFile(file);
+    if ("problem" in declared) throw new UploadStopped(declared.problem, false);
+    this.declared = declared;
+  }
+
+  get isMultipart(): boolean {
+    return this.file.size > this.threshold;
+  }
+
+  /** Starts, or continues after an UploadStopped that was retryable. */
+  async run(): Promise<CompleteResult> {
+    try {
+      return this.isMultipart ? await this.runMultipart() : await this.runSingle();
+    } catch (error) {
+      if (this.cancelled) throw cancelledError();
+      if (error instanceof UploadStopped || error instanceof ApiError) throw error;
+      throw new UploadStopped(`The upload stopped: ${(error as Error).message}. Retry to continue.`, true);
+    }
+  }
+
+  /** Stops every PUT; a multipart upload is aborted, so its stored parts are dropped at once. */
+  async cancel(): Promise<void> {
+    this.cancelled = true;
+    this.controller.abort();
+    if (this.multipart) await uploadApi.abortMultipart(this.projectId, this.multipart).catch(() => undefined);
+  }
+
+  private report(phase: UploadProgress["phase"] = "uploading"): void {
+    let sent = this.finishedBytes;
+    for (const loaded of this.inFlight.values()) sent += loaded;
+    const now = performance.now();
+    this.samples.push({ at: now, sent });
+    while (this.samples.length > 2 && now - this.samples[0]!.at > 5000) this.samples.shift();
+    const first = this.samples[0]!;
+    const seconds = (now - first.at) / 1000;
+    const bytesPerSecond = seconds > 0.5 ? Math.max(0, (sent - first.sent) / seconds) : 0;
+    const total = this.file.size;
+    this.onProgress({
+      sent: Math.min(sent, total),
+      total,
+      bytesPerSecond,
+      etaSeconds: bytesPerSecond > 0 ? Math.ceil((total - sent) / bytesPerSecond) : undefined,
+      phase,
+      multipart: this.isMultipart,
+    });
+  }
+
+  private async runSingle(): Promise<CompleteResult> {
+    const signal = this.controller.signal;
+    // A retried single upload presigns again: the earlier PUT may have stopped halfway.
+    const presigned = await uploadApi.presign(this.projectId, this.declared);
+    this.single = { key: presigned.key };
+    this.finishedBytes = 0;
+    this.report();
+    // The URL signs this exact Content-Type (the spec's PUT always sends it).
+    await put(presigned.uploadUrl, this.file, { "Content-Type": "application/octet-stream" }, (loaded) => (this.inFlight.set(1, loaded), this.report()), signal);
+    this.inFlight.clear();
+    this.finishedBytes = this.file.size;
+    this.report("completing");
+    return uploadApi.complete(this.projectId, { ...this.declared, key: this.single.key });
+  }
+
+  private partBlob(state: MultipartState, partNumber: number): Blob {
+    const start = (partNumber - 1) * state.partSize;
+    return this.file.slice(start, Math.min(start + state.partSize, this.file.size));
+  }
+
+  private async runMultipart(): Promise<CompleteResult> {
+    const signal = this.controller.signal;
+    if (!this.multipart) {
+      const started = await uploadApi.startMultipart(this.projectId, this.declared);
+      this.multipart = { key: started.key, uploadId: started.uploadId, partSize: started.partSize, partCount: started.partCount, done: new Map() };
+    }
+    const state = this.multipart;
+    const upload = { key: state.key, uploadId: state.uploadId };
+    const remaining = Array.from({ length: state.partCount }, (_, i) => i + 1).filter((n) => !state.done.has(n));
+    this.finishedBytes = [...state.done.keys()].reduce((sum, n) => sum + this.partBlob(state, n).size, 0);
+    this.report();
+    const failed: number[] = [];
+    for (let i = 0; i < remaining.length; i += URL_BATCH) {
+      const batch = remaining.slice(i, i + URL_BATCH);
+      const checksums = [];
+      for (const partNumber of batch) {
+        checksums.push({ partNumber, checksumCRC32C: base64Crc(crc32c(new Uint8Array(await this.partBlob(state, partNumber).arrayBuffer()))) });
+        if (signal.aborted) throw cancelledError();
+      }
+      const { parts } = await uploadApi.partUrls(this.projectId, upload, checksums);
+      const queue = [...parts];
+      const worker = async () => {
+        for (let part = queue.shift(); part; part = queue.shift()) {
+          const etag = await this.sendPart(state, part.partNumber, part.uploadUrl, signal);
+          if (etag === undefined) failed.push(part.partNumber);
+          else state.done.set(part.partNumber, etag);
+        }
+      };
+      await Promise.all(Array.from({ length: PARALLEL_PARTS }, worker));
+    }
+    if (failed.length > 0) {
+      throw new UploadStopped(`${failed.length} of ${state.partCount} parts could not be sent. Retry to send them; the others are kept.`, true);
+    }
+    this.report("completing");
+    const parts = [...state.done.entries()].sort(([a], [b]) => a - b).map(([partNumber, etag]) => ({ partNumber, etag }));
+    return uploadApi.complete(this.projectId, { ...upload, parts });
+  }
+
+  /** The part's ETag, after up to PART_ATTEMPTS tries; undefined when it failed every time. */
+  private async sendPart(state: MultipartState, partNumber: number, url: string, signal: AbortSignal): Promise<string | undefined> {
+    const blob = this.partBlob(state, partNumber);
+    for (let attempt = 1; attempt <= PART_ATTEMPTS; attempt++) {
+      try {
+        const etag = await put(url, blob, {}, (loaded) => (this.inFlight.set(partNumber, loaded), this.report()), signal);
+        this.inFlight.delete(partNumber);
+        this.finishedBytes += blob.size;
+        this.report();
+        return etag;
+      } catch (error) {
+        this.inFlight.delete(partNumber);
+        if (signal.aborted || error instanceof UploadStopped) throw cancelledError();
+        if (attempt < PART_ATTEMPTS) await sleep(1000 * attempt, signal);
+      }
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,177 @@
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { noiseBlock, writeBigAssetApk } from "../../packages/inspect/fixtures/large-fixtures";
+import { dash, signedIn, type Browser as Person } from "../support/accounts";
+import { stack } from "../support/api";
+import { newProject } from "../support/dashboard";
+import { fixtures } from "../support/fixtures";
+import { openSession, SCREENSHOT_DIR, seriousViolations, type BrowserSession } from "./support/browser";
+
+/**
+ * Uploading a build from the project page (issue 23 item 5), in Chromium against the local stack:
+ * a real APK chosen with the picker goes as one presigned PUT to the object store (cross-origin:
+ * its CORS answers and the dashboard's CSP allow it), the build appears with its share link and in
+ * the project's list; a file above the (lowered) threshold goes as a multipart upload with
+ * checksummed parts; a file that is no package is refused before any request. Axe-clean in both
+ * schemes, screenshots at 390 and 1280 px (.tmp/screenshots/browser-upload/).
+ */
+
+const SHOTS = join(SCREENSHOT_DIR, "browser-upload");
+const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
+const MiB = 1024 ** 2;
+
+let owner: Person;
+let projectId: string;
+let session: BrowserSession;
+let tmp: string;
+const violations: string[] = [];
+
+async function auditBothSchemes(page: Page, name: string) {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+    for (const [label, size] of Object.entries(WIDTHS)) {
+      await page.setViewportSize(size);
+      await page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))");
+      for (const v of await seriousViolations(page)) violations.push(`[${name} ${scheme} @ ${label}] ${v}`);
+      await page.evaluate("window.scrollTo(0, 0)");
+      await page.screenshot({ path: join(SHOTS, `${name}-${scheme}-${size.width}.png`), fullPage: true });
+    }
+  }
+  await page.emulateMedia({ colorScheme: "light", reducedMotion: "no-preference" });
+  await page.setViewportSize(WIDTHS.desktop);
+}
+
+beforeAll(async () => {
+  ({ b: owner } = await signedIn());
+  expect((await dash(owner, "PUT", "/api/account/profile", { displayName: "Uma Loader" })).status).toBe(200);
+  ({ projectId } = await newProject(owner, "Browser uploads"));
+  session = await openSession(stack().baseUrl);
+  const [name, ...value] = owner.cookie!.split("=");
+  await session.context.addCookies([{ name: name!, value: value.join("="), url: stack().baseUrl }]);
+  tmp = mkdtempSync(join(tmpdir(), "hangar-browser-upload-"));
+}, 120_000);
+
+afterAll(async () => {
+  await session?.context.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("upload in the browser", () => {
+  it("uploads a picked APK with one PUT, then shows the build with its share link and lists it", async () => {
+    const { page } = session;
+    await page.goto(`/projects/${encodeURIComponent(projectId)}`);
+    await page.getByRole("heading", { name: "Upload a build" }).waitFor();
+    await auditBothSchemes(page, "project-upload-idle");
+
+    // The picker is a real button: the keyboard reaches it, and it opens the file chooser.
+    const chooser = page.waitForEvent("filechooser");
+    await page.getByRole("button", { name: "Choose a file…" }).focus();
+    await page.keyboard.press("Enter");
+    await (await chooser).setFiles(fixtures("apk").find((f) => f.endsWith("aapt2-adaptive-icon.apk"))!);
+
+    // Read in the browser by the extractor before the upload.
+    const preview = page.getByTestId("upload-preview");
+    await preview.waitFor({ timeout: 60_000 });
+    expect(await preview.textContent()).toBe("Adaptive 1.2 (12) · com.hangar.adaptive · Android");
+    const done = page.getByTestId("upload-done");
+    await done.waitFor({ timeout: 60_000 });
+    expect(await done.textContent()).toContain("Adaptive 1.2 (12) uploaded.");
+    const share = done.getByRole("link", { name: /\/share\// });
+    expect(await share.getAttribute("href")).toMatch(/\/share\/[A-Za-z0-9_-]+$/);
+    // The project's list is refreshed from the cache: the new build is there, from the dashboard.
+    await page.getByTestId("builds-list").getByText("from the dashboard").waitFor();
+    expect(await page.getByTestId("project-build-count").textContent()).toBe("1");
+    await auditBothSchemes(page, "project-upload-done");
+    expect(session.problems).toEqual([]);
+
+    // The share link opens the build's page.
+    await page.goto(new URL((await share.getAttribute("href"))!).pathname);
+    await page.getByText("Adaptive").first().waitFor();
+  }, 240_000);
+
+  it("reads an IPA in the browser too, and says after complete when testers cannot install the build", async () => {
+    const { page } = session;
+    await page.goto(`/projects/${encodeURIComponent(projectId)}`);
+    // Signed for the App Store: it uploads, but installs from the App Store or TestFlight only.
+    await page.getByTestId("upload-input").setInputFiles(fixtures("ipa").find((f) => f.endsWith("unicode-names.ipa"))!);
+    await page.getByTestId("upload-done").waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId("upload-preview").textContent()).toMatch(/ · iOS$/);
+    expect(await page.getByTestId("upload-install-warning").textContent()).toContain("App Store");
+    await auditBothSchemes(page, "project-upload-not-installable");
+  }, 240_000);
+
+  it("sends a file above the threshold as a multipart upload with checksummed parts in parallel", async () => {
+    const { page } = session;
+    const big = join(tmp, "Big.apk");
+    // About 17 MiB: three parts of the service's 8 MiB.
+    await writeBigAssetApk(big, fixtures("apk").find((f) => f.endsWith("aapt2-adaptive-icon.apk"))!, 17 * MiB, { block: noiseBlock() });
+    expect(statSync(big).size).toBeGreaterThan(16 * MiB);
+    await page.goto(`/projects/${encodeURIComponent(projectId)}`);
+    await page.evaluate(`localStorage.setItem("hangar:multipart-above", "${1024 * 1024}")`);
+    const requests: string[] = [];
+    page.on("request", (r) => requests.push(`${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).searchParams.has("partNumber") ? "?part" : ""}`));
+
+    await page.getByTestId("upload-input").setInputFiles(big);
+    await page.getByTestId("upload-progress").waitFor();
+    // 17 MiB, yet the extractor read only the ranges it needs.
+    expect(await page.getByTestId("upload-preview").textContent()).toContain("Adaptive 1.2 (12)");
+    const done = page.getByTestId("upload-done");
+    await done.waitFor({ timeout: 120_000 });
+    expect(await done.textContent()).toContain("Adaptive 1.2 (12) uploaded.");
+    expect(requests).toContain(`POST /api/projects/${projectId}/uploads/multipart`);
+    expect(requests).toContain(`POST /api/projects/${projectId}/uploads/complete`);
+    expect(requests.filter((r) => r.startsWith("PUT ") && r.endsWith("?part"))).toHaveLength(3);
+    await page.evaluate(`localStorage.removeItem("hangar:multipart-above")`);
+    await page.getByTestId("builds-list").locator(".file-row").nth(2).waitFor();
+    expect(await page.getByTestId("project-build-count").textContent()).toBe("3");
+  }, 240_000);
+
+  it("retries a part that failed, offers Retry when it keeps failing, and cancel aborts the multipart upload", async () => {
+    const { page } = session;
+    const big = join(tmp, "Big.apk");
+    await page.goto(`/projects/${encodeURIComponent(projectId)}`);
+    await page.evaluate(`localStorage.setItem("hangar:multipart-above", "${1024 * 1024}")`);
+    const partTwo = (url: URL) => url.searchParams.get("partNumber") === "2";
+    let refused = 0;
+    await page.route(partTwo, (route) => ((refused += 1), route.abort("failed")));
+
+    await page.getByTestId("upload-input").setInputFiles(big);
+    await page.getByText("1 of 3 parts could not be sent. Retry to send them; the others are kept.").waitFor({ timeout: 60_000 });
+    // Three attempts of part 2, each refused; parts 1 and 3 are stored.
+    expect(refused).toBe(3);
+    await page.unroute(partTwo);
+    const puts: string[] = [];
+    page.on("request", (r) => r.method() === "PUT" && puts.push(new URL(r.url()).searchParams.get("partNumber") ?? "single"));
+    await page.getByRole("button", { name: "Retry" }).click();
+    await page.getByTestId("upload-done").waitFor({ timeout: 60_000 });
+    expect(puts).toEqual(["2"]);
+
+    // Cancel while the parts hang: every PUT stops and the multipart upload is aborted.
+    await page.route((url) => url.searchParams.has("partNumber"), () => undefined);
+    const aborted = page.waitForRequest((r) => r.method() === "DELETE" && r.url().endsWith(`/api/projects/${projectId}/uploads/multipart`));
+    await page.getByTestId("upload-input").setInputFiles(big);
+    await page.getByRole("button", { name: "Cancel upload" }).click();
+    expect((await (await aborted).response())?.status()).toBe(204);
+    await page.getByText("The upload was cancelled.").waitFor();
+    await page.unrouteAll({ behavior: "ignoreErrors" });
+    await page.evaluate(`localStorage.removeItem("hangar:multipart-above")`);
+  }, 240_000);
+
+  it("refuses a file that is not an APK or IPA, or that the extractor cannot read, before sending anything", async () => {
+    const { page } = session;
+    await page.goto(`/projects/${encodeURIComponent(projectId)}`);
+    const requests: string[] = [];
+    page.on("request", (r) => requests.push(`${r.method()} ${new URL(r.url()).pathname}`));
+    await page.getByTestId("upload-input").setInputFiles({ name: "fake.apk", mimeType: "application/octet-stream", buffer: Buffer.from("not a zip at all, just text") });
+    await page.getByText(/^fake\.apk cannot be uploaded: /).waitFor();
+    expect(requests.filter((r) => r.includes(`/api/projects/${projectId}/uploads`))).toEqual([]);
+    await page.getByTestId("upload-input").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
+    await page.getByText("notes.txt is not an APK or IPA. Choose a .apk or .ipa file.").waitFor();
+    await auditBothSchemes(page, "project-upload-refused");
+    expect(violations, violations.join("\n")).toEqual([]);
+  }, 120_000);
+});
