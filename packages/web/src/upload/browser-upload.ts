@@ -14,7 +14,8 @@ import { ApiError } from "../api/api-client";
 import { uploadApi, type CompleteResult, type DeclaredFile } from "../api/upload.api";
 import { declaredFile } from "./declared-file";
 
-const MiB = 1024 ** 2;
+// Sizes of parts and thresholds, not a display: the byte formatter is core's formatBytes.
+const MiB = 2 ** 20;
 /** Above this a build goes as a multipart upload (the CLI's threshold too). */
 export const MULTIPART_ABOVE = 64 * MiB;
 /**
