@@ -66,6 +66,10 @@ describe("upload in the browser", () => {
     await page.goto(`/projects/${encodeURIComponent(projectId)}`);
     await page.getByRole("heading", { name: "Upload a build" }).waitFor();
     await auditBothSchemes(page, "project-upload-idle");
+    // The empty list names the CLI this service serves, never a bare `npx hangar` (the public
+    // registry's "hangar" is someone else's package).
+    const origin = new URL(page.url()).origin;
+    expect(await page.locator(".panel code").filter({ hasText: "upload app.apk" }).innerText()).toBe(`npx --yes ${origin}/cli/hangar-cli.tgz upload app.apk`);
 
     // The picker is a real button: the keyboard reaches it, and it opens the file chooser.
     const chooser = page.waitForEvent("filechooser");

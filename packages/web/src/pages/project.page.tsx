@@ -122,7 +122,9 @@ function ProjectFiles({ project }: { project: Project }) {
           <div className="panel">
             <EmptyState title="No builds yet" headingLevel={3}>
               <p>
-                Upload one above, or from CI with the CLI and <Link to="/security/developer-settings">an API key</Link> for this project: <code>npx hangar upload app.apk</code>.
+                Upload one above, or from CI with the CLI and <Link to="/security/developer-settings">an API key</Link> for this project:{" "}
+                {/* The CLI this service serves (README "CLI"): a bare `npx hangar` would fetch whatever the public registry calls hangar. */}
+                <code className="break-anywhere">npx --yes {window.location.origin}/cli/hangar-cli.tgz upload app.apk</code>.
               </p>
             </EmptyState>
           </div>
