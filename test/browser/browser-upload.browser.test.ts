@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -8,7 +8,7 @@ import { dash, signedIn, type Browser as Person } from "../support/accounts";
 import { stack } from "../support/api";
 import { newProject } from "../support/dashboard";
 import { fixtures } from "../support/fixtures";
-import { openSession, SCREENSHOT_DIR, seriousViolations, type BrowserSession } from "./support/browser";
+import { auditBothSchemes, openSession, type BrowserSession } from "./support/browser";
 
 /**
  * Uploading a build from the project page (issue 23 item 5), in Chromium against the local stack:
@@ -19,8 +19,6 @@ import { openSession, SCREENSHOT_DIR, seriousViolations, type BrowserSession } f
  * schemes, screenshots at 390 and 1280 px (.tmp/screenshots/browser-upload/).
  */
 
-const SHOTS = join(SCREENSHOT_DIR, "browser-upload");
-const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
 const MiB = 1024 ** 2;
 
 let owner: Person;
@@ -29,20 +27,8 @@ let session: BrowserSession;
 let tmp: string;
 const violations: string[] = [];
 
-async function auditBothSchemes(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
-    for (const [label, size] of Object.entries(WIDTHS)) {
-      await page.setViewportSize(size);
-      await page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))");
-      for (const v of await seriousViolations(page)) violations.push(`[${name} ${scheme} @ ${label}] ${v}`);
-      await page.evaluate("window.scrollTo(0, 0)");
-      await page.screenshot({ path: join(SHOTS, `${name}-${scheme}-${size.width}.png`), fullPage: true });
-    }
-  }
-  await page.emulateMedia({ colorScheme: "light", reducedMotion: "no-preference" });
-  await page.setViewportSize(WIDTHS.desktop);
+async function audited(page: Page, name: string) {
+  violations.push(...(await auditBothSchemes(page, "browser-upload", name)));
 }
 
 beforeAll(async () => {
@@ -65,7 +51,7 @@ describe("upload in the browser", () => {
     const { page } = session;
     await page.goto(`/projects/${encodeURIComponent(projectId)}`);
     await page.getByRole("heading", { name: "Upload a build" }).waitFor();
-    await auditBothSchemes(page, "project-upload-idle");
+    await audited(page, "project-upload-idle");
     // The empty list names the CLI this service serves, never a bare `npx hangar` (the public
     // registry's "hangar" is someone else's package).
     const origin = new URL(page.url()).origin;
@@ -89,7 +75,7 @@ describe("upload in the browser", () => {
     // The project's list is refreshed from the cache: the new build is there, from the dashboard.
     await page.getByTestId("builds-list").getByText("from the dashboard").waitFor();
     expect(await page.getByTestId("project-build-count").textContent()).toBe("1");
-    await auditBothSchemes(page, "project-upload-done");
+    await audited(page, "project-upload-done");
     expect(session.problems).toEqual([]);
 
     // The share link opens the build's page.
@@ -105,7 +91,7 @@ describe("upload in the browser", () => {
     await page.getByTestId("upload-done").waitFor({ timeout: 60_000 });
     expect(await page.getByTestId("upload-preview").textContent()).toMatch(/ · iOS$/);
     expect(await page.getByTestId("upload-install-warning").textContent()).toContain("App Store");
-    await auditBothSchemes(page, "project-upload-not-installable");
+    await audited(page, "project-upload-not-installable");
   }, 240_000);
 
   it("sends a file above the threshold as a multipart upload with checksummed parts in parallel", async () => {
@@ -175,7 +161,7 @@ describe("upload in the browser", () => {
     expect(requests.filter((r) => r.includes(`/api/projects/${projectId}/uploads`))).toEqual([]);
     await page.getByTestId("upload-input").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
     await page.getByText("notes.txt is not an APK or IPA. Choose a .apk or .ipa file.").waitFor();
-    await auditBothSchemes(page, "project-upload-refused");
+    await audited(page, "project-upload-refused");
     expect(violations, violations.join("\n")).toEqual([]);
   }, 120_000);
 });

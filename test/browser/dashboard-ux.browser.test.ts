@@ -1,13 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dash, PASSWORD, signedIn, type Browser as Person } from "../support/accounts";
 import { call, readFixture, stack, upload, type Key } from "../support/api";
 import { IOS_INSTALLER, newDashboardKey, newProject } from "../support/dashboard";
 import { fixtures } from "../support/fixtures";
-import { openSession, SCREENSHOT_DIR, seriousViolations, type BrowserSession } from "./support/browser";
+import { auditBothSchemes, openSession, type BrowserSession } from "./support/browser";
 
 /**
  * The dashboard's finishing touches (issue 17 items 9 and 10), in Chromium against the local
@@ -18,9 +16,6 @@ import { openSession, SCREENSHOT_DIR, seriousViolations, type BrowserSession } f
  * (.tmp/screenshots/dashboard-ux/).
  */
 
-const SHOTS = join(SCREENSHOT_DIR, "dashboard-ux");
-const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
-const SCHEMES = ["light", "dark"] as const;
 
 let owner: Person;
 let email: string;
@@ -45,24 +40,8 @@ async function uploaded(kind: "apk" | "ipa", fixture: string, name: string) {
   return completed.json as { fileId: string; userKey: string; shareUrl: string };
 }
 
-/** axe-core in both schemes (at both widths) and a full-page screenshot of each. */
-async function auditBothSchemes(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const scheme of SCHEMES) {
-    // Reduced motion turns the buttons' 120 ms colour transitions off: axe measures the settled
-    // colours of the new scheme, not a frame half way between two (on a loaded machine two
-    // animation frames can come before the transition ends).
-    await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
-    for (const [label, size] of Object.entries(WIDTHS)) {
-      await page.setViewportSize(size);
-      await page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))");
-      for (const v of await seriousViolations(page)) violations.push(`[${name} ${scheme} @ ${label}] ${v}`);
-      await page.evaluate("window.scrollTo(0, 0)");
-      await page.screenshot({ path: join(SHOTS, `${name}-${scheme}-${size.width}.png`), fullPage: true });
-    }
-  }
-  await page.emulateMedia({ colorScheme: "light", reducedMotion: "no-preference" });
-  await page.setViewportSize(WIDTHS.desktop);
+async function audited(page: Page, name: string) {
+  violations.push(...(await auditBothSchemes(page, "dashboard-ux", name)));
 }
 
 beforeAll(async () => {
@@ -107,12 +86,12 @@ describe("the dashboard", () => {
     expect(await row(appStore.fileId).getByTestId("not-installable").textContent()).toContain("App Store");
     expect(await row(installable.fileId).getByTestId("not-installable").count()).toBe(0);
     expect(await row(installable.fileId).getByTestId("file-counts").textContent()).toBe("1 download · 1 iOS install request");
-    await auditBothSchemes(page, "project");
+    await audited(page, "project");
 
     await page.goto("/dashboard");
     await page.getByRole("heading", { name: "Latest builds" }).waitFor();
     await page.getByRole("heading", { name: "Recently rejected uploads" }).waitFor();
-    await auditBothSchemes(page, "home");
+    await audited(page, "home");
     expectNoViolations();
   }, 180_000);
 
@@ -126,14 +105,14 @@ describe("the dashboard", () => {
     const bytes = readFixture(fixtures("ipa").find((f) => f.endsWith("unicode-names.ipa"))!).length;
     // The decimal rule of packages/inspect/src/format/format-bytes.ts (kB, one decimal).
     expect(await page.getByText(`Rocket.ipa · ${(bytes / 1000).toFixed(1)} kB`).isVisible()).toBe(true);
-    await auditBothSchemes(page, "file-not-installable");
+    await audited(page, "file-not-installable");
 
     await page.goto(`/files/${encodeURIComponent(installable.fileId)}`);
     await page.getByRole("heading", { name: "Sharing" }).waitFor();
     expect(await page.getByTestId("install-warning").count()).toBe(0);
     expect(await page.getByRole("term").filter({ hasText: "iOS install requests" }).isVisible()).toBe(true);
     expect(await page.getByTestId("share-installs").textContent()).toBe("1");
-    await auditBothSchemes(page, "file");
+    await audited(page, "file");
     expectNoViolations();
   }, 180_000);
 
@@ -169,7 +148,7 @@ describe("the dashboard", () => {
     expect(await field(page, "Expires (optional)").getAttribute("aria-invalid")).toBe("true");
     expect(patches).toBe(0);
     expect((await dash(owner, "GET", `/api/files/${installable.fileId}`)).json.share.expiresAt).toBe(saved);
-    await auditBothSchemes(page, "file-expiry-refused");
+    await audited(page, "file-expiry-refused");
     expectNoViolations();
   }, 180_000);
 
@@ -189,7 +168,7 @@ describe("the dashboard", () => {
     await eventually(() => new URL(page.url()).pathname).toBe("/login");
     expect(new URL(page.url()).searchParams.get("next")).toBe("/projects/new");
     expect(await page.getByText("Your session ended — sign in again").isVisible()).toBe(true);
-    await auditBothSchemes(page, "login-session-ended");
+    await audited(page, "login-session-ended");
 
     await field(page, "E-mail address").fill(email);
     await field(page, "Password").fill(PASSWORD);
@@ -222,7 +201,7 @@ describe("the other main pages in both schemes", () => {
       await page.goto(path);
       await page.getByRole("heading", { name: ready }).first().waitFor();
       await page.waitForLoadState("networkidle");
-      await auditBothSchemes(page, name);
+      await audited(page, name);
     }
     expectNoViolations();
   }, 240_000);
@@ -237,7 +216,7 @@ describe("the share page", () => {
     ] as const) {
       await page.goto(file.shareUrl);
       await page.locator("h1").waitFor();
-      await auditBothSchemes(page, name);
+      await audited(page, name);
     }
     // A protected link's password page, with its field, in both schemes.
     const locked = await uploaded("ipa", "xml-plist.ipa", "Locked.ipa");
@@ -246,7 +225,7 @@ describe("the share page", () => {
     expect((await dash(owner, "PATCH", `/api/files/${locked.fileId}/share`, { password: "night owl" })).status).toBe(200);
     await page.goto(locked.shareUrl);
     await page.getByLabel("Password").waitFor();
-    await auditBothSchemes(page, "share-password");
+    await audited(page, "share-password");
 
     await page.emulateMedia({ colorScheme: "dark" });
     await page.goto(installable.shareUrl);

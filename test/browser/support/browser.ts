@@ -97,3 +97,32 @@ export async function auditAndCapture(page: Page, dir: string, name: string, axe
   await page.setViewportSize(VIEWPORTS.desktop);
   return found;
 }
+
+/** The dashboard's two widths for scheme audits: a common phone and a desktop. */
+export const SCHEME_WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
+
+/**
+ * axe-core in the light and the dark scheme at both widths, and a full-page screenshot of each
+ * (`<dir>/<name>-<scheme>-<width>.png`). Returns the violations found, each named by where.
+ */
+export async function auditBothSchemes(page: Page, dir: string, name: string): Promise<string[]> {
+  const out = join(SCREENSHOT_DIR, dir);
+  mkdirSync(out, { recursive: true });
+  const found: string[] = [];
+  for (const scheme of ["light", "dark"] as const) {
+    // Reduced motion turns the buttons' 120 ms colour transitions off: axe measures the settled
+    // colours of the new scheme, not a frame half way between two (on a loaded machine two
+    // animation frames can come before the transition ends).
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+    for (const [label, size] of Object.entries(SCHEME_WIDTHS)) {
+      await page.setViewportSize(size);
+      await page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))");
+      for (const v of await seriousViolations(page)) found.push(`[${name} ${scheme} @ ${label}] ${v}`);
+      await page.evaluate("window.scrollTo(0, 0)");
+      await page.screenshot({ path: join(out, `${name}-${scheme}-${size.width}.png`), fullPage: true });
+    }
+  }
+  await page.emulateMedia({ colorScheme: "light", reducedMotion: "no-preference" });
+  await page.setViewportSize(SCHEME_WIDTHS.desktop);
+  return found;
+}
