@@ -42,12 +42,7 @@ export function ProfileForm({ account, submitLabel, onSaved }: { account: Accoun
         autoComplete="name"
         maxLength={MAX_DISPLAY_NAME}
         hint="Shown in the dashboard and to people you share builds with."
-        value={displayName}
-        onValueChange={(v) => {
-          setDisplayName(v);
-          form.clearFieldError("displayName");
-        }}
-        error={form.fieldErrors.displayName}
+        {...form.bind("displayName", displayName, setDisplayName)}
       />
       <TextField
         name="organization"
@@ -55,12 +50,7 @@ export function ProfileForm({ account, submitLabel, onSaved }: { account: Accoun
         optional
         autoComplete="organization"
         maxLength={MAX_ORGANIZATION}
-        value={organization}
-        onValueChange={(v) => {
-          setOrganization(v);
-          form.clearFieldError("organization");
-        }}
-        error={form.fieldErrors.organization}
+        {...form.bind("organization", organization, setOrganization)}
       />
     </FormScaffold>
   );

@@ -17,6 +17,11 @@ export interface FormState<F extends string> {
    */
   submit(clientErrors: FieldErrors<F>, action: () => Promise<void>): Promise<void>;
   clearFieldError(field: F): void;
+  /**
+   * A field's props: its value, a change handler that stores the new value and clears the field's
+   * error (the person is fixing it), and the error to show. Spread onto a field component.
+   */
+  bind<V>(field: F, value: V, setValue: (value: V) => void): { value: V; onValueChange: (value: V) => void; error: string | undefined };
   reset(): void;
 }
 
@@ -85,13 +90,25 @@ export function useForm<F extends string>(fields: readonly F[], labels: Partial<
     setFieldErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
   }, []);
 
+  const bind = useCallback(
+    <V,>(field: F, value: V, setValue: (value: V) => void) => ({
+      value,
+      onValueChange: (next: V) => {
+        setValue(next);
+        clearFieldError(field);
+      },
+      error: fieldErrors[field],
+    }),
+    [fieldErrors, clearFieldError],
+  );
+
   const reset = useCallback(() => {
     setFormError(undefined);
     setApiError(undefined);
     setFieldErrors({});
   }, []);
 
-  return { busy, formError, apiError, fieldErrors, summaryRef, submit, clearFieldError, reset };
+  return { busy, formError, apiError, fieldErrors, summaryRef, submit, clearFieldError, bind, reset };
 }
 
 /** What the form needs of a core zod schema (mini or classic): its verdict and its issues. */

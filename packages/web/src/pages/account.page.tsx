@@ -115,24 +115,14 @@ function ChangePasswordForm() {
         name="currentPassword"
         label={PASSWORD_LABELS.currentPassword}
         autoComplete="current-password"
-        value={currentPassword}
-        onValueChange={(v) => {
-          setCurrent(v);
-          form.clearFieldError("currentPassword");
-        }}
-        error={form.fieldErrors.currentPassword}
+        {...form.bind("currentPassword", currentPassword, setCurrent)}
       />
       <PasswordField
         name="newPassword"
         label={PASSWORD_LABELS.newPassword}
         autoComplete="new-password"
         hint={PASSWORD_RULES}
-        value={newPassword}
-        onValueChange={(v) => {
-          setNew(v);
-          form.clearFieldError("newPassword");
-        }}
-        error={form.fieldErrors.newPassword}
+        {...form.bind("newPassword", newPassword, setNew)}
       />
     </FormScaffold>
   );
@@ -257,12 +247,7 @@ function DeleteAccountCard() {
             name="password"
             label="Your password"
             autoComplete="current-password"
-            value={password}
-            onValueChange={(v) => {
-              setPassword(v);
-              form.clearFieldError("password");
-            }}
-            error={form.fieldErrors.password}
+            {...form.bind("password", password, setPassword)}
           />
         </FormScaffold>
       ) : (

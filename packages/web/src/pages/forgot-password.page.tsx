@@ -48,12 +48,7 @@ export function ForgotPasswordPage() {
           <ErrorSummary message={form.formError} fieldErrors={form.fieldErrors} labels={{ email: "E-mail address" }} summaryRef={form.summaryRef} />
           <form className="form" noValidate onSubmit={onSubmit}>
             <EmailField
-              value={email}
-              onValueChange={(v) => {
-                setEmail(v);
-                form.clearFieldError("email");
-              }}
-              error={form.fieldErrors.email}
+              {...form.bind("email", email, setEmail)}
             />
             <Button type="submit" block busy={form.busy} busyLabel="Sending link…">
               Send reset link

@@ -89,24 +89,14 @@ export function LoginPage() {
       >
         <EmailField
           label={LABELS.email}
-          value={email}
-          onValueChange={(v) => {
-            setEmail(v);
-            form.clearFieldError("email");
-          }}
-          error={form.fieldErrors.email}
+          {...form.bind("email", email, setEmail)}
         />
         <div className="field-with-link">
           <PasswordField
             name="password"
             label={LABELS.password}
             autoComplete="current-password"
-            value={password}
-            onValueChange={(v) => {
-              setPassword(v);
-              form.clearFieldError("password");
-            }}
-            error={form.fieldErrors.password}
+            {...form.bind("password", password, setPassword)}
           />
           <Link to="/forgot-password" className="field-link">
             Forgot password?

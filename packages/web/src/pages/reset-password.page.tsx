@@ -62,12 +62,7 @@ export function ResetPasswordPage() {
           label={LABELS.newPassword}
           autoComplete="new-password"
           hint={PASSWORD_RULES}
-          value={password}
-          onValueChange={(v) => {
-            setPassword(v);
-            form.clearFieldError("newPassword");
-          }}
-          error={form.fieldErrors.newPassword}
+          {...form.bind("newPassword", password, setPassword)}
         />
       </FormScaffold>
     </AuthLayout>

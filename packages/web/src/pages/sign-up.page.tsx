@@ -37,24 +37,14 @@ export function SignUpPage() {
       <FormScaffold form={form} labels={LABELS} onSubmit={onSubmit} submit={{ label: "Create account", busyLabel: "Creating account…", block: true }}>
         <EmailField
           label={LABELS.email}
-          value={email}
-          onValueChange={(v) => {
-            setEmail(v);
-            form.clearFieldError("email");
-          }}
-          error={form.fieldErrors.email}
+          {...form.bind("email", email, setEmail)}
         />
         <PasswordField
           name="password"
           label={LABELS.password}
           autoComplete="new-password"
           hint={PASSWORD_RULES}
-          value={password}
-          onValueChange={(v) => {
-            setPassword(v);
-            form.clearFieldError("password");
-          }}
-          error={form.fieldErrors.password}
+          {...form.bind("password", password, setPassword)}
         />
       </FormScaffold>
     </AuthLayout>
