@@ -51,8 +51,10 @@ export async function startStackProcess(dataDir: string, env: Record<string, str
   const { child, output, exited } = spawnStack(dataDir, env);
 
   const deadline = Date.now() + 180_000;
-  // stack.json is written last, by the stack process itself (a leftover file was removed above).
-  while (!existsSync(infoFile)) {
+  // stack.json is written by the stack process itself (a leftover file was removed above), just
+  // before it prints its banner; the banner's last line is what a person waits for, so wait for
+  // both (the pipe may deliver the banner after the file exists).
+  while (!existsSync(infoFile) || !output().includes("Hangar is running at ")) {
     if (child.exitCode !== null) throw new Error(`local stack exited with ${child.exitCode}:\n${output()}`);
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
