@@ -19,3 +19,4 @@ export { tableDefinition } from "./adapters/dynamo/table-keys";
 export { contentDisposition } from "./adapters/s3/content-disposition";
 export * from "./dashboard";
 export * from "./rate-limit/fixed-window";
+export * from "./workspaces";

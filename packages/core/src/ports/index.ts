@@ -19,3 +19,5 @@ export * from "./mailer.port";
 export * from "./mail-suppression.port";
 export * from "./pending-deletes.port";
 export * from "./stage-secret.port";
+export * from "./workspace-catalog.port";
+export * from "./audit-log.port";

@@ -1,5 +1,6 @@
 import {
   ConflictError,
+  ForbiddenError,
   DependencyError,
   HangarError,
   InvalidCredentialsError,
@@ -92,6 +93,7 @@ const STATUS_BY_CLASS: [abstract new (...args: never[]) => HangarError, number][
   [LoginFailedError, 401],
   [EmailNotVerifiedError, 403],
   [CrossOriginRequestError, 403],
+  [ForbiddenError, 403],
   [SessionNotFoundError, 404],
   [MissingCredentialsError, 401],
   [InvalidCredentialsError, 401],

@@ -25,11 +25,21 @@ export const keys = {
   usageDay: (clientId: string, day: string) => ({ pk: `USAGE#${clientId}`, sk: `DAY#${day}` }),
   /** A random secret of the stage, by purpose (`cursor`): see DynamoStageSecret. */
   stageSecret: (name: string) => ({ pk: `SECRET#${name}`, sk: "SECRET" }),
+  /** A workspace (docs/teams.md): name, counters of members and owners (and of projects). */
+  workspace: (workspaceId: string) => ({ pk: `WORKSPACE#${workspaceId}`, sk: "WORKSPACE" }),
+  /** One member of a workspace, in the workspace's partition; gsi1 (`USER#<userId>`) lists a user's workspaces. */
+  member: (workspaceId: string, userId: string) => ({ pk: `WORKSPACE#${workspaceId}`, sk: `MEMBER#${userId}` }),
+  /** A pending invitation, in the workspace's partition (its mailed token is a `token` item). */
+  invitation: (workspaceId: string, invitationId: string) => ({ pk: `WORKSPACE#${workspaceId}`, sk: `INVITATION#${invitationId}` }),
+  /** One audit entry; the sort key orders a workspace's log by time (`<ISO time>#<entryId>`). */
+  auditEntry: (workspaceId: string, at: string, entryId: string) => ({ pk: `AUDIT#${workspaceId}`, sk: `${at}#${entryId}` }),
 } as const;
 
 export const gsi1 = {
   name: "gsi1",
   project: (projectId: string) => `PROJECT#${projectId}`,
+  /** A user's memberships (member items): gsi1pk of the member item. */
+  userWorkspaces: (userId: string) => `USER#${userId}`,
 } as const;
 
 /** Names and types of the table's key attributes; the stack and the local stack create it from this. */

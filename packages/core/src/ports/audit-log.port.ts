@@ -1,0 +1,56 @@
+/** Who did something, as the HTTP layer saw them (the audit log's "who" and "from where"). */
+export interface AuditActor {
+  userId: string;
+  /** The actor's address at the time (the log keeps what it was, not a lookup). */
+  email?: string;
+  /** Client address (IPv6 reduced to its /64 by the HTTP layer). */
+  ip?: string;
+  /** "Chrome", "Firefox", "Safari", "curl", "Hangar CLI", … never the full header. */
+  userAgentFamily?: string;
+}
+
+/** The actions the audit log records (docs/teams.md lists them with what each entry holds). */
+export const AUDIT_ACTIONS = [
+  "workspace.created",
+  "workspace.renamed",
+  "workspace.deleted",
+  "invitation.created",
+  "invitation.resent",
+  "invitation.revoked",
+  "invitation.accepted",
+  "member.role_changed",
+  "member.removed",
+  "member.left",
+  "ownership.transferred",
+  "project.created",
+  "project.updated",
+  "project.deleted",
+  "build.uploaded",
+  "build.deleted",
+  "key.created",
+  "key.regenerated",
+  "key.revoked",
+  "link.settings_changed",
+  "link.regenerated",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export interface AuditEntryInput {
+  workspaceId: string;
+  actor: AuditActor;
+  action: AuditAction;
+  /** What was acted on: `{ type: "key", id: "hgr_…", label: "CI" }`. */
+  target?: { type: "workspace" | "member" | "invitation" | "project" | "build" | "key" | "link"; id: string; label?: string };
+  /** Small, safe, already-bounded facts (a role change's from/to, which link settings changed). */
+  details?: Record<string, string | number | boolean | null>;
+}
+
+export interface AuditEntry extends AuditEntryInput {
+  entryId: string;
+  at: string;
+}
+
+/** Append-only; entries expire after 400 days (DynamoDB TTL). */
+export interface AuditLog {
+  record(entry: AuditEntryInput): Promise<void>;
+}

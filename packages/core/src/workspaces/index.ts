@@ -1,0 +1,4 @@
+export * from "./roles";
+export * from "./workspace-ids";
+export * from "./workspace-errors";
+export * from "./access";

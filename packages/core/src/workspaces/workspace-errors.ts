@@ -1,0 +1,17 @@
+import { HangarError } from "../errors/domain-errors";
+import type { Action, Role } from "./roles";
+
+/**
+ * A member asked for something their role does not allow: 403 `forbidden`, naming the missing
+ * permission so a person (or a script) knows what to ask an owner for. Non-members never see
+ * this: for them a workspace, and everything in it, is a 404 like an unknown id.
+ */
+export class ForbiddenError extends HangarError {
+  readonly code = "forbidden";
+  constructor(
+    readonly role: Role,
+    readonly permission: Action,
+  ) {
+    super(`Your role in this workspace (${role}) does not allow ${permission}`, { permission, role });
+  }
+}
