@@ -2,3 +2,4 @@ export * from "./roles";
 export * from "./workspace-ids";
 export * from "./workspace-errors";
 export * from "./access";
+export * from "./actor";

@@ -14,3 +14,4 @@ export * from "./account-removal.dynamo";
 export * from "./mail-suppression.dynamo";
 export * from "./pending-deletes.dynamo";
 export * from "./stage-secret.dynamo";
+export * from "./audit-log.dynamo";
