@@ -123,33 +123,37 @@ describe("errorPage: the share and download routes' errors as pages for browsers
     for (const route of ["GET /share/{userKey}", "GET /download/{userKey}"]) {
       const mapped = mapError(error, "req-1");
       expect(mapped.status).toBe(status);
-      const shown = errorPage(mapped, event(route, BROWSER))!;
+      const shown = errorPage(mapped, event(route, BROWSER), error)!;
       expect(shown.statusCode).toBe(status);
       expect(shown.headers!["Content-Type"]).toBe("text/html; charset=utf-8");
       expect(shown.headers!["Content-Security-Policy"]).toMatch(/^default-src 'none'/);
       expect(shown.body).toContain(text);
       if (status === 429) expect(shown.headers!["Retry-After"]).toBe(String((error as RateLimitedError).retryAfterSeconds));
-      expect(errorPage(mapped, event(route, "application/json"))).toBeUndefined();
-      expect(errorPage(mapped, event(route))).toBeUndefined();
+      expect(errorPage(mapped, event(route, "application/json"), error)).toBeUndefined();
+      expect(errorPage(mapped, event(route), error)).toBeUndefined();
     }
   });
 
   it("the password form's own answers are pages whatever the client accepts", () => {
-    const wrong = errorPage(mapError(new WrongLinkPasswordError(), "r"), event("POST /share/{userKey}"))!;
+    const page = (error: Error, e: ReturnType<typeof event>) => errorPage(mapError(error, "r"), e, error);
+    const wrong = page(new WrongLinkPasswordError(), event("POST /share/{userKey}"))!;
     expect(wrong.statusCode).toBe(401);
     expect(wrong.body).toContain("That password is not right. Check it and try again.");
     expect(wrong.body).toContain(`action="/share/LINK00000001"`);
-    const limited = errorPage(mapError(new LinkPasswordLimitedError(state, 61), "r"), event("POST /share/{userKey}"))!;
+    const limited = page(new LinkPasswordLimitedError(state, 61), event("POST /share/{userKey}"))!;
     expect(limited.statusCode).toBe(429);
     expect(limited.headers!["Retry-After"]).toBe("61");
     expect(limited.body).toContain("Too many attempts. Try again in 2 minutes.");
     // A gone link stays as the client asked.
-    expect(errorPage(mapError(new LinkGoneError("disabled"), "r"), event("POST /share/{userKey}"))).toBeUndefined();
+    expect(page(new LinkGoneError("disabled"), event("POST /share/{userKey}"))).toBeUndefined();
   });
 
   it("leaves other errors to the JSON envelope, even for browsers: a missing icon, a storage failure", () => {
-    expect(errorPage(mapError(new NotFoundError("file_not_found", "This build has no icon"), "r"), event("GET /share/{userKey}/icon.png", BROWSER))).toBeUndefined();
-    expect(errorPage(mapError(new Error("boom"), "r"), event("GET /share/{userKey}", BROWSER))).toBeUndefined();
+    const page = (error: Error, e: ReturnType<typeof event>) => errorPage(mapError(error, "r"), e, error);
+    expect(page(new NotFoundError("file_not_found", "This build has no icon"), event("GET /share/{userKey}/icon.png", BROWSER))).toBeUndefined();
+    // Not even one that says word for word what an unknown link says: pages are chosen by class.
+    expect(page(new NotFoundError("file_not_found", "No file is shared under this link"), event("GET /share/{userKey}", BROWSER))).toBeUndefined();
+    expect(page(new Error("boom"), event("GET /share/{userKey}", BROWSER))).toBeUndefined();
   });
 
   it("keeps today's JSON codes and messages", () => {

@@ -33,9 +33,8 @@ export class LinkGoneError extends HangarError {
 
 /** 404: no link was ever handed out under this key (malformed keys included, which cost no lookup). */
 export class UnknownLinkError extends NotFoundError {
-  static readonly MESSAGE = "No file is shared under this link";
   constructor() {
-    super("file_not_found", UnknownLinkError.MESSAGE);
+    super("file_not_found", "No file is shared under this link");
   }
 }
 
@@ -79,12 +78,15 @@ const VISIT_LIMIT = {
  * or downloaded this link as often as one client may (`downloadPerLink`).
  */
 export class VisitLimitedError extends RateLimitedError {
+  /** Why, without the wait: a page says the wait in its own words. */
+  readonly reason: string;
   constructor(
     readonly rule: keyof typeof VISIT_LIMIT,
     rateLimit: RateLimitState,
     retryAfterSeconds: number,
   ) {
     super(rateLimit, retryAfterSeconds);
-    this.message = `${VISIT_LIMIT[rule]} Retry after ${retryAfterSeconds} s.`;
+    this.reason = VISIT_LIMIT[rule];
+    this.message = `${this.reason} Retry after ${retryAfterSeconds} s.`;
   }
 }

@@ -162,13 +162,14 @@ export function mapError(error: unknown, requestId: string): MappedError {
 /**
  * A function's own rendering of an error, where its routes answer browsers with pages (share,
  * download): given the mapped error (status, code, message, headers), a page, or undefined for
- * the JSON body. It renders; it never decides a status or a code.
+ * the JSON body. It renders; it never decides a status or a code. `error` is what was thrown, so
+ * a page can tell errors apart by class, never by their text.
  */
-export type ErrorPage = (mapped: MappedError, event: HttpEvent) => HttpResult | undefined;
+export type ErrorPage = (mapped: MappedError, event: HttpEvent, error: unknown) => HttpResult | undefined;
 
 export function errorResponse(error: unknown, requestId: string, event?: HttpEvent, errorPage?: ErrorPage): { result: HttpResult; mapped: MappedError } {
   const mapped = mapError(error, requestId);
-  const page = errorPage && event ? errorPage(mapped, event) : undefined;
+  const page = errorPage && event ? errorPage(mapped, event, error) : undefined;
   return {
     mapped,
     result: page ?? {

@@ -1,4 +1,4 @@
-import { UnknownLinkError } from "@hangar/core/link-errors";
+import { UnknownLinkError, VisitLimitedError } from "@hangar/core/link-errors";
 import type { HttpEvent, HttpResult } from "../middleware/http-context";
 import type { MappedError } from "../middleware/http-errors";
 import { htmlResult, wantsHtml } from "./share-access";
@@ -29,15 +29,16 @@ const isPasswordForm = (event: HttpEvent) => event.routeKey === "POST /share/{us
 /**
  * The share and download functions' errors as pages, for browsers: the envelope maps every error
  * (middleware/http-errors.ts) and hands the result here; undefined keeps the JSON envelope, which
- * programs (curl, CI) get. Decided from the mapped error only, so the page says exactly what the
- * JSON would, and a page for an error this table does not know is never guessed:
+ * programs (curl, CI) get. Status and code come from the mapped error, so the page says what the
+ * JSON would; which page, from the error's class (never its text); an error this table does not
+ * know gets no page:
  * - 410 (link_disabled, link_expired, link_limit_reached, file_removed, link_replaced): the gone page;
  * - 404 of an unknown link: its page (other 404s, a missing icon or a manifest of an APK, stay JSON);
  * - 401 password_required: the password form;
  * - the password form's wrong answer (401) and its 429: the form again, with the problem;
  * - other 429s: a notice with the wait, and Retry-After.
  */
-export function errorPage(mapped: MappedError, event: HttpEvent): HttpResult | undefined {
+export function errorPage(mapped: MappedError, event: HttpEvent, error: unknown): HttpResult | undefined {
   const { code, message } = mapped.body.error;
   const retryAfter = Number(mapped.headers["Retry-After"]);
   const limited = { headers: { "Retry-After": String(retryAfter) } };
@@ -48,11 +49,12 @@ export function errorPage(mapped: MappedError, event: HttpEvent): HttpResult | u
   }
   if (!wantsHtml(event)) return undefined;
   if (mapped.status === 410 && Object.hasOwn(GONE_HEADING, code)) return htmlResult(410, renderGonePage(GONE_HEADING[code]!, message));
-  if (mapped.status === 404 && code === "file_not_found" && message === UnknownLinkError.MESSAGE) return htmlResult(404, renderGonePage(UNKNOWN.heading, UNKNOWN.text));
+  if (error instanceof UnknownLinkError) return htmlResult(404, renderGonePage(UNKNOWN.heading, UNKNOWN.text));
   if (mapped.status === 401 && code === "password_required") return htmlResult(401, renderPasswordPage(form));
   if (mapped.status === 429) {
     // The JSON names the wait in seconds; the page in words.
-    const text = `${message.replace(/ Retry after \d+ s\.$/, "")} Try again in ${waitText(retryAfter)}.`;
+    const reason = error instanceof VisitLimitedError ? error.reason : "Too many requests.";
+    const text = `${reason} Try again in ${waitText(retryAfter)}.`;
     return htmlResult(429, renderNoticePage("Too many requests", text), [], limited);
   }
   return undefined;
