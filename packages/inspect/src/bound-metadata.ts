@@ -1,4 +1,4 @@
-import type { InspectResult, ProvisioningInfo } from "./inspect-result";
+import type { InspectResult, ProvisioningInfo, SigningInfo } from "./inspect-result";
 
 /**
  * Upper bounds on everything extraction answers. A package is written by whoever uploads it: a
@@ -23,8 +23,10 @@ export const metadataBounds = {
   localeLength: 64,
   supportedPlatforms: 16,
   platformLength: 64,
-  /** Provisioning profile name, team name and team id. */
+  /** Provisioning profile name, team name, team id and UUID. */
   provisioningLength: 256,
+  /** Certificate fingerprints: APK signers (Android accepts 10) and a profile's developer certificates. */
+  certificates: 100,
   iconPathLength: 512,
   warnings: 50,
   warningLength: 512,
@@ -110,11 +112,25 @@ class Bounder {
       name: this.text("provisioning.name", p.name, max),
       provisionedDevices: p.provisionedDevices,
       kind: p.kind,
+      developerCertificateSha256: this.fingerprints("provisioning.developerCertificateSha256", p.developerCertificateSha256),
     };
     if (p.teamId !== undefined) out.teamId = this.text("provisioning.teamId", p.teamId, max);
     if (p.teamName !== undefined) out.teamName = this.text("provisioning.teamName", p.teamName, max);
     if (p.expiresAt !== undefined) out.expiresAt = this.text("provisioning.expiresAt", p.expiresAt, metadataBounds.versionLength);
+    if (p.uuid !== undefined) out.uuid = this.text("provisioning.uuid", p.uuid, max);
     return out;
+  }
+
+  signing(s: SigningInfo): SigningInfo {
+    return { scheme: s.scheme, certificateSha256: this.fingerprints("signing.certificateSha256", s.certificateSha256) };
+  }
+
+  /** Hex digests the extractor computed: only their number needs a bound. */
+  private fingerprints(field: string, values: string[]): string[] {
+    if (values.length > metadataBounds.certificates) {
+      this.notes.push(`${field}: kept the first ${metadataBounds.certificates} of ${values.length}`);
+    }
+    return values.slice(0, metadataBounds.certificates);
   }
 }
 
@@ -198,6 +214,7 @@ export function boundMetadata(result: InspectResult): InspectResult {
     );
   }
   if (result.provisioning !== undefined) out.provisioning = b.provisioning(result.provisioning);
+  if (result.signing !== undefined) out.signing = b.signing(result.signing);
   if (result.icon !== undefined) {
     out.icon = { ...result.icon, path: b.text("icon.path", result.icon.path, metadataBounds.iconPathLength) };
   }

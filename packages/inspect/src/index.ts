@@ -7,6 +7,7 @@ export type {
   InspectLimits,
   InspectResult,
   ProvisioningInfo,
+  SigningInfo,
 } from "./inspect-result";
 export { createInspectContext } from "./inspect-context";
 export type { InspectContext } from "./inspect-context";

@@ -22,6 +22,8 @@ export interface InspectResult {
   /** iOS: supported platforms from CFBundleSupportedPlatforms. */
   supportedPlatforms?: string[];
   provisioning?: ProvisioningInfo;
+  /** Android: who signed the APK (see SigningInfo). */
+  signing?: SigningInfo;
   icon?: IconInfo;
   /** Things a user should know that did not stop extraction (e.g. appName fell back to a locale). */
   warnings: string[];
@@ -34,6 +36,22 @@ export interface ProvisioningInfo {
   expiresAt?: string;
   provisionedDevices: number;
   kind: "development" | "ad-hoc" | "enterprise" | "app-store";
+  /** The profile's UUID, as Xcode and the developer portal show it. */
+  uuid?: string;
+  /** SHA-256 (lowercase hex) of each developer certificate the profile lets sign the app. */
+  developerCertificateSha256: string[];
+}
+
+/**
+ * An APK's signer identity, as `apksigner verify --print-certs` reports it: the newest scheme
+ * the APK is signed with and the SHA-256 (lowercase hex) of its signers' certificates. Android
+ * installs an update only when its signer matches the installed app's. Read, not verified.
+ */
+export interface SigningInfo {
+  /** v3.1, v3 or v2 (APK Signing Block), v1 (JAR signing only); null when unsigned or unreadable. */
+  scheme: "v3.1" | "v3" | "v2" | "v1" | null;
+  /** One for v3/v3.1 (the signer newer devices check), every signer's for v2 and v1; empty when scheme is null. */
+  certificateSha256: string[];
 }
 
 export interface IconInfo {

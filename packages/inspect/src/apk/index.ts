@@ -13,6 +13,7 @@ import type { ResValue } from "./binary/res-value";
 import { resolveAppIcon } from "./icon/app-icon";
 import { readManifest } from "./manifest/manifest";
 import type { ManifestInfo } from "./manifest/manifest";
+import { readApkSigning } from "./signing/apk-signing";
 
 export { parseAxml } from "./axml/axml";
 export type { AxmlAttribute, AxmlDocument, AxmlElement } from "./axml/axml";
@@ -27,10 +28,15 @@ const DEFAULT_MIN_SDK = "1";
 
 /**
  * Metadata of an APK read in place: AndroidManifest.xml (binary XML) and, for references,
- * resources.arsc. Only those two entries and one icon PNG are read.
+ * resources.arsc. Only those two entries, one icon PNG and the signer (the APK Signing Block
+ * before the central directory, or a v1 signature file) are read.
  */
 export async function inspectApk(zip: ZipArchive, ctx: InspectContext): Promise<InspectResult> {
   rejectOtherShapes(zip);
+  // Independent of the manifest: its reads overlap the manifest's instead of following them.
+  const signingRead = readApkSigning(zip, ctx);
+  // If the manifest fails first, this must not surface later as an unhandled rejection.
+  signingRead.catch(() => undefined);
   const manifestBytes = await zip.read(MANIFEST, { maxBytes: ctx.limits.maxEntryBytes });
   const doc = parseManifest(manifestBytes, ctx);
   if (doc.damage !== undefined) {
@@ -81,6 +87,7 @@ export async function inspectApk(zip: ZipArchive, ctx: InspectContext): Promise<
   if (targetSdk !== undefined) result.targetSdk = targetSdk;
   const icon = await resolveAppIcon(manifest.icon, table, zip, ctx);
   if (icon !== undefined) result.icon = icon;
+  result.signing = await signingRead;
   return result;
 }
 

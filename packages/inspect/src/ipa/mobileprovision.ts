@@ -3,6 +3,7 @@
  * signature is Apple's business, not ours: we only need the plist, which sits unencrypted in
  * the DER, so we slice from "<?xml" to "</plist>" instead of parsing ASN.1.
  */
+import { sha256Hex } from "../checksum/sha256";
 import type { ProvisioningInfo } from "../inspect-result";
 import { parsePlist } from "./plist";
 import { isDict, plistString } from "./plist-value";
@@ -40,7 +41,10 @@ export function parseMobileProvision(buf: Buffer): ProvisioningInfo {
     name: plistString(profile.Name) ?? "",
     provisionedDevices: deviceCount,
     kind,
+    developerCertificateSha256: developerCertificates(profile.DeveloperCertificates),
   };
+  const uuid = plistString(profile.UUID);
+  if (uuid !== undefined) info.uuid = uuid;
   const teamIds = profile.TeamIdentifier;
   const teamId = Array.isArray(teamIds) ? plistString(teamIds[0]) : undefined;
   if (teamId !== undefined) info.teamId = teamId;
@@ -49,6 +53,21 @@ export function parseMobileProvision(buf: Buffer): ProvisioningInfo {
   const expires = toIso(profile.ExpirationDate);
   if (expires !== undefined) info.expiresAt = expires;
   return info;
+}
+
+/**
+ * A development profile lists every developer certificate of the team; distribution profiles
+ * one or two. Far more than any team has is a hostile profile: the rest are not hashed.
+ */
+export const MAX_DEVELOPER_CERTIFICATES = 100;
+
+/** `DeveloperCertificates` holds each certificate's DER as <data>; the SHA-256 of those bytes. */
+function developerCertificates(value: PlistValue | undefined): string[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((item): item is Buffer => Buffer.isBuffer(item))
+    .slice(0, MAX_DEVELOPER_CERTIFICATES)
+    .map((der) => sha256Hex(der));
 }
 
 function toIso(value: PlistValue | undefined): string | undefined {

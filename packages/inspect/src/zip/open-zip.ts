@@ -47,6 +47,8 @@ export class RangeZipArchive implements ZipArchive {
   readonly entries: ReadonlyMap<string, ZipEntryInfo>;
   /** Raw (still compressed) bytes of prefetched entries, by name, until read. */
   private readonly inFlight = new Map<string, Promise<Buffer>>();
+  /** What readBeforeCentralDirectory fetched, kept for its next call. */
+  private beforeDirectory: Region | undefined;
 
   constructor(
     private readonly reader: RandomAccessReader,
@@ -118,6 +120,30 @@ export class RangeZipArchive implements ZipArchive {
     checkCrc(data, entry.crc32, name);
     this.ctx.checkDeadline();
     return data;
+  }
+
+  async readBeforeCentralDirectory(length: number, speculative = length): Promise<Buffer> {
+    const end = this.endRecord.centralDirectoryOffset;
+    const known = this.knownBefore(end) ?? { start: end, bytes: Buffer.alloc(0) };
+    if (end - known.start >= Math.min(length, end)) return known.bytes;
+    this.ctx.checkDeadline();
+    const start = Math.max(0, end - Math.max(length, speculative));
+    const fetched = await this.reader.read(start, known.start - start);
+    const bytes = known.bytes.length === 0 ? fetched : Buffer.concat([fetched, known.bytes]);
+    this.beforeDirectory = { start, bytes };
+    return bytes;
+  }
+
+  /** The longest run of fetched bytes that ends exactly at `end`. */
+  private knownBefore(end: number): Region | undefined {
+    let best: Region | undefined;
+    for (const region of [...this.regions, ...(this.beforeDirectory ? [this.beforeDirectory] : [])]) {
+      if (region.start >= end || region.start + region.bytes.length < end) continue;
+      if (best === undefined || region.start < best.start) {
+        best = { start: region.start, bytes: region.bytes.subarray(0, end - region.start) };
+      }
+    }
+    return best;
   }
 
   /** The entry's compressed bytes, in one read unless its local header is unusually long. */
