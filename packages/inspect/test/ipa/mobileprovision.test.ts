@@ -1,6 +1,9 @@
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { mobileprovision } from "../../fixtures/ipa-fixtures";
-import { parseMobileProvision, ProvisioningError } from "../../src/ipa/mobileprovision";
+import { MAX_DEVELOPER_CERTIFICATES, parseMobileProvision, ProvisioningError } from "../../src/ipa/mobileprovision";
 import { PlistParseError } from "../../src/ipa/plist";
 
 const base = { Name: "Profile", TeamIdentifier: ["ABCDE12345"], TeamName: "Team", ExpirationDate: new Date("2030-01-02T03:04:05Z") };
@@ -21,12 +24,46 @@ describe("embedded.mobileprovision", () => {
       expiresAt: "2030-01-02T03:04:05.000Z",
       provisionedDevices: devices,
       kind,
+      developerCertificateSha256: [],
     });
   });
 
   it("finds the plist inside the signed envelope even with binary bytes around it", () => {
     const wrapped = Buffer.concat([Buffer.from([0x30, 0x82, 0x3c, 0x3f]), mobileprovision({ Name: "N" }), Buffer.from([0x3c, 0x2f])]);
-    expect(parseMobileProvision(wrapped)).toEqual({ name: "N", provisionedDevices: 0, kind: "app-store" });
+    expect(parseMobileProvision(wrapped)).toEqual({ name: "N", provisionedDevices: 0, kind: "app-store", developerCertificateSha256: [] });
+  });
+
+  it("answers the profile's UUID and the SHA-256 of each developer certificate's DER", () => {
+    const certificates = ["key-a", "key-b"].map((name) =>
+      readFileSync(new URL(`../../fixtures/ipa/developer-certificates/${name}.cer`, import.meta.url)),
+    );
+    const info = parseMobileProvision(
+      mobileprovision({ ...base, UUID: "0F6C37A2-5B1E-4D5A-9C1B-2E8D4F6A7B90", DeveloperCertificates: certificates }),
+    );
+    expect(info.uuid).toBe("0F6C37A2-5B1E-4D5A-9C1B-2E8D4F6A7B90");
+    expect(info.developerCertificateSha256).toEqual(certificates.map((der) => createHash("sha256").update(der).digest("hex")));
+    // The same digests openssl prints for the certificates (uppercase, colon-separated there).
+    for (const [i, der] of certificates.entries()) {
+      const openssl = execFileSync("openssl", ["x509", "-inform", "DER", "-noout", "-fingerprint", "-sha256"], { input: der }).toString();
+      expect(openssl.trim().split("=")[1]?.replace(/:/g, "").toLowerCase()).toBe(info.developerCertificateSha256[i]);
+    }
+  });
+
+  it("skips what is not a certificate's data, and hashes at most MAX_DEVELOPER_CERTIFICATES", () => {
+    const der = Buffer.from([0x30, 0x03, 0x02, 0x01, 0x07]);
+    const mixed = parseMobileProvision(mobileprovision({ Name: "N", DeveloperCertificates: ["text", der, 7] }));
+    expect(mixed.developerCertificateSha256).toEqual([createHash("sha256").update(der).digest("hex")]);
+    const many = parseMobileProvision(
+      mobileprovision({ Name: "N", DeveloperCertificates: Array.from({ length: MAX_DEVELOPER_CERTIFICATES + 5 }, () => der) }),
+    );
+    expect(many.developerCertificateSha256).toHaveLength(MAX_DEVELOPER_CERTIFICATES);
+    expect(parseMobileProvision(mobileprovision({ Name: "N", DeveloperCertificates: "nope", UUID: 42 }))).toEqual({
+      name: "N",
+      provisionedDevices: 0,
+      kind: "app-store",
+      developerCertificateSha256: [],
+      uuid: "42",
+    });
   });
 
   it("throws for an envelope without a plist or with a broken one", () => {
