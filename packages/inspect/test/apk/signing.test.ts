@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readZipEntries } from "../../fixtures/zip-entries";
 import { zipToBuffer } from "../../fixtures/zip-writer";
 import { prng } from "../../fixtures/prng";
-import { BufferRangeReader, FileRangeReader, InspectError, inspectPackage } from "../../src";
+import { BufferRangeReader, FileRangeReader, inspectPackage } from "../../src";
 import type { InspectResult, SigningInfo } from "../../src";
 import { MAX_SIGNING_BLOCK_BYTES, readApkSigning } from "../../src/apk/signing/apk-signing";
 import { SigningFormatError } from "../../src/apk/signing/der";
