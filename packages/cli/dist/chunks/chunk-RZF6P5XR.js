@@ -1225,6 +1225,394 @@ async function readOptional(zip, path, maxBytes, ctx) {
   }
 }
 
+// ../inspect/src/checksum/sha256.ts
+var K = new Uint32Array([
+  1116352408,
+  1899447441,
+  3049323471,
+  3921009573,
+  961987163,
+  1508970993,
+  2453635748,
+  2870763221,
+  3624381080,
+  310598401,
+  607225278,
+  1426881987,
+  1925078388,
+  2162078206,
+  2614888103,
+  3248222580,
+  3835390401,
+  4022224774,
+  264347078,
+  604807628,
+  770255983,
+  1249150122,
+  1555081692,
+  1996064986,
+  2554220882,
+  2821834349,
+  2952996808,
+  3210313671,
+  3336571891,
+  3584528711,
+  113926993,
+  338241895,
+  666307205,
+  773529912,
+  1294757372,
+  1396182291,
+  1695183700,
+  1986661051,
+  2177026350,
+  2456956037,
+  2730485921,
+  2820302411,
+  3259730800,
+  3345764771,
+  3516065817,
+  3600352804,
+  4094571909,
+  275423344,
+  430227734,
+  506948616,
+  659060556,
+  883997877,
+  958139571,
+  1322822218,
+  1537002063,
+  1747873779,
+  1955562222,
+  2024104815,
+  2227730452,
+  2361852424,
+  2428436474,
+  2756734187,
+  3204031479,
+  3329325298
+]);
+var rotr = (x, n) => x >>> n | x << 32 - n;
+function sha256Hex(data) {
+  const blocks = Math.ceil((data.length + 9) / 64);
+  const padded = new Uint8Array(blocks * 64);
+  padded.set(data);
+  padded[data.length] = 128;
+  const view = new DataView(padded.buffer);
+  const bits = data.length * 8;
+  view.setUint32(padded.length - 8, Math.floor(bits / 4294967296));
+  view.setUint32(padded.length - 4, bits >>> 0);
+  const h = new Uint32Array([1779033703, 3144134277, 1013904242, 2773480762, 1359893119, 2600822924, 528734635, 1541459225]);
+  const w = new Uint32Array(64);
+  for (let block = 0; block < padded.length; block += 64) {
+    for (let t = 0; t < 16; t++) w[t] = view.getUint32(block + t * 4);
+    for (let t = 16; t < 64; t++) {
+      const a2 = w[t - 15];
+      const b2 = w[t - 2];
+      const s0 = rotr(a2, 7) ^ rotr(a2, 18) ^ a2 >>> 3;
+      const s1 = rotr(b2, 17) ^ rotr(b2, 19) ^ b2 >>> 10;
+      w[t] = w[t - 16] + s0 + w[t - 7] + s1 >>> 0;
+    }
+    let a = h[0];
+    let b = h[1];
+    let c = h[2];
+    let d = h[3];
+    let e = h[4];
+    let f = h[5];
+    let g = h[6];
+    let hh = h[7];
+    for (let t = 0; t < 64; t++) {
+      const t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + (e & f ^ ~e & g) + K[t] + w[t] >>> 0;
+      const t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + (a & b ^ a & c ^ b & c) >>> 0;
+      hh = g;
+      g = f;
+      f = e;
+      e = d + t1 >>> 0;
+      d = c;
+      c = b;
+      b = a;
+      a = t1 + t2 >>> 0;
+    }
+    h[0] = h[0] + a >>> 0;
+    h[1] = h[1] + b >>> 0;
+    h[2] = h[2] + c >>> 0;
+    h[3] = h[3] + d >>> 0;
+    h[4] = h[4] + e >>> 0;
+    h[5] = h[5] + f >>> 0;
+    h[6] = h[6] + g >>> 0;
+    h[7] = h[7] + hh >>> 0;
+  }
+  return Array.from(h, (word) => word.toString(16).padStart(8, "0")).join("");
+}
+
+// ../inspect/src/apk/signing/der.ts
+var SigningFormatError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "SigningFormatError";
+  }
+};
+var TAG = {
+  INTEGER: 2,
+  OID: 6,
+  SEQUENCE: 48,
+  SET: 49,
+  /** [0] constructed: SignedData's `content` and `certificates`, a certificate's `version`. */
+  CONTEXT_0: 160,
+  /** [1] constructed: SignedData's `crls`. */
+  CONTEXT_1: 161
+};
+var MAX_DEPTH = 32;
+var CONSTRUCTED = 32;
+function readTlv(buf, pos, limit, depth = 0) {
+  const end = Math.min(limit, buf.length);
+  if (pos + 2 > end) throw new SigningFormatError(`ASN.1 element at ${pos} is truncated`);
+  const tag = buf[pos];
+  if ((tag & 31) === 31) throw new SigningFormatError(`ASN.1 element at ${pos} has a multi-byte tag`);
+  let p = pos + 1;
+  const first = buf[p++];
+  if (first === 128) {
+    if ((tag & CONSTRUCTED) === 0) throw new SigningFormatError(`Primitive ASN.1 element at ${pos} has an indefinite length`);
+    if (depth >= MAX_DEPTH) throw new SigningFormatError("ASN.1 nesting is too deep");
+    const contentStart = p;
+    for (; ; ) {
+      if (p + 2 > end) throw new SigningFormatError(`Indefinite-length element at ${pos} has no end-of-contents`);
+      if (buf[p] === 0 && buf[p + 1] === 0) return { tag, start: pos, contentStart, contentEnd: p, end: p + 2 };
+      p = readTlv(buf, p, end, depth + 1).end;
+    }
+  }
+  let length;
+  if (first < 128) {
+    length = first;
+  } else {
+    const octets = first & 127;
+    if (octets > 4 || p + octets > end) throw new SigningFormatError(`ASN.1 length at ${pos} is invalid`);
+    length = 0;
+    for (let i = 0; i < octets; i++) length = length * 256 + buf[p++];
+  }
+  if (p + length > end) throw new SigningFormatError(`ASN.1 element at ${pos} runs past its container`);
+  return { tag, start: pos, contentStart: p, contentEnd: p + length, end: p + length };
+}
+function children(buf, parent, max) {
+  const out = [];
+  let p = parent.contentStart;
+  while (p < parent.contentEnd) {
+    if (out.length >= max) break;
+    const child = readTlv(buf, p, parent.contentEnd);
+    out.push(child);
+    p = child.end;
+  }
+  return out;
+}
+function expectTlv(buf, pos, limit, tag, what) {
+  const tlv = readTlv(buf, pos, limit);
+  if (tlv.tag !== tag) {
+    throw new SigningFormatError(`${what}: expected ASN.1 tag 0x${tag.toString(16)}, found 0x${tlv.tag.toString(16)}`);
+  }
+  return tlv;
+}
+function encoded(buf, tlv) {
+  return buf.subarray(tlv.start, tlv.end);
+}
+
+// ../inspect/src/apk/signing/jar-signature.ts
+var SIGNED_DATA_OID = Buffer.from([42, 134, 72, 134, 247, 13, 1, 7, 2]);
+var MAX_CERTIFICATES = 64;
+var MAX_SIGNER_INFOS = 16;
+function isJarSignatureBlock(name) {
+  return /^META-INF\/[^/]+\.(RSA|DSA|EC)$/i.test(name);
+}
+function jarSignerCertificate(block) {
+  const contentInfo = expectTlv(block, 0, block.length, TAG.SEQUENCE, "ContentInfo");
+  const oid = expectTlv(block, contentInfo.contentStart, contentInfo.contentEnd, TAG.OID, "ContentInfo.contentType");
+  if (!block.subarray(oid.contentStart, oid.contentEnd).equals(SIGNED_DATA_OID)) {
+    throw new SigningFormatError("The signature block is not a PKCS#7 SignedData");
+  }
+  const wrapper = expectTlv(block, oid.end, contentInfo.contentEnd, TAG.CONTEXT_0, "ContentInfo.content");
+  const signedData = expectTlv(block, wrapper.contentStart, wrapper.contentEnd, TAG.SEQUENCE, "SignedData");
+  const fields = children(block, signedData, 8);
+  const certificateSet = fields.find((f, i) => i >= 3 && f.tag === TAG.CONTEXT_0);
+  if (certificateSet === void 0) throw new SigningFormatError("The SignedData holds no certificates");
+  const certificates = children(block, certificateSet, MAX_CERTIFICATES).filter((c) => c.tag === TAG.SEQUENCE);
+  const first = certificates[0];
+  if (first === void 0) throw new SigningFormatError("The SignedData's certificate set is empty");
+  const signerInfos = fields.at(-1);
+  const signer = signerInfos?.tag === TAG.SET ? signerId(block, signerInfos) : void 0;
+  const match = signer === void 0 ? void 0 : certificates.find((c) => issuedAs(block, c, signer));
+  return encoded(block, match ?? first);
+}
+function signerId(buf, signerInfos) {
+  const info = children(buf, signerInfos, MAX_SIGNER_INFOS)[0];
+  if (info === void 0 || info.tag !== TAG.SEQUENCE) return void 0;
+  const [, sid] = children(buf, info, 2);
+  if (sid === void 0 || sid.tag !== TAG.SEQUENCE) return void 0;
+  const [issuer, serial] = children(buf, sid, 2);
+  if (issuer?.tag !== TAG.SEQUENCE || serial?.tag !== TAG.INTEGER) return void 0;
+  return { issuer: encoded(buf, issuer), serial: buf.subarray(serial.contentStart, serial.contentEnd) };
+}
+function issuedAs(buf, certificate, id) {
+  const tbs = readTlv(buf, certificate.contentStart, certificate.contentEnd);
+  if (tbs.tag !== TAG.SEQUENCE) return false;
+  const fields = children(buf, tbs, 4);
+  const at = fields[0]?.tag === TAG.CONTEXT_0 ? 1 : 0;
+  const serial = fields[at];
+  const issuer = fields[at + 2];
+  if (serial?.tag !== TAG.INTEGER || issuer === void 0) return false;
+  return buf.subarray(serial.contentStart, serial.contentEnd).equals(id.serial) && encoded(buf, issuer).equals(id.issuer);
+}
+
+// ../inspect/src/apk/signing/signature-schemes.ts
+var MAX_SIGNERS = 16;
+var Fields = class {
+  constructor(buf, what) {
+    this.buf = buf;
+    this.what = what;
+  }
+  p = 0;
+  get done() {
+    return this.p >= this.buf.length;
+  }
+  u32() {
+    if (this.p + 4 > this.buf.length) throw new SigningFormatError(`${this.what} is truncated`);
+    const value = this.buf.readUInt32LE(this.p);
+    this.p += 4;
+    return value;
+  }
+  lengthPrefixed() {
+    const length = this.u32();
+    if (length > this.buf.length - this.p) {
+      throw new SigningFormatError(`${this.what} declares ${length} bytes where ${this.buf.length - this.p} remain`);
+    }
+    const value = this.buf.subarray(this.p, this.p + length);
+    this.p += length;
+    return value;
+  }
+};
+function schemeSigners(value, scheme) {
+  const signers = new Fields(new Fields(value, `${scheme} block`).lengthPrefixed(), `${scheme} signer list`);
+  const out = [];
+  while (!signers.done) {
+    if (out.length >= MAX_SIGNERS) throw new SigningFormatError(`The ${scheme} block holds more than ${MAX_SIGNERS} signers`);
+    const signer = new Fields(signers.lengthPrefixed(), `${scheme} signer`);
+    const signedData = new Fields(signer.lengthPrefixed(), `${scheme} signed data`);
+    const minSdk = scheme === "v3" ? signer.u32() : 0;
+    signedData.lengthPrefixed();
+    const certificates = new Fields(signedData.lengthPrefixed(), `${scheme} certificates`);
+    if (certificates.done) throw new SigningFormatError(`A ${scheme} signer has no certificate`);
+    out.push({ certificate: certificates.lengthPrefixed(), minSdk });
+  }
+  if (out.length === 0) throw new SigningFormatError(`The ${scheme} block has no signers`);
+  return out;
+}
+
+// ../inspect/src/apk/signing/signing-block.ts
+var SIGNING_BLOCK_MAGIC = Buffer.from([..."APK Sig Block 42"].map((c) => c.charCodeAt(0)));
+var SIGNING_BLOCK_FOOTER_BYTES = 24;
+var SCHEME_BLOCK_ID = { v2: 1896449818, v3: 4031998144, v31: 462663009 };
+var MAX_PAIRS = 256;
+function signingBlockLength(footer) {
+  if (footer.length < SIGNING_BLOCK_FOOTER_BYTES) return void 0;
+  const at = footer.length - SIGNING_BLOCK_FOOTER_BYTES;
+  if (!footer.subarray(at + 8).equals(SIGNING_BLOCK_MAGIC)) return void 0;
+  const size = footer.readBigUInt64LE(at);
+  if (size < BigInt(SIGNING_BLOCK_FOOTER_BYTES)) throw new SigningFormatError(`APK Signing Block declares a size of ${size} bytes`);
+  if (size > BigInt(Number.MAX_SAFE_INTEGER - 8)) throw new SigningFormatError("APK Signing Block size is out of range");
+  return Number(size) + 8;
+}
+function signingBlockPairs(block) {
+  const size = block.readBigUInt64LE(0);
+  if (size !== BigInt(block.length - 8)) {
+    throw new SigningFormatError("The APK Signing Block's two size fields disagree");
+  }
+  const pairs = /* @__PURE__ */ new Map();
+  const end = block.length - SIGNING_BLOCK_FOOTER_BYTES;
+  let p = 8;
+  let count = 0;
+  while (p < end) {
+    if (++count > MAX_PAIRS) throw new SigningFormatError(`APK Signing Block holds more than ${MAX_PAIRS} entries`);
+    if (p + 8 > end) throw new SigningFormatError("APK Signing Block entry length is truncated");
+    const length = block.readBigUInt64LE(p);
+    if (length < 4n || length > BigInt(end - p - 8)) {
+      throw new SigningFormatError(`APK Signing Block entry at ${p} has a length of ${length} bytes`);
+    }
+    const valueEnd = p + 8 + Number(length);
+    const id = block.readUInt32LE(p + 8);
+    if (!pairs.has(id)) pairs.set(id, block.subarray(p + 12, valueEnd));
+    p = valueEnd;
+  }
+  return pairs;
+}
+
+// ../inspect/src/apk/signing/apk-signing.ts
+var SIGNING_BLOCK_GUESS_BYTES = 16 * 1024;
+var MAX_SIGNING_BLOCK_BYTES = 1024 * 1024;
+var MAX_JAR_SIGNATURE_BYTES = 256 * 1024;
+var MAX_JAR_SIGNERS = 10;
+async function readApkSigning(zip, ctx) {
+  const fromBlock = await fromSigningBlock(zip, ctx);
+  if (fromBlock !== void 0) return fromBlock;
+  return fromJarSignatures(zip, ctx);
+}
+async function fromSigningBlock(zip, ctx) {
+  if (zip.readBeforeCentralDirectory === void 0) return void 0;
+  try {
+    const before = await zip.readBeforeCentralDirectory(SIGNING_BLOCK_FOOTER_BYTES, SIGNING_BLOCK_GUESS_BYTES);
+    const length = signingBlockLength(before);
+    if (length === void 0) return void 0;
+    if (length > MAX_SIGNING_BLOCK_BYTES) {
+      ctx.warnings.push(`The APK Signing Block is ${length} bytes, over the ${MAX_SIGNING_BLOCK_BYTES} read; its signers are not reported`);
+      return { scheme: null, certificateSha256: [] };
+    }
+    const bytes = before.length >= length ? before : await zip.readBeforeCentralDirectory(length);
+    if (bytes.length < length) throw new SigningFormatError("The APK Signing Block starts before the file does");
+    ctx.checkDeadline();
+    const pairs = signingBlockPairs(bytes.subarray(bytes.length - length));
+    const v31 = pairs.get(SCHEME_BLOCK_ID.v31);
+    if (v31 !== void 0) return { scheme: "v3.1", certificateSha256: [fingerprint(newest(schemeSigners(v31, "v3")))] };
+    const v3 = pairs.get(SCHEME_BLOCK_ID.v3);
+    if (v3 !== void 0) return { scheme: "v3", certificateSha256: [fingerprint(newest(schemeSigners(v3, "v3")))] };
+    const v2 = pairs.get(SCHEME_BLOCK_ID.v2);
+    if (v2 !== void 0) return { scheme: "v2", certificateSha256: schemeSigners(v2, "v2").map(fingerprint) };
+    return void 0;
+  } catch (error) {
+    if (!(error instanceof SigningFormatError)) throw error;
+    ctx.warnings.push(`The APK Signing Block is unreadable (${error.message}); its signers are not reported`);
+    return { scheme: null, certificateSha256: [] };
+  }
+}
+async function fromJarSignatures(zip, ctx) {
+  const names = [...zip.entries.keys()].filter(isJarSignatureBlock).sort();
+  if (names.length === 0) return { scheme: null, certificateSha256: [] };
+  if (names.length > MAX_JAR_SIGNERS) {
+    ctx.warnings.push(`The APK has ${names.length} v1 signature files; read the first ${MAX_JAR_SIGNERS}`);
+  }
+  const chosen = names.slice(0, MAX_JAR_SIGNERS);
+  zip.prefetch?.(chosen);
+  const certificateSha256 = [];
+  for (const name of chosen) {
+    try {
+      const block = await zip.read(name, { maxBytes: MAX_JAR_SIGNATURE_BYTES });
+      certificateSha256.push(fingerprint({ certificate: jarSignerCertificate(block) }));
+    } catch (error) {
+      const unreadable = error instanceof SigningFormatError || error instanceof InspectError && error.code !== "timeout" && error.code !== "read_failed";
+      if (!unreadable) throw error;
+      ctx.warnings.push(`The v1 signature file ${name} is unreadable (${messageOf(error)}); its signer is not reported`);
+    }
+  }
+  return certificateSha256.length > 0 ? { scheme: "v1", certificateSha256 } : { scheme: null, certificateSha256: [] };
+}
+function newest(signers) {
+  return signers.reduce((best, signer) => signer.minSdk >= best.minSdk ? signer : best);
+}
+function fingerprint(signer) {
+  const { certificate } = signer;
+  const tlv = readTlv(certificate, 0, certificate.length);
+  if (tlv.tag !== TAG.SEQUENCE || tlv.end !== certificate.length) {
+    throw new SigningFormatError("A signer's certificate is not one DER-encoded X.509 certificate");
+  }
+  return sha256Hex(certificate);
+}
+
 // ../inspect/src/apk/index.ts
 var MANIFEST = "AndroidManifest.xml";
 var RESOURCES = "resources.arsc";
@@ -1232,6 +1620,8 @@ var BUNDLE_MANIFEST = "base/manifest/AndroidManifest.xml";
 var DEFAULT_MIN_SDK = "1";
 async function inspectApk(zip, ctx) {
   rejectOtherShapes(zip);
+  const signingRead = readApkSigning(zip, ctx);
+  signingRead.catch(() => void 0);
   const manifestBytes = await zip.read(MANIFEST, { maxBytes: ctx.limits.maxEntryBytes });
   const doc = parseManifest(manifestBytes, ctx);
   if (doc.damage !== void 0) {
@@ -1278,6 +1668,7 @@ async function inspectApk(zip, ctx) {
   if (targetSdk !== void 0) result.targetSdk = targetSdk;
   const icon = await resolveAppIcon(manifest.icon, table2, zip, ctx);
   if (icon !== void 0) result.icon = icon;
+  result.signing = await signingRead;
   return result;
 }
 function rejectOtherShapes(zip) {
@@ -1448,8 +1839,10 @@ var metadataBounds = {
   localeLength: 64,
   supportedPlatforms: 16,
   platformLength: 64,
-  /** Provisioning profile name, team name and team id. */
+  /** Provisioning profile name, team name, team id and UUID. */
   provisioningLength: 256,
+  /** Certificate fingerprints: APK signers (Android accepts 10) and a profile's developer certificates. */
+  certificates: 100,
   iconPathLength: 512,
   warnings: 50,
   warningLength: 512,
@@ -1518,12 +1911,24 @@ var Bounder = class {
     const out = {
       name: this.text("provisioning.name", p.name, max),
       provisionedDevices: p.provisionedDevices,
-      kind: p.kind
+      kind: p.kind,
+      developerCertificateSha256: this.fingerprints("provisioning.developerCertificateSha256", p.developerCertificateSha256)
     };
     if (p.teamId !== void 0) out.teamId = this.text("provisioning.teamId", p.teamId, max);
     if (p.teamName !== void 0) out.teamName = this.text("provisioning.teamName", p.teamName, max);
     if (p.expiresAt !== void 0) out.expiresAt = this.text("provisioning.expiresAt", p.expiresAt, metadataBounds.versionLength);
+    if (p.uuid !== void 0) out.uuid = this.text("provisioning.uuid", p.uuid, max);
     return out;
+  }
+  signing(s) {
+    return { scheme: s.scheme, certificateSha256: this.fingerprints("signing.certificateSha256", s.certificateSha256) };
+  }
+  /** Hex digests the extractor computed: only their number needs a bound. */
+  fingerprints(field, values) {
+    if (values.length > metadataBounds.certificates) {
+      this.notes.push(`${field}: kept the first ${metadataBounds.certificates} of ${values.length}`);
+    }
+    return values.slice(0, metadataBounds.certificates);
   }
 };
 function jsonBytes(result) {
@@ -1591,6 +1996,7 @@ function boundMetadata(result) {
     );
   }
   if (result.provisioning !== void 0) out.provisioning = b.provisioning(result.provisioning);
+  if (result.signing !== void 0) out.signing = b.signing(result.signing);
   if (result.icon !== void 0) {
     out.icon = { ...result.icon, path: b.text("icon.path", result.icon.path, metadataBounds.iconPathLength) };
   }
@@ -2306,8 +2712,11 @@ function parseMobileProvision(buf) {
   const info = {
     name: plistString(profile.Name) ?? "",
     provisionedDevices: deviceCount,
-    kind
+    kind,
+    developerCertificateSha256: developerCertificates(profile.DeveloperCertificates)
   };
+  const uuid = plistString(profile.UUID);
+  if (uuid !== void 0) info.uuid = uuid;
   const teamIds = profile.TeamIdentifier;
   const teamId = Array.isArray(teamIds) ? plistString(teamIds[0]) : void 0;
   if (teamId !== void 0) info.teamId = teamId;
@@ -2316,6 +2725,11 @@ function parseMobileProvision(buf) {
   const expires = toIso(profile.ExpirationDate);
   if (expires !== void 0) info.expiresAt = expires;
   return info;
+}
+var MAX_DEVELOPER_CERTIFICATES = 100;
+function developerCertificates(value) {
+  if (!Array.isArray(value)) return [];
+  return value.filter((item) => Buffer.isBuffer(item)).slice(0, MAX_DEVELOPER_CERTIFICATES).map((der) => sha256Hex(der));
 }
 function toIso(value) {
   if (value instanceof Date && !Number.isNaN(value.getTime())) return value.toISOString();
@@ -2806,6 +3220,8 @@ var RangeZipArchive = class {
   entries;
   /** Raw (still compressed) bytes of prefetched entries, by name, until read. */
   inFlight = /* @__PURE__ */ new Map();
+  /** What readBeforeCentralDirectory fetched, kept for its next call. */
+  beforeDirectory;
   get comment() {
     return this.endRecord.comment;
   }
@@ -2859,6 +3275,28 @@ var RangeZipArchive = class {
     checkCrc(data, entry.crc32, name);
     this.ctx.checkDeadline();
     return data;
+  }
+  async readBeforeCentralDirectory(length, speculative = length) {
+    const end = this.endRecord.centralDirectoryOffset;
+    const known = this.knownBefore(end) ?? { start: end, bytes: Buffer.alloc(0) };
+    if (end - known.start >= Math.min(length, end)) return known.bytes;
+    this.ctx.checkDeadline();
+    const start = Math.max(0, end - Math.max(length, speculative));
+    const fetched = await this.reader.read(start, known.start - start);
+    const bytes = known.bytes.length === 0 ? fetched : Buffer.concat([fetched, known.bytes]);
+    this.beforeDirectory = { start, bytes };
+    return bytes;
+  }
+  /** The longest run of fetched bytes that ends exactly at `end`. */
+  knownBefore(end) {
+    let best;
+    for (const region of [...this.regions, ...this.beforeDirectory ? [this.beforeDirectory] : []]) {
+      if (region.start >= end || region.start + region.bytes.length < end) continue;
+      if (best === void 0 || region.start < best.start) {
+        best = { start: region.start, bytes: region.bytes.subarray(0, end - region.start) };
+      }
+    }
+    return best;
   }
   /** The entry's compressed bytes, in one read unless its local header is unusually long. */
   async readEntryData(entry) {

@@ -11,7 +11,7 @@ import {
   run,
   uploadCommand,
   uploadExitCode
-} from "./chunk-7FQH3GG6.js";
+} from "./chunk-KAI4UYQG.js";
 import "./chunk-3WA5LAVB.js";
 import "./chunk-ESTQK2KV.js";
 import "./chunk-OA5U4LFR.js";

@@ -2,7 +2,7 @@ import {
   FileRangeReader,
   InspectError,
   inspectPackage
-} from "./chunk-JV5GOXD6.js";
+} from "./chunk-RZF6P5XR.js";
 import {
   EXIT_FAILURE,
   EXIT_OK,
@@ -18,7 +18,9 @@ import { writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 var HELP = `Usage: hangar inspect <file.apk|file.ipa> [options]
 
-Reads an APK or IPA the way the service does (only the bytes it needs) and prints its metadata.
+Reads an APK or IPA the way the service does (only the bytes it needs) and prints its metadata,
+including who signed it: an APK's signature scheme and signer certificate SHA-256 (as
+\`apksigner verify --print-certs\` prints it), an IPA profile's UUID and developer certificates.
 
 Options:
   --json               Print JSON: the metadata, the icon as {path,width,height,bytes},
@@ -72,6 +74,12 @@ function printable(result, stats) {
 function groupThousands(n) {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
+var SCHEME_NAMES = {
+  "v3.1": "APK Signature Scheme v3.1",
+  v3: "APK Signature Scheme v3",
+  v2: "APK Signature Scheme v2",
+  v1: "JAR signing (v1)"
+};
 function summary(file, size, out) {
   const lines = [`${out.appName} (${out.bundleId})`];
   const row = (label, value) => {
@@ -85,6 +93,13 @@ function summary(file, size, out) {
   if (out.provisioning) {
     const p = out.provisioning;
     row("profile", `${p.kind}: ${p.name}${p.teamId ? ` (team ${p.teamId})` : ""}${p.expiresAt ? `, expires ${p.expiresAt}` : ""}`);
+    row("profile id", p.uuid);
+    for (const sha of p.developerCertificateSha256) row("certificate", `SHA-256 ${sha}`);
+  }
+  if (out.signing) {
+    const { scheme, certificateSha256 } = out.signing;
+    row("signed", scheme === null ? "no (Android installs only signed APKs)" : SCHEME_NAMES[scheme]);
+    for (const sha of certificateSha256) row("certificate", `SHA-256 ${sha}`);
   }
   const labels = Object.entries(out.labels ?? {}).filter(([locale]) => locale !== "");
   if (labels.length > 0) row("names", labels.map(([locale, name]) => `${locale}: ${name}`).join(", "));

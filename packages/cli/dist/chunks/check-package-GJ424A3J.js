@@ -2,7 +2,7 @@ import {
   FileRangeReader,
   InspectError,
   inspectPackage
-} from "./chunk-JV5GOXD6.js";
+} from "./chunk-RZF6P5XR.js";
 import "./chunk-LM7JBYQ3.js";
 
 // src/commands/check-package.ts
