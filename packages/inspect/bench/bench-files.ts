@@ -1,7 +1,7 @@
 /** Builds (once, then reuses) the large packages the benchmark runs on, under .tmp/bench/. */
 import { mkdir, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { noiseBlock, writeBigAssetApk, writeBigAssetIpa, writeManyEntryIpa } from "../fixtures/large-fixtures";
+import { noiseBlock, writeBigAssetApk, writeBigAssetIpa, writeManyEntryIpa, writeSignedApk } from "../fixtures/large-fixtures";
 import { runTool } from "./competitors";
 
 export interface BenchFile {
@@ -23,7 +23,8 @@ async function exists(path: string): Promise<boolean> {
 export async function committedFixtures(root: string): Promise<BenchFile[]> {
   const files: BenchFile[] = [];
   for (const sub of ["ipa", "apk"]) {
-    const names = await readdir(join(root, sub)).catch(() => [] as string[]);
+    // Recursive: apk/signing/ holds the APKs apksigner signed.
+    const names = (await readdir(join(root, sub), { recursive: true }).catch(() => [] as string[])) as string[];
     for (const name of names.sort()) {
       if (/\.(ipa|apk)$/.test(name)) files.push({ label: `${sub}/${name}`, path: join(root, sub, name) });
     }
@@ -69,6 +70,14 @@ export async function generatedFiles(dir: string, fixtures: BenchFile[], large: 
       files.push({ label: `generated ${size} MB APK`, path, series: "apk" });
     }
     notes.push(`Large APKs are ${base.split("/").pop()} plus one stored asset.`);
+    const signedPath = join(dir, "app-30mb-signed-2000-entries.apk");
+    try {
+      if (!(await exists(signedPath))) await writeSignedApk(signedPath, base, 30 * MB, { smallAssets: 2000, block });
+      files.push({ label: "generated 30 MB APK, apksigner-signed, 2,000 entries", path: signedPath });
+      notes.push("The signed APK's central directory is larger than the 64 KiB tail read: its APK Signing Block is a ranged read of its own.");
+    } catch (error) {
+      notes.push(`No signed large APK (needs apksigner and keytool): ${(error as Error).message.split("\n")[0]}`);
+    }
   }
   return { files, notes };
 }
