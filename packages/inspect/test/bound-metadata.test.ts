@@ -121,3 +121,34 @@ describe("metadata bounds", () => {
     expect(Object.getPrototypeOf(result.labels)).toBe(Object.prototype);
   });
 });
+
+describe("signer fingerprints", () => {
+  const digest = (i: number) => i.toString(16).padStart(64, "0");
+
+  it("keeps signing and the profile's UUID and certificates as they are, within bounds", () => {
+    const signing = { scheme: "v3" as const, certificateSha256: [digest(1)] };
+    const provisioning = { name: "P", provisionedDevices: 0, kind: "app-store" as const, uuid: "A-B", developerCertificateSha256: [digest(2)] };
+    const out = boundMetadata({ ...base, signing, provisioning });
+    expect(out.signing).toEqual(signing);
+    expect(out.provisioning).toEqual(provisioning);
+    expect(out.warnings).toEqual([]);
+  });
+
+  it("keeps the first metadataBounds.certificates of a longer list, and cuts a UUID like the profile's other strings", () => {
+    const many = Array.from({ length: metadataBounds.certificates + 20 }, (_, i) => digest(i));
+    const out = boundMetadata({
+      ...base,
+      signing: { scheme: "v2", certificateSha256: many },
+      provisioning: { name: "P", provisionedDevices: 0, kind: "app-store", uuid: "u".repeat(1000), developerCertificateSha256: many },
+    });
+    expect(out.signing?.certificateSha256).toEqual(many.slice(0, metadataBounds.certificates));
+    expect(out.provisioning?.developerCertificateSha256).toEqual(many.slice(0, metadataBounds.certificates));
+    expect(out.provisioning?.uuid).toHaveLength(metadataBounds.provisioningLength);
+    expect(out.warnings).toEqual([
+      `provisioning.developerCertificateSha256: kept the first ${metadataBounds.certificates} of ${many.length}`,
+      `provisioning.uuid was cut to ${metadataBounds.provisioningLength} characters (it had 1000)`,
+      `signing.certificateSha256: kept the first ${metadataBounds.certificates} of ${many.length}`,
+    ]);
+    expectWithinBounds(out);
+  });
+});
