@@ -25,8 +25,8 @@ export interface ZipArchive {
    */
   prefetch?(names: Iterable<string>): void;
   /**
-   * Bytes that end where the central directory starts and belong to no entry: where an APK
-   * keeps its APK Signing Block. At least the last `length` of them (fewer only when the
+   * Bytes that end where the central directory starts: where an APK keeps its APK Signing
+   * Block, which no entry claims. At least the last `length` of them (fewer only when the
    * directory starts earlier in the file), and more when more are already at hand. Bytes
    * fetched before (the tail read covers them in small archives) are not fetched again; when a
    * fetch is needed it takes `speculative` bytes, so a guess can save a second round trip.

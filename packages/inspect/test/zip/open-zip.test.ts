@@ -11,6 +11,7 @@ import { FileRangeReader } from "../../src/reader/file-range-reader";
 import { LOCAL_HEADER_SLACK, openZip } from "../../src/zip/open-zip";
 import { TAIL_READ_BYTES } from "../../src/zip/zip-structure";
 import { errorCode } from "../helpers/error-code";
+import { LoggingReader } from "../helpers/logging-reader";
 
 const text = (s: string) => Buffer.from(s, "utf8");
 
@@ -134,6 +135,38 @@ describe("prefetch", () => {
     zip.prefetch(["a"]);
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await errorCode(zip.read("a"))).toBe("zip_corrupt");
+  });
+});
+
+describe("readBeforeCentralDirectory (where an APK keeps its signing block)", () => {
+  it("answers from the tail read when it covers the bytes, else fetches only what is missing, once", async () => {
+    // 2,000 entries: a central directory larger than the tail read, so the bytes before it are not at hand.
+    const entries = Array.from({ length: 2000 }, (_, i) => ({ name: `f/${String(i).padStart(5, "0")}`, data: text(`${i}`), method: "store" as const }));
+    const bytes = await zipToBuffer([{ name: "big.bin", data: Buffer.alloc(40_000, 7), method: "store" }, ...entries]);
+    const reader = new LoggingReader(new BufferRangeReader(bytes));
+    const zip = await openZip(reader, createInspectContext());
+    const cd = zip.endRecord.centralDirectoryOffset;
+    expect(zip.endRecord.centralDirectorySize).toBeGreaterThan(TAIL_READ_BYTES);
+    reader.log.length = 0;
+    expect((await zip.readBeforeCentralDirectory(24, 1000)).equals(bytes.subarray(cd - 1000, cd))).toBe(true);
+    expect(reader.log).toEqual([{ offset: cd - 1000, length: 1000 }]);
+    expect((await zip.readBeforeCentralDirectory(500)).equals(bytes.subarray(cd - 1000, cd))).toBe(true);
+    expect((await zip.readBeforeCentralDirectory(3000)).equals(bytes.subarray(cd - 3000, cd))).toBe(true);
+    expect(reader.log).toEqual([
+      { offset: cd - 1000, length: 1000 },
+      { offset: cd - 3000, length: 2000 },
+    ]);
+    // Never before the file's start.
+    expect((await zip.readBeforeCentralDirectory(cd + 10_000)).length).toBe(cd);
+
+    const small = await zipToBuffer([{ name: "a.txt", data: text("x".repeat(5000)), method: "store" }]);
+    const smallReader = new LoggingReader(new BufferRangeReader(small));
+    const smallZip = await openZip(smallReader, createInspectContext());
+    const smallCd = smallZip.endRecord.centralDirectoryOffset;
+    const before = await smallZip.readBeforeCentralDirectory(24, 16_384);
+    // All of it was in the tail read: every byte before the directory, and no read for them.
+    expect(before.equals(small.subarray(0, smallCd))).toBe(true);
+    expect(smallReader.log).toHaveLength(1);
   });
 });
 
