@@ -2,7 +2,8 @@ import {
   FileRangeReader,
   InspectError,
   inspectPackage
-} from "./chunk-JV5GOXD6.js";
+} from "./chunk-SCEHZ7MD.js";
+import "./chunk-AEPEW2SX.js";
 import "./chunk-LM7JBYQ3.js";
 
 // src/commands/check-package.ts
