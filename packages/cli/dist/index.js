@@ -15,7 +15,7 @@ import {
   installLinks,
   mediaTypeFor,
   uploadExitCode
-} from "./chunks/chunk-AOKN22VH.js";
+} from "./chunks/chunk-OUE2G6TV.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import {
   HangarAbortError,

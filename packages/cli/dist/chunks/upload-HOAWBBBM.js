@@ -11,7 +11,7 @@ import {
   run,
   uploadCommand,
   uploadExitCode
-} from "./chunk-AOKN22VH.js";
+} from "./chunk-OUE2G6TV.js";
 import "./chunk-3WA5LAVB.js";
 import "./chunk-RWAKC5CX.js";
 import "./chunk-OA5U4LFR.js";

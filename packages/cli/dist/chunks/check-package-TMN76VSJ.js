@@ -2,7 +2,7 @@ import {
   FileRangeReader,
   InspectError,
   inspectPackage
-} from "./chunk-SCEHZ7MD.js";
+} from "./chunk-66N6DKH3.js";
 import "./chunk-AEPEW2SX.js";
 import "./chunk-LM7JBYQ3.js";
 

@@ -2568,9 +2568,10 @@ function corrupt(message) {
   return new InspectError("zip_corrupt", message);
 }
 function u64(buf, at, what) {
-  const value = buf.readBigUInt64LE(at);
-  if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw corrupt(`${what} is out of range`);
-  return Number(value);
+  const low = buf.readUInt32LE(at);
+  const high = buf.readUInt32LE(at + 4);
+  if (high >= 2 ** 21) throw corrupt(`${what} is out of range`);
+  return high * 2 ** 32 + low;
 }
 function parseTail(tail, fileSize) {
   const tailStart = fileSize - tail.length;
