@@ -7,8 +7,8 @@
  * reload the project page resumes it from the same file: only the parts not stored are sent.
  *
  * PUTs go through XMLHttpRequest, not fetch: only XHR reports upload progress. Parts are read with
- * Blob.slice, so memory holds the parts in flight, never the file. Part URLs are asked for in
- * batches (one request per 32 parts, their checksums computed just before), so a large file never
+ * Blob.slice, so memory holds the parts in flight and the part being hashed, never the file. Part
+ * URLs are asked for in batches (one request per 32 parts, hashed while the batch before is sent), so a large file never
  * needs every part hashed before its first byte goes out, and the per-account rate limit holds.
  */
 import { crc32c } from "@hangar/inspect/crc32c";
@@ -247,14 +247,25 @@ export class BrowserUpload {
     this.finishedBytes = [...state.done.keys()].reduce((sum, n) => sum + this.partBlob(state, n).size, 0);
     this.report();
     const failed: number[] = [];
-    for (let i = 0; i < remaining.length; i += URL_BATCH) {
-      const batch = remaining.slice(i, i + URL_BATCH);
+    /** A batch's checksums and URLs. */
+    const prepare = async (batch: number[]) => {
       const checksums = [];
       for (const partNumber of batch) {
         checksums.push({ partNumber, checksumCRC32C: base64Crc(crc32c(new Uint8Array(await this.partBlob(state, partNumber).arrayBuffer()))) });
         if (signal.aborted) throw cancelledError();
       }
-      const { parts } = await uploadApi.partUrls(this.projectId, upload, checksums);
+      return (await uploadApi.partUrls(this.projectId, upload, checksums)).parts;
+    };
+    // The next batch is hashed while this one is sent (the PUTs run off the main thread), so the
+    // parts in flight do not wait for it: a 6 GiB build is 24 batches.
+    let next = prepare(remaining.slice(0, URL_BATCH));
+    for (let i = 0; i < remaining.length; i += URL_BATCH) {
+      const parts = await next;
+      if (i + URL_BATCH < remaining.length) {
+        next = prepare(remaining.slice(i + URL_BATCH, i + 2 * URL_BATCH));
+        // Awaited at the next turn; until then its failure must not surface as unhandled.
+        next.catch(() => undefined);
+      }
       const queue = [...parts];
       const worker = async () => {
         for (let part = queue.shift(); part; part = queue.shift()) {
