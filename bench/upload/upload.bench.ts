@@ -3,13 +3,16 @@
  * the same file to a presigned URL, on the same local stack, in the same run (issue 23, item 6).
  *
  * 1. Loopback: a 2 GiB APK. The CLI as a user runs it (past the multipart threshold: 8 MiB parts,
- *    4 at once, each CRC32C-checked) against curl's single PUT. Target: ≥ 0.9× curl's throughput.
+ *    4 at once, each CRC32-checked) against curl's single PUT. Target: ≥ 0.9× curl's throughput.
  * 2. Capped link: a second stack whose object store is reached through throttle-proxy.ts, which
  *    caps every connection at 8 MB/s each way (as one TCP flow over a long path is capped; this
  *    kernel cannot shape one flow). curl's one connection against `hangar upload --parallel 4`,
  *    and `--parallel 1` beside them (the CLI's own single stream). Target: ≥ 3× curl.
  * 3. Peak RSS of every CLI run (GNU time), beside `hangar --help`'s. Target: ≤ 150 MB (issue 23:
  *    memory bounded at any size).
+ * 4. Optional (BENCH_BROWSER_GB, e.g. 6; it takes minutes): a sparse IPA of that many GiB uploaded
+ *    from the dashboard in Chromium, on the loopback stack (dashboard-upload.ts): time, and peak
+ *    RSS of the browser's processes and of the stack. PASS when the build completes.
  *
  * On loopback the CPU is the transfer time (CLI and store share the machine's two cores, no network
  * between them), so the table shows each run's CPU too: the client's, and the stack process's.
@@ -20,7 +23,8 @@
  * is if anything understated. The service's answer is checked: every upload went through complete.
  *
  * Env: BENCH_SIZES_MB (loopback sizes, default "2048"), BENCH_CAPPED_MB (default 256; "0" skips
- * the capped link), BENCH_CAP_MBPS (per-connection cap in MB/s, default 8), BENCH_ROUNDS (loopback
+ * the capped link), BENCH_BROWSER_GB (default 0: no browser line), BENCH_HANGAR_BIN (another build
+ * of the CLI's hangar.js, e.g. an earlier commit's, to compare), BENCH_CAP_MBPS (per-connection cap in MB/s, default 8), BENCH_ROUNDS (loopback
  * rounds, default 3, tools alternating; best round per tool: the machine is shared and the best
  * run is the least disturbed), BENCH_CAPPED_ROUNDS (default 1: the cap, not the machine, sets
  * those times), BENCH_KEEP=1 keeps .tmp/bench/. Disk: one generated file per size at a time, and
@@ -35,8 +39,9 @@ import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, statSync
 import { createServer, type AddressInfo } from "node:net";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
-import { writeBigAssetApk } from "../../packages/inspect/fixtures/large-fixtures";
+import { writeBigAssetApk, writeBigAssetIpa } from "../../packages/inspect/fixtures/large-fixtures";
 import { REPO_ROOT, startStackProcess, type StackProcess } from "../../test/support/local-stack-process";
+import { dashboardUpload } from "./dashboard-upload";
 import { startThrottleProxy, type ThrottleProxy } from "./throttle-proxy";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
@@ -45,7 +50,7 @@ const MB = 1024 * 1024;
 const BENCH_DIR = join(REPO_ROOT, ".tmp/bench");
 const BASE_APK = join(REPO_ROOT, "packages/inspect/fixtures/apk/aapt2-literal.apk");
 /** What `npx hangar-cli` runs (the tsx launcher in packages/cli/bin would add tsx's own ~40 MB). */
-const HANGAR_BIN = join(REPO_ROOT, "packages/cli/dist/hangar.js");
+const HANGAR_BIN = process.env.BENCH_HANGAR_BIN ?? join(REPO_ROOT, "packages/cli/dist/hangar.js");
 const LOOPBACK_RATIO = 0.9;
 const CAPPED_RATIO = 3;
 const TARGET_RSS_MB = 150;
@@ -60,6 +65,7 @@ const cappedMb = Number(process.env.BENCH_CAPPED_MB ?? 256);
 const capBytesPerSecond = Number(process.env.BENCH_CAP_MBPS ?? 8) * 1e6;
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const cappedRounds = Math.max(1, Number(process.env.BENCH_CAPPED_ROUNDS ?? 1));
+const browserGb = Number(process.env.BENCH_BROWSER_GB ?? 0);
 
 const hasGnuTime = existsSync("/usr/bin/time");
 
@@ -299,6 +305,30 @@ async function alternate(times: number, tools: Record<string, () => Promise<Tran
   return best;
 }
 
+/** The dashboard upload of a sparse `browserGb` GiB IPA (header, item 4): its PASS/FAIL line. */
+async function browserLine(bench: BenchStack, files: string[]): Promise<string> {
+  const file = join(BENCH_DIR, `bench-browser-${browserGb}gib.ipa`);
+  files.push(file);
+  // Sparse: barely any disk for the file (the store's copy is real bytes, deleted once measured).
+  await writeBigAssetIpa(file, browserGb * 1024 * MB, { sparse: true });
+  const bytes = statSync(file).size;
+  const label = `browser, ${(bytes / 1024 / MB).toFixed(2)} GiB from the dashboard (Chromium)`;
+  console.log(`Uploading ${label} …`);
+  try {
+    const { info, pid } = bench.stack;
+    const run = await dashboardUpload({ baseUrl: info.baseUrl, mailUrl: info.mailUrl, pid }, file, /uploaded\./);
+    await bench.emptyBucket();
+    return (
+      `PASS ${label}: completed in ${run.seconds.toFixed(1)} s (${(bytes / MB / run.seconds).toFixed(1)} MiB/s, complete included); ` +
+      `peak RSS: Chromium ${run.browserPeakRssMb.toFixed(0)} MB (all processes; largest ${run.rendererPeakRssMb.toFixed(0)} MB), stack ${run.stackPeakRssMb.toFixed(0)} MB`
+    );
+  } catch (error) {
+    return `FAIL ${label}: ${(error as Error).message}`;
+  } finally {
+    if (!process.env.BENCH_KEEP) rmSync(file, { force: true });
+  }
+}
+
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -351,6 +381,7 @@ async function main(): Promise<void> {
         );
         if (!process.env.BENCH_KEEP) rmSync(file, { force: true });
       }
+      if (browserGb > 0) verdicts.push(await browserLine(loopback, files));
     } finally {
       await loopback.stop();
     }

@@ -1,11 +1,14 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { GetObjectCommand } from "@aws-sdk/client-s3";
+import { createHash } from "node:crypto";
+import { copyFileSync, createReadStream, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { noiseBlock, writeBigAssetApk } from "../../packages/inspect/fixtures/large-fixtures";
 import { dash, signedIn, type Browser as Person } from "../support/accounts";
-import { stack } from "../support/api";
+import type { Readable } from "node:stream";
+import { stack, storeClient } from "../support/api";
 import { newProject } from "../support/dashboard";
 import { fixtures } from "../support/fixtures";
 import { auditBothSchemes, openSession, type BrowserSession } from "./support/browser";
@@ -15,7 +18,9 @@ import { auditBothSchemes, openSession, type BrowserSession } from "./support/br
  * a real APK chosen with the picker goes as one presigned PUT to the object store (cross-origin:
  * its CORS answers and the dashboard's CSP allow it), the build appears with its share link and in
  * the project's list; a file above the (lowered) threshold goes as a multipart upload with
- * checksummed parts; a file that is no package is refused before any request. Axe-clean in both
+ * checksummed parts; a multipart upload interrupted by a reload is offered again and resumed from
+ * the same file (only the missing parts sent), or discarded (aborted); a file that is no package
+ * is refused before any request. Axe-clean in both
  * schemes, screenshots at 390 and 1280 px (.tmp/screenshots/browser-upload/).
  */
 
@@ -148,6 +153,84 @@ describe("upload in the browser", () => {
     expect((await (await aborted).response())?.status()).toBe(204);
     await page.getByText("The upload was cancelled.").waitFor();
     await page.unrouteAll({ behavior: "ignoreErrors" });
+    await page.evaluate(`localStorage.removeItem("hangar:multipart-above")`);
+  }, 240_000);
+
+  it("resumes a multipart upload after a reload from the same file, sending only the parts not stored", async () => {
+    const { page } = session;
+    const file = join(tmp, "Resume.apk");
+    // About 25 MiB: four parts of 8 MiB (the last one shorter).
+    await writeBigAssetApk(file, fixtures("apk").find((f) => f.endsWith("aapt2-adaptive-icon.apk"))!, 25 * MiB, { block: noiseBlock() });
+    await page.goto(`/projects/${encodeURIComponent(projectId)}`);
+    await page.evaluate(`localStorage.setItem("hangar:multipart-above", "${1024 * 1024}")`);
+    // Parts 3 and 4 hang: the page is reloaded with parts 1 and 2 stored and two in flight.
+    const later = (url: URL) => ["3", "4"].includes(url.searchParams.get("partNumber") ?? "");
+    await page.route(later, () => undefined);
+    const started = page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith(`/api/projects/${projectId}/uploads/multipart`));
+    await page.getByTestId("upload-input").setInputFiles(file);
+    const { key } = (await (await started).json()) as { key: string };
+    const storedParts = `JSON.parse(localStorage.getItem("hangar:multipart-upload:${projectId}") ?? "null")?.done?.length ?? 0`;
+    await expect.poll(() => page.evaluate(storedParts), { timeout: 60_000 }).toBe(2);
+    await page.unrouteAll({ behavior: "ignoreErrors" });
+    await page.reload();
+
+    const offer = page.getByTestId("resume-offer");
+    await offer.waitFor();
+    expect(await offer.getByText("An upload was interrupted: Resume.apk").count()).toBe(1);
+    expect(await offer.textContent()).toMatch(/16\.8 MB of 26\.2 MB stored\./);
+    await audited(page, "project-upload-resume-offer");
+
+    // Another file under the same name (another size and time) is not taken.
+    const other = join(tmp, "other", "Resume.apk");
+    mkdirSync(join(tmp, "other"), { recursive: true });
+    copyFileSync(fixtures("apk").find((f) => f.endsWith("aapt2-adaptive-icon.apk"))!, other);
+    utimesSync(other, new Date(2020, 0, 1), new Date(2020, 0, 1));
+    await page.getByTestId("resume-input").setInputFiles(other);
+    await offer.getByText("Resume.apk is not the file of this upload (its size, modification time differ). Choose Resume.apk.").waitFor();
+
+    const puts: string[] = [];
+    page.on("request", (r) => r.method() === "PUT" && puts.push(new URL(r.url()).searchParams.get("partNumber") ?? "single"));
+    const chooser = page.waitForEvent("filechooser");
+    await offer.getByRole("button", { name: "Resume…" }).click();
+    await (await chooser).setFiles(file);
+    const done = page.getByTestId("upload-done");
+    await done.waitFor({ timeout: 120_000 });
+    expect(await done.textContent()).toContain("Adaptive 1.2 (12) uploaded.");
+    expect(puts.sort()).toEqual(["3", "4"]);
+    // What the store holds is the file, byte for byte.
+    const sha256 = async (stream: AsyncIterable<unknown>) => {
+      const hash = createHash("sha256");
+      for await (const chunk of stream) hash.update(chunk as Buffer);
+      return hash.digest("hex");
+    };
+    const object = await storeClient().send(new GetObjectCommand({ Bucket: stack().bucketName, Key: key }));
+    expect(await sha256(object.Body as Readable)).toBe(await sha256(createReadStream(file)));
+    // Done: nothing is kept, nothing offered after another reload.
+    expect(await page.evaluate(storedParts)).toBe(0);
+    await page.reload();
+    await page.getByRole("heading", { name: "Upload a build" }).waitFor();
+    expect(await page.getByTestId("resume-offer").count()).toBe(0);
+    await page.evaluate(`localStorage.removeItem("hangar:multipart-above")`);
+  }, 240_000);
+
+  it("discards an interrupted upload: the multipart upload is aborted and no longer offered", async () => {
+    const { page } = session;
+    const file = join(tmp, "Resume.apk");
+    await page.goto(`/projects/${encodeURIComponent(projectId)}`);
+    await page.evaluate(`localStorage.setItem("hangar:multipart-above", "${1024 * 1024}")`);
+    await page.route((url) => url.searchParams.get("partNumber") === "4", () => undefined);
+    await page.getByTestId("upload-input").setInputFiles(file);
+    const storedParts = `JSON.parse(localStorage.getItem("hangar:multipart-upload:${projectId}") ?? "null")?.done?.length ?? 0`;
+    await expect.poll(() => page.evaluate(storedParts), { timeout: 60_000 }).toBe(3);
+    await page.unrouteAll({ behavior: "ignoreErrors" });
+    await page.reload();
+    const aborted = page.waitForRequest((r) => r.method() === "DELETE" && r.url().endsWith(`/api/projects/${projectId}/uploads/multipart`));
+    await page.getByTestId("resume-offer").getByRole("button", { name: "Discard" }).click();
+    expect((await (await aborted).response())?.status()).toBe(204);
+    expect(await page.getByTestId("resume-offer").count()).toBe(0);
+    await page.reload();
+    await page.getByRole("heading", { name: "Upload a build" }).waitFor();
+    expect(await page.getByTestId("resume-offer").count()).toBe(0);
     await page.evaluate(`localStorage.removeItem("hangar:multipart-above")`);
   }, 240_000);
 

@@ -15,7 +15,7 @@ import {
   installLinks,
   mediaTypeFor,
   uploadExitCode
-} from "./chunks/chunk-KAI4UYQG.js";
+} from "./chunks/chunk-L4BDM5G5.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import {
   HangarAbortError,
@@ -39,7 +39,7 @@ import {
   retryDelayMs,
   serverWaitMs,
   systemRetryClock
-} from "./chunks/chunk-ESTQK2KV.js";
+} from "./chunks/chunk-RWAKC5CX.js";
 import "./chunks/chunk-OA5U4LFR.js";
 import "./chunks/chunk-LM7JBYQ3.js";
 export {

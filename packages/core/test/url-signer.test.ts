@@ -42,6 +42,15 @@ describe("S3 URL signer", () => {
     });
   });
 
+  it("signs a CRC32 part's checksum under its own name (an upload created with CRC32)", async () => {
+    const signer = new S3UrlSigner({ bucket: "b", region: "us-east-1", endpoint: "http://127.0.0.1:4569", credentials });
+    const url = new URL(
+      await signer.presignPart({ key: "uploads/p/f/a.ipa", uploadId: "u", partNumber: 1, size: 5, checksumCRC32: "NhCmhg==", expiresInSeconds: 900 }),
+    );
+    expect(url.searchParams.get("x-amz-checksum-crc32")).toBe("NhCmhg==");
+    expect(url.searchParams.has("x-amz-checksum-crc32c")).toBe(false);
+  });
+
   it("presigns a GET on a path-style endpoint with the download name in the signed query", async () => {
     const signer = new S3UrlSigner({ bucket: "b", region: "us-east-1", endpoint: "http://127.0.0.1:4569", credentials });
     const url = new URL(await signer.presignGet({ key: "uploads/p/f/a.apk", downloadName: "Ünï.apk", expiresInSeconds: 300 }));

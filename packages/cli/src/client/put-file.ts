@@ -6,11 +6,20 @@ import { parseRetryAfter } from "./retry-policy";
 
 /**
  * The body is read into two fixed buffers and each is reused only once the socket has taken its
- * bytes, so memory is 2 MiB whatever the file size. (A ReadStream allocates a fresh buffer per
- * read and leaves them to the GC, which lets tens of MB of garbage pile up before V8 reacts.)
+ * bytes, so memory is 8 MiB per PUT whatever the file size. (A ReadStream allocates a fresh buffer
+ * per read and leaves them to the GC, which lets tens of MB of garbage pile up before V8 reacts.)
+ * 4 MiB rather than 1 MiB: on loopback 1 GiB went in 2.8–4.0 s instead of 4.9 s, with a third of
+ * the client's CPU (fewer reads and write callbacks between the socket being drained and refilled).
  */
-const CHUNK_BYTES = 1 << 20;
+const CHUNK_BYTES = 4 << 20;
 const BUFFERS = 2;
+/**
+ * Buffers of PUTs whose every write has completed, for the next PUT: a multipart upload's parts in
+ * a row allocate nothing (fresh 4 MiB buffers per 8 MiB part left the GC behind, ~140 MB peak RSS at
+ * 4 parts at once). At most what 8 PUTs at once hold is kept.
+ */
+const spareBuffers: Buffer[] = [];
+const MAX_SPARE_BUFFERS = 8 * BUFFERS;
 /** Error bodies of object storage are small XML; anything past this is not worth keeping. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 /** What curl waits for a `100 Continue` before sending the body anyway. */
@@ -115,7 +124,7 @@ export function putFile(options: PutFileOptions): Promise<PutFileAnswer> {
 
     const pump = async () => {
       const handle = await file;
-      const buffers = Array.from({ length: BUFFERS }, () => Buffer.allocUnsafeSlow(CHUNK_BYTES));
+      const buffers = Array.from({ length: BUFFERS }, () => spareBuffers.pop() ?? Buffer.allocUnsafeSlow(CHUNK_BYTES));
       const inFlight: (Promise<void> | undefined)[] = new Array(BUFFERS).fill(undefined);
       const offset = options.offset ?? 0;
       let position = 0;
@@ -143,6 +152,9 @@ export function putFile(options: PutFileOptions): Promise<PutFileAnswer> {
         inFlight[slot] = taken;
       }
       await Promise.all(inFlight);
+      // Every write has called back: the socket holds no reference to these any more. (After a
+      // failure they are left to the GC: a destroyed request may still point at one.)
+      spareBuffers.push(...buffers.slice(0, Math.max(0, MAX_SPARE_BUFFERS - spareBuffers.length)));
       if (settled || response) return;
       bodySent = true;
       request.end();

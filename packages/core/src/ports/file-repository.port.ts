@@ -27,6 +27,8 @@ export interface FileRecord {
   uploadId?: string;
   /** Multipart uploads only: bytes per part (the last part holds the rest). */
   partSize?: number;
+  /** Multipart uploads only: the parts' checksum when not CRC32C (absent on every earlier record). */
+  checksumAlgorithm?: "CRC32";
   completedAt?: string;
   userKey?: string;
   /**

@@ -63,8 +63,12 @@ export interface PresignPartInput {
   partNumber: number;
   /** Exact byte count of this part: signed, so S3 refuses any other length. */
   size: number;
-  /** Base64 CRC32C of the part's bytes: signed into the query, so S3 verifies the part against it. */
-  checksumCRC32C: string;
+  /**
+   * Base64 checksum of the part's bytes under the upload's algorithm (exactly one of the two):
+   * signed into the query, so S3 verifies the part against it.
+   */
+  checksumCRC32C?: string;
+  checksumCRC32?: string;
   expiresInSeconds: number;
 }
 
@@ -75,22 +79,27 @@ export interface StoredPart {
   etag: string;
   size: number;
   checksumCRC32C?: string;
+  checksumCRC32?: string;
 }
 
+/** The checksum every part of a multipart upload carries (S3 fixes it at CreateMultipartUpload). */
+export type PartChecksumAlgorithm = "CRC32C" | "CRC32";
+
 /**
- * S3's multipart upload, for builds past one PUT's 5 GiB. Uploads are created with CRC32C
- * checksums, so every part must carry its checksum and S3 verifies it as the part arrives.
+ * S3's multipart upload, for builds past one PUT's 5 GiB. Uploads are created with a checksum
+ * algorithm (CRC32C or CRC32, COMPOSITE), so every part must carry its checksum and S3 verifies it
+ * as the part arrives.
  */
 export interface MultipartStore {
   /** CreateMultipartUpload; returns the upload id. */
-  create(key: string, contentType: string): Promise<string>;
+  create(key: string, contentType: string, checksumAlgorithm: PartChecksumAlgorithm): Promise<string>;
   /** ListParts, every page. An upload S3 no longer knows (completed, aborted) answers undefined. */
   listParts(key: string, uploadId: string): Promise<StoredPart[] | undefined>;
   /**
    * CompleteMultipartUpload with exactly these parts (ascending). false when S3 no longer knows
    * the upload (completed by a concurrent request, or aborted).
    */
-  complete(key: string, uploadId: string, parts: { partNumber: number; etag: string; checksumCRC32C?: string }[]): Promise<boolean>;
+  complete(key: string, uploadId: string, parts: { partNumber: number; etag: string; checksumCRC32C?: string; checksumCRC32?: string }[]): Promise<boolean>;
   /** AbortMultipartUpload; succeeds when the upload is already gone. */
   abort(key: string, uploadId: string): Promise<void>;
 }

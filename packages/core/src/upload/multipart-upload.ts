@@ -2,21 +2,22 @@
  * Multipart uploads, beside the spec's presign → PUT → complete (which stays as it is): a build
  * past one PUT's 5 GiB, or any build a client wants to send in parallel, resumable parts.
  *
- * Checksums: every upload is created with CRC32C, so S3 verifies each part as it arrives and
- * refuses one without its checksum. A presigned URL cannot carry an unsigned `x-amz-*` header, so
+ * Checksums: every upload is created with CRC32C (or CRC32, the client's choice at start), so S3
+ * verifies each part as it arrives and refuses one without its checksum. A presigned URL cannot carry an unsigned `x-amz-*` header, so
  * the checksum must be signed into the part's URL: the client computes each part's CRC32C before
  * asking for its URL (`partChecksums`, at start or later through the parts route). CRC32C rather
  * than SHA-256: the checksum guards against corruption in transit (the signature, not the
  * checksum, stops tampering), and a client computes CRC32C at memory speed where SHA-256 would
  * dominate a CLI's or a browser's CPU; CRC64NVME, S3's newer default, has no COMPOSITE multipart
- * type. A client-chosen algorithm was rejected: one algorithm keeps the contract to one field and
- * every client's code to one path. URLs are asked for in batches, so a client need not hash a
+ * type. CRC32 is the other choice, for a client with a native CRC32 (Node's zlib.crc32): CRC32C in
+ * JavaScript cost the CLI (and the local store checking it) a second of CPU per GiB, most of what
+ * kept a loopback upload behind curl's single PUT. SHA-256 is not offered for the same cost. URLs are asked for in batches, so a client need not hash a
  * 30 GiB file before its first byte goes out. Each URL also signs the part's exact length, so the
  * parts add up to the declared size by construction.
  */
 import { ConflictError, InvalidPartsError, NotFoundError, PayloadTooLargeError, ValidationError } from "../errors/domain-errors";
 import type { IdSource } from "../ids/random-ids";
-import type { Clock, FileRecord, FileRepository, MultipartStore, PartSigner } from "../ports";
+import type { Clock, FileRecord, FileRepository, MultipartStore, PartChecksumAlgorithm, PartSigner } from "../ports";
 import { finishUpload, outcomeOf, type CompleteDeps } from "./complete-upload";
 import { objectKey, parseObjectKey } from "./object-key";
 import { assertFileType, pendingRecord } from "./presign-upload";
@@ -68,6 +69,8 @@ const notFound = () =>
 
 type MultipartRecord = FileRecord & { uploadId: string; partSize: number };
 
+const algorithmOf = (file: FileRecord): PartChecksumAlgorithm => file.checksumAlgorithm ?? "CRC32C";
+
 /**
  * The caller's multipart record for this key and upload id. Another project's key, another upload's
  * id, a single-PUT record: all answer exactly like an unknown key, as complete does.
@@ -87,12 +90,20 @@ function isOpen(file: FileRecord, now: Date): boolean {
   return file.status === "pending" && !(file.expiresAt !== undefined && file.expiresAt <= now.getTime() / 1000);
 }
 
-function assertPartsExist(file: { fileSize: number; partSize: number }, parts: PartChecksums): void {
+function assertPartsExist(file: { fileSize: number; partSize: number }, parts: PartChecksums, algorithm: PartChecksumAlgorithm): void {
   const count = partCountOf(file);
   const past = parts.filter((p) => p.partNumber > count);
   if (past.length > 0) {
     throw new ValidationError(
       past.slice(0, 5).map((p) => ({ field: "partChecksums", message: `part ${p.partNumber} is past the last part (${count})` })),
+    );
+  }
+  // S3 would refuse the part's PUT ("Checksum Type mismatch"); said here, before any byte goes.
+  const field = algorithm === "CRC32" ? "checksumCRC32" : "checksumCRC32C";
+  const other = parts.filter((p) => p[field] === undefined);
+  if (other.length > 0) {
+    throw new ValidationError(
+      other.slice(0, 5).map((p) => ({ field: "partChecksums", message: `part ${p.partNumber}: this upload's parts carry ${field}` })),
     );
   }
 }
@@ -107,7 +118,7 @@ async function signParts(deps: MultipartDeps, file: MultipartRecord, parts: Part
         uploadId: file.uploadId,
         partNumber: p.partNumber,
         size: partLength(file, p.partNumber),
-        checksumCRC32C: p.checksumCRC32C,
+        ...(p.checksumCRC32 !== undefined ? { checksumCRC32: p.checksumCRC32 } : { checksumCRC32C: p.checksumCRC32C! }),
         expiresInSeconds: deps.settings.partUrlExpiresSeconds,
       }),
     })),
@@ -126,12 +137,18 @@ export async function startMultipartUpload(deps: MultipartDeps, caller: Uploader
   const fileId = deps.ids.fileId();
   const key = objectKey(caller.projectId, fileId, input.fileName);
   const partSize = partSizeFor(input.fileSize);
-  assertPartsExist({ fileSize: input.fileSize, partSize }, input.partChecksums ?? []);
+  const algorithm = input.checksumAlgorithm ?? "CRC32C";
+  assertPartsExist({ fileSize: input.fileSize, partSize }, input.partChecksums ?? [], algorithm);
 
   // The upload before the record (the record names its id). Should the record write fail, the upload
   // holds no part and the bucket's lifecycle rule aborts it after a day.
-  const uploadId = await deps.multipart.create(key, GENERIC_MEDIA_TYPE);
-  const file: MultipartRecord = { ...pendingRecord(caller, input, { fileId, key }, now, deps.settings), uploadId, partSize };
+  const uploadId = await deps.multipart.create(key, GENERIC_MEDIA_TYPE, algorithm);
+  const file: MultipartRecord = {
+    ...pendingRecord(caller, input, { fileId, key }, now, deps.settings),
+    uploadId,
+    partSize,
+    ...(algorithm === "CRC32" ? { checksumAlgorithm: algorithm } : {}),
+  };
   await deps.files.createPending(file);
   return {
     fileId,
@@ -150,7 +167,7 @@ export async function presignParts(deps: MultipartDeps, caller: Uploader, input:
   const now = deps.clock.now();
   // A completed upload takes no more parts (S3 refuses them too): its build is immutable.
   if (!isOpen(file, now)) throw notFound();
-  assertPartsExist(file, input.partChecksums);
+  assertPartsExist(file, input.partChecksums, algorithmOf(file));
   return { parts: await signParts(deps, file, input.partChecksums), expireAt: expireAt(deps, now) };
 }
 
@@ -214,7 +231,11 @@ export async function completeMultipartUpload(
     }
     const wrong = input.parts.filter((p) => {
       const s = byNumber.get(p.partNumber)!;
-      return unquoted(s.etag) !== unquoted(p.etag) || (p.checksumCRC32C !== undefined && p.checksumCRC32C !== s.checksumCRC32C);
+      return (
+        unquoted(s.etag) !== unquoted(p.etag) ||
+        (p.checksumCRC32C !== undefined && p.checksumCRC32C !== s.checksumCRC32C) ||
+        (p.checksumCRC32 !== undefined && p.checksumCRC32 !== s.checksumCRC32)
+      );
     });
     if (wrong.length > 0) {
       throw new InvalidPartsError(
@@ -227,7 +248,12 @@ export async function completeMultipartUpload(
     const completed = await deps.multipart.complete(
       file.key,
       file.uploadId,
-      parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag, ...(p.checksumCRC32C ? { checksumCRC32C: p.checksumCRC32C } : {}) })),
+      parts.map((p) => ({
+        partNumber: p.partNumber,
+        etag: p.etag,
+        ...(p.checksumCRC32C ? { checksumCRC32C: p.checksumCRC32C } : {}),
+        ...(p.checksumCRC32 ? { checksumCRC32: p.checksumCRC32 } : {}),
+      })),
     );
     if (completed) return finishUpload(deps, caller, file, input, links, now);
   }

@@ -140,6 +140,8 @@ const PartNumber = z.number({ error: "must be an integer from 1 to 10000" }).che
 );
 /** A CRC32C is 4 bytes: 8 base64 characters, the last two "==". */
 const Crc32c = z.string().check(z.regex(/^[A-Za-z0-9+/]{6}==$/, "must be a base64 CRC32C (4 bytes, e.g. \"yZRlqg==\")"));
+/** A CRC32 (ISO-HDLC, zlib's) is 4 bytes too. */
+const Crc32 = z.string().check(z.regex(/^[A-Za-z0-9+/]{6}==$/, "must be a base64 CRC32 (4 bytes, e.g. \"NhCmhg==\")"));
 const UploadId = z.string().check(z.minLength(1, "must not be empty"), z.maxLength(1024, "must be at most 1024 characters"));
 
 /** Part URLs handed out per request: 1,000 URLs are ~600 KB of JSON, well under a Lambda answer's 6 MB. */
@@ -147,7 +149,11 @@ export const MAX_PART_URLS_PER_REQUEST = 1000;
 
 const distinctParts = (parts: { partNumber: number }[]) => new Set(parts.map((p) => p.partNumber)).size === parts.length;
 
-const PartChecksums = z.array(z.object({ partNumber: PartNumber, checksumCRC32C: Crc32c })).check(
+/** Each part names exactly one checksum: the one of the upload's algorithm (checked by the use case). */
+const PartChecksum = z
+  .object({ partNumber: PartNumber, checksumCRC32C: z.optional(Crc32c), checksumCRC32: z.optional(Crc32) })
+  .check(z.refine((p) => (p.checksumCRC32C === undefined) !== (p.checksumCRC32 === undefined), "must give exactly one of checksumCRC32C and checksumCRC32"));
+const PartChecksums = z.array(PartChecksum).check(
   z.maxLength(MAX_PART_URLS_PER_REQUEST, `must list at most ${MAX_PART_URLS_PER_REQUEST} parts; ask for the rest later`),
   z.refine(distinctParts, "must not list a part number twice"),
 );
@@ -157,6 +163,12 @@ export const StartMultipart = z.object({
   fileName: FileName,
   fileSize: FileSize,
   fileType: FileType,
+  /**
+   * The checksum every part carries, fixed for the upload (S3's rule): CRC32C unless given. CRC32
+   * for a client with a native CRC32 (Node's zlib.crc32, several GB/s) where CRC32C would be
+   * computed in JavaScript (~1 GB/s).
+   */
+  checksumAlgorithm: z.optional(z.enum(["CRC32C", "CRC32"])),
   /** The parts to presign right away (any, possibly none); the rest through the parts route. */
   partChecksums: z.optional(PartChecksums),
 });
@@ -185,6 +197,7 @@ export const CompleteMultipart = z.object({
         partNumber: PartNumber,
         etag: z.string().check(z.minLength(1, "must not be empty"), z.maxLength(128, "must be at most 128 characters")),
         checksumCRC32C: z.optional(Crc32c),
+        checksumCRC32: z.optional(Crc32),
       }),
     )
     .check(

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
   MAX_PARTS,
+  PartUrls,
   StartMultipart,
   defaultUploadSettings,
   parseInput,
   partSizeFor,
+  presignParts,
   startMultipartUpload,
   type MultipartStore,
   type PresignPartInput,
@@ -63,5 +65,63 @@ describe("start", () => {
       [3, 4 * MiB + 5],
     ]);
     expect(await deps.files.get(result.fileId)).toMatchObject({ status: "pending", uploadId: "upload-1", partSize: 8 * MiB });
+  });
+});
+
+describe("checksum algorithm", () => {
+  const setup = () => {
+    const created: string[] = [];
+    const signed: PresignPartInput[] = [];
+    const multipart: MultipartStore = {
+      create: async (_key, _type, algorithm) => (created.push(algorithm), "upload-1"),
+      listParts: async () => [],
+      complete: async () => true,
+      abort: async () => undefined,
+    };
+    const deps = {
+      files: new MemoryFiles(),
+      multipart,
+      signer: { presignPart: async (input: PresignPartInput) => (signed.push(input), `https://store.test/${input.partNumber}`) },
+      clock: fixedClock(),
+      ids: sequentialIds(),
+      settings: defaultUploadSettings,
+    };
+    return { created, signed, deps };
+  };
+  const start = (extra: Record<string, unknown>) =>
+    parseInput(StartMultipart, { fileName: "big.ipa", fileSize: 20 * MiB, fileType: "application/octet-stream", ...extra });
+
+  it("is CRC32C unless the client asks for CRC32, which S3 is told at create and every part URL signs", async () => {
+    const { created, signed, deps } = setup();
+    await startMultipartUpload(deps, apiKey(), start({ partChecksums: [{ partNumber: 1, checksumCRC32C: "yZRlqg==" }] }));
+    const result = await startMultipartUpload(
+      deps,
+      apiKey(),
+      start({ checksumAlgorithm: "CRC32", partChecksums: [{ partNumber: 2, checksumCRC32: "NhCmhg==" }] }),
+    );
+    expect(created).toEqual(["CRC32C", "CRC32"]);
+    expect(signed.map((s) => [s.checksumCRC32C, s.checksumCRC32])).toEqual([
+      ["yZRlqg==", undefined],
+      [undefined, "NhCmhg=="],
+    ]);
+    expect(await deps.files.get(result.fileId)).toMatchObject({ checksumAlgorithm: "CRC32" });
+    await expect(
+      presignParts(deps, apiKey(), parseInput(PartUrls, { key: result.key, uploadId: "upload-1", partChecksums: [{ partNumber: 1, checksumCRC32: "NhCmhg==" }] })),
+    ).resolves.toMatchObject({ parts: [{ partNumber: 1 }] });
+  });
+
+  it("refuses a part checksum of the other algorithm, and a part with both or neither", async () => {
+    const { deps, signed } = setup();
+    await expect(
+      startMultipartUpload(deps, apiKey(), start({ checksumAlgorithm: "CRC32", partChecksums: [{ partNumber: 1, checksumCRC32C: "yZRlqg==" }] })),
+    ).rejects.toMatchObject({ issues: [{ field: "partChecksums", message: "part 1: this upload's parts carry checksumCRC32" }] });
+    const crc32c = await startMultipartUpload(deps, apiKey(), start({}));
+    await expect(
+      presignParts(deps, apiKey(), parseInput(PartUrls, { key: crc32c.key, uploadId: "upload-1", partChecksums: [{ partNumber: 1, checksumCRC32: "NhCmhg==" }] })),
+    ).rejects.toMatchObject({ issues: [{ field: "partChecksums", message: "part 1: this upload's parts carry checksumCRC32C" }] });
+    for (const part of [{ partNumber: 1 }, { partNumber: 1, checksumCRC32: "NhCmhg==", checksumCRC32C: "yZRlqg==" }]) {
+      expect(() => parseInput(PartUrls, { key: crc32c.key, uploadId: "upload-1", partChecksums: [part] })).toThrow(/exactly one of checksumCRC32C and checksumCRC32/);
+    }
+    expect(signed).toEqual([]);
   });
 });

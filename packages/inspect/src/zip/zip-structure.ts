@@ -54,10 +54,16 @@ export function corrupt(message: string): InspectError {
   return new InspectError("zip_corrupt", message);
 }
 
+/**
+ * Two 32-bit halves rather than readBigUInt64LE: in the browser, Buffer is the `buffer` package
+ * (5.x), which has no BigInt reads, and a ZIP64 package (any build past 4 GiB) failed there with
+ * "readBigUInt64LE is not a function". Exact up to 2^53 - 1, past which the value is refused.
+ */
 function u64(buf: Buffer, at: number, what: string): number {
-  const value = buf.readBigUInt64LE(at);
-  if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw corrupt(`${what} is out of range`);
-  return Number(value);
+  const low = buf.readUInt32LE(at);
+  const high = buf.readUInt32LE(at + 4);
+  if (high >= 2 ** 21) throw corrupt(`${what} is out of range`);
+  return high * 2 ** 32 + low;
 }
 
 /**

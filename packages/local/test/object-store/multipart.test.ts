@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
+import { crc32 } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AbortMultipartUploadCommand,
@@ -418,6 +419,38 @@ describe("multipart upload with CRC32C checksums", () => {
     expect(res.headers.get("x-amz-checksum-crc32c")).toBe(checksum);
     await complete(key, uploadId, [{ PartNumber: 1, ETag: res.headers.get("etag")!, ChecksumCRC32C: checksum }]);
     expect((await readAll(key)).equals(body)).toBe(true);
+  });
+
+  it("takes CRC32 parts through presigned URLs (the CLI's algorithm), refusing a CRC32C part, with the composite CRC32", async () => {
+    const key = "builds/crc32.apk";
+    const parts = [randomBytes(MIN_PART), randomBytes(1234)];
+    const crc32Base64 = (data: Buffer) => {
+      const out = Buffer.alloc(4);
+      out.writeUInt32BE(crc32(data));
+      return out.toString("base64");
+    };
+    const uploadId = await create(key, "CRC32");
+    const presignPart = (partNumber: number, body: Buffer, checksum: { ChecksumCRC32?: string; ChecksumCRC32C?: string }) =>
+      getSignedUrl(
+        f.client,
+        new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, ContentLength: body.length, ...checksum }),
+        { expiresIn: 900, signableHeaders: new Set(["content-length"]) },
+      );
+    const wrongAlgorithm = await fetch(await presignPart(1, parts[0]!, { ChecksumCRC32C: crc32cBase64(parts[0]!) }), { method: "PUT", body: parts[0]! });
+    expect(wrongAlgorithm.status).toBe(400);
+    expect(await wrongAlgorithm.text()).toContain("expected checksum Type: crc32, actual checksum Type: crc32c");
+    const done: CompletedPart[] = [];
+    for (const [index, body] of parts.entries()) {
+      const url = await presignPart(index + 1, body, { ChecksumCRC32: crc32Base64(body) });
+      expect(new URL(url).searchParams.get("x-amz-checksum-crc32")).toBe(crc32Base64(body));
+      const res = await fetch(url, { method: "PUT", body });
+      expect(res.status).toBe(200);
+      done.push({ PartNumber: index + 1, ETag: res.headers.get("etag")!, ChecksumCRC32: crc32Base64(body) });
+    }
+    const result = await complete(key, uploadId, done);
+    const composite = crc32Base64(Buffer.concat(parts.map((p) => Buffer.from(crc32Base64(p), "base64"))));
+    expect(result.ChecksumCRC32).toBe(`${composite}-2`);
+    expect((await readAll(key)).equals(Buffer.concat(parts))).toBe(true);
   });
 
   it("takes a part as a streamed aws-chunked body with a trailing checksum", async () => {

@@ -4,12 +4,13 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState, type DragEvent } from "react";
 import { ApiError, describeError } from "../api/api-client";
 import { queryKeys } from "../api/query-keys";
-import type { CompleteResult } from "../api/upload.api";
+import { uploadApi, type CompleteResult } from "../api/upload.api";
 import { paths } from "../app/paths";
 import { Link } from "../app/router";
 // Types only: the engine (and its CRC32C tables) is loaded on the first upload, not with the dashboard.
 import type { BrowserUpload, UploadProgress } from "../upload/browser-upload";
 import { declaredFile } from "../upload/declared-file";
+import { forgetUpload, loadSavedUpload, mismatchOf, storedBytes, type SavedUpload } from "../upload/saved-upload";
 import type { PackagePreview } from "@hangar/inspect/browser";
 import { ErrorSummary, Notice } from "./alerts";
 import { Button } from "./button";
@@ -66,21 +67,36 @@ function Preview({ preview }: { preview: PackagePreview }) {
  * Upload a build from the browser (issue 23 item 5): drop an APK or IPA on the zone or choose one
  * with the button (a real button, so the keyboard reaches it), then progress with rate and time
  * left, cancel, retry of what failed, and the new build with its links. The project's lists are
- * refreshed through the query cache.
+ * refreshed through the query cache. A multipart upload interrupted by a reload (or a closed tab)
+ * is offered again: the same file, picked or dropped, sends only the parts not stored yet.
  */
 export function UploadPanel({ projectId }: { projectId: string }) {
   const client = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const upload = useRef<BrowserUpload | undefined>(undefined);
   const preview = useRef<PackagePreview | undefined>(undefined);
+  const resumeInput = useRef<HTMLInputElement>(null);
   const [state, setState] = useState<State>({ step: "idle" });
   const [dragging, setDragging] = useState(false);
+  /** An interrupted upload kept in localStorage, offered while nothing else runs. */
+  const [saved, setSaved] = useState<SavedUpload | undefined>(() => loadSavedUpload(projectId));
+  const [resumeProblem, setResumeProblem] = useState<string | undefined>(undefined);
   const busy = state.step === "uploading" || state.step === "reading";
+
+  /** Aborts the kept upload (its stored parts are dropped at once) and forgets it. */
+  const discard = async (kept: SavedUpload) => {
+    setSaved(undefined);
+    setResumeProblem(undefined);
+    forgetUpload(projectId);
+    // Gone already (404) or unreachable: the bucket's lifecycle rule aborts it after a day.
+    await uploadApi.abortMultipart(projectId, kept).catch(() => undefined);
+  };
 
   const run = async (file: File, current: BrowserUpload) => {
     setState({ step: "uploading", file, ...(preview.current ? { preview: preview.current } : {}) });
     try {
       const result = await current.run();
+      setSaved(undefined);
       setState({ step: "done", file, ...(preview.current ? { preview: preview.current } : {}), result });
       await Promise.all([
         client.invalidateQueries({ queryKey: queryKeys.projects.all }),
@@ -94,13 +110,20 @@ export function UploadPanel({ projectId }: { projectId: string }) {
     }
   };
 
-  const start = async (file: File | undefined) => {
+  /** `resuming`: picked through the offer's Resume, so only the kept upload's file is taken. */
+  const start = async (file: File | undefined, resuming = false) => {
     if (!file || busy) return;
+    const kept = saved && mismatchOf(saved, file) === undefined ? saved : undefined;
+    if (resuming && saved && !kept) {
+      setResumeProblem(mismatchOf(saved, file));
+      return;
+    }
     const declared = declaredFile(file);
     if ("problem" in declared) {
       setState({ step: "stopped", file, message: declared.problem, retryable: false });
       return;
     }
+    setResumeProblem(undefined);
     setState({ step: "reading", file });
     let engine: typeof import("../upload/browser-upload");
     let read: Awaited<ReturnType<typeof readPreview>>;
@@ -114,10 +137,18 @@ export function UploadPanel({ projectId }: { projectId: string }) {
       setState({ step: "stopped", file, message: read.problem, retryable: false });
       return;
     }
+    // Another file, and one that goes: the interrupted upload is given up (one upload per project is kept).
+    if (saved && !kept) void discard(saved);
     preview.current = read.preview;
-    const current: BrowserUpload = new engine.BrowserUpload(projectId, file, (progress) =>
-      setState((s) => (s.step === "uploading" && upload.current === current ? { ...s, progress } : s)),
+    const current: BrowserUpload = new engine.BrowserUpload(
+      projectId,
+      file,
+      (progress) => setState((s) => (s.step === "uploading" && upload.current === current ? { ...s, progress } : s)),
+      engine.multipartThreshold(),
+      kept,
     );
+    // Offered again after a reload from what the upload keeps, not from this (now stale) copy.
+    setSaved(undefined);
     upload.current = current;
     void run(file, current);
   };
@@ -127,6 +158,7 @@ export function UploadPanel({ projectId }: { projectId: string }) {
     if (!current || state.step !== "uploading") return;
     upload.current = undefined;
     await current.cancel();
+    setSaved(undefined);
     setState({ step: "stopped", file: state.file, message: "The upload was cancelled.", retryable: false });
   };
 
@@ -164,6 +196,42 @@ export function UploadPanel({ projectId }: { projectId: string }) {
           }}
         />
       </div>
+
+      {saved && !busy && !upload.current && (
+        <div className="alert alert-info" role="region" aria-label="Interrupted upload" data-testid="resume-offer">
+          <div className="alert-body">
+            <p className="alert-title">An upload was interrupted: {saved.fileName}</p>
+            <p>
+              {formatBytes(storedBytes(saved))} of {formatBytes(saved.fileSize)} stored. Choose the same file to send the rest; uploading another file
+              discards it.
+            </p>
+            {resumeProblem && (
+              <p className="field-error" role="alert">
+                {resumeProblem}
+              </p>
+            )}
+            <div className="form-actions-row">
+              <Button variant="primary" className="button-small" onClick={() => resumeInput.current?.click()}>
+                Resume…
+              </Button>
+              <Button variant="secondary" className="button-small" onClick={() => void discard(saved)}>
+                Discard
+              </Button>
+            </div>
+            <input
+              ref={resumeInput}
+              type="file"
+              accept=".apk,.ipa"
+              hidden
+              data-testid="resume-input"
+              onChange={(event) => {
+                void start(event.target.files?.[0], true);
+                event.target.value = "";
+              }}
+            />
+          </div>
+        </div>
+      )}
 
       {state.step !== "idle" && (
         <div className="upload-status" aria-live="polite">

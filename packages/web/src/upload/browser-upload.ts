@@ -3,16 +3,19 @@
  * one presigned PUT for a small file, or a multipart upload above a threshold, with four parts in
  * flight, each part's CRC32C signed into its URL (S3 verifies it), a failed part retried on its
  * own, and an upload that failed for good resumable from the parts already stored. Then complete.
+ * A multipart upload's state is kept in localStorage as it goes (saved-upload.ts), so after a
+ * reload the project page resumes it from the same file: only the parts not stored are sent.
  *
  * PUTs go through XMLHttpRequest, not fetch: only XHR reports upload progress. Parts are read with
- * Blob.slice, so memory holds the parts in flight, never the file. Part URLs are asked for in
- * batches (one request per 32 parts, their checksums computed just before), so a large file never
+ * Blob.slice, so memory holds the parts in flight and the part being hashed, never the file. Part
+ * URLs are asked for in batches (one request per 32 parts, hashed while the batch before is sent), so a large file never
  * needs every part hashed before its first byte goes out, and the per-account rate limit holds.
  */
 import { crc32c } from "@hangar/inspect/crc32c";
 import { ApiError } from "../api/api-client";
-import { uploadApi, type CompleteResult, type DeclaredFile } from "../api/upload.api";
+import { uploadApi, type CompleteResult, type DeclaredFile, type StartMultipartResult } from "../api/upload.api";
 import { declaredFile } from "./declared-file";
+import { forgetUpload, runningUploads, saveUpload, type SavedUpload } from "./saved-upload";
 
 // Sizes of parts and thresholds, not a display: the byte formatter is core's formatBytes.
 const MiB = 2 ** 20;
@@ -86,6 +89,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
   });
 
 interface MultipartState {
+  fileId: string;
   key: string;
   uploadId: string;
   partSize: number;
@@ -104,20 +108,43 @@ export class BrowserUpload {
   private readonly inFlight = new Map<number, number>();
   private readonly samples: { at: number; sent: number }[] = [];
   private cancelled = false;
+  /** The multipart start request while it is in flight (cancel waits for it, to abort what it creates). */
+  private starting: Promise<StartMultipartResult> | undefined;
 
   constructor(
     private readonly projectId: string,
     private readonly file: File,
     private readonly onProgress: (progress: UploadProgress) => void,
     private readonly threshold = multipartThreshold(),
+    /** An upload kept from an earlier page (the caller checked that `file` is its file): continued, not started. */
+    private readonly resumed?: SavedUpload,
   ) {
     const declared = declaredFile(file);
     if ("problem" in declared) throw new UploadStopped(declared.problem, false);
     this.declared = declared;
+    if (resumed) {
+      const { fileId, key, uploadId, partSize, partCount, done } = resumed;
+      this.multipart = { fileId, key, uploadId, partSize, partCount, done: new Map(done) };
+    }
   }
 
   get isMultipart(): boolean {
-    return this.file.size > this.threshold;
+    return this.resumed !== undefined || this.file.size > this.threshold;
+  }
+
+  /** Keeps the state for a resume after a reload (every stored part's ETag). */
+  private save(state: MultipartState): void {
+    saveUpload({
+      projectId: this.projectId,
+      ...this.declared,
+      lastModified: this.file.lastModified,
+      fileId: state.fileId,
+      key: state.key,
+      uploadId: state.uploadId,
+      partSize: state.partSize,
+      partCount: state.partCount,
+      done: [...state.done.entries()],
+    });
   }
 
   /** Starts, or continues after an UploadStopped that was retryable. */
@@ -126,6 +153,12 @@ export class BrowserUpload {
       return this.isMultipart ? await this.runMultipart() : await this.runSingle();
     } catch (error) {
       if (this.cancelled) throw cancelledError();
+      if (error instanceof ApiError && error.status === 404 && error.code === "upload_not_found" && this.multipart) {
+        // Aborted elsewhere, or past its day: nothing left to resume.
+        forgetUpload(this.projectId);
+        this.multipart = undefined;
+        throw new UploadStopped("This upload can no longer be resumed: the service no longer holds its parts. Upload the file again.", false);
+      }
       if (error instanceof UploadStopped || error instanceof ApiError) throw error;
       throw new UploadStopped(`The upload stopped: ${(error as Error).message}. Retry to continue.`, true);
     }
@@ -135,7 +168,12 @@ export class BrowserUpload {
   async cancel(): Promise<void> {
     this.cancelled = true;
     this.controller.abort();
-    if (this.multipart) await uploadApi.abortMultipart(this.projectId, this.multipart).catch(() => undefined);
+    // Cancelled while the upload was being created: abort it once its id is known.
+    await this.starting?.catch(() => undefined);
+    if (this.multipart) {
+      forgetUpload(this.projectId);
+      await uploadApi.abortMultipart(this.projectId, this.multipart).catch(() => undefined);
+    }
   }
 
   private report(phase: UploadProgress["phase"] = "uploading"): void {
@@ -181,29 +219,62 @@ export class BrowserUpload {
   private async runMultipart(): Promise<CompleteResult> {
     const signal = this.controller.signal;
     if (!this.multipart) {
-      const started = await uploadApi.startMultipart(this.projectId, this.declared);
-      this.multipart = { key: started.key, uploadId: started.uploadId, partSize: started.partSize, partCount: started.partCount, done: new Map() };
+      this.starting = uploadApi.startMultipart(this.projectId, this.declared);
+      const started = await this.starting;
+      this.multipart = {
+        fileId: started.fileId,
+        key: started.key,
+        uploadId: started.uploadId,
+        partSize: started.partSize,
+        partCount: started.partCount,
+        done: new Map(),
+      };
+      if (this.cancelled) throw cancelledError();
+      this.save(this.multipart);
     }
     const state = this.multipart;
+    runningUploads.add(state.uploadId);
+    try {
+      return await this.sendAndComplete(state, signal);
+    } finally {
+      runningUploads.delete(state.uploadId);
+    }
+  }
+
+  private async sendAndComplete(state: MultipartState, signal: AbortSignal): Promise<CompleteResult> {
     const upload = { key: state.key, uploadId: state.uploadId };
     const remaining = Array.from({ length: state.partCount }, (_, i) => i + 1).filter((n) => !state.done.has(n));
     this.finishedBytes = [...state.done.keys()].reduce((sum, n) => sum + this.partBlob(state, n).size, 0);
     this.report();
     const failed: number[] = [];
-    for (let i = 0; i < remaining.length; i += URL_BATCH) {
-      const batch = remaining.slice(i, i + URL_BATCH);
+    /** A batch's checksums and URLs. */
+    const prepare = async (batch: number[]) => {
       const checksums = [];
       for (const partNumber of batch) {
         checksums.push({ partNumber, checksumCRC32C: base64Crc(crc32c(new Uint8Array(await this.partBlob(state, partNumber).arrayBuffer()))) });
         if (signal.aborted) throw cancelledError();
       }
-      const { parts } = await uploadApi.partUrls(this.projectId, upload, checksums);
+      return (await uploadApi.partUrls(this.projectId, upload, checksums)).parts;
+    };
+    // The next batch is hashed while this one is sent (the PUTs run off the main thread), so the
+    // parts in flight do not wait for it: a 6 GiB build is 24 batches.
+    let next = prepare(remaining.slice(0, URL_BATCH));
+    for (let i = 0; i < remaining.length; i += URL_BATCH) {
+      const parts = await next;
+      if (i + URL_BATCH < remaining.length) {
+        next = prepare(remaining.slice(i + URL_BATCH, i + 2 * URL_BATCH));
+        // Awaited at the next turn; until then its failure must not surface as unhandled.
+        next.catch(() => undefined);
+      }
       const queue = [...parts];
       const worker = async () => {
         for (let part = queue.shift(); part; part = queue.shift()) {
           const etag = await this.sendPart(state, part.partNumber, part.uploadUrl, signal);
           if (etag === undefined) failed.push(part.partNumber);
-          else state.done.set(part.partNumber, etag);
+          else {
+            state.done.set(part.partNumber, etag);
+            if (!this.cancelled) this.save(state);
+          }
         }
       };
       await Promise.all(Array.from({ length: PARALLEL_PARTS }, worker));
@@ -213,7 +284,9 @@ export class BrowserUpload {
     }
     this.report("completing");
     const parts = [...state.done.entries()].sort(([a], [b]) => a - b).map(([partNumber, etag]) => ({ partNumber, etag }));
-    return uploadApi.complete(this.projectId, { ...upload, parts });
+    const result = await uploadApi.complete(this.projectId, { ...upload, parts });
+    forgetUpload(this.projectId);
+    return result;
   }
 
   /** The part's ETag, after up to PART_ATTEMPTS tries; undefined when it failed every time. */

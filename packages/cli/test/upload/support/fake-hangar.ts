@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { crc32c } from "@hangar/inspect/crc32c";
+import { crc32 } from "node:zlib";
 
 /**
  * A scriptable stand-in for the service and its object storage, in one HTTP server, for tests that
@@ -36,13 +37,14 @@ interface Pending {
   stored?: { size: number; sha256: string };
   result?: Record<string, unknown>;
   /** A multipart upload: its id, part size and the parts stored so far. */
-  multipart?: { uploadId: string; partSize: number; parts: Map<number, StoredPart> };
+  multipart?: { uploadId: string; partSize: number; algorithm: "CRC32C" | "CRC32"; parts: Map<number, StoredPart> };
 }
 
 export interface StoredPart {
   etag: string;
   bytes: Buffer;
-  checksumCRC32C: string;
+  /** The checksum of the upload's algorithm the part was verified against. */
+  checksum: string;
 }
 
 /** A part PUT as storage saw it. */
@@ -222,11 +224,12 @@ export async function startFakeHangar(): Promise<FakeHangar> {
       record.body = await readJson(req);
       if (play("presign", req, res)) return;
       if (!authorized(req)) return json(res, 401, errorBody("invalid_credentials", "bad key"));
-      const body = record.body as { fileName: string; fileSize: number; fileType: string };
+      const body = record.body as { fileName: string; fileSize: number; fileType: string; checksumAlgorithm?: "CRC32C" | "CRC32" };
       counter += 1;
       const fileId = `file${counter}`;
       const key = `uploads/p1/${fileId}/${body.fileName}`;
-      const multipart = { uploadId: `up${counter}`, partSize: fake.partSize, parts: new Map<number, StoredPart>() };
+      const algorithm = body.checksumAlgorithm ?? "CRC32C";
+      const multipart = { uploadId: `up${counter}`, partSize: fake.partSize, algorithm, parts: new Map<number, StoredPart>() };
       uploads.set(key, { fileId, key, fileName: body.fileName, fileSize: body.fileSize, fileType: body.fileType, multipart });
       return json(res, 200, {
         fileId,
@@ -243,12 +246,14 @@ export async function startFakeHangar(): Promise<FakeHangar> {
       record.body = await readJson(req);
       if (play("parts", req, res)) return;
       if (!authorized(req)) return json(res, 401, errorBody("invalid_credentials", "bad key"));
-      const body = record.body as { key: string; uploadId: string; partChecksums: { partNumber: number; checksumCRC32C: string }[] };
+      const body = record.body as { key: string; uploadId: string; partChecksums: { partNumber: number; checksumCRC32C?: string; checksumCRC32?: string }[] };
       const upload = uploads.get(body.key);
       if (!upload?.multipart || upload.multipart.uploadId !== body.uploadId || upload.result) {
         return json(res, 404, errorBody("upload_not_found", "No pending multipart upload with this key and upload id"));
       }
       if (body.partChecksums.length < 1 || body.partChecksums.length > 1000) return json(res, 400, errorBody("invalid_request", "1 to 1,000 parts"));
+      const field = upload.multipart.algorithm === "CRC32" ? "checksumCRC32" : "checksumCRC32C";
+      if (body.partChecksums.some((p) => typeof p[field] !== "string")) return json(res, 400, errorBody("invalid_request", `parts carry ${field}`));
       const expired = fake.expiredPartBatches > 0;
       if (expired) fake.expiredPartBatches -= 1;
       const expiresAt = expired ? Date.now() - 1000 : Date.now() + fake.partUrlLifetimeMs;
@@ -257,7 +262,7 @@ export async function startFakeHangar(): Promise<FakeHangar> {
           partNumber: p.partNumber,
           uploadUrl:
             `${fake.url}/part/${encodeURIComponent(body.key)}?uploadId=${body.uploadId}&partNumber=${p.partNumber}` +
-            `&crc=${encodeURIComponent(p.checksumCRC32C)}&expires=${expiresAt}`,
+            `&crc=${encodeURIComponent(p[field]!)}&expires=${expiresAt}`,
         })),
         expireAt: new Date(expiresAt).toISOString(),
       });
@@ -297,10 +302,12 @@ export async function startFakeHangar(): Promise<FakeHangar> {
       }
       const bytes = Buffer.concat(chunks);
       const crc = Buffer.alloc(4);
-      crc.writeUInt32BE(crc32c(bytes));
-      if (crc.toString("base64") !== url.searchParams.get("crc")) return xml(400, "BadDigest", "The CRC32C you specified did not match the calculated checksum");
+      crc.writeUInt32BE(upload.multipart.algorithm === "CRC32" ? crc32(bytes) : crc32c(bytes));
+      if (crc.toString("base64") !== url.searchParams.get("crc")) {
+        return xml(400, "BadDigest", `The ${upload.multipart.algorithm} you specified did not match the calculated checksum`);
+      }
       const etag = `"${createHash("md5").update(bytes).digest("hex")}"`;
-      upload.multipart.parts.set(partNumber, { etag, bytes, checksumCRC32C: crc.toString("base64") });
+      upload.multipart.parts.set(partNumber, { etag, bytes, checksum: crc.toString("base64") });
       fake.partPuts.push({ partNumber, status: 200, length: bytes.length });
       res.writeHead(200, { ETag: etag });
       return res.end();

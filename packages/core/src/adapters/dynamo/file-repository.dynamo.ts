@@ -29,6 +29,7 @@ export function toRecord(item: Record<string, unknown>): FileRecord {
   if (typeof item.versionId === "string") record.versionId = item.versionId;
   if (typeof item.uploadId === "string") record.uploadId = item.uploadId;
   if (typeof item.partSize === "number") record.partSize = item.partSize;
+  if (item.checksumAlgorithm === "CRC32") record.checksumAlgorithm = "CRC32";
   const metadata = decodeMetadata(item.metadata);
   if (metadata) record.metadata = metadata;
   if (item.iconKey) record.iconKey = item.iconKey as string;

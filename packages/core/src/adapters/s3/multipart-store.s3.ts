@@ -6,7 +6,7 @@ import {
   type S3Client,
 } from "@aws-sdk/client-s3";
 import { DependencyError } from "../../errors/domain-errors";
-import type { MultipartStore, StoredPart } from "../../ports";
+import type { MultipartStore, PartChecksumAlgorithm, StoredPart } from "../../ports";
 
 function s3Failure(operation: string, error: unknown): DependencyError {
   const name = error instanceof Error ? error.name : "UnknownError";
@@ -15,17 +15,17 @@ function s3Failure(operation: string, error: unknown): DependencyError {
 
 const isNoSuchUpload = (error: unknown) => (error as { name?: string })?.name === "NoSuchUpload";
 
-/** S3's multipart calls; uploads are created with CRC32C (COMPOSITE) checksums. */
+/** S3's multipart calls; uploads are created with CRC32C or CRC32 (COMPOSITE) checksums. */
 export class S3MultipartStore implements MultipartStore {
   constructor(
     private readonly client: S3Client,
     private readonly bucket: string,
   ) {}
 
-  async create(key: string, contentType: string): Promise<string> {
+  async create(key: string, contentType: string, checksumAlgorithm: PartChecksumAlgorithm): Promise<string> {
     try {
       const out = await this.client.send(
-        new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ChecksumAlgorithm: "CRC32C" }),
+        new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ChecksumAlgorithm: checksumAlgorithm }),
       );
       if (!out.UploadId) throw new Error("CreateMultipartUpload answered without an UploadId");
       return out.UploadId;
@@ -53,6 +53,7 @@ export class S3MultipartStore implements MultipartStore {
           etag: p.ETag!,
           size: p.Size ?? 0,
           ...(p.ChecksumCRC32C ? { checksumCRC32C: p.ChecksumCRC32C } : {}),
+          ...(p.ChecksumCRC32 ? { checksumCRC32: p.ChecksumCRC32 } : {}),
         });
       }
       if (!page.IsTruncated) return parts;
@@ -60,7 +61,11 @@ export class S3MultipartStore implements MultipartStore {
     }
   }
 
-  async complete(key: string, uploadId: string, parts: { partNumber: number; etag: string; checksumCRC32C?: string }[]): Promise<boolean> {
+  async complete(
+    key: string,
+    uploadId: string,
+    parts: { partNumber: number; etag: string; checksumCRC32C?: string; checksumCRC32?: string }[],
+  ): Promise<boolean> {
     try {
       await this.client.send(
         new CompleteMultipartUploadCommand({
@@ -68,7 +73,12 @@ export class S3MultipartStore implements MultipartStore {
           Key: key,
           UploadId: uploadId,
           MultipartUpload: {
-            Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag, ...(p.checksumCRC32C ? { ChecksumCRC32C: p.checksumCRC32C } : {}) })),
+            Parts: parts.map((p) => ({
+              PartNumber: p.partNumber,
+              ETag: p.etag,
+              ...(p.checksumCRC32C ? { ChecksumCRC32C: p.checksumCRC32C } : {}),
+              ...(p.checksumCRC32 ? { ChecksumCRC32: p.checksumCRC32 } : {}),
+            })),
           },
         }),
       );

@@ -86,13 +86,14 @@ export class S3UrlSigner implements UrlSigner, PartSigner {
     return this.presign("PUT", key, expiresInSeconds, { "content-length": String(size), "content-type": contentType }, {});
   }
 
-  presignPart({ key, uploadId, partNumber, size, checksumCRC32C, expiresInSeconds }: PresignPartInput): Promise<string> {
+  presignPart({ key, uploadId, partNumber, size, checksumCRC32C, checksumCRC32, expiresInSeconds }: PresignPartInput): Promise<string> {
     // The checksum goes into the signed query (as the SDK's presigner puts it): S3 refuses unsigned
-    // x-amz-* headers on a presigned request, and the upload was created to require CRC32C parts.
+    // x-amz-* headers on a presigned request, and the upload was created to require parts with
+    // its algorithm's checksum.
     return this.presign("PUT", key, expiresInSeconds, { "content-length": String(size) }, {
       partNumber: String(partNumber),
       uploadId,
-      "x-amz-checksum-crc32c": checksumCRC32C,
+      ...(checksumCRC32 !== undefined ? { "x-amz-checksum-crc32": checksumCRC32 } : { "x-amz-checksum-crc32c": checksumCRC32C ?? "" }),
     });
   }
 

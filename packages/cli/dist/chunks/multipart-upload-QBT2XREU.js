@@ -3,58 +3,23 @@ import {
   anySignal,
   putFile,
   storageRefusal
-} from "./chunk-ESTQK2KV.js";
+} from "./chunk-RWAKC5CX.js";
+import {
+  crc32,
+  zlib_compat_exports
+} from "./chunk-AEPEW2SX.js";
 import "./chunk-LM7JBYQ3.js";
 
 // src/client/multipart-upload.ts
 import { createHash } from "node:crypto";
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-
-// ../inspect/src/checksum/crc32c.ts
-var POLYNOMIAL = 2197175160;
-var SLICES = 16;
-var T = (() => {
-  const table = new Uint32Array(256 * SLICES);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? POLYNOMIAL ^ c >>> 1 : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  for (let at = 256; at < table.length; at++) {
-    const previous = table[at - 256];
-    table[at] = previous >>> 8 ^ table[previous & 255];
-  }
-  return table;
-})();
-var LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-function crc32c(data, crc = 0) {
-  let c = ~crc >>> 0;
-  let i = 0;
-  while (i < data.length && (data.byteOffset + i) % 4 !== 0) c = T[(c ^ data[i++]) & 255] ^ c >>> 8;
-  const words = Math.floor((data.length - i) / 16) * 4;
-  if (words > 0 && LITTLE_ENDIAN) {
-    const view = new Uint32Array(data.buffer, data.byteOffset + i, words);
-    for (let w = 0; w < words; w += 4) {
-      const a = c ^ view[w];
-      const b = view[w + 1];
-      const d = view[w + 2];
-      const e = view[w + 3];
-      c = T[3840 + (a & 255)] ^ T[3584 + (a >>> 8 & 255)] ^ T[3328 + (a >>> 16 & 255)] ^ T[3072 + (a >>> 24)] ^ T[2816 + (b & 255)] ^ T[2560 + (b >>> 8 & 255)] ^ T[2304 + (b >>> 16 & 255)] ^ T[2048 + (b >>> 24)] ^ T[1792 + (d & 255)] ^ T[1536 + (d >>> 8 & 255)] ^ T[1280 + (d >>> 16 & 255)] ^ T[1024 + (d >>> 24)] ^ T[768 + (e & 255)] ^ T[512 + (e >>> 8 & 255)] ^ T[256 + (e >>> 16 & 255)] ^ T[e >>> 24];
-    }
-    i += words * 4;
-  }
-  while (i < data.length) c = T[(c ^ data[i++]) & 255] ^ c >>> 8;
-  return ~c >>> 0;
-}
-
-// src/client/multipart-upload.ts
 var START_PATH = "/api/upload/api-key/multipart";
 var PARTS_PATH = "/api/upload/api-key/multipart/parts";
 var COMPLETE_PATH = "/api/upload/api-key/complete";
 var MAX_BATCH = 1e3;
 var READ_BYTES = 1 << 20;
-var STATE_VERSION = 1;
+var STATE_VERSION = 2;
 var base64Crc = (crc) => {
   const bytes = Buffer.alloc(4);
   bytes.writeUInt32BE(crc >>> 0);
@@ -126,7 +91,7 @@ async function uploadInParts(job) {
     let state = stateFile ? await readState(stateFile, declared) : void 0;
     const resumed = state !== void 0;
     if (!state) {
-      const started = await timed("presignMs", () => job.call("presign", START_PATH, { ...declared }));
+      const started = await timed("presignMs", () => job.call("presign", START_PATH, { ...declared, checksumAlgorithm: "CRC32" }));
       if (!isRecord(started) || typeof started.key !== "string" || typeof started.uploadId !== "string" || typeof started.partSize !== "number" || started.partSize <= 0) {
         throw invalidAnswer("presign", "the multipart answer lacks key, uploadId or partSize");
       }
@@ -203,7 +168,7 @@ async function sendParts(job, state, handle, partCount, lengthOf, save, timed) {
     for (let done = 0; done < length; ) {
       const { bytesRead } = await handle.read(hashBuffer, 0, Math.min(READ_BYTES, length - done), start + done);
       if (bytesRead === 0) throw invalidAnswer("put", `${job.path} is shorter than announced`);
-      crc = crc32c(hashBuffer.subarray(0, bytesRead), crc);
+      crc = crc32(hashBuffer.subarray(0, bytesRead), crc);
       done += bytesRead;
     }
     const value = base64Crc(crc);
@@ -230,7 +195,7 @@ async function sendParts(job, state, handle, partCount, lengthOf, save, timed) {
       }
       if (batch.length === 0) return;
       const partChecksums = [];
-      for (const m of batch) partChecksums.push({ partNumber: m, checksumCRC32C: await checksumOf(m) });
+      for (const m of batch) partChecksums.push({ partNumber: m, checksumCRC32: await checksumOf(m) });
       const answer = await timed("presignMs", () => job.call("presign", PARTS_PATH, { key: state.key, uploadId: state.uploadId, partChecksums }, false));
       if (!isRecord(answer) || !Array.isArray(answer.parts) || typeof answer.expireAt !== "string") {
         throw invalidAnswer("presign", "the parts answer lacks parts or expireAt");

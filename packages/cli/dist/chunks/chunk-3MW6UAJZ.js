@@ -1,7 +1,7 @@
 import {
-  __export,
-  __reExport
-} from "./chunk-LM7JBYQ3.js";
+  crc32,
+  zlib_compat_exports
+} from "./chunk-AEPEW2SX.js";
 
 // ../inspect/src/inspect-result.ts
 var InspectError = class extends Error {
@@ -631,8 +631,8 @@ function findUtf16Nul(bytes) {
 
 // ../inspect/src/apk/arsc/resolver.ts
 var Resolver = class {
-  constructor(table2, maxDepth) {
-    this.table = table2;
+  constructor(table, maxDepth) {
+    this.table = table;
     this.maxDepth = maxDepth;
   }
   /** `pool` is the string pool the starting value's STRING index points into (the XML's). */
@@ -896,32 +896,6 @@ function plainAttribute(element, name, strings) {
   return coerceToString(attr.value);
 }
 
-// src/compat/zlib-compat.ts
-var zlib_compat_exports = {};
-__export(zlib_compat_exports, {
-  crc32: () => crc322,
-  crc32Fallback: () => crc32Js
-});
-__reExport(zlib_compat_exports, node_zlib_star);
-import * as zlib from "node:zlib";
-import * as node_zlib_star from "node:zlib";
-var table;
-function crc32Js(data, value = 0) {
-  if (!table) {
-    table = new Uint32Array(256);
-    for (let n = 0; n < 256; n++) {
-      let c = n;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 3988292384 ^ c >>> 1 : c >>> 1;
-      table[n] = c >>> 0;
-    }
-  }
-  const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  let crc = (value ^ 4294967295) >>> 0;
-  for (let i = 0; i < bytes.length; i++) crc = table[(crc ^ bytes[i]) & 255] ^ crc >>> 8;
-  return (crc ^ 4294967295) >>> 0;
-}
-var crc322 = typeof zlib.crc32 === "function" ? zlib.crc32 : crc32Js;
-
 // ../inspect/src/png/png.ts
 var PNG_SIGNATURE = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
 function pngSize(buf) {
@@ -986,7 +960,7 @@ function writeChunks(chunks) {
     head.writeUInt32BE(chunk.data.length, 0);
     head.write(chunk.type, 4, "latin1");
     const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc322(chunk.data, crc322(head.subarray(4, 8))), 0);
+    crc.writeUInt32BE(crc32(chunk.data, crc32(head.subarray(4, 8))), 0);
     parts.push(head, chunk.data, crc);
   }
   return Buffer.concat(parts);
@@ -1104,18 +1078,18 @@ var QUALIFIER_DENSITY = {
   nodpi: 1,
   anydpi: 0
 };
-async function resolveAppIcon(iconValue, table2, zip, ctx) {
+async function resolveAppIcon(iconValue, table, zip, ctx) {
   if (iconValue === void 0) return void 0;
-  if (!isReference(iconValue) || table2 === void 0) {
+  if (!isReference(iconValue) || table === void 0) {
     ctx.warnings.push("The application icon could not be resolved: it is not a resource reference in resources.arsc");
     return void 0;
   }
-  const files = collectFiles(iconValue.data >>> 0, table2, ctx);
+  const files = collectFiles(iconValue.data >>> 0, table, ctx);
   const xmlPaths = files.filter((f) => f.path.toLowerCase().endsWith(".xml")).map((f) => f.path);
   const attempts = [
     () => readBest(pngs(files, zip), zip, ctx),
     () => readBest(sameNamePngs(xmlPaths, zip), zip, ctx),
-    () => foregroundIcon(xmlPaths, table2, zip, ctx)
+    () => foregroundIcon(xmlPaths, table, zip, ctx)
   ];
   for (const attempt of attempts) {
     const icon = await attempt();
@@ -1126,17 +1100,17 @@ async function resolveAppIcon(iconValue, table2, zip, ctx) {
   );
   return void 0;
 }
-function collectFiles(resId, table2, ctx) {
+function collectFiles(resId, table, ctx) {
   const out = [];
   const seen = /* @__PURE__ */ new Set();
   const visit = (id, depth) => {
     if (seen.has(id) || depth > ctx.limits.maxDepth) return;
     seen.add(id);
-    for (const entry of table2.entries(id)) {
+    for (const entry of table.entries(id)) {
       const value = entry.value;
       if (value === void 0) continue;
       if (value.type === ValueType.STRING) {
-        const path = table2.strings.get(value.data);
+        const path = table.strings.get(value.data);
         if (path !== void 0) out.push(candidate(path, entry.config));
       } else if (isReference(value) && value.data !== 0) {
         visit(value.data >>> 0, depth + 1);
@@ -1172,7 +1146,7 @@ function sameNamePngs(xmlPaths, zip) {
   }
   return out;
 }
-async function foregroundIcon(xmlPaths, table2, zip, ctx) {
+async function foregroundIcon(xmlPaths, table, zip, ctx) {
   for (const xmlPath of new Set(xmlPaths)) {
     if (!zip.entries.has(xmlPath)) continue;
     const bytes = await readOptional(zip, xmlPath, MAX_ADAPTIVE_XML_BYTES, ctx);
@@ -1186,7 +1160,7 @@ async function foregroundIcon(xmlPaths, table2, zip, ctx) {
       continue;
     }
     if (foreground === void 0 || !isReference(foreground)) continue;
-    const icon = await readBest(pngs(collectFiles(foreground.data >>> 0, table2, ctx), zip), zip, ctx);
+    const icon = await readBest(pngs(collectFiles(foreground.data >>> 0, table, ctx), zip), zip, ctx);
     if (icon !== void 0) {
       ctx.warnings.push(`The application icon is adaptive (${xmlPath}); using its foreground layer ${icon.path}`);
       return icon;
@@ -1648,9 +1622,9 @@ async function inspectApk(zip, ctx) {
   if (bundleId === "") {
     throw new InspectError("manifest_unreadable", "AndroidManifest.xml has no package name");
   }
-  const table2 = await loadResources(zip, ctx);
-  const resolver = new Resolver(table2, ctx.limits.maxDepth);
-  const { appName, labels } = resolveLabels(manifest, resolver, table2, bundleId, ctx);
+  const table = await loadResources(zip, ctx);
+  const resolver = new Resolver(table, ctx.limits.maxDepth);
+  const { appName, labels } = resolveLabels(manifest, resolver, table, bundleId, ctx);
   const declaredMin = sdkVersion(manifest.minSdkVersion, manifest, resolver);
   const targetSdk = sdkVersion(manifest.targetSdkVersion, manifest, resolver) ?? declaredMin;
   const result = {
@@ -1662,11 +1636,11 @@ async function inspectApk(zip, ctx) {
     minOs: declaredMin ?? DEFAULT_MIN_SDK,
     permissions: manifest.permissions,
     labels,
-    locales: table2?.locales ?? [],
+    locales: table?.locales ?? [],
     warnings: ctx.warnings
   };
   if (targetSdk !== void 0) result.targetSdk = targetSdk;
-  const icon = await resolveAppIcon(manifest.icon, table2, zip, ctx);
+  const icon = await resolveAppIcon(manifest.icon, table, zip, ctx);
   if (icon !== void 0) result.icon = icon;
   result.signing = await signingRead;
   return result;
@@ -1726,7 +1700,7 @@ async function loadResources(zip, ctx) {
     throw error;
   }
 }
-function resolveLabels(manifest, resolver, table2, bundleId, ctx) {
+function resolveLabels(manifest, resolver, table, bundleId, ctx) {
   const labels = {};
   if (manifest.label === void 0) {
     ctx.warnings.push(`The manifest declares no application label; appName is the package name ${bundleId}`);
@@ -1735,7 +1709,7 @@ function resolveLabels(manifest, resolver, table2, bundleId, ctx) {
   const label = manifest.label;
   const base = asText(resolver.resolve(label, manifest.strings));
   if (base.text !== void 0 && base.text !== "") labels[""] = base.text;
-  for (const [name, config] of table2?.localeConfigs() ?? []) {
+  for (const [name, config] of table?.localeConfigs() ?? []) {
     ctx.checkDeadline();
     const localized = resolver.resolve(label, manifest.strings, config);
     if (localized.kind === "unresolved" || !localized.localized) continue;
@@ -3008,9 +2982,10 @@ function corrupt(message) {
   return new InspectError("zip_corrupt", message);
 }
 function u64(buf, at, what) {
-  const value = buf.readBigUInt64LE(at);
-  if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw corrupt(`${what} is out of range`);
-  return Number(value);
+  const low = buf.readUInt32LE(at);
+  const high = buf.readUInt32LE(at + 4);
+  if (high >= 2 ** 21) throw corrupt(`${what} is out of range`);
+  return high * 2 ** 32 + low;
 }
 function parseTail(tail, fileSize) {
   const tailStart = fileSize - tail.length;
@@ -3103,7 +3078,7 @@ function parseCentralDirectory(cd, centralDirectoryOffset, onProgress) {
     if (p + CENTRAL_HEADER_SIZE > cd.length) throw corrupt("Truncated central directory record");
     const flags = cd.readUInt16LE(p + 8);
     const method = cd.readUInt16LE(p + 10);
-    const crc323 = cd.readUInt32LE(p + 16);
+    const crc322 = cd.readUInt32LE(p + 16);
     let compressedSize = cd.readUInt32LE(p + 20);
     let uncompressedSize = cd.readUInt32LE(p + 24);
     const nameLength = cd.readUInt16LE(p + 28);
@@ -3137,7 +3112,7 @@ function parseCentralDirectory(cd, centralDirectoryOffset, onProgress) {
       name,
       method,
       flags,
-      crc32: crc323,
+      crc32: crc322,
       compressedSize,
       uncompressedSize,
       localHeaderOffset,
@@ -3196,7 +3171,7 @@ function inflateBounded(compressed, declaredSize, name) {
   });
 }
 function checkCrc(data, expected, name) {
-  const actual = crc322(data);
+  const actual = crc32(data);
   if (actual !== expected) {
     throw corrupt(
       `Entry ${name} fails its CRC check (expected ${expected.toString(16)}, got ${actual.toString(16)})`

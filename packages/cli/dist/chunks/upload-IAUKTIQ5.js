@@ -11,9 +11,9 @@ import {
   run,
   uploadCommand,
   uploadExitCode
-} from "./chunk-KAI4UYQG.js";
+} from "./chunk-L4BDM5G5.js";
 import "./chunk-3WA5LAVB.js";
-import "./chunk-ESTQK2KV.js";
+import "./chunk-RWAKC5CX.js";
 import "./chunk-OA5U4LFR.js";
 import "./chunk-LM7JBYQ3.js";
 export {

@@ -22,7 +22,7 @@ import {
   serverWaitMs,
   storageRefusal,
   systemRetryClock
-} from "./chunk-ESTQK2KV.js";
+} from "./chunk-RWAKC5CX.js";
 import {
   EXIT_FAILURE,
   EXIT_OK,
@@ -295,7 +295,7 @@ var HangarClient = class {
   }
   /** Loaded on first use: small uploads and `hangar --version` never parse the multipart code. */
   async uploadInParts(path, declared, run2) {
-    const { uploadInParts } = await import("./multipart-upload-D3RRXQ44.js");
+    const { uploadInParts } = await import("./multipart-upload-QBT2XREU.js");
     const options = run2.options;
     const onProgress = options.onProgress;
     return uploadInParts({
@@ -963,7 +963,7 @@ async function run(args, io) {
   try {
     if (opts.verify) {
       if (opts.verbose) err("hangar: checking the package locally\n");
-      const { checkPackage } = await import("./check-package-GJ424A3J.js");
+      const { checkPackage } = await import("./check-package-6ECRW2RU.js");
       await checkPackage(opts.file, fileName);
     }
     const client = new HangarClient({ url: opts.url, clientId: opts.clientId, clientSecret: opts.clientSecret, retry: opts.retry });

@@ -160,8 +160,10 @@ function retryDelayMs(error, retry, options, random) {
 import { open } from "node:fs/promises";
 import http from "node:http";
 import https from "node:https";
-var CHUNK_BYTES = 1 << 20;
+var CHUNK_BYTES = 4 << 20;
 var BUFFERS = 2;
+var spareBuffers = [];
+var MAX_SPARE_BUFFERS = 8 * BUFFERS;
 var MAX_ANSWER_BYTES = 64 * 1024;
 var DEFAULT_CONTINUE_TIMEOUT_MS = 1e3;
 function putFile(options) {
@@ -214,7 +216,7 @@ function putFile(options) {
     const write = (chunk) => new Promise((taken, failed) => request.write(chunk, (error) => error ? failed(error) : taken()));
     const pump = async () => {
       const handle = await file;
-      const buffers = Array.from({ length: BUFFERS }, () => Buffer.allocUnsafeSlow(CHUNK_BYTES));
+      const buffers = Array.from({ length: BUFFERS }, () => spareBuffers.pop() ?? Buffer.allocUnsafeSlow(CHUNK_BYTES));
       const inFlight = new Array(BUFFERS).fill(void 0);
       const offset = options.offset ?? 0;
       let position = 0;
@@ -238,6 +240,7 @@ function putFile(options) {
         inFlight[slot] = taken;
       }
       await Promise.all(inFlight);
+      spareBuffers.push(...buffers.slice(0, Math.max(0, MAX_SPARE_BUFFERS - spareBuffers.length)));
       if (settled || response) return;
       bodySent = true;
       request.end();

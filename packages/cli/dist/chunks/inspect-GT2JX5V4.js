@@ -2,7 +2,8 @@ import {
   FileRangeReader,
   InspectError,
   inspectPackage
-} from "./chunk-RZF6P5XR.js";
+} from "./chunk-3MW6UAJZ.js";
+import "./chunk-AEPEW2SX.js";
 import {
   EXIT_FAILURE,
   EXIT_OK,
