@@ -28,9 +28,9 @@ export interface ShareLinkChanges {
   maxDownloads?: number | null;
 }
 
-/** Whose link a change is for: the account, the file's project, the file and its link's key. */
+/** Whose link a change is for: the workspace, the file's project (in it), the file and its link's key. */
 export interface LinkOwner {
-  userId: string;
+  workspaceId: string;
   projectId: string;
   fileId: string;
   userKey: string;

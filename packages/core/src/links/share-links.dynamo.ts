@@ -110,8 +110,8 @@ export class DynamoShareLinks implements ShareLinks {
   }
 
   /**
-   * One TransactWriteItems: a condition on the project item (it exists under the owner's
-   * partition, so it is theirs, and is not being deleted: what the project catalog reads as
+   * One TransactWriteItems: a condition on the project item (it exists in the workspace's
+   * partition, so it is still that workspace's, and is not being deleted: what the project catalog reads as
    * active) and the settings update conditioned on the share item still naming the file (a trace
    * has no fileId; a regenerated link's old key names no file). With nothing to change, two
    * condition checks answer the same question.
@@ -126,7 +126,7 @@ export class DynamoShareLinks implements ShareLinks {
             {
               ConditionCheck: {
                 TableName: this.tableName,
-                Key: keys.project(owner.userId, owner.projectId),
+                Key: keys.project(owner.workspaceId, owner.projectId),
                 ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(#status) OR #status <> :deleting)",
                 ExpressionAttributeNames: { "#status": "status" },
                 ExpressionAttributeValues: { ":deleting": "deleting" },
