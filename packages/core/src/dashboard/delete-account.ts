@@ -50,15 +50,19 @@ export async function deleteAccount(
   // Purged (or handed to the background) before the account goes: if a step fails here the
   // person still has their session and can simply ask again; the purge resumes where it stopped.
   let status: "deleted" | "deleting" = "deleted";
+  const unfinished = new Set<string>();
   for (const project of projects) {
     const task = { kind: "project", workspaceId: project.workspaceId, projectId: project.projectId } as const;
     if ((await purgeProject(deps, task, budget)) === "more") {
       await deps.background.schedule(task);
+      unfinished.add(project.workspaceId);
       status = "deleting";
     }
   }
-  // A purge left to the background needs no workspace item (its counter is then simply gone).
-  for (const { workspaceId } of soleOwned) await deps.memberships.remove(workspaceId);
+  // An emptied workspace goes with its members and invitations. One whose purge continues in the
+  // background keeps its (now ownerless) workspace and member items: the catalog removes only an
+  // empty workspace, and nobody can reach it any more (its only owner's account is gone).
+  for (const { workspaceId } of soleOwned) if (!unfinished.has(workspaceId)) await deps.memberships.remove(workspaceId);
   for (const { workspaceId } of shared) {
     await deps.memberships.removeMember(workspaceId, userId);
     await recordChange(deps, actor, { workspaceId, action: "member.left", target: { type: "member", id: userId }, details: { reason: "account_deleted" } });

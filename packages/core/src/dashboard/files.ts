@@ -8,6 +8,7 @@ import { ownProject, workspaceOf } from "./projects";
 import { recordChange } from "./audit-record";
 import type { Actor } from "../workspaces/actor";
 import { workspaceAccess } from "../workspaces/access";
+import { projectAccess } from "../workspaces/project-access";
 import type { Action } from "../workspaces/roles";
 import { fileLinkView } from "../links/manage-link";
 import type { ShareLinks } from "../links/share-link.port";
@@ -133,7 +134,7 @@ async function ownFile(
 ): Promise<{ file: FileRecord; project: ProjectView }> {
   const file = await deps.files.get(fileId);
   if (!file) throw fileNotFound();
-  const project = await ownProject(deps, actor, file.projectId, action).catch((error: unknown) => {
+  const { project } = await projectAccess(deps, actor.userId, file.projectId, action, file.workspaceId).catch((error: unknown) => {
     throw error instanceof NotFoundError ? fileNotFound() : error;
   });
   if (project.status !== "active") throw fileNotFound();

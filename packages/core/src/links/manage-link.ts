@@ -1,8 +1,11 @@
 import { NotFoundError, ValidationError } from "../errors/domain-errors";
-import type { AuditLog, Clock, FileRecord, PasswordHasher, ProjectCatalog, WorkspaceCatalog } from "../ports";
+import type { AuditEntryInput, AuditLog, Clock, FileRecord, PasswordHasher, ProjectCatalog, WorkspaceCatalog } from "../ports";
+import { auditActor } from "../audit/audit-actor";
 import { recordChange } from "../dashboard/audit-record";
 import type { Actor } from "../workspaces/actor";
 import { projectAccess } from "../workspaces/project-access";
+import { can, ROLES } from "../workspaces/roles";
+import { ForbiddenError } from "../workspaces/workspace-errors";
 import type { LinkBases } from "../upload/upload-settings";
 import type { LinkView } from "../dashboard/dashboard-answers";
 
@@ -53,7 +56,7 @@ async function sharedFile(deps: Pick<LinkDeps, "files">, { fileId }: FileRef): P
  * role does not allow it.
  */
 async function linkProject(deps: Pick<LinkDeps, "projects" | "workspaces">, actor: Actor, file: FileRecord) {
-  const { project } = await projectAccess(deps, actor.userId, file.projectId, "links.manage").catch((error: unknown) => {
+  const { project } = await projectAccess(deps, actor.userId, file.projectId, "links.manage", file.workspaceId).catch((error: unknown) => {
     throw error instanceof NotFoundError ? linkNotFound() : error;
   });
   return project;
@@ -103,13 +106,16 @@ export async function updateShareSettings(
   if (input.expiresAt && Date.parse(input.expiresAt) <= deps.clock.now().getTime()) {
     throw new ValidationError([{ field: "expiresAt", message: "must be in the future (to turn the link off now, use enabled: false)" }]);
   }
-  // Sequential round trips after the session's: the file, the access check (the project located,
-  // then read beside the membership), then the write (which checks the project is still the
-  // workspace's and active, and the link still the file's: ShareLinks.updateOwned) beside a read
-  // of the link. That read sees the item before or after the write; the view applies the changes
-  // to it either way.
+  // Two sequential round trips after the session's: the file (it names its project's workspace),
+  // then the write, which checks everything the access check would (the caller's role, the
+  // project still the workspace's and active, the link still the file's) and logs the change in
+  // the same transaction (ShareLinks.updateOwned), beside reads of the link and of the
+  // membership. The link read sees the item before or after the write, and the view applies the
+  // changes to it either way; the membership says why a refused write was refused (404 or 403).
   const file = await sharedFile(deps, input);
-  const project = await linkProject(deps, actor, file);
+  // A record from before workspaces names none: its project is located first (one round trip more).
+  const workspaceId = file.workspaceId ?? (await deps.projects.workspaceOf(file.projectId));
+  if (!workspaceId) throw linkNotFound();
   const changes: ShareLinkChanges = {};
   if (input.enabled !== undefined) changes.enabled = input.enabled;
   if (input.expiresAt !== undefined) changes.expiresAt = input.expiresAt === null ? null : new Date(input.expiresAt).toISOString();
@@ -118,11 +124,16 @@ export async function updateShareSettings(
     // A new secret with every new password: whoever was let in with the old one is out at once.
     changes.password = input.password === null ? null : { hash: await deps.hasher.hash(input.password.normalize("NFKC")), tokenSecret: newTokenSecret() };
   }
-  const owner = { workspaceId: project.workspaceId, projectId: file.projectId, fileId: file.fileId, userKey: file.userKey };
-  const [written, link] = await Promise.all([deps.links.updateOwned(owner, changes), deps.links.get(file.userKey)]);
-  if (!written || !link || link.fileId !== file.fileId) throw linkNotFound();
-  await recordChange(deps, actor, {
-    workspaceId: project.workspaceId,
+  const owner = {
+    workspaceId,
+    projectId: file.projectId,
+    fileId: file.fileId,
+    userKey: file.userKey,
+    member: { userId: actor.userId, roles: ROLES.filter((role) => can(role, "links.manage")) },
+  };
+  const audit = {
+    workspaceId,
+    actor: auditActor(actor),
     action: "link.settings_changed",
     target: { type: "link", id: file.fileId, label: file.fileName },
     // Which settings changed and to what; a password only as set or removed, never its value.
@@ -132,7 +143,18 @@ export async function updateShareSettings(
       ...(changes.maxDownloads !== undefined ? { maxDownloads: changes.maxDownloads } : {}),
       ...(changes.password !== undefined ? { password: changes.password === null ? "removed" : "set" } : {}),
     },
-  });
+  } as const satisfies AuditEntryInput;
+  const [written, link, membership] = await Promise.all([
+    deps.links.updateOwned(owner, changes, audit),
+    deps.links.get(file.userKey),
+    deps.workspaces.membership(workspaceId, actor.userId),
+  ]);
+  if (!written) {
+    // A non-member learns nothing (404, as for an unknown file); a member whose role does not allow it, why.
+    if (membership && !can(membership.role, "links.manage")) throw new ForbiddenError(membership.role, "links.manage");
+    throw linkNotFound();
+  }
+  if (!link || link.fileId !== file.fileId) throw linkNotFound();
   return linkView(withChanges(link, changes), deps.clock.now(), bases);
 }
 

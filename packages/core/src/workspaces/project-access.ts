@@ -26,8 +26,10 @@ export async function projectAccess(
   userId: string,
   projectId: string,
   action: Action,
+  /** The project's workspace when the caller knows it already (a file record names it): no lookup. */
+  knownWorkspaceId?: string,
 ): Promise<{ project: ProjectView; membership: Membership }> {
-  const workspaceId = PROJECT_ID.test(projectId) ? await deps.projects.workspaceOf(projectId) : undefined;
+  const workspaceId = !PROJECT_ID.test(projectId) ? undefined : (knownWorkspaceId ?? (await deps.projects.workspaceOf(projectId)));
   if (!workspaceId) throw projectNotFound();
   const [project, membership] = await Promise.all([
     deps.projects.get(workspaceId, projectId),

@@ -112,7 +112,7 @@ describe("projects", () => {
     await expect(deleteProject(deps, alice, doomed.projectId, { confirmName: "doomed" }, forever)).resolves.toEqual({ status: "deleted" });
 
     expect(await deps.projects.get(aliceWs, doomed.projectId)).toBeUndefined();
-    expect([...deps.projects.names.keys()]).toEqual([`${alice}/kept`]);
+    expect([...deps.projects.names.keys()]).toEqual([`${aliceWs}/kept`]);
     expect(deps.keys.items.size).toBe(0);
     expect(await deps.usage.days("hgr_doomed", "2000-01-01", "2100-01-01")).toEqual([]);
     expect([...deps.files.records.values()].map((f) => f.projectId)).toEqual([kept.projectId]);
