@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createProject, deleteAccount, deleteProject, getProject } from "../support/through-http";
-import { budgetOf, NotFoundError, resumeStaleDeletes, personalWorkspaceId, STALE_DELETE_MS } from "../../src";
+import { budgetOf, NotFoundError, resumeStaleDeletes, STALE_DELETE_MS } from "../../src";
 import { memoryDashboard, storedFile } from "./memory-dashboard";
 
 const alice = "usr_alice00000000000";
-const aliceWs = personalWorkspaceId(alice);
 const ample = (deps: ReturnType<typeof memoryDashboard>) => budgetOf(deps.clock, 60_000);
 
 /** A purger that dies after `n` objects, as a background run killed half way (timeout, crash) would. */
