@@ -4,7 +4,7 @@ import { randomIds } from "@hangar/core";
 import { routes, routeKey } from "@hangar/functions";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dash, PASSWORD, signedIn, uniqueEmail, type Browser } from "./support/accounts";
-import { db, presign, stack, type Key, type Reply } from "./support/api";
+import { call, db, presign, stack, type Key, type Reply } from "./support/api";
 import { uploadIpa } from "./support/dashboard";
 
 /**
@@ -83,7 +83,7 @@ const CALLS: Record<string, (w: World, f: Fixture) => Call> = {
     body: { ...f.multipart, partChecksums: [{ partNumber: 1, checksumCRC32C: "AAAAAA==" }] },
     loose: true,
   }),
-  "DELETE /api/projects/{projectId}/uploads/multipart": (_w, f) => ({ path: `/api/projects/${f.projectId}/uploads/multipart`, body: f.multipart }),
+  "DELETE /api/projects/{projectId}/uploads/multipart": (_w, f) => ({ path: `/api/projects/${f.projectId}/uploads/multipart`, body: f.multipart, loose: true }),
   // Nothing was PUT: allowed means complete looked for the object (409/400), not a refusal.
   "POST /api/projects/{projectId}/uploads/complete": (_w, f) => ({
     path: `/api/projects/${f.projectId}/uploads/complete`,
@@ -141,10 +141,13 @@ async function newFixture(w: World): Promise<Fixture> {
   const created = await dash(w.owner, "POST", "/api/keys", { name: "Owner's CI", projectId });
   expect(created.status, created.text).toBe(201);
   const key = { clientId: created.json.clientId, clientSecret: created.json.clientSecret, projectId } as Key;
+  // The uploads under way are the key's (the owner's dashboard uploads count on a per-account
+  // rule this many fixtures would exhaust): the dashboard routes that continue them may answer
+  // 404 upload_not_found to a caller who did not start them, which is still not a refusal of access.
   const [{ fileId }, multipart, presigned, memberId] = await Promise.all([
     uploadIpa(key),
-    dash(w.owner, "POST", `/api/projects/${projectId}/uploads/multipart`, declared),
-    dash(w.owner, "POST", `/api/projects/${projectId}/uploads`, declared),
+    call("/api/upload/api-key/multipart", { method: "POST", key, body: declared }),
+    presign(key, declared),
     seedMember(w.workspaceId, "viewer"),
   ]);
   expect(multipart.status, multipart.text).toBe(200);
@@ -309,7 +312,7 @@ describe("keys belong to the workspace", () => {
     const keys = await dash(t.owner, "GET", `/api/keys?workspaceId=${t.workspaceId}`);
     expect(keys.json.items).toEqual([expect.objectContaining({ clientId: t.key.clientId, status: "active", createdBy: { userId: t.developerId, email: null } })]);
     const files = await dash(t.owner, "GET", `/api/projects/${t.projectId}/files`);
-    expect(files.json.items).toHaveLength(1);
+    expect(files.json.items.filter((f: { status: string }) => f.status === "completed")).toHaveLength(1);
     const members = await dash(t.owner, "GET", `/api/workspaces/${t.workspaceId}/members`);
     expect(members.text).not.toContain(t.developerId);
   });
