@@ -4,8 +4,9 @@ import { randomIds } from "@hangar/core";
 import { routes, routeKey } from "@hangar/functions";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dash, PASSWORD, signedIn, uniqueEmail, type Browser } from "./support/accounts";
-import { call, db, presign, stack, type Key, type Reply } from "./support/api";
-import { uploadIpa } from "./support/dashboard";
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { call, db, presign, put, readFixture, stack, type Key, type Reply } from "./support/api";
+import { ipaPath, uploadIpa } from "./support/dashboard";
 
 /**
  * The role × route matrix (issue 19): every session route of routes.ts on a workspace's data is
@@ -233,6 +234,55 @@ describe("the role × route matrix", () => {
     },
     600_000,
   );
+});
+
+describe("the audit log of the team's changes", () => {
+  it("holds an entry for each kind of change the matrix made, and for a developer's upload from the dashboard", async () => {
+    const { projectId } = (await dash(world.owner, "POST", "/api/projects", { name: `Audited ${randomIds.userKey()}`, color: "red", workspaceId: world.workspaceId })).json;
+    const bytes = readFixture(ipaPath());
+    const declaredIpa = { fileName: "Dev.ipa", fileSize: bytes.length, fileType: "application/octet-stream" };
+    const presigned = await dash(world.members.developer, "POST", `/api/projects/${projectId}/uploads`, declaredIpa);
+    expect(presigned.status, presigned.text).toBe(200);
+    expect((await put(presigned.json.uploadUrl, bytes)).status).toBe(200);
+    const completed = await dash(world.members.developer, "POST", `/api/projects/${projectId}/uploads/complete`, { ...declaredIpa, key: presigned.json.key });
+    expect(completed.status, completed.text).toBe(200);
+
+    const entries: Record<string, any>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await db().send(
+        new QueryCommand({
+          TableName: stack().tableName,
+          KeyConditionExpression: "pk = :pk",
+          ExpressionAttributeValues: { ":pk": `AUDIT#${world.workspaceId}` },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      entries.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    const actions = new Set(entries.map((e) => e.action));
+    for (const action of [
+      "project.created",
+      "project.updated",
+      "project.deleted",
+      "key.created",
+      "key.regenerated",
+      "key.revoked",
+      "build.deleted",
+      "build.uploaded",
+      "link.settings_changed",
+      "link.regenerated",
+    ]) {
+      expect(actions, action).toContain(action);
+    }
+    const developerId = await userIdOf(world.members.developer);
+    expect(entries.find((e) => e.action === "build.uploaded" && e.target.id === completed.json.fileId)).toMatchObject({
+      actor: { userId: developerId },
+      target: { type: "build", label: "Dev.ipa" },
+      details: { projectId },
+    });
+  });
 });
 
 describe("workspaces keep their data apart", () => {
