@@ -1,6 +1,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { migrateToWorkspaces, type MigrationReport } from "@hangar/core/migrations";
+import { loadSettings } from "../composition/settings.schema";
 import { logger } from "../observability/logger";
 
 /**
@@ -10,13 +11,16 @@ import { logger } from "../observability/logger";
  * migrated already stops at the marker after one read. The local stack runs the same function
  * of core before it serves (packages/local/src/local-stack.ts).
  *
- * Only the table: it reads the table name from the environment and needs none of the HTTP
- * functions' settings (no origin secret, no bucket).
+ * Only the table: its own DynamoDB client, without the runtime every HTTP function builds (rate
+ * limiter, signer, metrics).
  */
 export async function handler(): Promise<MigrationReport> {
-  const tableName = process.env.HANGAR_TABLE_NAME;
-  if (!tableName) throw new Error("HANGAR_TABLE_NAME is not set");
-  const client = new DynamoDBClient({ ...(process.env.HANGAR_DYNAMODB_ENDPOINT ? { endpoint: process.env.HANGAR_DYNAMODB_ENDPOINT } : {}) });
+  const settings = loadSettings();
+  const client = new DynamoDBClient({
+    region: settings.AWS_REGION,
+    ...(settings.HANGAR_DYNAMODB_ENDPOINT ? { endpoint: settings.HANGAR_DYNAMODB_ENDPOINT } : {}),
+  });
+  const tableName = settings.HANGAR_TABLE_NAME;
   try {
     const report = await migrateToWorkspaces(DynamoDBDocumentClient.from(client), tableName);
     logger.info("workspaces migration", { ...report });
