@@ -50,6 +50,8 @@ export const functions = {
   files: { handler: "packages/functions/src/files/files.handler.handler", memoryMB: 256, timeoutSeconds: 29 },
   // Share link controls (enable, expiry, password, cap, regenerate); a new password is hashed with scrypt.
   links: { handler: "packages/functions/src/links/links.handler.handler", memoryMB: 512, timeoutSeconds: 10 },
+  // A workspace's audit log (docs/audit-log.md): one paged, filtered Query; owners and admins only.
+  audit: { handler: "packages/functions/src/audit/audit.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
   cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
@@ -133,6 +135,8 @@ export const routes = [
   { method: "DELETE", path: "/api/files/{fileId}", auth: "session", fn: "files" },
   { method: "PATCH", path: "/api/files/{fileId}/share", auth: "session", fn: "links" },
   { method: "POST", path: "/api/files/{fileId}/share/regenerate", auth: "session", fn: "links" },
+  // The audit log of a workspace (docs/audit-log.md), newest first: ?cursor=&actor=&action=.
+  { method: "GET", path: "/api/workspaces/{workspaceId}/audit", auth: "session", fn: "audit" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/cli/{fileName}", auth: "none", fn: "cli" },
   { method: "HEAD", path: "/cli/{fileName}", auth: "none", fn: "cli" },

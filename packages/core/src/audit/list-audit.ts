@@ -8,7 +8,8 @@ import type { Actor } from "../workspaces/actor";
 import { AUDIT_PAGE_SIZE, type AuditQuery, type AuditWorkspaceRef } from "./audit.schema";
 
 export interface AuditDeps {
-  workspaces: Pick<WorkspaceCatalog, "membership">;
+  /** The access check; with `touch`, reading the log counts as the member's activity. */
+  workspaces: Pick<WorkspaceCatalog, "membership"> & Partial<Pick<WorkspaceCatalog, "touch">>;
   audit: Pick<AuditLog, "list">;
   /** For the current address of an actor whose entry was recorded without one. */
   users: Pick<UserRepository, "get">;
