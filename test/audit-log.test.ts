@@ -27,7 +27,7 @@ const audit = (b: Browser, workspaceId: string, query = "") => dash(b, "GET", `/
 
 /** Every page of a log, following nextCursor until it is null. */
 async function allPages(b: Browser, workspaceId: string, filters = "") {
-  const pages: { items: { entryId: string; at: string; action: string; actor: { userId: string } }[]; nextCursor: string | null }[] = [];
+  const pages: { items: { entryId: string; at: string; action: string; actor: { userId: string }; details: Record<string, unknown> }[]; nextCursor: string | null }[] = [];
   let cursor: string | null = null;
   do {
     const reply = await audit(b, workspaceId, `?${filters}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
@@ -151,6 +151,21 @@ describe("the audit log of a workspace", () => {
       expect(reply.json.error).toMatchObject({ code: "invalid_cursor", fields: [{ field: "cursor", message: "is not a cursor of this list" }] });
     }
     expect((await audit(owner.b, workspaceId, `?cursor=${encodeURIComponent(cursor)}`)).status).toBe(200);
+  });
+
+  it("reads a bounded part of the log per filtered page: rare entries come after short pages that carry a cursor", async () => {
+    const busy = await seedWorkspace([{ userId: owner.userId, role: "owner" }]);
+    const log = logAt(new Date(Date.now() - 7_200_000));
+    // Two renames, then 1,300 newer key creations: more than one page reads (5 queries of 250).
+    for (const n of [1, 2]) await log.record({ workspaceId: busy, action: "workspace.renamed", actor: { userId: owner.userId }, details: { n } });
+    for (let i = 0; i < 1300; i += 50) {
+      await Promise.all(Array.from({ length: 50 }, () => log.record({ workspaceId: busy, action: "key.created", actor: { userId: owner.userId } })));
+    }
+    const pages = await allPages(owner.b, busy, "action=workspace.renamed");
+    expect(pages[0]!.items).toEqual([]);
+    expect(pages[0]!.nextCursor).not.toBeNull();
+    expect(pages.at(-1)!.nextCursor).toBeNull();
+    expect(pages.flatMap((p) => p.items).map((e) => e.details.n)).toEqual([2, 1]);
   });
 
   it("answers an actor whose account is gone with email null", async () => {
