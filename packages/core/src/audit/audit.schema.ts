@@ -1,6 +1,12 @@
 import * as z from "zod/mini";
-import { AUDIT_ACTIONS } from "../ports/audit-log.port";
+import { AUDIT_ACTIONS, type AuditEntry } from "../ports/audit-log.port";
 import { WORKSPACE_ID } from "../workspaces/workspace-ids";
+
+/*
+ * Browser-safe (zod and constants only): the dashboard imports the answer's type and the actions
+ * through `@hangar/core/audit-schema`.
+ */
+export { AUDIT_ACTIONS, type AuditAction } from "../ports/audit-log.port";
 
 /** Entries per page of the audit log (docs/audit-log.md). */
 export const AUDIT_PAGE_SIZE = 50;
@@ -26,3 +32,20 @@ export const AuditQuery = z.object({
   ),
 });
 export type AuditQuery = z.infer<typeof AuditQuery>;
+
+/** One entry as `GET /api/workspaces/{workspaceId}/audit` answers it (docs/audit-log.md). */
+export interface AuditEntryView {
+  entryId: string;
+  at: string;
+  action: AuditEntry["action"];
+  /** `email` null: the account no longer exists (and the entry kept no address). */
+  actor: { userId: string; email: string | null; ip: string | null; userAgentFamily: string | null };
+  target: AuditEntry["target"] | null;
+  details: NonNullable<AuditEntry["details"]>;
+}
+
+export interface AuditPageView {
+  items: AuditEntryView[];
+  /** null on the last page. */
+  nextCursor: string | null;
+}
