@@ -2,12 +2,6 @@ import * as z from "zod/mini";
 import { AUDIT_ACTIONS, type AuditEntry } from "../ports/audit-log.port";
 import { WORKSPACE_ID } from "../workspaces/workspace-ids";
 
-/*
- * Browser-safe (zod and constants only): the dashboard imports the answer's type and the actions
- * through `@hangar/core/audit-schema`.
- */
-export { AUDIT_ACTIONS, type AuditAction } from "../ports/audit-log.port";
-
 /** Entries per page of the audit log (docs/audit-log.md). */
 export const AUDIT_PAGE_SIZE = 50;
 
