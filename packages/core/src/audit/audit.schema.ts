@@ -21,9 +21,7 @@ export type AuditWorkspaceRef = z.infer<typeof AuditWorkspaceRef>;
 export const AuditQuery = z.object({
   cursor: z.optional(z.string().check(z.maxLength(512, "is not a cursor"))),
   actor: z.optional(z.union([z.literal(""), z.string().check(z.regex(USER_ID, "is not a user id"))])),
-  action: z.optional(
-    z.union([z.literal(""), z.enum(AUDIT_ACTIONS, { error: "is not an action of the audit log (docs/audit-log.md lists them)" })]),
-  ),
+  action: z.optional(z.union([z.literal(""), z.enum(AUDIT_ACTIONS)], { error: "is not an action of the audit log (docs/audit-log.md lists them)" })),
 });
 export type AuditQuery = z.infer<typeof AuditQuery>;
 
