@@ -42,8 +42,10 @@ import {
 } from "@hangar/core";
 import { ChangePassword, EmailOnly, ProfileInput, ResetConfirm, SessionRef, SignIn, SignUp, TokenOnly } from "@hangar/core/accounts";
 import { SessionNotFoundError } from "@hangar/core/account-errors";
+import { CreateInvitation, InvitationRef, InvitationTokenInput, invitationNotFound, WorkspaceInvitationsRef } from "@hangar/core/invitations";
 import { linkNotFound, ShareKeyRef, ShareSettings } from "@hangar/core/links";
 import { UnknownLinkError } from "@hangar/core/link-errors";
+import { workspaceNotFound } from "@hangar/core";
 import * as z from "zod/mini";
 import { RouteNotFoundError } from "./middleware/http-errors";
 import type { RouteKey } from "./routes";
@@ -83,6 +85,8 @@ const project = { params: ProjectRef, notFound: projectNotFound } as const;
 const key = { params: KeyRef, notFound: keyNotFound } as const;
 const file = { params: FileRef, notFound: fileNotFound } as const;
 const sharedFile = { params: FileRef, notFound: linkNotFound } as const;
+const workspaceInvitations = { params: WorkspaceInvitationsRef, notFound: workspaceNotFound } as const;
+const invitation = { params: InvitationRef, notFound: invitationNotFound } as const;
 
 export const routeInput = {
   "POST /api/upload/api-key/presign": api({ body: Presign }),
@@ -138,6 +142,12 @@ export const routeInput = {
   "DELETE /api/files/{fileId}": dashboard(file),
   "PATCH /api/files/{fileId}/share": dashboard({ ...sharedFile, body: ShareSettings }),
   "POST /api/files/{fileId}/share/regenerate": dashboard(sharedFile),
+  "POST /api/workspaces/{workspaceId}/invitations": dashboard({ ...workspaceInvitations, body: CreateInvitation }),
+  "GET /api/workspaces/{workspaceId}/invitations": dashboard(workspaceInvitations),
+  "DELETE /api/workspaces/{workspaceId}/invitations/{invitationId}": dashboard(invitation),
+  "POST /api/workspaces/{workspaceId}/invitations/{invitationId}/resend": dashboard(invitation),
+  "POST /api/invitations/preview": dashboard({ body: InvitationTokenInput }),
+  "POST /api/invitations/accept": dashboard({ body: InvitationTokenInput }),
   "GET /cli/{fileName}": api(cliFile),
   "HEAD /cli/{fileName}": api(cliFile),
 } as const satisfies Record<RouteKey, RouteInput>;

@@ -1,13 +1,14 @@
 import { TooManyAttemptsError } from "../accounts/account-errors";
+import { auditActor } from "../audit/audit-actor";
 import { hashSecret } from "../ids/random-ids";
 import type { Invitation } from "../ports";
 import type { Workspace } from "../ports/workspace-catalog.port";
 import type { Actor } from "../workspaces/actor";
 import type { Role } from "../workspaces/roles";
 import type { InvitationDeps, PreviewClient } from "./invitation-deps";
-import { InvitationConflictError, InvitationGoneError, maskEmail, WrongAccountError } from "./invitation-errors";
+import { InvitationGoneError, maskEmail, WrongAccountError } from "./invitation-errors";
 import type { InvitationPreview, InvitationTokenInput } from "./invitation.schema";
-import { auditActor, isoOfSeconds, nowSeconds } from "./invitation-support";
+import { isoOfSeconds, nowSeconds } from "./invitation-support";
 
 /**
  * The live invitation a mailed token leads to, with its workspace, or `invitation_gone`. An
@@ -51,7 +52,9 @@ export async function previewInvitation(deps: InvitationDeps, input: InvitationT
  * (403 `wrong_account` otherwise, both addresses masked, and the link stays usable for the right
  * account). Then one transaction consumes the token, deletes the invitation and adds the member
  * with the workspace's and the user's counters and limits: of two concurrent accepts one wins, and
- * a link that was revoked or re-sent meanwhile fails as `invitation_gone`.
+ * a link that was revoked or re-sent meanwhile fails as `invitation_gone`. The member add's
+ * refusals are the workspace catalog's: 409 `already_member`, 409 `limit_reached` (`limit`:
+ * `members` or `workspaces`); the link then stays usable.
  */
 export async function acceptInvitation(deps: InvitationDeps, actor: Actor, input: InvitationTokenInput): Promise<{ workspaceId: string; role: Role }> {
   const [{ invitation }, user] = await Promise.all([liveInvitation(deps, input.token), deps.users.get(actor.userId)]);
@@ -63,24 +66,8 @@ export async function acceptInvitation(deps: InvitationDeps, actor: Actor, input
     userId: user.userId,
     joinedAt: deps.clock.now().toISOString(),
     nowSeconds: nowSeconds(deps),
-    limits: { maxMembers: deps.settings.maxMembers, maxWorkspacesPerUser: deps.settings.maxWorkspacesPerUser },
   });
-  switch (outcome) {
-    case "accepted":
-      break;
-    case "gone":
-      throw new InvitationGoneError();
-    case "already_member":
-      throw new InvitationConflictError("already_member", "You are a member of this workspace already", { workspaceId: invitation.workspaceId });
-    case "workspace_full":
-      throw new InvitationConflictError("limit_reached", `This workspace has the most members a workspace can have (${deps.settings.maxMembers})`, {
-        limit: deps.settings.maxMembers,
-      });
-    case "too_many_workspaces":
-      throw new InvitationConflictError("limit_reached", `You belong to the most workspaces an account can (${deps.settings.maxWorkspacesPerUser}): leave one first`, {
-        limit: deps.settings.maxWorkspacesPerUser,
-      });
-  }
+  if (outcome === "gone") throw new InvitationGoneError();
   await deps.audit.record({
     workspaceId: invitation.workspaceId,
     actor: auditActor(actor, user.email),

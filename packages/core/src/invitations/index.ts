@@ -5,4 +5,3 @@ export * from "./invitation-settings";
 export * from "./manage-invitations";
 export * from "./accept-invitation";
 export * from "./mail/invitation-mail";
-export { userAgentFamily } from "./invitation-support";

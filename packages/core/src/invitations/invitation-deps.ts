@@ -24,12 +24,8 @@ export interface InvitationLimiters {
 export interface InvitationSettings {
   /** How long a mailed link works: 7 days. */
   ttlSeconds: number;
-  /** Pending (unexpired) invitations per workspace. */
+  /** Pending (unexpired) invitations per workspace (MAX_PENDING_INVITATIONS). */
   maxPending: number;
-  /** Members per workspace (accepting counts against it, in the accept's transaction). */
-  maxMembers: number;
-  /** Workspaces one account may belong to. */
-  maxWorkspacesPerUser: number;
 }
 
 /** The random values of the invitations, injectable so tests can pin them. */

@@ -31,10 +31,13 @@ export class WrongAccountError extends HangarError {
   }
 }
 
-/** 409: conflicts with the workspace's members or invitations. */
+/**
+ * 409 `already_invited`: the address has a pending invitation (the details name it). The other
+ * conflicts (`already_member`, `limit_reached`) are core's ConflictError, as for the workspaces.
+ */
 export class InvitationConflictError extends HangarError {
   constructor(
-    readonly code: "already_member" | "already_invited" | "limit_reached",
+    readonly code: "already_invited",
     message: string,
     details?: Record<string, unknown>,
   ) {

@@ -1,4 +1,5 @@
 import { randomBytes, randomInt } from "node:crypto";
+import { MAX_PENDING_INVITATIONS } from "../workspaces/limits";
 import type { InvitationIds, InvitationSettings } from "./invitation-deps";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -12,10 +13,8 @@ export const randomInvitationIds: InvitationIds = {
 /** A mailed invitation link works for 7 days (issue 19). */
 export const INVITATION_TTL_SECONDS = 7 * 24 * 3600;
 
-// TODO(tenancy merge): these three are core/workspaces/limits.ts's once that lands.
+/** Members per workspace and workspaces per account are the workspace catalog's (its member add holds them). */
 export const defaultInvitationSettings: InvitationSettings = {
   ttlSeconds: INVITATION_TTL_SECONDS,
-  maxPending: 50,
-  maxMembers: 100,
-  maxWorkspacesPerUser: 50,
+  maxPending: MAX_PENDING_INVITATIONS,
 };

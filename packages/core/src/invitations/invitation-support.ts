@@ -1,8 +1,7 @@
 import { hashSecret } from "../ids/random-ids";
-import type { AuditActor, Invitation, UserAccount } from "../ports";
+import type { Invitation, UserAccount } from "../ports";
 import { sendMail, type MailOutcome } from "../accounts/send-mail";
 import type { Workspace } from "../ports/workspace-catalog.port";
-import type { Actor } from "../workspaces/actor";
 import type { InvitationDeps, InvitationLinks } from "./invitation-deps";
 import { TooManyInvitationsError } from "./invitation-errors";
 import type { InvitationView } from "./invitation.schema";
@@ -66,30 +65,4 @@ export function sendInvitationMail(
       expiresAt: new Date(invitation.expiresAt * 1000),
     }),
   );
-}
-
-/** "Chrome", "Firefox", "curl", … from a User-Agent header: the audit log keeps the family, never the header. */
-export function userAgentFamily(userAgent: string | undefined): string | undefined {
-  if (!userAgent) return undefined;
-  const families: [string, RegExp][] = [
-    ["Hangar CLI", /hangar-cli/i],
-    ["curl", /^curl\//i],
-    ["Edge", /\bEdg(?:e|A|iOS)?\//],
-    ["Firefox", /\bFirefox\//],
-    ["Chrome", /\b(?:Chrome|CriOS|HeadlessChrome)\//],
-    ["Safari", /\bSafari\//],
-    ["Node", /\bnode(?:-fetch|js)?\b|undici/i],
-  ];
-  return families.find(([, pattern]) => pattern.test(userAgent))?.[0] ?? "Other";
-}
-
-/** The audit log's "who" and "from where" for an actor whose address is known. */
-export function auditActor(actor: Actor, email: string | undefined): AuditActor {
-  const family = userAgentFamily(actor.client?.userAgent);
-  return {
-    userId: actor.userId,
-    ...(email ? { email } : {}),
-    ...(actor.client?.ip ? { ip: actor.client.ip } : {}),
-    ...(family ? { userAgentFamily: family } : {}),
-  };
 }

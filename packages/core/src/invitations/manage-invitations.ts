@@ -1,4 +1,5 @@
-import { NotFoundError } from "../errors/domain-errors";
+import { ConflictError, NotFoundError } from "../errors/domain-errors";
+import { auditActor } from "../audit/audit-actor";
 import type { Invitation } from "../ports";
 import { workspaceAccess, workspaceNotFound } from "../workspaces/access";
 import type { Actor } from "../workspaces/actor";
@@ -7,7 +8,7 @@ import { ForbiddenError } from "../workspaces/workspace-errors";
 import type { InvitationDeps, InvitationLinks } from "./invitation-deps";
 import { InvitationConflictError } from "./invitation-errors";
 import type { CreateInvitation, InvitationRef, InvitationSent, InvitationView, WorkspaceInvitationsRef } from "./invitation.schema";
-import { auditActor, enforceInvitationLimits, invitationView, newToken, nowSeconds, sendInvitationMail } from "./invitation-support";
+import { enforceInvitationLimits, invitationView, newToken, nowSeconds, sendInvitationMail } from "./invitation-support";
 
 export const invitationNotFound = () => new NotFoundError("invitation_not_found", "No pending invitation with this id in this workspace");
 
@@ -40,7 +41,7 @@ export async function createInvitation(
   ]);
   if (!workspace || !inviter) throw workspaceNotFound();
   if (invitee && (await deps.workspaces.membership(workspaceId, invitee.userId))) {
-    throw new InvitationConflictError("already_member", "This address belongs to a member of the workspace already");
+    throw new ConflictError("already_member", "This address belongs to a member of the workspace already");
   }
   const pending = existing.filter((i) => i.expiresAt > now);
   const same = pending.find((i) => i.email === input.email);
@@ -52,8 +53,8 @@ export async function createInvitation(
   // Counted from a strongly consistent read, so sequential requests stop exactly at the limit; two
   // racing creates may pass it by one (documented in docs/teams.md; the mail limits stay exact).
   if (pending.length >= deps.settings.maxPending) {
-    throw new InvitationConflictError("limit_reached", `A workspace can have at most ${deps.settings.maxPending} pending invitations: revoke some first`, {
-      limit: deps.settings.maxPending,
+    throw new ConflictError("limit_reached", `A workspace can have at most ${deps.settings.maxPending} pending invitations; revoke one to send another`, {
+      limit: "invitations",
     });
   }
   await enforceInvitationLimits(deps, workspaceId, actor.userId);

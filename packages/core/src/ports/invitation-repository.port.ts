@@ -26,22 +26,11 @@ export interface InvitationToken {
   expiresAt: number;
 }
 
-/** What joining a workspace from an invitation must respect (core/workspaces/limits.ts). */
-export interface JoinLimits {
-  maxMembers: number;
-  maxWorkspacesPerUser: number;
-}
-
 export type AcceptOutcome =
   /** Token consumed, invitation gone, member added, counters raised: one transaction. */
   | "accepted"
   /** The token or the invitation was used, revoked, replaced or expired meanwhile. */
-  | "gone"
-  | "already_member"
-  /** The workspace has MAX_MEMBERS members (or no longer exists: then "gone"). */
-  | "workspace_full"
-  /** The user belongs to MAX_WORKSPACES_PER_USER workspaces. */
-  | "too_many_workspaces";
+  | "gone";
 
 export interface InvitationRepository {
   /** The invitation and its token item in one transaction. */
@@ -60,9 +49,11 @@ export interface InvitationRepository {
    */
   renew(invitation: Invitation, next: { tokenHash: string; expiresAt: number; invitedBy: string; at: string }): Promise<boolean>;
   /**
-   * One transaction: consume the token (it must exist, be this invitation's and unexpired at
-   * `nowSeconds`), delete the invitation, add the member with the workspace's and the user's
-   * counters and limits (docs/data-model.md). Reports which condition failed, if one did.
+   * One transaction: add the member with the workspace's and the user's counters and limits
+   * (exactly the WorkspaceCatalog's addMember), consume the token (it must exist, be this
+   * invitation's and unexpired at `nowSeconds`) and delete the invitation. "gone" when the token
+   * or invitation failed its condition; the member add's refusals are its domain errors
+   * (ConflictError `already_member`, `limit_reached` with `{limit: "members" | "workspaces"}`).
    */
-  accept(input: { invitation: Invitation; userId: string; joinedAt: string; nowSeconds: number; limits: JoinLimits }): Promise<AcceptOutcome>;
+  accept(input: { invitation: Invitation; userId: string; joinedAt: string; nowSeconds: number }): Promise<AcceptOutcome>;
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { acceptLink, invitationMail, maskEmail } from "../../src/invitations";
 import { CreateInvitation, InvitationRef, InvitationTokenInput } from "../../src/invitations/invitation.schema";
-import { userAgentFamily } from "../../src/invitations/invitation-support";
 
 const mail = () =>
   invitationMail({
@@ -48,12 +47,5 @@ describe("invitation input and masking", () => {
   it("masks an address to its first letters and top-level domain", () => {
     expect(maskEmail("jane.doe@example.com")).toBe("j•••@e•••.com");
     expect(maskEmail("a@b.co.uk")).toBe("a•••@b•••.uk");
-  });
-
-  it("keeps only the family of a user agent", () => {
-    expect(userAgentFamily("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36")).toBe("Chrome");
-    expect(userAgentFamily("Mozilla/5.0 (Macintosh) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Safari/605.1.15")).toBe("Safari");
-    expect(userAgentFamily("curl/8.5.0")).toBe("curl");
-    expect(userAgentFamily(undefined)).toBeUndefined();
   });
 });

@@ -1,8 +1,10 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import type { AcceptOutcome, Invitation, InvitationRepository, InvitationToken, JoinLimits } from "../../ports";
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DependencyError } from "../../errors/domain-errors";
+import type { AcceptOutcome, Invitation, InvitationRepository, InvitationToken } from "../../ports";
 import { isRole } from "../../workspaces/roles";
-import { cancelledConditions, dynamoFailure } from "./dynamo-errors";
-import { gsi1, keys } from "./table-keys";
+import { dynamoFailure } from "./dynamo-errors";
+import { keys } from "./table-keys";
+import { memberAddFailure, memberAddItems, transact } from "./workspace-catalog.dynamo";
 
 /** The token items of invitations carry this purpose; the accounts' token consumer never matches it. */
 export const INVITATION_TOKEN_PURPOSE = "workspace_invitation";
@@ -43,18 +45,12 @@ export class DynamoInvitationRepository implements InvitationRepository {
   }
 
   async create(invitation: Invitation): Promise<void> {
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Put: { TableName: this.tableName, Item: this.invitationItem(invitation), ConditionExpression: "attribute_not_exists(pk)" } },
-            { Put: { TableName: this.tableName, Item: this.tokenItem(invitation, invitation.createdAt), ConditionExpression: "attribute_not_exists(pk)" } },
-          ],
-        }),
-      );
-    } catch (error) {
-      throw dynamoFailure("TransactWriteItems(invitation create)", error);
-    }
+    const failed = await transact(this.db, "invitation create", [
+      { Put: { TableName: this.tableName, Item: this.invitationItem(invitation), ConditionExpression: "attribute_not_exists(pk)" } },
+      { Put: { TableName: this.tableName, Item: this.tokenItem(invitation, invitation.createdAt), ConditionExpression: "attribute_not_exists(pk)" } },
+    ]);
+    // Fresh random ids and 256-bit tokens do not collide; if they ever did, nothing was written.
+    if (failed) throw new DependencyError("dynamodb", "invitation create: an id was taken; retry");
   }
 
   async get(workspaceId: string, invitationId: string): Promise<Invitation | undefined> {
@@ -104,137 +100,76 @@ export class DynamoInvitationRepository implements InvitationRepository {
   }
 
   async revoke(invitation: Invitation): Promise<boolean> {
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: this.tableName,
-                Key: keys.invitation(invitation.workspaceId, invitation.invitationId),
-                ConditionExpression: "attribute_exists(pk)",
-              },
-            },
-            // The invitation's current token: gone with it, whatever its state.
-            { Delete: { TableName: this.tableName, Key: keys.token(invitation.tokenHash) } },
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (cancelledConditions(error)?.[0]) return false;
-      throw dynamoFailure("TransactWriteItems(invitation revoke)", error);
-    }
+    const failed = await transact(this.db, "invitation revoke", [
+      {
+        Delete: {
+          TableName: this.tableName,
+          Key: keys.invitation(invitation.workspaceId, invitation.invitationId),
+          // Only the invitation as read: one re-sent meanwhile is revoked with its new token by a new request.
+          ConditionExpression: "tokenHash = :hash",
+          ExpressionAttributeValues: { ":hash": invitation.tokenHash },
+        },
+      },
+      // The invitation's current token: gone with it, whatever its state.
+      { Delete: { TableName: this.tableName, Key: keys.token(invitation.tokenHash) } },
+    ]);
+    return !failed;
   }
 
   async renew(invitation: Invitation, next: { tokenHash: string; expiresAt: number; invitedBy: string; at: string }): Promise<boolean> {
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: keys.invitation(invitation.workspaceId, invitation.invitationId),
-                UpdateExpression: "SET tokenHash = :new, expiresAt = :exp, #ttl = :exp, invitedBy = :by",
-                // Only from the token this request read: of two concurrent re-sends one wins, and the
-                // loser's token is never stored.
-                ConditionExpression: "tokenHash = :old",
-                ExpressionAttributeNames: { "#ttl": "ttl" },
-                ExpressionAttributeValues: { ":new": next.tokenHash, ":old": invitation.tokenHash, ":exp": next.expiresAt, ":by": next.invitedBy },
-              },
-            },
-            { Delete: { TableName: this.tableName, Key: keys.token(invitation.tokenHash) } },
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: this.tokenItem({ ...invitation, tokenHash: next.tokenHash, expiresAt: next.expiresAt }, next.at),
-                ConditionExpression: "attribute_not_exists(pk)",
-              },
-            },
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (cancelledConditions(error)?.[0]) return false;
-      throw dynamoFailure("TransactWriteItems(invitation resend)", error);
-    }
+    const failed = await transact(this.db, "invitation resend", [
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: keys.invitation(invitation.workspaceId, invitation.invitationId),
+          UpdateExpression: "SET tokenHash = :new, expiresAt = :exp, #ttl = :exp, invitedBy = :by",
+          // Only from the token this request read: of two concurrent re-sends one wins, and the
+          // loser's token is never stored.
+          ConditionExpression: "tokenHash = :old",
+          ExpressionAttributeNames: { "#ttl": "ttl" },
+          ExpressionAttributeValues: { ":new": next.tokenHash, ":old": invitation.tokenHash, ":exp": next.expiresAt, ":by": next.invitedBy },
+        },
+      },
+      { Delete: { TableName: this.tableName, Key: keys.token(invitation.tokenHash) } },
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: this.tokenItem({ ...invitation, tokenHash: next.tokenHash, expiresAt: next.expiresAt }, next.at),
+          ConditionExpression: "attribute_not_exists(pk)",
+        },
+      },
+    ]);
+    return !failed;
   }
 
-  async accept(input: { invitation: Invitation; userId: string; joinedAt: string; nowSeconds: number; limits: JoinLimits }): Promise<AcceptOutcome> {
-    const { invitation, userId, joinedAt, nowSeconds, limits } = input;
-    const { workspaceId } = invitation;
-    const owner = invitation.role === "owner";
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            // 0: the token, single use: it must still exist, be this invitation's and not have expired.
-            {
-              Delete: {
-                TableName: this.tableName,
-                Key: keys.token(invitation.tokenHash),
-                ConditionExpression: "attribute_exists(pk) AND purpose = :purpose AND invitationId = :inv AND expiresAt > :now",
-                ExpressionAttributeValues: { ":purpose": INVITATION_TOKEN_PURPOSE, ":inv": invitation.invitationId, ":now": nowSeconds },
-              },
-            },
-            // 1: the invitation, only while this is its token (not revoked, not re-sent).
-            {
-              Delete: {
-                TableName: this.tableName,
-                Key: keys.invitation(workspaceId, invitation.invitationId),
-                ConditionExpression: "tokenHash = :hash",
-                ExpressionAttributeValues: { ":hash": invitation.tokenHash },
-              },
-            },
-            // 2-4: adding a member, exactly as the contract's (and the workspaces adapter's) transaction.
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: {
-                  ...keys.member(workspaceId, userId),
-                  type: "member",
-                  workspaceId,
-                  userId,
-                  role: invitation.role,
-                  joinedAt,
-                  gsi1pk: gsi1.userWorkspaces(userId),
-                  gsi1sk: keys.workspace(workspaceId).pk,
-                },
-                ConditionExpression: "attribute_not_exists(pk)",
-              },
-            },
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: keys.workspace(workspaceId),
-                UpdateExpression: owner ? "ADD memberCount :one, ownerCount :one" : "ADD memberCount :one",
-                ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(memberCount) OR memberCount < :max)",
-                ExpressionAttributeValues: { ":one": 1, ":max": limits.maxMembers },
-              },
-            },
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: keys.user(userId),
-                UpdateExpression: "ADD workspaceCount :one",
-                ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(workspaceCount) OR workspaceCount < :max)",
-                ExpressionAttributeValues: { ":one": 1, ":max": limits.maxWorkspacesPerUser },
-              },
-            },
-          ],
-        }),
-      );
-      return "accepted";
-    } catch (error) {
-      const failed = cancelledConditions(error);
-      if (!failed || !failed.some(Boolean)) throw dynamoFailure("TransactWriteItems(invitation accept)", error);
-      if (failed[0] || failed[1]) return "gone";
-      if (failed[2]) return "already_member";
-      if (failed[3]) return "workspace_full";
-      return "too_many_workspaces";
-    }
+  async accept(input: { invitation: Invitation; userId: string; joinedAt: string; nowSeconds: number }): Promise<AcceptOutcome> {
+    const { invitation, userId, joinedAt, nowSeconds } = input;
+    const failed = await transact(this.db, "invitation accept", [
+      // 0-2: adding a member, exactly as the workspace catalog's addMember writes it (its counters and limits).
+      ...memberAddItems(this.tableName, { workspaceId: invitation.workspaceId, userId, role: invitation.role, joinedAt }),
+      // 3: the token, single use: it must still exist, be this invitation's and not have expired.
+      {
+        Delete: {
+          TableName: this.tableName,
+          Key: keys.token(invitation.tokenHash),
+          ConditionExpression: "attribute_exists(pk) AND purpose = :purpose AND invitationId = :inv AND expiresAt > :now",
+          ExpressionAttributeValues: { ":purpose": INVITATION_TOKEN_PURPOSE, ":inv": invitation.invitationId, ":now": nowSeconds },
+        },
+      },
+      // 4: the invitation, only while this is its token (not revoked, not re-sent).
+      {
+        Delete: {
+          TableName: this.tableName,
+          Key: keys.invitation(invitation.workspaceId, invitation.invitationId),
+          ConditionExpression: "tokenHash = :hash",
+          ExpressionAttributeValues: { ":hash": invitation.tokenHash },
+        },
+      },
+    ]);
+    if (!failed) return "accepted";
+    // A dead link says so first, whatever else failed beside it.
+    if (failed[3] || failed[4]) return "gone";
+    throw memberAddFailure(failed.slice(0, 3));
   }
 }
 
