@@ -148,6 +148,15 @@ export const access = {
     table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
     originSecret: true,
   },
+  // Workspaces: session (Get/Update/Delete), membership and workspace reads (GetItem), a user's
+  // workspaces (Query of gsi1, then BatchGetItem), members (Query of the workspace's partition, the
+  // user items by GetItem), every change a transaction of Put/Update/Delete with the counters'
+  // conditions; a workspace's delete also deletes its invitations' token items. No objects.
+  workspaces: {
+    table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
+    index: ["dynamodb:Query"],
+    originSecret: true,
+  },
   // Invitations: session (Get/Update/Delete), membership, workspace, user and invitation reads
   // (GetItem; the workspace's invitations by Query of its partition), the mail limits (UpdateItem),
   // invitation + token writes in transactions (Put/Update/Delete), the accept's transaction (token

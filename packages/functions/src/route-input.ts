@@ -39,13 +39,20 @@ import {
   keyNotFound,
   parseCompleteBody,
   projectNotFound,
+  ChangeRole,
+  CreateWorkspace,
+  DeleteWorkspace,
+  MemberRef,
+  RenameWorkspace,
+  TransferOwnership,
+  WorkspaceRef,
+  workspaceNotFound,
 } from "@hangar/core";
 import { ChangePassword, EmailOnly, ProfileInput, ResetConfirm, SessionRef, SignIn, SignUp, TokenOnly } from "@hangar/core/accounts";
 import { SessionNotFoundError } from "@hangar/core/account-errors";
-import { CreateInvitation, InvitationRef, InvitationTokenInput, invitationNotFound, WorkspaceInvitationsRef } from "@hangar/core/invitations";
+import { CreateInvitation, InvitationRef, InvitationTokenInput, invitationNotFound } from "@hangar/core/invitations";
 import { linkNotFound, ShareKeyRef, ShareSettings } from "@hangar/core/links";
 import { UnknownLinkError } from "@hangar/core/link-errors";
-import { workspaceNotFound } from "@hangar/core";
 import * as z from "zod/mini";
 import { RouteNotFoundError } from "./middleware/http-errors";
 import type { RouteKey } from "./routes";
@@ -85,7 +92,9 @@ const project = { params: ProjectRef, notFound: projectNotFound } as const;
 const key = { params: KeyRef, notFound: keyNotFound } as const;
 const file = { params: FileRef, notFound: fileNotFound } as const;
 const sharedFile = { params: FileRef, notFound: linkNotFound } as const;
-const workspaceInvitations = { params: WorkspaceInvitationsRef, notFound: workspaceNotFound } as const;
+const workspace = { params: WorkspaceRef, notFound: workspaceNotFound } as const;
+// A malformed member id names no member; a malformed workspace id, no workspace: both are 404s.
+const member = { params: MemberRef, notFound: workspaceNotFound } as const;
 const invitation = { params: InvitationRef, notFound: invitationNotFound } as const;
 
 export const routeInput = {
@@ -142,8 +151,17 @@ export const routeInput = {
   "DELETE /api/files/{fileId}": dashboard(file),
   "PATCH /api/files/{fileId}/share": dashboard({ ...sharedFile, body: ShareSettings }),
   "POST /api/files/{fileId}/share/regenerate": dashboard(sharedFile),
-  "POST /api/workspaces/{workspaceId}/invitations": dashboard({ ...workspaceInvitations, body: CreateInvitation }),
-  "GET /api/workspaces/{workspaceId}/invitations": dashboard(workspaceInvitations),
+  "GET /api/workspaces": dashboard({}),
+  "POST /api/workspaces": dashboard({ body: CreateWorkspace }),
+  "GET /api/workspaces/{workspaceId}": dashboard(workspace),
+  "PATCH /api/workspaces/{workspaceId}": dashboard({ ...workspace, body: RenameWorkspace }),
+  "DELETE /api/workspaces/{workspaceId}": dashboard({ ...workspace, body: DeleteWorkspace }),
+  "GET /api/workspaces/{workspaceId}/members": dashboard(workspace),
+  "PATCH /api/workspaces/{workspaceId}/members/{userId}": dashboard({ ...member, body: ChangeRole }),
+  "DELETE /api/workspaces/{workspaceId}/members/{userId}": dashboard(member),
+  "POST /api/workspaces/{workspaceId}/transfer": dashboard({ ...workspace, body: TransferOwnership }),
+  "POST /api/workspaces/{workspaceId}/invitations": dashboard({ ...workspace, body: CreateInvitation }),
+  "GET /api/workspaces/{workspaceId}/invitations": dashboard(workspace),
   "DELETE /api/workspaces/{workspaceId}/invitations/{invitationId}": dashboard(invitation),
   "POST /api/workspaces/{workspaceId}/invitations/{invitationId}/resend": dashboard(invitation),
   "POST /api/invitations/preview": dashboard({ body: InvitationTokenInput }),

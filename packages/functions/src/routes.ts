@@ -50,6 +50,9 @@ export const functions = {
   files: { handler: "packages/functions/src/files/files.handler.handler", memoryMB: 256, timeoutSeconds: 29 },
   // Share link controls (enable, expiry, password, cap, regenerate); a new password is hashed with scrypt.
   links: { handler: "packages/functions/src/links/links.handler.handler", memoryMB: 512, timeoutSeconds: 10 },
+  // Workspaces and their members (docs/teams.md): list, create, rename, delete, roles, removal,
+  // ownership transfer. Table only; a workspace's delete needs its projects gone first.
+  workspaces: { handler: "packages/functions/src/workspaces/workspaces.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   // Invitations to workspaces (docs/teams.md, "Invitations"): create, list, revoke and re-send them
   // (each sends a mail from the request), the accept page's preview, and the accept.
   invitations: { handler: "packages/functions/src/invitations/invitations.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
@@ -145,6 +148,15 @@ export const routes = [
   { method: "POST", path: "/api/invitations/preview", auth: "none", fn: "invitations" },
   { method: "POST", path: "/api/invitations/accept", auth: "session", fn: "invitations" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
+  { method: "GET", path: "/api/workspaces", auth: "session", fn: "workspaces" },
+  { method: "POST", path: "/api/workspaces", auth: "session", fn: "workspaces" },
+  { method: "GET", path: "/api/workspaces/{workspaceId}", auth: "session", fn: "workspaces" },
+  { method: "PATCH", path: "/api/workspaces/{workspaceId}", auth: "session", fn: "workspaces" },
+  { method: "DELETE", path: "/api/workspaces/{workspaceId}", auth: "session", fn: "workspaces" },
+  { method: "GET", path: "/api/workspaces/{workspaceId}/members", auth: "session", fn: "workspaces" },
+  { method: "PATCH", path: "/api/workspaces/{workspaceId}/members/{userId}", auth: "session", fn: "workspaces" },
+  { method: "DELETE", path: "/api/workspaces/{workspaceId}/members/{userId}", auth: "session", fn: "workspaces" },
+  { method: "POST", path: "/api/workspaces/{workspaceId}/transfer", auth: "session", fn: "workspaces" },
   { method: "GET", path: "/cli/{fileName}", auth: "none", fn: "cli" },
   { method: "HEAD", path: "/cli/{fileName}", auth: "none", fn: "cli" },
 ] as const satisfies readonly RouteDefinition[];

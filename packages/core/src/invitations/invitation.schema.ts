@@ -2,13 +2,12 @@
 import * as z from "zod/mini";
 import { Email, Token } from "../accounts/account.schema";
 import { ROLES, type Role } from "../workspaces/roles";
-import { WORKSPACE_ID } from "../workspaces/workspace-ids";
+import { WorkspaceRef } from "../workspaces/workspace.schema";
 
 /** `inv_` + 16 base62 (≈ 95 bits): the shape this service issues. */
 export const INVITATION_ID = /^inv_[0-9A-Za-z]{16}$/;
 
 const role = z.enum(ROLES, { error: `must be one of ${ROLES.join(", ")}` });
-const workspaceId = z.string().check(z.regex(WORKSPACE_ID, "is not a workspace id"));
 
 /** `POST /api/workspaces/{workspaceId}/invitations`: the address is normalized like the accounts' (one address, one form). */
 export const CreateInvitation = z.object({ email: Email, role });
@@ -18,13 +17,12 @@ export type CreateInvitation = z.infer<typeof CreateInvitation>;
 export const InvitationTokenInput = z.object({ token: Token });
 export type InvitationTokenInput = z.infer<typeof InvitationTokenInput>;
 
-/** `/api/workspaces/{workspaceId}/invitations`. */
-export const WorkspaceInvitationsRef = z.object({ workspaceId });
-export type WorkspaceInvitationsRef = z.infer<typeof WorkspaceInvitationsRef>;
+/** `/api/workspaces/{workspaceId}/invitations` takes the workspaces' own WorkspaceRef. */
+export type WorkspaceInvitationsRef = WorkspaceRef;
 
 /** `/api/workspaces/{workspaceId}/invitations/{invitationId}`. */
 export const InvitationRef = z.object({
-  workspaceId,
+  workspaceId: WorkspaceRef.shape.workspaceId,
   invitationId: z.string().check(z.regex(INVITATION_ID, "is not an invitation id")),
 });
 export type InvitationRef = z.infer<typeof InvitationRef>;
