@@ -43,7 +43,7 @@ export function invitationMail({ to, workspaceName, inviter, role, link, expires
     ],
     action: { label: "Accept the invitation", url: link },
     after: [
-      `The link works once and expires on ${expiry} (7 days after it was sent). No Hangar account yet? Open the link and sign up with ${to}; after confirming the address you come back to the invitation.`,
+      `The link works once and expires on ${expiry} (7 days after it was sent). No Hangar account yet? Open the link and sign up with ${to}; once the address is confirmed and you are signed in, open this link again to join.`,
       "If you do not know this person or do not want to join, ignore this mail: nothing happens without the link, and the invitation expires by itself.",
     ],
   });
