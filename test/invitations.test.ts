@@ -64,11 +64,20 @@ async function member(owner: Browser, workspaceId: string, role: string): Promis
   return someone;
 }
 
-async function auditActions(workspaceId: string): Promise<{ action: string; target?: { id: string }; actor: { userId: string } }[]> {
+async function auditActions(workspaceId: string): Promise<{ action: string; target?: { id: string }; actor: Record<string, string> }[]> {
   const { Items = [] } = await db().send(
     new QueryCommand({ TableName: table(), KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": `AUDIT#${workspaceId}` }, ConsistentRead: true }),
   );
   return Items as never;
+}
+
+/**
+ * The mail limits are fixed windows (an hour, a UTC day): a test that fills one waits until the
+ * current window has at least `seconds` left, so its requests all count in one window.
+ */
+async function clearOfWindowEnd(windowSeconds: number, seconds = 120): Promise<void> {
+  const left = windowSeconds - (Math.floor(Date.now() / 1000) % windowSeconds);
+  if (left < seconds) await new Promise((resolve) => setTimeout(resolve, (left + 1) * 1000));
 }
 
 const preview = (token: string) => dash(browser(), "POST", "/api/invitations/preview", { token });
@@ -172,9 +181,12 @@ describe("invitations", () => {
     expect(again.status).toBe(409);
     expect(again.json.error.code).toBe("already_member");
 
-    const audit = await auditActions(workspaceId);
-    const ofThis = audit.filter((e) => e.target?.id === sent.json.invitationId).map((e) => e.action);
-    expect(ofThis.sort()).toEqual(["invitation.accepted", "invitation.created"]);
+    const audit = (await auditActions(workspaceId)).filter((e) => e.target?.id === sent.json.invitationId);
+    expect(audit.map((e) => e.action).sort()).toEqual(["invitation.accepted", "invitation.created"]);
+    // Who and from where: the inviter for the invitation, the new member for the accept.
+    const created = audit.find((e) => e.action === "invitation.created")!;
+    expect(created.actor).toMatchObject({ userId: sent.json.invitedBy.userId, email: owner.email, ip: owner.b.ip, userAgentFamily: "Node.js" });
+    expect(audit.find((e) => e.action === "invitation.accepted")!.actor).toMatchObject({ email: invitee.email, ip: invitee.b.ip });
   });
 
   it("a new account: the invited address signs up from the mail, confirms, signs in and accepts", async () => {
@@ -328,6 +340,8 @@ describe("invitations", () => {
   });
 
   it("limits: 20 invitation mails an hour per inviter, 50 a day per workspace (re-sends count), 50 pending per workspace", async () => {
+    await clearOfWindowEnd(3600);
+    await clearOfWindowEnd(86_400);
     const boss = await signedIn();
     const team = await newWorkspace(boss.b, "Busy team");
     const admins = [await member(boss.b, team, "admin"), await member(boss.b, team, "admin")];
@@ -389,6 +403,29 @@ describe("invitations", () => {
     const pendingHeld = await invite(boss.b, full, `one-more@${domain}`, "viewer");
     expect(pendingHeld.status).toBe(409);
     expect(pendingHeld.json.error).toMatchObject({ code: "limit_reached", limit: "invitations" });
+  });
+
+  it("concurrency: 25 invitations at once from one inviter admit exactly 20; two accepts of one link admit one", async () => {
+    await clearOfWindowEnd(3600);
+    const lead = await signedIn();
+    const team = await newWorkspace(lead.b, "Racing team");
+    const domain = `race-${randomBytes(4).toString("hex")}.test`;
+    const replies = await Promise.all(Array.from({ length: 25 }, (_, i) => invite(lead.b, team, `r${i}@${domain}`, "viewer")));
+    expect(replies.map((r) => r.status).sort()).toEqual([...Array(20).fill(201), ...Array(5).fill(429)]);
+    expect((await dash(lead.b, "GET", `/api/workspaces/${team}/invitations`)).json.items).toHaveLength(20);
+
+    // One invitee in two tabs: one accept joins, the other finds the link used.
+    const invitee = await signedIn();
+    const second = browser();
+    await dash(second, "POST", "/api/session", { email: invitee.email, password: PASSWORD });
+    const owner2 = await signedIn();
+    const place = await newWorkspace(owner2.b, "One seat");
+    const { token } = await invited(owner2.b, place, invitee.email, "developer");
+    const both = await Promise.all([invitee.b, second].map((b) => dash(b, "POST", "/api/invitations/accept", { token })));
+    expect(both.map((r) => r.status).sort()).toEqual([200, 410]);
+    const members = await dash(owner2.b, "GET", `/api/workspaces/${place}/members`);
+    expect(members.json.items.filter((m: { email: string }) => m.email === invitee.email)).toHaveLength(1);
+    expect((await dash(owner2.b, "GET", `/api/workspaces/${place}`)).json.memberCount).toBe(2);
   });
 
   it("the preview is counted per client (60 per 15 minutes) and malformed tokens never reach storage", async () => {
