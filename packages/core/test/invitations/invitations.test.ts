@@ -127,7 +127,7 @@ describe("invitations (use cases)", () => {
   });
 
   it("a refusal by one mail rule gives the other rule's count back and stores nothing", async () => {
-    const { perWorkspace, perInviter } = deps.limiters as Record<string, CountingRateLimiter>;
+    const { perWorkspace, perInviter } = deps.limiters as unknown as Record<string, CountingRateLimiter>;
     for (let i = 0; i < 3; i++) await createInvitation(deps, admin, { workspaceId: WS, email: `p${i}@example.com`, role: "viewer" }, links);
     await expect(createInvitation(deps, admin, { workspaceId: WS, email: "p3@example.com", role: "viewer" }, links)).rejects.toMatchObject({
       code: "rate_limited",
