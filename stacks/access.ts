@@ -12,7 +12,8 @@ type TableAction =
   | "dynamodb:DeleteItem"
   | "dynamodb:Query"
   | "dynamodb:BatchWriteItem"
-  | "dynamodb:ConditionCheckItem";
+  | "dynamodb:ConditionCheckItem"
+  | "dynamodb:Scan";
 
 /** The object actions any function is granted on `uploads/*`. */
 type ObjectAction =
@@ -156,6 +157,25 @@ export const access = {
     table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
     originSecret: true,
   },
+  // Workspaces: session (Get/Update/Delete), membership and workspace reads (GetItem), a user's
+  // workspaces (Query of gsi1, then BatchGetItem), members (Query of the workspace's partition, the
+  // user items by GetItem), every change a transaction of Put/Update/Delete with the counters'
+  // conditions; a workspace's delete also deletes its invitations' token items. No objects.
+  workspaces: {
+    table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
+    index: ["dynamodb:Query"],
+    originSecret: true,
+  },
+  // Invitations: session (Get/Update/Delete), membership, workspace, user and invitation reads
+  // (GetItem; the workspace's invitations by Query of its partition), the mail limits (UpdateItem),
+  // invitation + token writes in transactions (Put/Update/Delete), the accept's transaction (token
+  // and invitation Delete, member Put, workspace and user counters Update), the audit entry (Put).
+  // The mail is sent from the request.
+  invitations: {
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
+    mail: ["ses:SendEmail"],
+    originSecret: true,
+  },
   // The CLI tarball is packed from files in its own bundle: no table, no objects.
   cli: { originSecret: true },
   // Answers unknown paths (404) and wrong methods (405): it touches no resource.
@@ -167,6 +187,20 @@ export const accessOf = (name: FunctionName): FunctionAccess => access[name];
 
 /** The action of `originSecret`. */
 export const secretActions = ["secretsmanager:GetSecretValue"] as const;
+
+/**
+ * The deploy's migration onto workspaces (migrations/workspaces-migration.handler.ts, an SST
+ * Script): one Scan of the table, a Query of each user's partition, its marker (GetItem, PutItem),
+ * and transactions of Put/Update/Delete moving projects and adding personal workspaces; keys and
+ * pending deletes get their workspace by UpdateItem. No index, no objects, no mail.
+ */
+export const migrationActions = {
+  table: ["dynamodb:Scan", "dynamodb:Query", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
+} as const;
+
+export function migrationStatements(arns: Pick<AccessArns, "tableArn">): PolicyStatement[] {
+  return [allow(migrationActions.table, [arns.tableArn])];
+}
 
 /**
  * The SES event handler (mail/ses-events.handler.ts, fed by the configuration set's SNS topic):
@@ -329,6 +363,7 @@ export function permissionRows(routeFunctions: readonly RouteFunctionName[]): Pe
     row("fallback", []),
     { ...resume, fn: "ResumeDeletes" },
     { fn: "SesEvents", table: strip(sesEventsActions.table), index: [], bucket: [], objects: [], other: [`${backgroundFailureActions.join(", ")} (BackgroundFailures)`] },
+    { fn: "MigrateWorkspaces", table: strip(migrationActions.table), index: [], bucket: [], objects: [], other: [] },
     {
       fn: "ReapExpiredUploads",
       table: strip(reaperActions.stream).map((a) => `${a} (stream)`),

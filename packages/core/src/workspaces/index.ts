@@ -6,3 +6,7 @@ export * from "./actor";
 export * from "./limits";
 export * from "./personal";
 export * from "./new-workspace-id";
+export * from "./workspace.schema";
+export * from "./workspaces";
+export * from "./members";
+export * from "./project-access";
