@@ -161,6 +161,14 @@ export const access = {
     index: ["dynamodb:Query"],
     originSecret: true,
   },
+  // Audit: session (Get, Update to slide it), the caller's member item (Get), the log itself
+  // (Query of AUDIT#<workspace>), actors' user items for their current address (Get), the cursor
+  // secret (Get; Put the first time a stage signs a cursor). Append-only: no Delete, no Update of
+  // entries (the functions that change things Put them).
+  audit: {
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+    originSecret: true,
+  },
   // Workspaces: session (Get/Update/Delete), membership and workspace reads (GetItem), a user's
   // workspaces (Query of gsi1, then BatchGetItem), members (Query of the workspace's partition, the
   // user items by GetItem), every change a transaction of Put/Update/Delete with the counters'
@@ -168,6 +176,16 @@ export const access = {
   workspaces: {
     table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
     index: ["dynamodb:Query"],
+    originSecret: true,
+  },
+  // Invitations: session (Get/Update/Delete), membership, workspace, user and invitation reads
+  // (GetItem; the workspace's invitations by Query of its partition), the mail limits (UpdateItem),
+  // invitation + token writes in transactions (Put/Update/Delete), the accept's transaction (token
+  // and invitation Delete, member Put, workspace and user counters Update), the audit entry (Put).
+  // The mail is sent from the request.
+  invitations: {
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
+    mail: ["ses:SendEmail"],
     originSecret: true,
   },
   // The CLI tarball is packed from files in its own bundle: no table, no objects.

@@ -50,8 +50,10 @@ import {
   WorkspaceRef,
   workspaceNotFound,
 } from "@hangar/core";
+import { AuditQuery, AuditWorkspaceRef } from "@hangar/core";
 import { ChangePassword, EmailOnly, ProfileInput, ResetConfirm, SessionRef, SignIn, SignUp, TokenOnly } from "@hangar/core/accounts";
 import { SessionNotFoundError } from "@hangar/core/account-errors";
+import { CreateInvitation, InvitationRef, InvitationTokenInput, invitationNotFound } from "@hangar/core/invitations";
 import { linkNotFound, ShareKeyRef, ShareSettings } from "@hangar/core/links";
 import { UnknownLinkError } from "@hangar/core/link-errors";
 import * as z from "zod/mini";
@@ -96,6 +98,7 @@ const sharedFile = { params: FileRef, notFound: linkNotFound } as const;
 const workspace = { params: WorkspaceRef, notFound: workspaceNotFound } as const;
 // A malformed member id names no member; a malformed workspace id, no workspace: both are 404s.
 const member = { params: MemberRef, notFound: workspaceNotFound } as const;
+const invitation = { params: InvitationRef, notFound: invitationNotFound } as const;
 
 export const routeInput = {
   "POST /api/upload/api-key/presign": api({ body: Presign }),
@@ -151,6 +154,7 @@ export const routeInput = {
   "DELETE /api/files/{fileId}": dashboard(file),
   "PATCH /api/files/{fileId}/share": dashboard({ ...sharedFile, body: ShareSettings }),
   "POST /api/files/{fileId}/share/regenerate": dashboard(sharedFile),
+  "GET /api/workspaces/{workspaceId}/audit": dashboard({ params: AuditWorkspaceRef, notFound: workspaceNotFound, query: AuditQuery }),
   "GET /api/workspaces": dashboard({}),
   "POST /api/workspaces": dashboard({ body: CreateWorkspace }),
   "GET /api/workspaces/{workspaceId}": dashboard(workspace),
@@ -160,6 +164,12 @@ export const routeInput = {
   "PATCH /api/workspaces/{workspaceId}/members/{userId}": dashboard({ ...member, body: ChangeRole }),
   "DELETE /api/workspaces/{workspaceId}/members/{userId}": dashboard(member),
   "POST /api/workspaces/{workspaceId}/transfer": dashboard({ ...workspace, body: TransferOwnership }),
+  "POST /api/workspaces/{workspaceId}/invitations": dashboard({ ...workspace, body: CreateInvitation }),
+  "GET /api/workspaces/{workspaceId}/invitations": dashboard(workspace),
+  "DELETE /api/workspaces/{workspaceId}/invitations/{invitationId}": dashboard(invitation),
+  "POST /api/workspaces/{workspaceId}/invitations/{invitationId}/resend": dashboard(invitation),
+  "POST /api/invitations/preview": dashboard({ body: InvitationTokenInput }),
+  "POST /api/invitations/accept": dashboard({ body: InvitationTokenInput }),
   "GET /cli/{fileName}": api(cliFile),
   "HEAD /cli/{fileName}": api(cliFile),
 } as const satisfies Record<RouteKey, RouteInput>;
