@@ -12,7 +12,8 @@ type TableAction =
   | "dynamodb:DeleteItem"
   | "dynamodb:Query"
   | "dynamodb:BatchWriteItem"
-  | "dynamodb:ConditionCheckItem";
+  | "dynamodb:ConditionCheckItem"
+  | "dynamodb:Scan";
 
 /** The object actions any function is granted on `uploads/*`. */
 type ObjectAction =
@@ -65,13 +66,21 @@ export const access = {
   // The presigned PUT is executed with this function's credentials.
   // Presign, complete and multipart also serve the dashboard's browser uploads: the session
   // (GetItem, UpdateItem to slide it, DeleteItem when it expired), the project (GetItem) and the
-  // account's upload rate counter (UpdateItem).
-  presign: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem"], objects: ["s3:PutObject"], originSecret: true },
+  // account's upload rate counter (UpdateItem); the project's workspace from its id (Query of
+  // gsi1) and the caller's membership (GetItem) decide whether they may upload (builds.manage).
+  presign: {
+    table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem"],
+    index: ["dynamodb:Query"],
+    objects: ["s3:PutObject"],
+    originSecret: true,
+  },
   // The record is completed in a transaction with the seal item (Update/Put, ConditionCheck).
   // Reads the package (HEAD, then ranged GETs of the version HEAD saw) and stores the icon beside
   // it; a multipart complete's part list is checked against ListParts.
+  // A dashboard upload's audit entry (PutItem); its access check as presign's (gsi1 Query).
   complete: {
     table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
+    index: ["dynamodb:Query"],
     objects: ["s3:GetObject", "s3:GetObjectVersion", "s3:PutObject", "s3:ListMultipartUploadParts"],
     originSecret: true,
   },
@@ -80,6 +89,7 @@ export const access = {
   // by s3:PutObject; the abort route by s3:AbortMultipartUpload.
   multipart: {
     table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem"],
+    index: ["dynamodb:Query"],
     objects: ["s3:PutObject", "s3:AbortMultipartUpload"],
     originSecret: true,
   },
@@ -142,10 +152,40 @@ export const access = {
     originSecret: true,
   },
   // Links: session (Get/Update/Delete), file + project + share reads, settings (a transaction:
-  // Update the share item beside a ConditionCheck of the project), regenerate (a transaction of
-  // Put new share, Put the old one's trace, Update file).
+  // Update the share item beside ConditionChecks of the project and the caller's membership, and
+  // Put of the audit entry), regenerate (a transaction of Put new share, Put the old one's trace,
+  // Update file; then Put of its audit entry). A file from before workspaces names no workspace:
+  // its project is located on gsi1 (Query).
   links: {
     table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
+    index: ["dynamodb:Query"],
+    originSecret: true,
+  },
+  // Audit: session (Get, Update to slide it), the caller's member item (Get), the log itself
+  // (Query of AUDIT#<workspace>), actors' user items for their current address (Get), the cursor
+  // secret (Get; Put the first time a stage signs a cursor). Append-only: no Delete, no Update of
+  // entries (the functions that change things Put them).
+  audit: {
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+    originSecret: true,
+  },
+  // Workspaces: session (Get/Update/Delete), membership and workspace reads (GetItem), a user's
+  // workspaces (Query of gsi1, then BatchGetItem), members (Query of the workspace's partition, the
+  // user items by GetItem), every change a transaction of Put/Update/Delete with the counters'
+  // conditions; a workspace's delete also deletes its invitations' token items. No objects.
+  workspaces: {
+    table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
+    index: ["dynamodb:Query"],
+    originSecret: true,
+  },
+  // Invitations: session (Get/Update/Delete), membership, workspace, user and invitation reads
+  // (GetItem; the workspace's invitations by Query of its partition), the mail limits (UpdateItem),
+  // invitation + token writes in transactions (Put/Update/Delete), the accept's transaction (token
+  // and invitation Delete, member Put, workspace and user counters Update), the audit entry (Put).
+  // The mail is sent from the request.
+  invitations: {
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
+    mail: ["ses:SendEmail"],
     originSecret: true,
   },
   // The CLI tarball is packed from files in its own bundle: no table, no objects.
@@ -159,6 +199,20 @@ export const accessOf = (name: FunctionName): FunctionAccess => access[name];
 
 /** The action of `originSecret`. */
 export const secretActions = ["secretsmanager:GetSecretValue"] as const;
+
+/**
+ * The deploy's migration onto workspaces (migrations/workspaces-migration.handler.ts, an SST
+ * Script): one Scan of the table, a Query of each user's partition, its marker (GetItem, PutItem),
+ * and transactions of Put/Update/Delete moving projects and adding personal workspaces; keys and
+ * pending deletes get their workspace by UpdateItem. No index, no objects, no mail.
+ */
+export const migrationActions = {
+  table: ["dynamodb:Scan", "dynamodb:Query", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
+} as const;
+
+export function migrationStatements(arns: Pick<AccessArns, "tableArn">): PolicyStatement[] {
+  return [allow(migrationActions.table, [arns.tableArn])];
+}
 
 /**
  * The SES event handler (mail/ses-events.handler.ts, fed by the configuration set's SNS topic):
@@ -321,6 +375,7 @@ export function permissionRows(routeFunctions: readonly RouteFunctionName[]): Pe
     row("fallback", []),
     { ...resume, fn: "ResumeDeletes" },
     { fn: "SesEvents", table: strip(sesEventsActions.table), index: [], bucket: [], objects: [], other: [`${backgroundFailureActions.join(", ")} (BackgroundFailures)`] },
+    { fn: "MigrateWorkspaces", table: strip(migrationActions.table), index: [], bucket: [], objects: [], other: [] },
     {
       fn: "ReapExpiredUploads",
       table: strip(reaperActions.stream).map((a) => `${a} (stream)`),

@@ -35,13 +35,25 @@ import {
   ProjectRef,
   StartMultipart,
   UpdateProject,
+  WorkspacePageQuery,
+  WorkspaceQuery,
   fileNotFound,
   keyNotFound,
   parseCompleteBody,
   projectNotFound,
+  ChangeRole,
+  CreateWorkspace,
+  DeleteWorkspace,
+  MemberRef,
+  RenameWorkspace,
+  TransferOwnership,
+  WorkspaceRef,
+  workspaceNotFound,
 } from "@hangar/core";
+import { AuditQuery, AuditWorkspaceRef } from "@hangar/core";
 import { ChangePassword, EmailOnly, ProfileInput, ResetConfirm, SessionRef, SignIn, SignUp, TokenOnly } from "@hangar/core/accounts";
 import { SessionNotFoundError } from "@hangar/core/account-errors";
+import { CreateInvitation, InvitationRef, InvitationTokenInput, invitationNotFound } from "@hangar/core/invitations";
 import { linkNotFound, ShareKeyRef, ShareSettings } from "@hangar/core/links";
 import { UnknownLinkError } from "@hangar/core/link-errors";
 import * as z from "zod/mini";
@@ -83,6 +95,10 @@ const project = { params: ProjectRef, notFound: projectNotFound } as const;
 const key = { params: KeyRef, notFound: keyNotFound } as const;
 const file = { params: FileRef, notFound: fileNotFound } as const;
 const sharedFile = { params: FileRef, notFound: linkNotFound } as const;
+const workspace = { params: WorkspaceRef, notFound: workspaceNotFound } as const;
+// A malformed member id names no member; a malformed workspace id, no workspace: both are 404s.
+const member = { params: MemberRef, notFound: workspaceNotFound } as const;
+const invitation = { params: InvitationRef, notFound: invitationNotFound } as const;
 
 export const routeInput = {
   "POST /api/upload/api-key/presign": api({ body: Presign }),
@@ -122,22 +138,38 @@ export const routeInput = {
   "DELETE /api/account/sessions": dashboard({}),
   "DELETE /api/account/sessions/{sessionId}": dashboard({ params: SessionRef, notFound: () => new SessionNotFoundError() }),
   "POST /api/projects": dashboard({ body: CreateProject }),
-  "GET /api/projects": dashboard({}),
+  "GET /api/projects": dashboard({ query: WorkspaceQuery }),
   "GET /api/projects/{projectId}": dashboard(project),
   "PATCH /api/projects/{projectId}": dashboard({ ...project, body: UpdateProject }),
   "DELETE /api/projects/{projectId}": dashboard({ ...project, body: DeleteProject }),
   "GET /api/projects/{projectId}/files": dashboard({ ...project, query: PageQuery }),
   "DELETE /api/account": dashboard({ body: DeleteAccount }),
   "POST /api/keys": dashboard({ body: CreateKey }),
-  "GET /api/keys": dashboard({}),
+  "GET /api/keys": dashboard({ query: WorkspaceQuery }),
   "DELETE /api/keys/{clientId}": dashboard(key),
   "POST /api/keys/{clientId}/regenerate": dashboard(key),
   "GET /api/keys/{clientId}/usage": dashboard(key),
-  "GET /api/files": dashboard({ query: PageQuery }),
+  "GET /api/files": dashboard({ query: WorkspacePageQuery }),
   "GET /api/files/{fileId}": dashboard(file),
   "DELETE /api/files/{fileId}": dashboard(file),
   "PATCH /api/files/{fileId}/share": dashboard({ ...sharedFile, body: ShareSettings }),
   "POST /api/files/{fileId}/share/regenerate": dashboard(sharedFile),
+  "GET /api/workspaces/{workspaceId}/audit": dashboard({ params: AuditWorkspaceRef, notFound: workspaceNotFound, query: AuditQuery }),
+  "GET /api/workspaces": dashboard({}),
+  "POST /api/workspaces": dashboard({ body: CreateWorkspace }),
+  "GET /api/workspaces/{workspaceId}": dashboard(workspace),
+  "PATCH /api/workspaces/{workspaceId}": dashboard({ ...workspace, body: RenameWorkspace }),
+  "DELETE /api/workspaces/{workspaceId}": dashboard({ ...workspace, body: DeleteWorkspace }),
+  "GET /api/workspaces/{workspaceId}/members": dashboard(workspace),
+  "PATCH /api/workspaces/{workspaceId}/members/{userId}": dashboard({ ...member, body: ChangeRole }),
+  "DELETE /api/workspaces/{workspaceId}/members/{userId}": dashboard(member),
+  "POST /api/workspaces/{workspaceId}/transfer": dashboard({ ...workspace, body: TransferOwnership }),
+  "POST /api/workspaces/{workspaceId}/invitations": dashboard({ ...workspace, body: CreateInvitation }),
+  "GET /api/workspaces/{workspaceId}/invitations": dashboard(workspace),
+  "DELETE /api/workspaces/{workspaceId}/invitations/{invitationId}": dashboard(invitation),
+  "POST /api/workspaces/{workspaceId}/invitations/{invitationId}/resend": dashboard(invitation),
+  "POST /api/invitations/preview": dashboard({ body: InvitationTokenInput }),
+  "POST /api/invitations/accept": dashboard({ body: InvitationTokenInput }),
   "GET /cli/{fileName}": api(cliFile),
   "HEAD /cli/{fileName}": api(cliFile),
 } as const satisfies Record<RouteKey, RouteInput>;
