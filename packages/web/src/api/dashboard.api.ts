@@ -1,12 +1,12 @@
 import type {
-  CreatedKeyAnswer as CreatedKey,
+  CreatedKeyAnswer,
   FileDetail,
   FileSummary,
-  KeyAnswer as ApiKey,
+  KeyAnswer,
   KeyUsage,
   LinkView as ShareLinkView,
   Page,
-  ProjectAnswer as Project,
+  ProjectAnswer,
 } from "@hangar/core/dashboard-answers";
 import type { ShareSettings as ShareSettingsInput } from "@hangar/core/link-schema";
 import { apiRequest } from "./api-client";
@@ -18,18 +18,15 @@ export interface ProjectInput {
 }
 
 // The API's answers are defined once, in core, and shared as types (no code reaches the bundle).
-export type {
-  CreatedKeyAnswer as CreatedKey,
-  FileDetail,
-  FileSummary,
-  KeyAnswer as ApiKey,
-  KeyUsage,
-  LinkSummary,
-  LinkView as ShareLinkView,
-  Page,
-  ProjectAnswer as Project,
-  UsageDayAnswer as UsageDay,
-} from "@hangar/core/dashboard-answers";
+export type { FileDetail, FileSummary, KeyUsage, LinkSummary, LinkView as ShareLinkView, Page, UsageDayAnswer as UsageDay } from "@hangar/core/dashboard-answers";
+
+/**
+ * Since workspaces (issue 19) a project answer names its workspace and a key answer its workspace
+ * and who created it (the key belongs to the workspace; `email` is null once that account is gone).
+ */
+export type Project = ProjectAnswer & { workspaceId: string };
+export type ApiKey = KeyAnswer & { workspaceId: string; createdBy?: { userId: string; email: string | null } };
+export type CreatedKey = CreatedKeyAnswer & ApiKey;
 
 /** Omitted fields stay as they are; null clears one. The very shape the API parses (core's `ShareSettings`). */
 export type { ShareSettings as ShareSettingsInput } from "@hangar/core/link-schema";
@@ -41,23 +38,23 @@ type DeleteOutcome = { status: "deleted" | "deleting" };
 const outcome = (answer: { status?: string } | undefined): DeleteOutcome => ({ status: answer?.status === "deleting" ? "deleting" : "deleted" });
 
 export const dashboardApi = {
-  projects: () => apiRequest<Page<Project>>("GET", "/api/projects"),
+  projects: (workspaceId: string) => apiRequest<Page<Project>>("GET", `/api/projects?workspaceId=${id(workspaceId)}`),
   project: (projectId: string) => apiRequest<Project>("GET", `/api/projects/${id(projectId)}`),
-  createProject: (input: ProjectInput) => apiRequest<Project>("POST", "/api/projects", input),
+  createProject: (workspaceId: string, input: ProjectInput) => apiRequest<Project>("POST", "/api/projects", { ...input, workspaceId }),
   updateProject: (projectId: string, input: Partial<ProjectInput>) => apiRequest<Project>("PATCH", `/api/projects/${id(projectId)}`, input),
   deleteProject: async (projectId: string, confirmName: string) =>
     outcome(await apiRequest<{ status?: string } | undefined>("DELETE", `/api/projects/${id(projectId)}`, { confirmName })),
 
   projectFiles: (projectId: string, cursor?: string | null) =>
     apiRequest<Page<FileSummary>>("GET", `/api/projects/${id(projectId)}/files?limit=25${cursor ? `&cursor=${id(cursor)}` : ""}`),
-  latestFiles: () => apiRequest<Page<FileSummary>>("GET", "/api/files?limit=10"),
+  latestFiles: (workspaceId: string) => apiRequest<Page<FileSummary>>("GET", `/api/files?limit=10&workspaceId=${id(workspaceId)}`),
   file: (fileId: string) => apiRequest<FileDetail>("GET", `/api/files/${id(fileId)}`),
   deleteFile: (fileId: string) => apiRequest<void>("DELETE", `/api/files/${id(fileId)}`),
   updateShare: (fileId: string, input: ShareSettingsInput) => apiRequest<ShareLinkView>("PATCH", `/api/files/${id(fileId)}/share`, input),
   regenerateShare: (fileId: string) =>
     apiRequest<{ userKey: string; shareUrl: string; downloadUrl: string }>("POST", `/api/files/${id(fileId)}/share/regenerate`),
 
-  keys: () => apiRequest<Page<ApiKey>>("GET", "/api/keys"),
+  keys: (workspaceId: string) => apiRequest<Page<ApiKey>>("GET", `/api/keys?workspaceId=${id(workspaceId)}`),
   createKey: (name: string, projectId: string) => apiRequest<CreatedKey>("POST", "/api/keys", { name, projectId }),
   regenerateKey: (clientId: string) => apiRequest<{ clientId: string; clientSecret: string }>("POST", `/api/keys/${id(clientId)}/regenerate`),
   revokeKey: (clientId: string) => apiRequest<void>("DELETE", `/api/keys/${id(clientId)}`),
