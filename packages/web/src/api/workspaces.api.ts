@@ -39,6 +39,8 @@ export interface Invitation {
   expiresAt: string;
   createdAt: string;
   invitedBy: { userId: string; email: string | null };
+  /** Create and re-send only: whether the mail left (`failed`: the invitation stands, re-send it; `suppressed`: the address bounced before). */
+  mail?: "sent" | "failed" | "suppressed";
 }
 
 /** What the accept page shows before anyone signs in (`POST /api/invitations/preview`). */

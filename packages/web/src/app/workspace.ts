@@ -103,6 +103,8 @@ export function describeTeamError(error: unknown): string {
       return "A workspace needs at least one owner. Make another member an owner first.";
     case "already_member":
       return "That person is already a member of this workspace.";
+    case "already_invited":
+      return "That address has a pending invitation already: re-send or revoke it under “Pending invitations”.";
     case "limit_reached":
       return `${describeError(error)} Remove a pending invitation or a member first, or ask whoever runs this Hangar.`;
     case "personal_workspace":

@@ -21,7 +21,8 @@ const envelope = (
 );
 
 /** An invitation that can no longer be used (revoked, expired, accepted, or a mangled link). */
-const isGone = (error: unknown) => isBadLink(error) || (error instanceof ApiError && (error.code === "invitation_gone" || error.status === 404 || error.status === 410));
+const isGone = (error: unknown) =>
+  isBadLink(error) || (error instanceof ApiError && (error.code === "invitation_gone" || error.status === 400 || error.status === 404 || error.status === 410));
 
 /**
  * The invitation mail links here with `?token=`. Opening the page changes nothing (mail scanners
@@ -120,7 +121,13 @@ function Accept({ token }: { token: string }) {
       const { workspaceId } = await accept.mutateAsync(token);
       navigate(paths.inWorkspace("/dashboard", workspaceId), { replace: true });
     } catch (e) {
-      setError(isGone(e) ? BAD_LINK_MESSAGE : describeTeamError(e));
+      setError(
+        isGone(e)
+          ? BAD_LINK_MESSAGE
+          : e instanceof ApiError && e.code === "already_member"
+            ? "You are a member of this workspace already: choose it in the workspace menu."
+            : describeTeamError(e),
+      );
     }
   };
   return (

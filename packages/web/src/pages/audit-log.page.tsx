@@ -88,8 +88,15 @@ function AuditLog({ workspace }: { workspace: Workspace }) {
       )}
       {state === "ready" && entries.length === 0 && (
         <div className="panel">
-          <EmptyState title={filter.actor || filter.action ? "No entries match" : "No entries yet"} headingLevel={2}>
-            <p>{filter.actor || filter.action ? "Choose “Everyone” and “Every action” to see the whole log." : "Changes to members, invitations, projects, builds, links and keys are recorded here."}</p>
+          {/* A filtered page can come back empty with more to read: the API stops after a bounded search. */}
+          <EmptyState title={filter.actor || filter.action ? (query.hasNextPage ? "No matching entries among the latest" : "No entries match") : "No entries yet"} headingLevel={2}>
+            <p>
+              {filter.actor || filter.action
+                ? query.hasNextPage
+                  ? "Load more to look further back, or choose “Everyone” and “Every action” to see the whole log."
+                  : "Choose “Everyone” and “Every action” to see the whole log."
+                : "Changes to members, invitations, projects, builds, links and keys are recorded here."}
+            </p>
           </EmptyState>
         </div>
       )}

@@ -180,14 +180,14 @@ function InviteForm({ workspaceId, roles }: { workspaceId: string; roles: readon
   const invite = useInvite(workspaceId);
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("developer");
-  const [sent, setSent] = useState<string>();
+  const [sent, setSent] = useState<Invitation>();
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setSent(undefined);
     void form.submit({ email: emailError(email) }, async () => {
       const invitation = await inTeamWords(invite.mutateAsync({ email: email.trim(), role }));
       setEmail("");
-      setSent(invitation.email);
+      setSent(invitation);
     });
   };
   const roleId = fieldId("role");
@@ -196,7 +196,7 @@ function InviteForm({ workspaceId, roles }: { workspaceId: string; roles: readon
       form={form}
       labels={INVITE_LABELS}
       onSubmit={onSubmit}
-      notice={sent && <Notice title={`Invitation sent to ${sent}.`}>It is listed under “Pending invitations” until it is accepted.</Notice>}
+      notice={sent && <InvitationMailNotice invitation={sent} />}
       submit={{ label: "Send invitation", busyLabel: "Sending…" }}
     >
       <EmailField label={INVITE_LABELS.email} autoComplete="off" {...form.bind("email", email, setEmail)} />
@@ -222,6 +222,25 @@ function InviteForm({ workspaceId, roles }: { workspaceId: string; roles: readon
       </div>
     </FormScaffold>
   );
+}
+
+/** What became of the invitation's mail: the invitation stands either way. */
+function InvitationMailNotice({ invitation }: { invitation: Invitation }) {
+  if (invitation.mail === "failed") {
+    return (
+      <Notice kind="info" title={`Invitation to ${invitation.email} created, but the mail could not be sent.`}>
+        Re-send it under “Pending invitations” in a moment.
+      </Notice>
+    );
+  }
+  if (invitation.mail === "suppressed") {
+    return (
+      <Notice kind="info" title={`Invitation to ${invitation.email} created, but no mail was sent.`}>
+        Mail to this address bounced or was reported as spam before, so Hangar sends it none. Check the address.
+      </Notice>
+    );
+  }
+  return <Notice title={`Invitation sent to ${invitation.email}.`}>It is listed under “Pending invitations” until it is accepted.</Notice>;
 }
 
 function PendingInvitations({ workspaceId }: { workspaceId: string }) {
@@ -259,7 +278,7 @@ function InvitationRow({ workspaceId, invitation }: { workspaceId: string; invit
   const resend = useResendInvitation(workspaceId);
   const action = useRowAction();
   const [confirmRevoke, setConfirmRevoke] = useState(false);
-  const [resent, setResent] = useState(false);
+  const [resent, setResent] = useState<Invitation["mail"]>();
   return (
     <>
       <div className="key-head">
@@ -281,7 +300,9 @@ function InvitationRow({ workspaceId, invitation }: { workspaceId: string; invit
         </div>
       </dl>
       {action.error && <ErrorSummary message={action.error} />}
-      {resent && <Notice title="Sent again.">A new link is on its way; the earlier one no longer works.</Notice>}
+      {resent === "sent" && <Notice title="Sent again.">A new link is on its way; the earlier one no longer works.</Notice>}
+      {resent === "failed" && <Notice kind="info" title="A new link was made, but the mail could not be sent.">Try re-sending in a moment; the earlier link no longer works.</Notice>}
+      {resent === "suppressed" && <Notice kind="info" title="A new link was made, but no mail was sent.">Mail to this address bounced or was reported as spam before. Check the address.</Notice>}
       {confirmRevoke ? (
         <div className="confirm" role="group" aria-label={`Confirm revoking the invitation of ${invitation.email}`}>
           <p>Revoke the invitation of {invitation.email}? Its link stops working at once.</p>
@@ -295,8 +316,8 @@ function InvitationRow({ workspaceId, invitation }: { workspaceId: string; invit
             busy={action.busy}
             busyLabel="Sending…"
             onClick={() => {
-              setResent(false);
-              void action.run(() => resend.mutateAsync(invitation.invitationId), () => setResent(true));
+              setResent(undefined);
+              void action.run(async () => setResent((await resend.mutateAsync(invitation.invitationId)).mail ?? "sent"));
             }}
           >
             Re-send<span className="visually-hidden"> the invitation of {invitation.email}</span>
