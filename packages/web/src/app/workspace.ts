@@ -67,7 +67,7 @@ const ROLE_LABEL: Record<Role, string> = { owner: "Owner", admin: "Admin", devel
 export const roleLabel = (role: Role) => ROLE_LABEL[role];
 
 /** Each action in words; what a role may do is read from core's policy (`PERMISSIONS`), never written here. */
-const ACTION_WORDS: Record<Action, string> = {
+export const ACTION_WORDS: Record<Action, string> = {
   "workspace.read": "see projects, builds, links and usage",
   "workspace.update": "rename the workspace",
   "workspace.delete": "delete the workspace",
