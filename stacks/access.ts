@@ -148,6 +148,15 @@ export const access = {
     table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
     originSecret: true,
   },
+  // Workspaces: session (Get/Update/Delete), membership and workspace reads (GetItem), a user's
+  // workspaces (Query of gsi1, then BatchGetItem), members (Query of the workspace's partition, the
+  // user items by GetItem), every change a transaction of Put/Update/Delete with the counters'
+  // conditions; a workspace's delete also deletes its invitations' token items. No objects.
+  workspaces: {
+    table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
+    index: ["dynamodb:Query"],
+    originSecret: true,
+  },
   // The CLI tarball is packed from files in its own bundle: no table, no objects.
   cli: { originSecret: true },
   // Answers unknown paths (404) and wrong methods (405): it touches no resource.

@@ -20,3 +20,4 @@ export { contentDisposition } from "./adapters/s3/content-disposition";
 export * from "./dashboard";
 export * from "./rate-limit/fixed-window";
 export * from "./workspaces";
+export * from "./audit";

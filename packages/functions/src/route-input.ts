@@ -39,6 +39,14 @@ import {
   keyNotFound,
   parseCompleteBody,
   projectNotFound,
+  ChangeRole,
+  CreateWorkspace,
+  DeleteWorkspace,
+  MemberRef,
+  RenameWorkspace,
+  TransferOwnership,
+  WorkspaceRef,
+  workspaceNotFound,
 } from "@hangar/core";
 import { ChangePassword, EmailOnly, ProfileInput, ResetConfirm, SessionRef, SignIn, SignUp, TokenOnly } from "@hangar/core/accounts";
 import { SessionNotFoundError } from "@hangar/core/account-errors";
@@ -83,6 +91,9 @@ const project = { params: ProjectRef, notFound: projectNotFound } as const;
 const key = { params: KeyRef, notFound: keyNotFound } as const;
 const file = { params: FileRef, notFound: fileNotFound } as const;
 const sharedFile = { params: FileRef, notFound: linkNotFound } as const;
+const workspace = { params: WorkspaceRef, notFound: workspaceNotFound } as const;
+// A malformed member id names no member; a malformed workspace id, no workspace: both are 404s.
+const member = { params: MemberRef, notFound: workspaceNotFound } as const;
 
 export const routeInput = {
   "POST /api/upload/api-key/presign": api({ body: Presign }),
@@ -138,6 +149,15 @@ export const routeInput = {
   "DELETE /api/files/{fileId}": dashboard(file),
   "PATCH /api/files/{fileId}/share": dashboard({ ...sharedFile, body: ShareSettings }),
   "POST /api/files/{fileId}/share/regenerate": dashboard(sharedFile),
+  "GET /api/workspaces": dashboard({}),
+  "POST /api/workspaces": dashboard({ body: CreateWorkspace }),
+  "GET /api/workspaces/{workspaceId}": dashboard(workspace),
+  "PATCH /api/workspaces/{workspaceId}": dashboard({ ...workspace, body: RenameWorkspace }),
+  "DELETE /api/workspaces/{workspaceId}": dashboard({ ...workspace, body: DeleteWorkspace }),
+  "GET /api/workspaces/{workspaceId}/members": dashboard(workspace),
+  "PATCH /api/workspaces/{workspaceId}/members/{userId}": dashboard({ ...member, body: ChangeRole }),
+  "DELETE /api/workspaces/{workspaceId}/members/{userId}": dashboard(member),
+  "POST /api/workspaces/{workspaceId}/transfer": dashboard({ ...workspace, body: TransferOwnership }),
   "GET /cli/{fileName}": api(cliFile),
   "HEAD /cli/{fileName}": api(cliFile),
 } as const satisfies Record<RouteKey, RouteInput>;

@@ -50,6 +50,9 @@ export const functions = {
   files: { handler: "packages/functions/src/files/files.handler.handler", memoryMB: 256, timeoutSeconds: 29 },
   // Share link controls (enable, expiry, password, cap, regenerate); a new password is hashed with scrypt.
   links: { handler: "packages/functions/src/links/links.handler.handler", memoryMB: 512, timeoutSeconds: 10 },
+  // Workspaces and their members (docs/teams.md): list, create, rename, delete, roles, removal,
+  // ownership transfer. Table only; a workspace's delete needs its projects gone first.
+  workspaces: { handler: "packages/functions/src/workspaces/workspaces.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
   cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
@@ -134,6 +137,15 @@ export const routes = [
   { method: "PATCH", path: "/api/files/{fileId}/share", auth: "session", fn: "links" },
   { method: "POST", path: "/api/files/{fileId}/share/regenerate", auth: "session", fn: "links" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
+  { method: "GET", path: "/api/workspaces", auth: "session", fn: "workspaces" },
+  { method: "POST", path: "/api/workspaces", auth: "session", fn: "workspaces" },
+  { method: "GET", path: "/api/workspaces/{workspaceId}", auth: "session", fn: "workspaces" },
+  { method: "PATCH", path: "/api/workspaces/{workspaceId}", auth: "session", fn: "workspaces" },
+  { method: "DELETE", path: "/api/workspaces/{workspaceId}", auth: "session", fn: "workspaces" },
+  { method: "GET", path: "/api/workspaces/{workspaceId}/members", auth: "session", fn: "workspaces" },
+  { method: "PATCH", path: "/api/workspaces/{workspaceId}/members/{userId}", auth: "session", fn: "workspaces" },
+  { method: "DELETE", path: "/api/workspaces/{workspaceId}/members/{userId}", auth: "session", fn: "workspaces" },
+  { method: "POST", path: "/api/workspaces/{workspaceId}/transfer", auth: "session", fn: "workspaces" },
   { method: "GET", path: "/cli/{fileName}", auth: "none", fn: "cli" },
   { method: "HEAD", path: "/cli/{fileName}", auth: "none", fn: "cli" },
 ] as const satisfies readonly RouteDefinition[];

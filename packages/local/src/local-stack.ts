@@ -1,5 +1,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { CreateBucketCommand, HeadBucketCommand, PutBucketVersioningCommand, S3Client } from "@aws-sdk/client-s3";
+import { migrateToWorkspaces } from "@hangar/core/migrations";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
@@ -205,6 +207,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const dynamoClient = new DynamoDBClient({ endpoint: dynamo.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
     await ensureTable(dynamoClient, tableName);
+    // Data written before workspaces moves onto them before the first request is served (as the
+    // deploy's migration script does on AWS); later starts stop at its marker after one read.
+    const migrated = await migrateToWorkspaces(DynamoDBDocumentClient.from(dynamoClient), tableName);
+    if (!migrated.skipped && migrated.workspacesCreated + migrated.projectsMoved + migrated.keysUpdated + migrated.pendingDeletesUpdated > 0) {
+      log(
+        `Moved data onto workspaces: ${migrated.workspacesCreated} personal workspaces, ${migrated.projectsMoved} projects, ` +
+          `${migrated.keysUpdated} keys, ${migrated.pendingDeletesUpdated} pending deletes`,
+      );
+    }
     dynamoClient.destroy();
     const s3 = new S3Client({
       endpoint: store.url,

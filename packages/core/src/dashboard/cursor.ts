@@ -34,15 +34,19 @@ export function encodeCursor(secret: Uint8Array, list: string, sortKey: string |
   return `${Buffer.from(sortKey, "utf8").toString("base64url")}.${mac(secret, list, sortKey).toString("base64url")}`;
 }
 
-/** The sort key a cursor of `list` stands for; InvalidCursorError for anything not handed out. */
-export function decodeCursor(secret: Uint8Array, list: string, cursor: string | undefined): string | undefined {
+/**
+ * The sort key a cursor of `list` stands for; InvalidCursorError for anything not handed out.
+ * `shape` is what a sort key of that list looks like (a file list's by default; the audit log
+ * passes its own): even a correctly signed value of another shape never reaches DynamoDB.
+ */
+export function decodeCursor(secret: Uint8Array, list: string, cursor: string | undefined, shape: RegExp = FILE_SORT_KEY): string | undefined {
   if (cursor === undefined || cursor === "") return undefined;
   const match = CURSOR.exec(cursor);
   if (!match) throw new InvalidCursorError();
   const sortKey = Buffer.from(match[1]!, "base64url").toString("utf8");
   const given = Buffer.from(match[2]!, "base64url");
   const expected = mac(secret, list, sortKey);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected) || !FILE_SORT_KEY.test(sortKey)) {
+  if (given.length !== expected.length || !timingSafeEqual(given, expected) || !shape.test(sortKey)) {
     throw new InvalidCursorError();
   }
   return sortKey;

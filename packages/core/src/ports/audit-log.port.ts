@@ -50,7 +50,32 @@ export interface AuditEntry extends AuditEntryInput {
   at: string;
 }
 
+/** Which entries of a workspace's log a page shows, and from where (list()). */
+export interface AuditPageQuery {
+  /** The sort key of the last entry (or of the last one read) of the previous page; the newest entries without it. */
+  after?: string;
+  /** Only the entries of this user id. */
+  actor?: string;
+  /** Only the entries of this action. */
+  action?: AuditAction;
+  /** At most this many entries. */
+  limit: number;
+}
+
+export interface AuditPage {
+  /** Newest first. */
+  items: AuditEntry[];
+  /**
+   * Where the next page starts when more entries may follow; undefined at the end of the log.
+   * With a filter, a page can come back short (even empty) with `after` set: the adapter stops
+   * reading after a bounded number of queries rather than scanning a whole year of log.
+   */
+  after?: string;
+}
+
 /** Append-only; entries expire after 400 days (DynamoDB TTL). */
 export interface AuditLog {
   record(entry: AuditEntryInput): Promise<void>;
+  /** A page of one workspace's entries, newest first. */
+  list(workspaceId: string, query: AuditPageQuery): Promise<AuditPage>;
 }

@@ -23,7 +23,10 @@ export interface UserRepository {
   /** By the normalized address (EMAIL# item, then USER#). */
   findByEmail(email: string): Promise<UserAccount | undefined>;
   get(userId: string): Promise<UserAccount | undefined>;
-  /** The user and its EMAIL# uniqueness item in one transaction; ConflictError(already_exists) if the address is taken. */
+  /**
+   * The user, its EMAIL# uniqueness item and its personal workspace (personalWorkspaceId, the user
+   * its owner) in one transaction; ConflictError(already_exists) if the address is taken.
+   */
   create(user: UserAccount): Promise<void>;
   markVerified(userId: string): Promise<void>;
   /** Returns the updated account; undefined when the user no longer exists. */

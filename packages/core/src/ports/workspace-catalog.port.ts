@@ -23,11 +23,51 @@ export interface Membership {
   lastActiveAt?: string;
 }
 
+/** What creating a workspace needs; the counters start at one member, one owner, no projects. */
+export interface NewWorkspace {
+  workspaceId: string;
+  name: string;
+  personal: boolean;
+  createdAt: string;
+  /** The creator, who becomes its first owner. */
+  createdBy: string;
+}
+
 /**
  * Workspaces and their members (docs/data-model.md). `membership` is what every access check
  * reads: strongly consistent, so a removal or a role change counts from the next request.
+ *
+ * Refusals are domain errors: ConflictError `limit_reached` (details `{limit: "members" |
+ * "workspaces"}`, MAX_MEMBERS / MAX_WORKSPACES_PER_USER of workspaces/limits.ts), `already_member`,
+ * `last_owner` (a change that would leave the workspace without an owner: exact under
+ * concurrency, the workspace's `ownerCount > 1` is the transaction's condition); NotFoundError
+ * `member_not_found` / `workspace_not_found` for what is not there (any more).
  */
 export interface WorkspaceCatalog {
   membership(workspaceId: string, userId: string): Promise<Membership | undefined>;
   get(workspaceId: string): Promise<Workspace | undefined>;
+  /** The user's workspaces with their membership, in no particular order (gsi1, then one BatchGet). */
+  listForUser(userId: string): Promise<{ workspace: Workspace; membership: Membership }[]>;
+  /** Every member of a workspace (at most MAX_MEMBERS), strongly consistent. */
+  listMembers(workspaceId: string): Promise<Membership[]>;
+  /** The workspace, its creator as owner and the creator's workspace counter, in one transaction. */
+  create(workspace: NewWorkspace): Promise<Workspace>;
+  /** The renamed workspace; undefined when it is gone. */
+  rename(workspaceId: string, name: string): Promise<Workspace | undefined>;
+  /**
+   * A new member: the member item, the workspace's counters and the user's, in one transaction
+   * (the limits' conditions in it). A caller that must write more in the same transaction (an
+   * invitation's accept) builds it from the DynamoDB adapter's `memberAddItems`.
+   */
+  addMember(membership: Membership): Promise<void>;
+  /** The member with the new role. */
+  changeRole(workspaceId: string, userId: string, role: Role): Promise<Membership>;
+  /** Removes a member (leaving is removing oneself). */
+  removeMember(workspaceId: string, userId: string): Promise<void>;
+  /** `to` becomes owner, `from` (an owner) becomes admin, in one transaction. */
+  transferOwnership(workspaceId: string, from: string, to: string): Promise<void>;
+  /** Refreshes the member's lastActiveAt when it is older than an hour (else writes nothing). */
+  touch(membership: Membership): Promise<void>;
+  /** The workspace item, its members (and their counters), invitations and their tokens. Its projects must be gone. */
+  remove(workspaceId: string): Promise<void>;
 }

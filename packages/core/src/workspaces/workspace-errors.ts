@@ -1,4 +1,4 @@
-import { HangarError } from "../errors/domain-errors";
+import { ConflictError, HangarError } from "../errors/domain-errors";
 import type { Action, Role } from "./roles";
 
 /**
@@ -15,3 +15,7 @@ export class ForbiddenError extends HangarError {
     super(`Your role in this workspace (${role}) does not allow ${permission}`, { permission, role });
   }
 }
+
+/** 409 `last_owner`: a workspace always keeps an owner (transfer ownership, or delete the workspace). */
+export const lastOwner = () =>
+  new ConflictError("last_owner", "A workspace needs an owner: make another member owner first, or delete the workspace");

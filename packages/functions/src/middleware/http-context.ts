@@ -1,5 +1,5 @@
 import type { ApiKey, RateLimitState } from "@hangar/core";
-import type { SessionContext } from "@hangar/core/accounts";
+import type { ClientInfo, SessionContext } from "@hangar/core/accounts";
 import type { MiddlewareObj, Request } from "@middy/core";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import type { BodyOf, ParamsOf, QueryOf } from "../route-input";
@@ -15,6 +15,11 @@ export interface HangarContext extends Context {
   apiKey?: ApiKey;
   rateLimit?: RateLimitState;
   session?: SessionContext;
+  /**
+   * How the session's client reached us (address as the per-client limits count it, user agent),
+   * set by the session middleware beside `session`: the audit log's "from where" (actor.ts).
+   */
+  client?: ClientInfo;
   /** The JSON body, parsed with the route's body schema (route-input.ts). */
   body?: unknown;
   /** The path parameters, parsed with the route's params schema. */
@@ -27,7 +32,7 @@ export interface HangarContext extends Context {
 type AuthContext<A extends RouteAuth> = A extends "apiKey"
   ? { apiKey: ApiKey; rateLimit: RateLimitState }
   : A extends "session"
-    ? { session: SessionContext }
+    ? { session: SessionContext; client: ClientInfo }
     : unknown;
 
 /**

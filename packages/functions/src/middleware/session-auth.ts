@@ -1,4 +1,6 @@
 import { authenticateSession, NotSignedInError, type AccountDeps } from "@hangar/core/accounts";
+import { clientInfo } from "../accounts/client-info";
+import { loadSettings } from "../composition/settings.schema";
 import type { HttpEvent, Middleware } from "./http-context";
 
 /** How a function reads its session cookie and writes the one that clears it. */
@@ -9,7 +11,9 @@ export interface SessionCookie {
 
 /**
  * Authenticates a dashboard request by its session cookie only (never by an API key: API-key
- * headers are not even looked at), and puts `{userId, sessionId}` on the context. 401
+ * headers are not even looked at), and puts `{userId, sessionId}` on the context, with the
+ * client (address and user agent, exactly as sign-in and the rate limits see them) that the
+ * workspace use cases' Actor carries into the audit log (actor.ts: `actorOf(context)`). 401
  * `not_signed_in` before the handler runs otherwise; a stale or forged cookie is cleared as it is
  * refused, so the browser stops sending it. The onError hook runs outside the envelope
  * (http-function.ts), so it adds the cookie to the envelope's finished 401.
@@ -18,6 +22,7 @@ export function sessionAuth(deps: () => Pick<AccountDeps, "sessions" | "clock" |
   return {
     before: async (request) => {
       request.context.session = await authenticateSession(deps(), cookie.read(request.event));
+      request.context.client = clientInfo(request.event, loadSettings());
     },
     onError: (request) => {
       const { error, response, event } = request;

@@ -15,3 +15,4 @@ export * from "./mail-suppression.dynamo";
 export * from "./pending-deletes.dynamo";
 export * from "./stage-secret.dynamo";
 export * from "./audit-log.dynamo";
+export * from "./workspace-catalog.dynamo";

@@ -1,8 +1,11 @@
 import { TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors/domain-errors";
 import type { Profile, UserAccount, UserRepository } from "../../ports";
+import { personalWorkspaceName } from "../../workspaces/personal";
+import { personalWorkspaceId } from "../../workspaces/workspace-ids";
 import { cancelledConditions, dynamoFailure, getItem, isConditionFailure } from "./dynamo-errors";
 import { keys } from "./table-keys";
+import { newWorkspaceItems } from "./workspace-catalog.dynamo";
 
 function toUser(item: Record<string, any>): UserAccount {
   const user: UserAccount = {
@@ -41,12 +44,30 @@ export class DynamoUserRepository implements UserRepository {
     return item ? toUser(item) : undefined;
   }
 
+  /**
+   * Every account is made with its personal workspace (docs/teams.md), in the same transaction:
+   * there is no moment, and no failure, that leaves an account without one. Its `workspaceCount`
+   * (the MAX_WORKSPACES_PER_USER counter) starts at that one membership.
+   */
   async create(user: UserAccount): Promise<void> {
+    const personal = newWorkspaceItems(this.tableName, {
+      workspaceId: personalWorkspaceId(user.userId),
+      name: personalWorkspaceName(user),
+      personal: true,
+      createdAt: user.createdAt,
+      createdBy: user.userId,
+    });
     try {
       await this.db.send(
         new TransactWriteCommand({
           TransactItems: [
-            { Put: { TableName: this.tableName, Item: { ...keys.user(user.userId), type: "user", ...user }, ConditionExpression: "attribute_not_exists(pk)" } },
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: { ...keys.user(user.userId), type: "user", ...user, workspaceCount: 1 },
+                ConditionExpression: "attribute_not_exists(pk)",
+              },
+            },
             {
               Put: {
                 TableName: this.tableName,
@@ -54,6 +75,7 @@ export class DynamoUserRepository implements UserRepository {
                 ConditionExpression: "attribute_not_exists(pk)",
               },
             },
+            ...personal,
           ],
         }),
       );

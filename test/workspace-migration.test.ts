@@ -1,0 +1,133 @@
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { personalWorkspaceId } from "@hangar/core";
+import { migrateToWorkspaces, WORKSPACES_MIGRATION } from "@hangar/core/migrations";
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ensureTable } from "../packages/local/src/dynamodb/ensure-table";
+import { db, stack } from "./support/api";
+import { REPO_ROOT } from "./support/local-stack-process";
+
+/**
+ * The workspace migration (packages/core/src/migrations/) on a table written by the code from
+ * before workspaces: test/fixtures/tables/pre-workspaces.json, dumped from a running stack of that
+ * commit by scripts/fixtures/dump-pre-workspaces-table.ts (one signed-up account with two projects,
+ * keys, an upload with changed link settings; one key:create account). Loaded into a fresh table
+ * of the run's DynamoDB Local, migrated twice.
+ */
+interface Fixture {
+  account: { email: string };
+  projects: { ios: string; android: string; legacy: string };
+  keys: Record<"ios" | "android" | "legacy", { clientId: string; projectId: string }>;
+  upload: { fileId: string; userKey: string };
+  items: Record<string, unknown>[];
+}
+const fixture = JSON.parse(readFileSync(join(REPO_ROOT, "test/fixtures/tables/pre-workspaces.json"), "utf8")) as Fixture;
+const tableName = `hangar-migration-${randomBytes(4).toString("hex")}`;
+let client: DynamoDBDocumentClient;
+
+async function scan(): Promise<Record<string, any>[]> {
+  const items: Record<string, any>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await client.send(new ScanCommand({ TableName: tableName, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items.sort((a, b) => `${a.pk} ${a.sk}`.localeCompare(`${b.pk} ${b.sk}`));
+}
+
+const userIdOf = (email: string) => fixture.items.find((i) => i.type === "user" && i.email === email)!.userId as string;
+
+beforeAll(async () => {
+  const s = stack();
+  const raw = new DynamoDBClient({ endpoint: s.dynamoEndpoint, region: s.region, credentials: s.credentials });
+  await ensureTable(raw, tableName);
+  client = db();
+  for (let i = 0; i < fixture.items.length; i += 25) {
+    const chunk = fixture.items.slice(i, i + 25);
+    await client.send(new BatchWriteCommand({ RequestItems: { [tableName]: chunk.map((Item) => ({ PutRequest: { Item } })) } }));
+  }
+});
+
+describe("migration onto workspaces", () => {
+  it("moves every account's data into its personal workspace, and a second run changes nothing", async () => {
+    const first = await migrateToWorkspaces(client, tableName);
+    expect(first).toEqual({ skipped: false, workspacesCreated: 2, projectsMoved: 3, keysUpdated: 3, pendingDeletesUpdated: 0 });
+    const after = await scan();
+
+    const owner = userIdOf(fixture.account.email);
+    const legacy = userIdOf("local@hangar.localhost");
+    for (const [userId, projects] of [
+      [owner, [fixture.projects.ios, fixture.projects.android]],
+      [legacy, [fixture.projects.legacy]],
+    ] as const) {
+      const ws = personalWorkspaceId(userId);
+      const user = after.find((i) => i.pk === `USER#${userId}` && i.sk === "USER")!;
+      expect(user.workspaceCount).toBe(1);
+      // The project limit's counter moved to the workspace.
+      expect(user.projectCount).toBeUndefined();
+      expect(after.find((i) => i.pk === `WORKSPACE#${ws}` && i.sk === "WORKSPACE")).toMatchObject({
+        type: "workspace",
+        workspaceId: ws,
+        personal: true,
+        createdBy: userId,
+        createdAt: user.createdAt,
+        memberCount: 1,
+        ownerCount: 1,
+        projectCount: projects.length,
+      });
+      expect(after.find((i) => i.pk === `WORKSPACE#${ws}` && i.sk === `MEMBER#${userId}`)).toMatchObject({
+        type: "member",
+        role: "owner",
+        gsi1pk: `USER#${userId}`,
+        gsi1sk: `WORKSPACE#${ws}`,
+      });
+      for (const projectId of projects) {
+        const before = fixture.items.find((i) => i.type === "project" && i.projectId === projectId)!;
+        const { pk: _pk, ...kept } = before;
+        // Every attribute kept (gsi1 included), in the workspace's partition, with its workspace.
+        expect(after.find((i) => i.sk === `PROJECT#${projectId}`)).toEqual({ ...kept, pk: `WORKSPACE#${ws}`, workspaceId: ws });
+      }
+      // Nothing of projects is left in the user's partition.
+      expect(after.filter((i) => i.pk === `USER#${userId}` && String(i.sk).startsWith("PROJECT"))).toEqual([]);
+    }
+    expect(after.filter((i) => i.type === "projectName").map((i) => `${i.pk} ${i.sk}`)).toEqual(
+      [
+        `WORKSPACE#${personalWorkspaceId(owner)} PROJECTNAME#field app`,
+        `WORKSPACE#${personalWorkspaceId(owner)} PROJECTNAME#field app android`,
+        `WORKSPACE#${personalWorkspaceId(legacy)} PROJECTNAME#legacy ci`,
+      ].sort(),
+    );
+    for (const key of Object.values(fixture.keys)) {
+      const before = fixture.items.find((i) => i.pk === `APIKEY#${key.clientId}`)!;
+      // userId stays: who created the key.
+      expect(after.find((i) => i.pk === `APIKEY#${key.clientId}`)).toEqual({ ...before, workspaceId: personalWorkspaceId(before.userId as string) });
+    }
+    // Files, links, sessions, usage: untouched.
+    for (const before of fixture.items.filter((i) => ["file", "share", "session", "usage", "email", "seal"].includes(i.type as string))) {
+      expect(after.find((i) => i.pk === before.pk && i.sk === before.sk)).toEqual(before);
+    }
+    expect(after.find((i) => i.pk === WORKSPACES_MIGRATION.pk)).toMatchObject({ type: "migration", doneAt: expect.any(String) });
+
+    // Again: the marker stops it after one read.
+    expect(await migrateToWorkspaces(client, tableName)).toMatchObject({ skipped: true });
+    // And even a full pass without the marker finds nothing left to do.
+    expect(await migrateToWorkspaces(client, tableName, { force: true })).toEqual({
+      skipped: false,
+      workspacesCreated: 0,
+      projectsMoved: 0,
+      keysUpdated: 0,
+      pendingDeletesUpdated: 0,
+    });
+    const again = await scan();
+    expect(again.filter((i) => i.type !== "migration")).toEqual(after.filter((i) => i.type !== "migration"));
+  });
+
+  it("ran on this stack's start, before it served (its marker is in the stack's table)", async () => {
+    const marker = await db().send(new GetCommand({ TableName: stack().tableName, Key: WORKSPACES_MIGRATION, ConsistentRead: true }));
+    expect(marker.Item).toMatchObject({ type: "migration" });
+  });
+});
