@@ -157,6 +157,16 @@ export const access = {
     index: ["dynamodb:Query"],
     originSecret: true,
   },
+  // Invitations: session (Get/Update/Delete), membership, workspace, user and invitation reads
+  // (GetItem; the workspace's invitations by Query of its partition), the mail limits (UpdateItem),
+  // invitation + token writes in transactions (Put/Update/Delete), the accept's transaction (token
+  // and invitation Delete, member Put, workspace and user counters Update), the audit entry (Put).
+  // The mail is sent from the request.
+  invitations: {
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
+    mail: ["ses:SendEmail"],
+    originSecret: true,
+  },
   // The CLI tarball is packed from files in its own bundle: no table, no objects.
   cli: { originSecret: true },
   // Answers unknown paths (404) and wrong methods (405): it touches no resource.

@@ -33,18 +33,21 @@ describe("function bundles", () => {
     expect(inputs.filter((i) => i.includes("composition/"))).toEqual([]);
   });
 
-  it("only the accounts function carries mail code; the keys function carries no S3 or Lambda client", async () => {
+  it("only the accounts and invitations functions carry mail code; the keys function carries no S3 or Lambda client", async () => {
     const mail = (inputs: string[]) => inputs.filter((i) => /node_modules\/(nodemailer|@aws-sdk\/client-sesv2)\//.test(i) || i.includes("adapters/mail/"));
     expect(mail(await bundleInputs(functions.accounts.handler)).length).toBeGreaterThan(0);
+    expect(mail(await bundleInputs(functions.invitations.handler)).length).toBeGreaterThan(0);
     for (const fn of ["projects", "keys", "files", "links"] as const) expect(mail(await bundleInputs(functions[fn].handler)), fn).toEqual([]);
     const keys = await bundleInputs(functions.keys.handler);
     expect(keys.filter((i) => i.includes("@aws-sdk/client-s3/") || i.includes("@aws-sdk/client-lambda/"))).toEqual([]);
   });
 
-  it("deployed functions send mail through SES only: the accounts function carries no SMTP client", async () => {
-    const accounts = await bundleInputs(functions.accounts.handler);
-    expect(accounts.some((i) => i.includes("@aws-sdk/client-sesv2/"))).toBe(true);
-    expect(accounts.filter((i) => i.includes("node_modules/nodemailer/") || i.endsWith("adapters/mail/smtp-mailer.ts"))).toEqual([]);
+  it("deployed functions send mail through SES only: the accounts and invitations functions carry no SMTP client", async () => {
+    for (const fn of ["accounts", "invitations"] as const) {
+      const inputs = await bundleInputs(functions[fn].handler);
+      expect(inputs.some((i) => i.includes("@aws-sdk/client-sesv2/")), fn).toBe(true);
+      expect(inputs.filter((i) => i.includes("node_modules/nodemailer/") || i.endsWith("adapters/mail/smtp-mailer.ts")), fn).toEqual([]);
+    }
   });
 
   it("the files function carries no Lambda client: a file's delete needs no background invocation", async () => {

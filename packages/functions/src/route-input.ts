@@ -50,6 +50,7 @@ import {
 } from "@hangar/core";
 import { ChangePassword, EmailOnly, ProfileInput, ResetConfirm, SessionRef, SignIn, SignUp, TokenOnly } from "@hangar/core/accounts";
 import { SessionNotFoundError } from "@hangar/core/account-errors";
+import { CreateInvitation, InvitationRef, InvitationTokenInput, invitationNotFound } from "@hangar/core/invitations";
 import { linkNotFound, ShareKeyRef, ShareSettings } from "@hangar/core/links";
 import { UnknownLinkError } from "@hangar/core/link-errors";
 import * as z from "zod/mini";
@@ -94,6 +95,7 @@ const sharedFile = { params: FileRef, notFound: linkNotFound } as const;
 const workspace = { params: WorkspaceRef, notFound: workspaceNotFound } as const;
 // A malformed member id names no member; a malformed workspace id, no workspace: both are 404s.
 const member = { params: MemberRef, notFound: workspaceNotFound } as const;
+const invitation = { params: InvitationRef, notFound: invitationNotFound } as const;
 
 export const routeInput = {
   "POST /api/upload/api-key/presign": api({ body: Presign }),
@@ -158,6 +160,12 @@ export const routeInput = {
   "PATCH /api/workspaces/{workspaceId}/members/{userId}": dashboard({ ...member, body: ChangeRole }),
   "DELETE /api/workspaces/{workspaceId}/members/{userId}": dashboard(member),
   "POST /api/workspaces/{workspaceId}/transfer": dashboard({ ...workspace, body: TransferOwnership }),
+  "POST /api/workspaces/{workspaceId}/invitations": dashboard({ ...workspace, body: CreateInvitation }),
+  "GET /api/workspaces/{workspaceId}/invitations": dashboard(workspace),
+  "DELETE /api/workspaces/{workspaceId}/invitations/{invitationId}": dashboard(invitation),
+  "POST /api/workspaces/{workspaceId}/invitations/{invitationId}/resend": dashboard(invitation),
+  "POST /api/invitations/preview": dashboard({ body: InvitationTokenInput }),
+  "POST /api/invitations/accept": dashboard({ body: InvitationTokenInput }),
   "GET /cli/{fileName}": api(cliFile),
   "HEAD /cli/{fileName}": api(cliFile),
 } as const satisfies Record<RouteKey, RouteInput>;

@@ -53,6 +53,9 @@ export const functions = {
   // Workspaces and their members (docs/teams.md): list, create, rename, delete, roles, removal,
   // ownership transfer. Table only; a workspace's delete needs its projects gone first.
   workspaces: { handler: "packages/functions/src/workspaces/workspaces.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  // Invitations to workspaces (docs/teams.md, "Invitations"): create, list, revoke and re-send them
+  // (each sends a mail from the request), the accept page's preview, and the accept.
+  invitations: { handler: "packages/functions/src/invitations/invitations.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
   cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
@@ -136,6 +139,14 @@ export const routes = [
   { method: "DELETE", path: "/api/files/{fileId}", auth: "session", fn: "files" },
   { method: "PATCH", path: "/api/files/{fileId}/share", auth: "session", fn: "links" },
   { method: "POST", path: "/api/files/{fileId}/share/regenerate", auth: "session", fn: "links" },
+  // Invitations (docs/teams.md): managed by members with members.manage; the preview needs no session
+  // (the accept page shows it before sign-in), the accept needs the invited address's session.
+  { method: "POST", path: "/api/workspaces/{workspaceId}/invitations", auth: "session", fn: "invitations" },
+  { method: "GET", path: "/api/workspaces/{workspaceId}/invitations", auth: "session", fn: "invitations" },
+  { method: "DELETE", path: "/api/workspaces/{workspaceId}/invitations/{invitationId}", auth: "session", fn: "invitations" },
+  { method: "POST", path: "/api/workspaces/{workspaceId}/invitations/{invitationId}/resend", auth: "session", fn: "invitations" },
+  { method: "POST", path: "/api/invitations/preview", auth: "none", fn: "invitations" },
+  { method: "POST", path: "/api/invitations/accept", auth: "session", fn: "invitations" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/api/workspaces", auth: "session", fn: "workspaces" },
   { method: "POST", path: "/api/workspaces", auth: "session", fn: "workspaces" },

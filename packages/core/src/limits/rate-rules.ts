@@ -56,6 +56,16 @@ export const defaultRateRules = {
    * the API keys' allowance, counted per account as it is per key for CI.
    */
   dashboardUpload: { limit: 100, windowSeconds: 60 },
+
+  /**
+   * Invitation mails (new and re-sent) per workspace and UTC day: a team adding its people sends a
+   * few dozen at most; a compromised admin account cannot turn the workspace into a spam cannon.
+   */
+  invitationsPerWorkspace: { limit: 50, windowSeconds: 24 * 3600 },
+  /** Invitation mails (new and re-sent) per inviting member and hour, whatever the workspace. */
+  invitationsPerInviter: { limit: 20, windowSeconds: 60 * 60 },
+  /** Looks at an invitation link before signing in (the accept page) per client. */
+  invitationPreview: { limit: 60, windowSeconds: 15 * 60 },
 } as const satisfies Record<string, RateRule>;
 
 export type RateRuleName = keyof typeof defaultRateRules;

@@ -21,3 +21,4 @@ export * from "./pending-deletes.port";
 export * from "./stage-secret.port";
 export * from "./workspace-catalog.port";
 export * from "./audit-log.port";
+export * from "./invitation-repository.port";

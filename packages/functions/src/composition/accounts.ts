@@ -21,9 +21,9 @@ export const DEFAULT_MAIL_FROM = "Hangar <no-reply@hangar.localhost>";
 /**
  * SMTP when HANGAR_SMTP_URL is set (the local stack's MailDev, or any relay), SES otherwise.
  * Each adapter is imported on the first mail, so neither SDK is loaded for requests that send
- * none (sign-in, profile, sessions).
+ * none (sign-in, profile, sessions). The invitations function sends its mails through it too.
  */
-function lazyMailer(settings: Settings): Mailer {
+export function lazyMailer(settings: Settings): Mailer {
   const from = settings.HANGAR_MAIL_FROM ?? DEFAULT_MAIL_FROM;
   const mailer = once(async (): Promise<Mailer> => {
     if (settings.HANGAR_SMTP_URL) {

@@ -21,6 +21,7 @@ import {
   NotSignedInError,
   SessionNotFoundError,
 } from "@hangar/core/account-errors";
+import { InvitationConflictError, InvitationGoneError, WrongAccountError } from "@hangar/core/invitation-errors";
 import { LinkGoneError, LinkPasswordRequiredError, UnknownLinkError, WrongLinkPasswordError } from "@hangar/core/link-errors";
 import type { HttpEvent, HttpResult } from "./http-context";
 
@@ -113,6 +114,10 @@ const STATUS_BY_CLASS: [abstract new (...args: never[]) => HangarError, number][
   [LinkPasswordRequiredError, 401],
   [WrongLinkPasswordError, 401],
   [LinkGoneError, 410],
+  // Invitations (core's invitations/invitation-errors.ts); their 429s are RateLimitedErrors.
+  [InvitationGoneError, 410],
+  [WrongAccountError, 403],
+  [InvitationConflictError, 409],
 ];
 
 export interface ErrorBody {

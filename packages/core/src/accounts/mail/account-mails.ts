@@ -5,7 +5,7 @@ import type { MailMessage } from "../../ports";
 export const verifyLink = (publicBaseUrl: string, token: string) => `${publicBaseUrl}/verify-email?token=${encodeURIComponent(token)}`;
 export const resetLink = (publicBaseUrl: string, token: string) => `${publicBaseUrl}/reset-password?token=${encodeURIComponent(token)}`;
 
-interface Paragraphs {
+export interface Paragraphs {
   to: string;
   subject: string;
   /** Plain paragraphs: text, escaped in the HTML part like every other value (the address is the person's own typing). */
@@ -14,8 +14,11 @@ interface Paragraphs {
   after: string[];
 }
 
-/** The text part and the HTML part say the same; the HTML is written with core's escaping `html` template. */
-function compose({ to, subject, before, action, after }: Paragraphs): MailMessage {
+/**
+ * The text part and the HTML part say the same; the HTML is written with core's escaping `html` template.
+ * Every transactional mail of the service is composed here (the invitations' too), so they look alike.
+ */
+export function composeMail({ to, subject, before, action, after }: Paragraphs): MailMessage {
   const text = [...before, ...(action ? [`${action.label}:\n${action.url}`] : []), ...after, "— Hangar"].join("\n\n");
   const p = (s: string) => html`<p style="margin:0 0 16px">${s}</p>`;
   const button =
@@ -26,7 +29,7 @@ function compose({ to, subject, before, action, after }: Paragraphs): MailMessag
 }
 
 export function verificationMail(to: string, link: string, hours: number): MailMessage {
-  return compose({
+  return composeMail({
     to,
     subject: "Confirm your e-mail address for Hangar",
     before: [`Someone, hopefully you, created a Hangar account for ${to}.`, "Confirm the address to finish signing up:"],
@@ -37,7 +40,7 @@ export function verificationMail(to: string, link: string, hours: number): MailM
 
 /** Sent instead of a verification mail when someone signs up with an address that has an account. */
 export function accountExistsMail(to: string, links: { signIn: string; forgotPassword: string }): MailMessage {
-  return compose({
+  return composeMail({
     to,
     subject: "Someone tried to sign up to Hangar with your address",
     before: [
@@ -50,7 +53,7 @@ export function accountExistsMail(to: string, links: { signIn: string; forgotPas
 }
 
 export function passwordResetMail(to: string, link: string, minutes: number): MailMessage {
-  return compose({
+  return composeMail({
     to,
     subject: "Reset your Hangar password",
     before: [`Someone, hopefully you, asked to reset the password of the Hangar account ${to}.`],

@@ -16,3 +16,4 @@ export * from "./pending-deletes.dynamo";
 export * from "./stage-secret.dynamo";
 export * from "./audit-log.dynamo";
 export * from "./workspace-catalog.dynamo";
+export * from "./invitation-repository.dynamo";
