@@ -167,6 +167,14 @@ export const access = {
     mail: ["ses:SendEmail"],
     originSecret: true,
   },
+  // Audit: session (Get, Update to slide it), the caller's member item (Get), the log itself
+  // (Query of AUDIT#<workspace>), actors' user items for their current address (Get), the cursor
+  // secret (Get; Put the first time a stage signs a cursor). Append-only: no Delete, no Update of
+  // entries (the functions that change things Put them).
+  audit: {
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+    originSecret: true,
+  },
   // The CLI tarball is packed from files in its own bundle: no table, no objects.
   cli: { originSecret: true },
   // Answers unknown paths (404) and wrong methods (405): it touches no resource.

@@ -55,6 +55,12 @@ describe("function bundles", () => {
     expect(files.filter((i) => i.includes("@aws-sdk/client-lambda/") || i.endsWith("composition/self-invoke.ts"))).toEqual([]);
   });
 
+  it("the audit function reads the table only: no mail, S3 or Lambda client", async () => {
+    const audit = await bundleInputs(functions.audit.handler);
+    expect(audit.some((i) => i.includes("packages/functions/src/audit/"))).toBe(true);
+    expect(audit.filter((i) => /node_modules\/(nodemailer|@aws-sdk\/client-(sesv2|s3|lambda))\//.test(i) || i.includes("adapters/mail/"))).toEqual([]);
+  });
+
   it("the reaper carries the S3 client only: no DynamoDB client and no HTTP composition root", async () => {
     const inputs = await bundleInputs(REAPER_HANDLER);
     expect(inputs.some((i) => i.includes("@aws-sdk/client-s3/"))).toBe(true);

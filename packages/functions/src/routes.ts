@@ -56,6 +56,8 @@ export const functions = {
   // Invitations to workspaces (docs/teams.md, "Invitations"): create, list, revoke and re-send them
   // (each sends a mail from the request), the accept page's preview, and the accept.
   invitations: { handler: "packages/functions/src/invitations/invitations.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  // A workspace's audit log (docs/audit-log.md): one paged, filtered Query; owners and admins only.
+  audit: { handler: "packages/functions/src/audit/audit.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
   cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
@@ -147,6 +149,8 @@ export const routes = [
   { method: "POST", path: "/api/workspaces/{workspaceId}/invitations/{invitationId}/resend", auth: "session", fn: "invitations" },
   { method: "POST", path: "/api/invitations/preview", auth: "none", fn: "invitations" },
   { method: "POST", path: "/api/invitations/accept", auth: "session", fn: "invitations" },
+  // The audit log of a workspace (docs/audit-log.md), newest first: ?cursor=&actor=&action=.
+  { method: "GET", path: "/api/workspaces/{workspaceId}/audit", auth: "session", fn: "audit" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/api/workspaces", auth: "session", fn: "workspaces" },
   { method: "POST", path: "/api/workspaces", auth: "session", fn: "workspaces" },

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { AUDIT_ACTIONS } from "../ports/audit-log.port";
+import { AUDIT_ACTIONS, type AuditEntry } from "../ports/audit-log.port";
 import { WORKSPACE_ID } from "../workspaces/workspace-ids";
 
 /** Entries per page of the audit log (docs/audit-log.md). */
@@ -21,8 +21,23 @@ export type AuditWorkspaceRef = z.infer<typeof AuditWorkspaceRef>;
 export const AuditQuery = z.object({
   cursor: z.optional(z.string().check(z.maxLength(512, "is not a cursor"))),
   actor: z.optional(z.union([z.literal(""), z.string().check(z.regex(USER_ID, "is not a user id"))])),
-  action: z.optional(
-    z.union([z.literal(""), z.enum(AUDIT_ACTIONS, { error: "is not an action of the audit log (docs/audit-log.md lists them)" })]),
-  ),
+  action: z.optional(z.union([z.literal(""), z.enum(AUDIT_ACTIONS)], { error: "is not an action of the audit log (docs/audit-log.md lists them)" })),
 });
 export type AuditQuery = z.infer<typeof AuditQuery>;
+
+/** One entry as `GET /api/workspaces/{workspaceId}/audit` answers it (docs/audit-log.md). */
+export interface AuditEntryView {
+  entryId: string;
+  at: string;
+  action: AuditEntry["action"];
+  /** `email` null: the account no longer exists (and the entry kept no address). */
+  actor: { userId: string; email: string | null; ip: string | null; userAgentFamily: string | null };
+  target: AuditEntry["target"] | null;
+  details: NonNullable<AuditEntry["details"]>;
+}
+
+export interface AuditPageView {
+  items: AuditEntryView[];
+  /** null on the last page. */
+  nextCursor: string | null;
+}

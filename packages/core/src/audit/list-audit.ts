@@ -5,25 +5,15 @@ import type { UserRepository } from "../ports/user-repository.port";
 import type { WorkspaceCatalog } from "../ports/workspace-catalog.port";
 import { workspaceAccess } from "../workspaces/access";
 import type { Actor } from "../workspaces/actor";
-import { AUDIT_PAGE_SIZE, type AuditQuery, type AuditWorkspaceRef } from "./audit.schema";
+import { AUDIT_PAGE_SIZE, type AuditEntryView, type AuditPageView, type AuditQuery, type AuditWorkspaceRef } from "./audit.schema";
 
 export interface AuditDeps {
-  workspaces: Pick<WorkspaceCatalog, "membership">;
+  /** The access check; with `touch`, reading the log counts as the member's activity. */
+  workspaces: Pick<WorkspaceCatalog, "membership"> & Partial<Pick<WorkspaceCatalog, "touch">>;
   audit: Pick<AuditLog, "list">;
   /** For the current address of an actor whose entry was recorded without one. */
   users: Pick<UserRepository, "get">;
   cursorSecret: StageSecret;
-}
-
-/** One entry as the API answers it (docs/audit-log.md). */
-export interface AuditEntryView {
-  entryId: string;
-  at: string;
-  action: AuditEntry["action"];
-  /** `email` null: the account no longer exists (and the entry kept no address). */
-  actor: { userId: string; email: string | null; ip: string | null; userAgentFamily: string | null };
-  target: AuditEntry["target"] | null;
-  details: NonNullable<AuditEntry["details"]>;
 }
 
 /** What a sort key of the audit log looks like: `<ISO time>#<entry id>` (adapters/dynamo/audit-log.dynamo.ts). */
@@ -37,7 +27,7 @@ const AUDIT_SORT_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z#[0-9
  * The cursor is MAC'd over the workspace and the filters, so a cursor of another workspace, of
  * another filter, or edited by hand is a 400 `invalid_cursor`, never a different page.
  */
-export async function listAudit(deps: AuditDeps, actor: Actor, input: AuditWorkspaceRef & AuditQuery) {
+export async function listAudit(deps: AuditDeps, actor: Actor, input: AuditWorkspaceRef & AuditQuery): Promise<AuditPageView> {
   await workspaceAccess(deps, actor.userId, input.workspaceId, "audit.read");
   // An empty filter value is no filter (audit.schema.ts).
   const filter = { actor: input.actor || undefined, action: input.action || undefined };
