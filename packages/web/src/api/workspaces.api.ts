@@ -23,7 +23,8 @@ export interface Workspace {
 
 export interface Member {
   userId: string;
-  email: string;
+  /** null when the account is gone (a race with its deletion). */
+  email: string | null;
   displayName: string | null;
   role: Role;
   joinedAt: string;

@@ -2,7 +2,7 @@ import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
 import { PERMISSIONS } from "@hangar/core/roles";
 import { ApiError, describeError } from "../api/api-client";
-import type { Action, Role, Workspace } from "../api/workspaces.api";
+import type { Action, Member, Role, Workspace } from "../api/workspaces.api";
 import { workspacesQuery } from "../api/workspaces.queries";
 import { paths, type WorkspacePath } from "./paths";
 import { useNavigate, useSearchParam } from "./router";
@@ -65,6 +65,10 @@ export function useWorkspace(pinned?: string): CurrentWorkspace {
 
 const ROLE_LABEL: Record<Role, string> = { owner: "Owner", admin: "Admin", developer: "Developer", viewer: "Viewer" };
 export const roleLabel = (role: Role) => ROLE_LABEL[role];
+
+export const memberName = (m: Member) => m.displayName ?? m.email ?? "A former member";
+/** A member in a menu: name and address, so two people of one name are told apart. */
+export const memberLabel = (m: Member) => (m.displayName && m.email ? `${m.displayName} (${m.email})` : memberName(m));
 
 /** Each action in words; what a role may do is read from core's policy (`PERMISSIONS`), never written here. */
 export const ACTION_WORDS: Record<Action, string> = {

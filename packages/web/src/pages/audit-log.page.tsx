@@ -4,7 +4,7 @@ import { useState } from "react";
 import type { AuditEntry, AuditFilter, Workspace } from "../api/workspaces.api";
 import { auditQuery, membersQuery } from "../api/workspaces.queries";
 import { formatDateTime } from "../app/format";
-import { describeTeamError, useWorkspace } from "../app/workspace";
+import { describeTeamError, memberLabel, useWorkspace } from "../app/workspace";
 import { ErrorSummary, Notice } from "../components/alerts";
 import { Button } from "../components/button";
 import { InWorkspace, ItemList } from "../components/data";
@@ -60,7 +60,7 @@ function AuditLog({ workspace }: { workspace: Workspace }) {
             <option value="">Everyone</option>
             {members.data?.map((m) => (
               <option key={m.userId} value={m.userId}>
-                {m.displayName ? `${m.displayName} (${m.email})` : m.email}
+                {memberLabel(m)}
               </option>
             ))}
           </select>

@@ -15,7 +15,7 @@ import {
 import { formatDateTime, formatRelative } from "../app/format";
 import { useNavigate } from "../app/router";
 import { useAccount } from "../app/session";
-import { describeTeamError, inTeamWords, roleAbilities, roleLabel, useWorkspace, type CurrentWorkspace } from "../app/workspace";
+import { describeTeamError, inTeamWords, memberLabel, memberName, roleAbilities, roleLabel, useWorkspace, type CurrentWorkspace } from "../app/workspace";
 import { ErrorSummary, Notice } from "../components/alerts";
 import { Button, DangerActions } from "../components/button";
 import { InWorkspace, ItemList, ResourceList } from "../components/data";
@@ -102,7 +102,7 @@ function MemberRow({ member, workspace, can, grantable }: { member: Member; work
   const action = useRowAction();
   const [role, setRole] = useState<Role>(member.role);
   const [confirmRemove, setConfirmRemove] = useState(false);
-  const name = member.displayName ?? member.email;
+  const name = memberName(member);
   // Owners are managed only with owners.manage; everyone else with members.manage. One's own
   // role changes through a transfer (or another owner), and one leaves rather than removes oneself.
   const manageable = !member.you && can("members.manage") && (member.role !== "owner" || can("owners.manage"));
@@ -117,7 +117,7 @@ function MemberRow({ member, workspace, can, grantable }: { member: Member; work
       <dl className="key-facts">
         <div>
           <dt>E-mail address</dt>
-          <dd className="break-anywhere">{member.email}</dd>
+          <dd className="break-anywhere">{member.email ?? "—"}</dd>
         </div>
         <div>
           <dt>Joined</dt>
@@ -346,7 +346,7 @@ function TransferOwnership({ workspace, members }: { workspace: Workspace; membe
       {confirming && target ? (
         <div className="confirm" role="group" aria-label="Confirm transfer">
           <p>
-            Make {target.displayName ?? target.email} an owner of “{workspace.name}”? You become an admin and can no longer delete the workspace or manage owners.
+            Make {memberName(target)} an owner of “{workspace.name}”? You become an admin and can no longer delete the workspace or manage owners.
           </p>
           <DangerActions
             label="Transfer ownership"
@@ -365,7 +365,7 @@ function TransferOwnership({ workspace, members }: { workspace: Workspace; membe
             <option value="">Choose a member</option>
             {members.map((m) => (
               <option key={m.userId} value={m.userId}>
-                {m.displayName ? `${m.displayName} (${m.email})` : m.email}
+                {memberLabel(m)}
               </option>
             ))}
           </select>

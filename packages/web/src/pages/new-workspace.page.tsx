@@ -1,3 +1,4 @@
+import { CreateWorkspace } from "@hangar/core/workspace-schema";
 import { useState, type FormEvent } from "react";
 import { useCreateWorkspace } from "../api/workspaces.queries";
 import { inTeamWords, useSwitchWorkspace } from "../app/workspace";
@@ -5,10 +6,11 @@ import { Button } from "../components/button";
 import { TextField } from "../components/field";
 import { FormScaffold } from "../components/form-scaffold";
 import { AppShell, Card } from "../components/layouts";
-import { useForm } from "../components/use-form";
+import { schemaErrors, useForm, whenEmpty } from "../components/use-form";
 
 const FIELDS = ["name"] as const;
 const LABELS = { name: "Workspace name" };
+const MESSAGES = { name: whenEmpty("Enter a workspace name.") };
 
 /** "New workspace" from the switcher: the caller becomes its owner, and lands in it to invite the team. */
 export function NewWorkspacePage() {
@@ -18,9 +20,9 @@ export function NewWorkspacePage() {
   const [name, setName] = useState("");
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    // The API checks the name's rules and answers them beside the field (`fields`).
-    void form.submit({ name: name.trim() ? undefined : "Enter a workspace name." }, async () => {
-      const workspace = await inTeamWords(create.mutateAsync(name.trim()));
+    const input = { name: name.trim() };
+    void form.submit(schemaErrors(CreateWorkspace, input, LABELS, MESSAGES), async () => {
+      const workspace = await inTeamWords(create.mutateAsync(input.name));
       switchTo(workspace.workspaceId, "/settings/members");
     });
   };
@@ -38,7 +40,7 @@ export function NewWorkspacePage() {
             </Button>
           }
         >
-          <TextField name="name" label={LABELS.name} maxLength={200} autoComplete="organization" hint="For example your team's or app's name. You will be its owner." {...form.bind("name", name, setName)} />
+          <TextField name="name" label={LABELS.name} maxLength={200} autoComplete="organization" hint="For example your team's or app's name, 1–80 characters. You will be its owner." {...form.bind("name", name, setName)} />
         </FormScaffold>
       </Card>
     </AppShell>

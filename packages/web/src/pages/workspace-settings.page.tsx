@@ -1,3 +1,4 @@
+import { RenameWorkspace as RenameInput } from "@hangar/core/workspace-schema";
 import { useState, type FormEvent } from "react";
 import type { Workspace } from "../api/workspaces.api";
 import { useDeleteWorkspace, useRenameWorkspace } from "../api/workspaces.queries";
@@ -10,7 +11,7 @@ import { InWorkspace } from "../components/data";
 import { TextField } from "../components/field";
 import { FormScaffold } from "../components/form-scaffold";
 import { AppShell, Card } from "../components/layouts";
-import { useForm } from "../components/use-form";
+import { schemaErrors, useForm, whenEmpty } from "../components/use-form";
 
 /** Settings → Workspace: what it is and the caller's role; rename and delete for the roles that may. */
 export function WorkspaceSettingsPage() {
@@ -54,6 +55,7 @@ export function WorkspaceSettingsPage() {
 
 const RENAME_FIELDS = ["name"] as const;
 const RENAME_LABELS = { name: "Workspace name" };
+const RENAME_MESSAGES = { name: whenEmpty("Enter a workspace name.") };
 
 function RenameWorkspace({ workspace }: { workspace: Workspace }) {
   const form = useForm(RENAME_FIELDS, RENAME_LABELS);
@@ -63,8 +65,9 @@ function RenameWorkspace({ workspace }: { workspace: Workspace }) {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setSaved(false);
-    void form.submit({ name: name.trim() ? undefined : "Enter a workspace name." }, async () => {
-      await inTeamWords(rename.mutateAsync(name.trim()));
+    const input = { name: name.trim() };
+    void form.submit(schemaErrors(RenameInput, input, RENAME_LABELS, RENAME_MESSAGES), async () => {
+      await inTeamWords(rename.mutateAsync(input.name));
       setSaved(true);
     });
   };
