@@ -34,8 +34,12 @@ const SessionContext = createContext<SessionValue | undefined>(undefined);
 
 const SESSION_KEY = sessionQuery().queryKey;
 
-/** Everything cached but the session itself: one account's data never shows to the next. */
-const notSession = { predicate: (query: { queryKey: readonly unknown[] }) => query.queryKey[0] !== queryKeys.session[0] };
+/**
+ * Everything cached but the session itself and what a signed-out page reads (an invitation's
+ * preview, which belongs to the link, not to an account): one account's data never shows to the next.
+ */
+const KEPT_ON_SIGN_OUT: readonly unknown[] = [queryKeys.session[0], queryKeys.invitationPreview("")[0]];
+const notSession = { predicate: (query: { queryKey: readonly unknown[] }) => !KEPT_ON_SIGN_OUT.includes(query.queryKey[0]) };
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const client = useQueryClient();
