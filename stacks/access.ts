@@ -12,7 +12,8 @@ type TableAction =
   | "dynamodb:DeleteItem"
   | "dynamodb:Query"
   | "dynamodb:BatchWriteItem"
-  | "dynamodb:ConditionCheckItem";
+  | "dynamodb:ConditionCheckItem"
+  | "dynamodb:Scan";
 
 /** The object actions any function is granted on `uploads/*`. */
 type ObjectAction =
@@ -188,6 +189,20 @@ export const accessOf = (name: FunctionName): FunctionAccess => access[name];
 export const secretActions = ["secretsmanager:GetSecretValue"] as const;
 
 /**
+ * The deploy's migration onto workspaces (migrations/workspaces-migration.handler.ts, an SST
+ * Script): one Scan of the table, a Query of each user's partition, its marker (GetItem, PutItem),
+ * and transactions of Put/Update/Delete moving projects and adding personal workspaces; keys and
+ * pending deletes get their workspace by UpdateItem. No index, no objects, no mail.
+ */
+export const migrationActions = {
+  table: ["dynamodb:Scan", "dynamodb:Query", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
+} as const;
+
+export function migrationStatements(arns: Pick<AccessArns, "tableArn">): PolicyStatement[] {
+  return [allow(migrationActions.table, [arns.tableArn])];
+}
+
+/**
  * The SES event handler (mail/ses-events.handler.ts, fed by the configuration set's SNS topic):
  * reads the account of a bounced or complaining address, records the suppression (Put) and marks
  * the account (Update). No object access, no mail.
@@ -348,6 +363,7 @@ export function permissionRows(routeFunctions: readonly RouteFunctionName[]): Pe
     row("fallback", []),
     { ...resume, fn: "ResumeDeletes" },
     { fn: "SesEvents", table: strip(sesEventsActions.table), index: [], bucket: [], objects: [], other: [`${backgroundFailureActions.join(", ")} (BackgroundFailures)`] },
+    { fn: "MigrateWorkspaces", table: strip(migrationActions.table), index: [], bucket: [], objects: [], other: [] },
     {
       fn: "ReapExpiredUploads",
       table: strip(reaperActions.stream).map((a) => `${a} (stream)`),

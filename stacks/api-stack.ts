@@ -15,12 +15,12 @@ import { Topic, type ITopic } from "aws-cdk-lib/aws-sns";
 import { LambdaSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { NagSuppressions } from "cdk-nag";
-import { Api, Function, use, type StackContext } from "sst/constructs";
+import { Api, Function, Script, use, type StackContext } from "sst/constructs";
 import { CLI_PACKAGE_FILES, functions as functionTable, routeKey, routes, type FunctionDefinition, type FunctionName, type RouteDefinition, type RouteFunctionName } from "@hangar/functions";
-import { accessOf, functionStatements, mailIdentityArns, RESUME_DELETES_AS, sesEventsStatements } from "./access";
+import { accessOf, functionStatements, mailIdentityArns, migrationStatements, RESUME_DELETES_AS, sesEventsStatements } from "./access";
 import { ALARM_PERIOD, alarm, CUSTOM_METRICS_NAMESPACE, deadLetterAlarm, functionAlarms, sesReputationAlarms } from "./alarms";
-import { RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER } from "./handlers";
-import { suppressHttpFunction, suppressProviders } from "./nag";
+import { MIGRATE_WORKSPACES_HANDLER, RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER } from "./handlers";
+import { suppressHttpFunction, suppressProviders, suppressScript } from "./nag";
 import { domainZone, functionEnvironment, stageSettings, type StageSettings, type Throttle } from "./settings";
 import { StorageStack } from "./storage-stack";
 
@@ -71,6 +71,12 @@ export const BACKGROUND_MAX_EVENT_AGE = Duration.hours(6);
 /** resume-deletes runs this often and may purge for this long (well under the interval). */
 export const RESUME_DELETES_EVERY = Duration.minutes(15);
 export const RESUME_DELETES_TIMEOUT_SECONDS = 300;
+/**
+ * The workspaces migration Script's version: it runs when created and when this changes (a fixed
+ * value keeps the template the same from synth to synth; the migration's own marker makes a rerun
+ * cheap anyway).
+ */
+export const WORKSPACES_MIGRATION_VERSION = "workspaces-1";
 
 /**
  * The host CloudFront reaches the API at when the execute-api endpoint is disabled (production
@@ -200,6 +206,15 @@ export function ApiStack({ stack, app }: StackContext) {
     targets: [new LambdaFunction(resumeDeletes, { retryAttempts: BACKGROUND_RETRY_ATTEMPTS, maxEventAge: Duration.hours(1), deadLetterQueue: backgroundFailures })],
   });
   suppressHttpFunction(resumeDeletes, true);
+
+  // Data written before workspaces moves onto them (docs/teams.md "Migration"): once, when this
+  // Script is created (the first deploy with teams), and again only when its version changes. After
+  // every API function, so no function of the old code writes the old layout after it ran.
+  const migrateFn = define("MigrateWorkspaces", { handler: MIGRATE_WORKSPACES_HANDLER, memoryMB: 512, timeoutSeconds: 900 }, baseEnvironment);
+  migrateFn.attachPermissions(migrationStatements(arns));
+  const migrate = new Script(stack, "MigrateWorkspacesScript", { version: WORKSPACES_MIGRATION_VERSION, onCreate: migrateFn, onUpdate: migrateFn });
+  for (const fn of functions.values()) migrate.node.addDependency(fn);
+  suppressScript(migrate, migrateFn);
 
   if (mail) {
     mail.events.attachPermissions(sesEventsStatements(arns));

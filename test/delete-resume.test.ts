@@ -1,6 +1,16 @@
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { budgetOf, deleteProject, randomIds, systemClock, type DashboardDeps } from "@hangar/core";
-import { DynamoFileCatalog, DynamoKeyCatalog, DynamoPendingDeletes, DynamoProjectCatalog, DynamoStageSecret, DynamoUsage } from "@hangar/core/dynamo";
+import {
+  DynamoAuditLog,
+  DynamoFileCatalog,
+  DynamoKeyCatalog,
+  DynamoPendingDeletes,
+  DynamoProjectCatalog,
+  DynamoStageSecret,
+  DynamoUsage,
+  DynamoUserRepository,
+  DynamoWorkspaceCatalog,
+} from "@hangar/core/dynamo";
 import { S3ObjectPurger } from "@hangar/core/s3-purger";
 import { describe, expect, it } from "vitest";
 import { call, db, stack, storeClient } from "./support/api";
@@ -35,6 +45,9 @@ function serviceDeps(dieAfterPages: number): DashboardDeps {
     background: { schedule: async () => undefined },
     pendingDeletes: new DynamoPendingDeletes(db(), table),
     cursorSecret: new DynamoStageSecret(db(), table, "cursor"),
+    workspaces: new DynamoWorkspaceCatalog(db(), table),
+    users: new DynamoUserRepository(db(), table),
+    audit: new DynamoAuditLog(db(), table, () => systemClock.now()),
     clock: systemClock,
     ids: randomIds,
   };
@@ -52,7 +65,7 @@ describe("a delete whose background run was lost", () => {
     // The file records go first, then objects page by page: the purger dies on its first page.
     const deps = serviceDeps(0);
     await expect(
-      deleteProject(deps, userId, { projectId: project.projectId, confirmName: "Half deleted" }, budgetOf(systemClock, 60_000)),
+      deleteProject(deps, { userId }, { projectId: project.projectId, confirmName: "Half deleted" }, budgetOf(systemClock, 60_000)),
     ).rejects.toThrow("killed");
     expect((await dash(b, "GET", `/api/projects/${project.projectId}`)).json.status).toBe("deleting");
     expect((await versionsUnder(`uploads/${project.projectId}/`)).length).toBeGreaterThan(0);

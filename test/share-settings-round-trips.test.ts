@@ -1,5 +1,5 @@
 import { authenticateSession, defaultAccountSettings, ScryptPasswordHasher } from "@hangar/core/accounts";
-import { DynamoFileRepository, DynamoProjectCatalog, DynamoSessionRepository } from "@hangar/core/dynamo";
+import { DynamoAuditLog, DynamoFileRepository, DynamoProjectCatalog, DynamoSessionRepository, DynamoWorkspaceCatalog } from "@hangar/core/dynamo";
 import { ShareSettings, updateShareSettings } from "@hangar/core/links";
 import { DynamoShareLinks } from "@hangar/core/links-dynamo";
 import { NotFoundError, randomIds, systemClock } from "@hangar/core";
@@ -11,7 +11,8 @@ import { countingClient } from "./support/round-trips";
 
 /**
  * PATCH /api/files/{fileId}/share waits for at most three DynamoDB round trips one after another
- * (issue 18): the session, the file, then the write beside a read of the link. The request's
+ * (issue 18): the session, the file, then the write (with the membership's condition and the
+ * audit entry in it, issue 19) beside reads of the link and the membership. The request's
  * storage path (session auth and the use case) runs here on a client that records each call's
  * depth, against the stack's DynamoDB Local, so a change that adds a sequential read fails.
  */
@@ -37,13 +38,15 @@ async function patchShare(b: Browser, fileId: string, body: unknown) {
   const deps = {
     files: new DynamoFileRepository(counted.client, table),
     projects: new DynamoProjectCatalog(counted.client, table),
+    workspaces: new DynamoWorkspaceCatalog(counted.client, table),
     links: new DynamoShareLinks(counted.client, table),
+    audit: new DynamoAuditLog(counted.client, table, () => systemClock.now()),
     hasher: new ScryptPasswordHasher(),
     clock: systemClock,
     ids: randomIds,
   };
   const outcome = await authenticateSession({ sessions: new DynamoSessionRepository(counted.client, table), clock: systemClock, settings: defaultAccountSettings }, token)
-    .then((session) => updateShareSettings(deps, session.userId, { fileId, ...ShareSettings.parse(body) }, BASES))
+    .then((session) => updateShareSettings(deps, { userId: session.userId }, { fileId, ...ShareSettings.parse(body) }, BASES))
     .then(
       (view) => ({ view, error: undefined }),
       (error: unknown) => ({ view: undefined, error: error as Error }),

@@ -20,7 +20,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { NotFoundError, randomIds, systemClock } from "@hangar/core";
 import { authenticateSession, defaultAccountSettings, ScryptPasswordHasher } from "@hangar/core/accounts";
-import { DynamoFileRepository, DynamoProjectCatalog, DynamoSessionRepository } from "@hangar/core/dynamo";
+import { DynamoAuditLog, DynamoFileRepository, DynamoProjectCatalog, DynamoSessionRepository, DynamoWorkspaceCatalog } from "@hangar/core/dynamo";
 import { ShareSettings, updateShareSettings } from "@hangar/core/links";
 import { DynamoShareLinks } from "@hangar/core/links-dynamo";
 import { mintApiKey } from "@hangar/local";
@@ -189,7 +189,9 @@ try {
   const linkDeps = {
     files: new DynamoFileRepository(counted.client, info.tableName),
     projects: new DynamoProjectCatalog(counted.client, info.tableName),
+    workspaces: new DynamoWorkspaceCatalog(counted.client, info.tableName),
     links: new DynamoShareLinks(counted.client, info.tableName),
+    audit: new DynamoAuditLog(counted.client, info.tableName, () => systemClock.now()),
     hasher: new ScryptPasswordHasher(),
     clock: systemClock,
     ids: randomIds,
@@ -200,7 +202,7 @@ try {
   for (const body of [{ enabled: false }, { enabled: true, maxDownloads: 10, expiresAt: new Date(Date.now() + 86_400_000).toISOString() }, { maxDownloads: null, expiresAt: null }, {}]) {
     counted.reset();
     const s = await authenticateSession({ sessions: new DynamoSessionRepository(counted.client, info.tableName), clock: systemClock, settings: defaultAccountSettings }, token);
-    const view = await updateShareSettings(linkDeps, s.userId, { fileId: uploadKey!, ...ShareSettings.parse(body) }, bases);
+    const view = await updateShareSettings(linkDeps, { userId: s.userId }, { fileId: uploadKey!, ...ShareSettings.parse(body) }, bases);
     if (!view.userKey) throw new NotFoundError("file_not_found", "no link");
     if (counted.depth() > shareDepth) shareCalls.splice(0, shareCalls.length, ...counted.calls());
     shareDepth = Math.max(shareDepth, counted.depth());

@@ -4,3 +4,5 @@ export const REAPER_HANDLER = "packages/functions/src/housekeeping/reap-expired-
 export const SES_EVENTS_HANDLER = "packages/functions/src/mail/ses-events.handler.handler";
 /** Every 15 minutes: finishes projects and accounts left in "deleting" (api-stack.ts). */
 export const RESUME_DELETES_HANDLER = "packages/functions/src/housekeeping/resume-deletes.handler.handler";
+/** The deploy's data migration onto workspaces (an SST Script of the API stack, api-stack.ts). */
+export const MIGRATE_WORKSPACES_HANDLER = "packages/functions/src/migrations/workspaces-migration.handler.handler";

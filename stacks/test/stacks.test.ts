@@ -5,10 +5,10 @@ import { Match, Template } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Settings, fallbackHandler, functions as functionTable, routeKey, routes, type RouteFunctionName } from "@hangar/functions";
 import type { CloudAssembly } from "aws-cdk-lib/cx-api";
-import { access, accessOf, permissionsTable, reaperActions, secretActions } from "../access";
+import { access, accessOf, migrationActions, permissionsTable, reaperActions, secretActions } from "../access";
 import { REAPER_ITERATOR_AGE_ALARM_MS } from "../alarms";
 import { accessLogFormat, COMPLETE_P99_ALARM_MS } from "../api-stack";
-import { RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER } from "../handlers";
+import { MIGRATE_WORKSPACES_HANDLER, RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER } from "../handlers";
 import { expiredUploadFilter, REAPER_HANDLER, sealFilter, uploadsCors } from "../storage-stack";
 import { API_ORIGIN_HEADERS, apiPathPatterns, dashboardCsp, ORIGIN_READ_TIMEOUT_SECONDS, SPA_REWRITE_CODE, VIEWER_HOST_CODE } from "../web-stack";
 import { nagFindings, REPO_ROOT, synthesize } from "../synthesize";
@@ -188,8 +188,8 @@ describe("functions", () => {
   const allOwn = (s: Stage) => [...ownFunctions(s.api), ...ownFunctions(s.storage)];
 
   it("run ESM bundles on nodejs24.x, arm64, without X-Ray", () => {
-    // Route functions, the fallback, the reaper, resume-deletes; with mail the SES event handler.
-    for (const [stage, count] of [[dev, routeFunctions.length + 3], [prod, routeFunctions.length + 4]] as const) {
+    // Route functions, the fallback, the reaper, resume-deletes, the workspaces migration; with mail the SES event handler.
+    for (const [stage, count] of [[dev, routeFunctions.length + 4], [prod, routeFunctions.length + 5]] as const) {
       const fns = allOwn(stage);
       expect(fns).toHaveLength(count);
       for (const [, fn] of fns) {
@@ -618,6 +618,22 @@ describe("least privilege", () => {
     }
   });
 
+  it("runs the workspaces migration on deploy: an SST Script whose function has exactly its table actions, after every API function", () => {
+    for (const stage of [dev, prod]) {
+      const [fnId] = functionByHandler(stage.api, MIGRATE_WORKSPACES_HANDLER);
+      const statements = roleStatements(stage.api, fnId);
+      expect(statements.map(actionsOf)).toEqual([[...migrationActions.table].sort()]);
+      expect(JSON.stringify(statements[0]!.Resource)).toMatch(tableArnImport);
+      const scripts = ofType(stage.api, "Custom::SSTScript");
+      expect(scripts).toHaveLength(1);
+      const [scriptId, script] = scripts[0]!;
+      expect(props(script)).toMatchObject({ UserCreateFunction: { Ref: fnId }, UserUpdateFunction: { Ref: fnId } });
+      // After every API function: no function of the old code writes the old layout once it ran.
+      const dependsOn = asList((stage.api.Resources[scriptId] as { DependsOn?: string | string[] }).DependsOn ?? []);
+      for (const fn of routeFunctions) expect(dependsOn, fn).toContain(functionByHandler(stage.api, handlerOf(fn))[0]);
+    }
+  });
+
   it("gives the fallback function no permission beyond writing its logs", () => {
     const [fnId] = functionByHandler(dev.api, fallbackHandler);
     expect(roleStatements(dev.api, fnId)).toEqual([]);
@@ -845,7 +861,13 @@ describe("outputs and parameters", () => {
 
 describe("same code everywhere", () => {
   it("points functions at the handler files of routes.ts, which exist", async () => {
-    for (const handler of [...Object.values(functionTable).map((f) => f.handler), REAPER_HANDLER, RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER]) {
+    for (const handler of [
+      ...Object.values(functionTable).map((f) => f.handler),
+      REAPER_HANDLER,
+      RESUME_DELETES_HANDLER,
+      SES_EVENTS_HANDLER,
+      MIGRATE_WORKSPACES_HANDLER,
+    ]) {
       const file = path.join(REPO_ROOT, `${path.posix.parse(handler).dir}/${path.posix.parse(handler).name}.ts`);
       await expect(readFile(file, "utf8")).resolves.toMatch(/export (const|async function|function) handler/);
       expect(deployedHandler(handler)).toMatch(/-handler\.handler$/);

@@ -9,7 +9,11 @@ describe("one background mechanism for purges and account mails", () => {
     expect(backgroundTaskOf({ hangarAccountMail: { ...mail, kind: "drop-table" } }, "hangarAccountMail", accountMailTaskOf)).toBeUndefined();
     expect(backgroundTaskOf({ version: "2.0", rawPath: "/api/account/password-reset", body: JSON.stringify({ hangarAccountMail: mail }) }, "hangarAccountMail", accountMailTaskOf)).toBeUndefined();
     expect(backgroundTaskOf({ hangarPurge: { kind: "project", userId: "usr_1", projectId: "prj_1" } }, "hangarAccountMail", accountMailTaskOf)).toBeUndefined();
-    expect(purgeEventOf({ hangarPurge: { kind: "project", userId: "usr_1", projectId: "prj_1" } })).toEqual({ kind: "project", userId: "usr_1", projectId: "prj_1" });
+    const workspaceId = "ws_0123456789abcdef";
+    expect(purgeEventOf({ hangarPurge: { kind: "project", workspaceId, projectId: "prj_1" } })).toEqual({ kind: "project", workspaceId, projectId: "prj_1" });
+    // An invocation sent before workspaces names the user: the project is in their personal workspace.
+    expect(purgeEventOf({ hangarPurge: { kind: "project", userId: "usr_0123456789abcdef", projectId: "prj_1" } })).toEqual({ kind: "project", workspaceId, projectId: "prj_1" });
+    expect(purgeEventOf({ hangarPurge: { kind: "project", workspaceId: "ws_../../x", projectId: "prj_1" } })).toBeUndefined();
     expect(purgeEventOf({ hangarAccountMail: mail })).toBeUndefined();
   });
 

@@ -13,6 +13,8 @@ export interface Page<T> {
 
 export interface ProjectAnswer {
   projectId: string;
+  /** The workspace it belongs to. */
+  workspaceId: string;
   name: string;
   description: string;
   color: string;
@@ -30,6 +32,10 @@ export interface KeyAnswer {
   name: string;
   projectId: string;
   projectName: string;
+  /** The workspace of its project: the key belongs to it, not to who created it. */
+  workspaceId: string;
+  /** Who created it; `email` null once that account is gone (the key keeps working). */
+  createdBy: { userId: string; email: string | null };
   status: "active" | "revoked";
   createdAt: string;
   lastUsedAt: string | null;

@@ -1,6 +1,7 @@
 import type { IdSource } from "../ids/random-ids";
 import type {
   ApiKeyRepository,
+  AuditLog,
   BackgroundTasks,
   Clock,
   FileCatalog,
@@ -11,6 +12,8 @@ import type {
   StageSecret,
   UrlSigner,
   UsageReader,
+  UserRepository,
+  WorkspaceCatalog,
 } from "../ports";
 
 /** Everything the dashboard's use cases touch; each use case takes the part it needs. */
@@ -28,6 +31,12 @@ export interface DashboardDeps {
   ids: IdSource;
   /** Keys the MAC of page cursors (dashboard/cursor.ts). */
   cursorSecret: StageSecret;
+  /** Memberships, read by every access check (workspaces/access.ts) before anything else. */
+  workspaces: Pick<WorkspaceCatalog, "membership">;
+  /** Who created a key (its answer's `createdBy.email`). */
+  users: Pick<UserRepository, "get">;
+  /** Every change is recorded after it succeeded (docs/teams.md lists the actions). */
+  audit: Pick<AuditLog, "record">;
 }
 
 /** When a long-running step should hand the rest to the background (checked between pages). */

@@ -34,6 +34,8 @@ export const CreateProject = z.object({
   name: ProjectName,
   description: z._default(description, ""),
   color,
+  /** The workspace to create it in (default: the caller's personal workspace). */
+  workspaceId: z.optional(z.string().check(z.maxLength(64, "is not a workspace id"))),
 });
 export type CreateProject = z.infer<typeof CreateProject>;
 
@@ -86,3 +88,15 @@ export const PageQuery = z.object({
   cursor: z.optional(z.string().check(z.maxLength(512, "is not a cursor"))),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
+
+/**
+ * `?workspaceId=` of the lists of a workspace (projects, keys, latest files) and the optional
+ * `workspaceId` of a new project; absent means the caller's personal workspace. Only bounded
+ * here: an id of another shape names no workspace, which the access check answers with a 404.
+ */
+const WorkspaceId = z.string().check(z.maxLength(64, "is not a workspace id"));
+export const WorkspaceQuery = z.object({ workspaceId: z.optional(WorkspaceId) });
+export type WorkspaceQuery = z.infer<typeof WorkspaceQuery>;
+/** `GET /api/files?workspaceId=&limit=`. */
+export const WorkspacePageQuery = z.object({ ...PageQuery.shape, ...WorkspaceQuery.shape });
+export type WorkspacePageQuery = z.infer<typeof WorkspacePageQuery>;

@@ -2,9 +2,14 @@ import { NotFoundError } from "../errors/domain-errors";
 import type { FileRecord, LinkStats, ProjectView } from "../ports";
 import type { LinkBases } from "../upload/upload-settings";
 import { decodeCursor, encodeCursor } from "./cursor";
-import type { FileRef, PageQuery, ProjectRef } from "./dashboard.schema";
+import type { FileRef, PageQuery, ProjectRef, WorkspacePageQuery } from "./dashboard.schema";
 import type { DashboardDeps } from "./dashboard-deps";
-import { ownProject } from "./projects";
+import { ownProject, workspaceOf } from "./projects";
+import { recordChange } from "./audit-record";
+import type { Actor } from "../workspaces/actor";
+import { workspaceAccess } from "../workspaces/access";
+import { projectAccess } from "../workspaces/project-access";
+import type { Action } from "../workspaces/roles";
 import { fileLinkView } from "../links/manage-link";
 import type { ShareLinks } from "../links/share-link.port";
 import { linkState } from "../links/link-access";
@@ -18,7 +23,7 @@ const ICON_URL_SECONDS = 3600;
 export const MAX_LATEST = 50;
 
 type SummaryDeps = Pick<DashboardDeps, "signer" | "clock">;
-type ListDeps = Pick<DashboardDeps, "projects" | "files" | "keys" | "signer" | "clock">;
+type ListDeps = Pick<DashboardDeps, "projects" | "workspaces" | "files" | "keys" | "signer" | "clock">;
 
 function linkSummary(stats: LinkStats | undefined, now: Date): LinkSummary | null {
   if (!stats) return null;
@@ -75,11 +80,11 @@ async function keyNamesOf(deps: Pick<DashboardDeps, "keys">, projectId: string):
 /** A project's files, newest first, `{items, nextCursor}`; a cursor not handed out for this list is a 400. */
 export async function listProjectFiles(
   deps: ListDeps & Pick<DashboardDeps, "cursorSecret">,
-  userId: string,
+  actor: Actor,
   query: ProjectRef & PageQuery,
   links: LinkBases,
 ) {
-  const [project, secret] = await Promise.all([ownProject(deps, userId, query.projectId), deps.cursorSecret.bytes()]);
+  const [project, secret] = await Promise.all([ownProject(deps, actor, query.projectId, "workspace.read"), deps.cursorSecret.bytes()]);
   const list = `project-files:${project.projectId}`;
   const after = decodeCursor(secret, list, query.cursor);
   const [page, names] = await Promise.all([deps.files.page(project.projectId, query.limit, after), keyNamesOf(deps, project.projectId)]);
@@ -90,15 +95,16 @@ export async function listProjectFiles(
   };
 }
 
-/** The newest files across all the account's projects (dashboard home). */
+/** The newest files across all the workspace's projects (dashboard home). */
 export async function latestFiles(
   deps: ListDeps,
-  userId: string,
-  { limit }: PageQuery,
+  actor: Actor,
+  query: WorkspacePageQuery,
   links: LinkBases,
 ) {
-  const wanted = Math.min(limit, MAX_LATEST);
-  const projects = (await deps.projects.list(userId)).filter((p) => p.status === "active");
+  const wanted = Math.min(query.limit, MAX_LATEST);
+  const { workspaceId } = await workspaceAccess(deps, actor.userId, workspaceOf(actor, query), "workspace.read");
+  const projects = (await deps.projects.list(workspaceId)).filter((p) => p.status === "active");
   const perProject = await Promise.all(
     projects.map(async (p) => {
       const [page, names] = await Promise.all([deps.files.page(p.projectId, wanted), keyNamesOf(deps, p.projectId)]);
@@ -113,26 +119,35 @@ export async function latestFiles(
   return { items: await Promise.all(newest.map(({ file, names }) => summary(deps, file, names, links, stats))) };
 }
 
-export const fileNotFound = () => new NotFoundError("file_not_found", "No file with this id in your account");
+export const fileNotFound = () => new NotFoundError("file_not_found", "No file with this id in your workspaces");
 
+/**
+ * A file of an active project the actor may act on (`action`): 404 `file_not_found` for an
+ * unknown id and for a file of a workspace the actor is not a member of alike, 403 for a member
+ * whose role does not allow it.
+ */
 async function ownFile(
-  deps: Pick<DashboardDeps, "files" | "projects">,
-  userId: string,
+  deps: Pick<DashboardDeps, "files" | "projects" | "workspaces">,
+  actor: Actor,
   { fileId }: FileRef,
+  action: Action,
 ): Promise<{ file: FileRecord; project: ProjectView }> {
   const file = await deps.files.get(fileId);
-  const project = file ? await deps.projects.get(userId, file.projectId) : undefined;
-  if (!file || !project || project.status !== "active") throw fileNotFound();
+  if (!file) throw fileNotFound();
+  const { project } = await projectAccess(deps, actor.userId, file.projectId, action, file.workspaceId).catch((error: unknown) => {
+    throw error instanceof NotFoundError ? fileNotFound() : error;
+  });
+  if (project.status !== "active") throw fileNotFound();
   return { file, project };
 }
 
 export async function getFile(
   deps: ListDeps & { links: { links: Pick<ShareLinks, "get"> } },
-  userId: string,
+  actor: Actor,
   input: FileRef,
   links: LinkBases,
 ): Promise<FileDetail> {
-  const { file, project } = await ownFile(deps, userId, input);
+  const { file, project } = await ownFile(deps, actor, input, "workspace.read");
   const key = isDashboardUpload(file) ? undefined : await deps.keys.get(file.clientId);
   const names = new Map(key ? [[key.clientId, key.name]] : []);
   const share = (await fileLinkView({ links: deps.links.links, clock: deps.clock }, file, links)) ?? null;
@@ -155,15 +170,22 @@ export async function getFile(
  * storage step fails the record is still there, so the person can retry and nothing is orphaned.
  */
 export async function deleteFile(
-  deps: Pick<DashboardDeps, "projects" | "files" | "objects">,
-  userId: string,
+  deps: Pick<DashboardDeps, "projects" | "workspaces" | "files" | "objects" | "audit">,
+  actor: Actor,
   input: FileRef,
 ): Promise<void> {
-  const { file, project } = await ownFile(deps, userId, input);
+  const { file, project } = await ownFile(deps, actor, input, "builds.manage");
   for (;;) {
     const { more } = await deps.objects.purgePrefix(file.key.slice(0, file.key.lastIndexOf("/") + 1));
     if (!more) break;
   }
   await deps.files.remove(file);
-  if (file.status === "completed") await deps.projects.forgetUpload(userId, project.projectId);
+  if (file.status === "completed") await deps.projects.forgetUpload(project.workspaceId, project.projectId);
+  const version = typeof file.metadata?.version === "string" ? file.metadata.version : null;
+  await recordChange(deps, actor, {
+    workspaceId: project.workspaceId,
+    action: "build.deleted",
+    target: { type: "build", id: file.fileId, label: file.fileName },
+    details: { projectId: project.projectId, projectName: project.name, version },
+  });
 }

@@ -8,3 +8,4 @@ export * from "./files";
 export * from "./purge";
 export * from "./delete-account";
 export * from "./dashboard-answers";
+export * from "./audit-record";

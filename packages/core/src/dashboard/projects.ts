@@ -1,6 +1,12 @@
-import { ConflictError, NotFoundError, ValidationError } from "../errors/domain-errors";
+import { ConflictError, ValidationError } from "../errors/domain-errors";
 import type { ProjectView } from "../ports";
-import { PROJECT_ID, type CreateProject, type DeleteProject, type ProjectRef, type UpdateProject } from "./dashboard.schema";
+import type { Actor } from "../workspaces/actor";
+import { workspaceAccess } from "../workspaces/access";
+import { projectAccess, projectNotFound } from "../workspaces/project-access";
+import type { Action } from "../workspaces/roles";
+import { personalWorkspaceId } from "../workspaces/workspace-ids";
+import { recordChange } from "./audit-record";
+import type { CreateProject, DeleteProject, ProjectRef, UpdateProject, WorkspaceQuery } from "./dashboard.schema";
 import type { Budget, DashboardDeps } from "./dashboard-deps";
 import type { ProjectAnswer } from "./dashboard-answers";
 import { MAX_PROJECTS } from "./limits";
@@ -10,6 +16,7 @@ import { purgeProject, stopProject } from "./purge";
 export function projectAnswer(p: ProjectView): ProjectAnswer {
   return {
     projectId: p.projectId,
+    workspaceId: p.workspaceId,
     name: p.name,
     description: p.description,
     color: p.color,
@@ -21,30 +28,35 @@ export function projectAnswer(p: ProjectView): ProjectAnswer {
   };
 }
 
-export const projectNotFound = () => new NotFoundError("project_not_found", "No project with this id in your account");
-
 /**
- * The caller's project, or 404 for anything else: another account's id looks exactly like an
- * unknown one. The shape is checked here too because a key's body names its project (createKey),
- * and that field is only bounded by its schema.
+ * A project the actor may act on (`action`), or 404 for anything else: a project of a workspace
+ * they are not a member of looks exactly like an unknown id. The shape is checked too because a
+ * key's body names its project (createKey), and that field is only bounded by its schema.
  */
-export async function ownProject(deps: Pick<DashboardDeps, "projects">, userId: string, projectId: string) {
-  const project = PROJECT_ID.test(projectId) ? await deps.projects.get(userId, projectId) : undefined;
-  if (!project) throw projectNotFound();
-  return project;
+export async function ownProject(deps: Pick<DashboardDeps, "projects" | "workspaces">, actor: Actor, projectId: string, action: Action) {
+  return (await projectAccess(deps, actor.userId, projectId, action)).project;
 }
 
+/** The workspace a list or a create is about: the one named, else the actor's personal workspace. */
+export const workspaceOf = (actor: Actor, input: WorkspaceQuery): string => input.workspaceId ?? personalWorkspaceId(actor.userId);
+
 const nameTaken = () =>
-  new ConflictError("already_exists", "You already have a project with this name", {
-    fields: [{ field: "name", message: "is already the name of one of your projects" }],
+  new ConflictError("already_exists", "This workspace already has a project with this name", {
+    fields: [{ field: "name", message: "is already the name of a project in this workspace" }],
   });
 
 export { MAX_PROJECTS };
 
-export async function createProject(deps: Pick<DashboardDeps, "projects" | "clock" | "ids">, userId: string, input: CreateProject) {
+export async function createProject(
+  deps: Pick<DashboardDeps, "projects" | "workspaces" | "audit" | "clock" | "ids">,
+  actor: Actor,
+  input: CreateProject,
+) {
+  const { workspaceId } = await workspaceAccess(deps, actor.userId, workspaceOf(actor, input), "projects.manage");
   const project: ProjectView = {
     projectId: deps.ids.projectId(),
-    userId,
+    workspaceId,
+    userId: actor.userId,
     name: input.name,
     description: input.description,
     color: input.color,
@@ -57,30 +69,40 @@ export async function createProject(deps: Pick<DashboardDeps, "projects" | "cloc
     await deps.projects.create(project);
   } catch (error) {
     if (error instanceof ConflictError && error.code === "limit_reached") {
-      throw new ConflictError("limit_reached", `An account can have at most ${MAX_PROJECTS} projects; delete one to create another`);
+      throw new ConflictError("limit_reached", `A workspace can have at most ${MAX_PROJECTS} projects; delete one to create another`);
     }
     if (error instanceof ConflictError) throw nameTaken();
     throw error;
   }
+  await recordChange(deps, actor, {
+    workspaceId,
+    action: "project.created",
+    target: { type: "project", id: project.projectId, label: project.name },
+  });
   return projectAnswer(project);
 }
 
-export async function listProjects(deps: Pick<DashboardDeps, "projects">, userId: string) {
-  const projects = await deps.projects.list(userId);
+export async function listProjects(deps: Pick<DashboardDeps, "projects" | "workspaces">, actor: Actor, input: WorkspaceQuery) {
+  const { workspaceId } = await workspaceAccess(deps, actor.userId, workspaceOf(actor, input), "workspace.read");
+  const projects = await deps.projects.list(workspaceId);
   projects.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   return projects.map(projectAnswer);
 }
 
-export async function getProject(deps: Pick<DashboardDeps, "projects">, userId: string, input: ProjectRef) {
-  return projectAnswer(await ownProject(deps, userId, input.projectId));
+export async function getProject(deps: Pick<DashboardDeps, "projects" | "workspaces">, actor: Actor, input: ProjectRef) {
+  return projectAnswer(await ownProject(deps, actor, input.projectId, "workspace.read"));
 }
 
 const deleting = () => new ConflictError("project_deleting", "This project is being deleted");
 
 /** `input`: the project's id (from the path) and the changes (the body); omitted fields stay. */
-export async function updateProject(deps: Pick<DashboardDeps, "projects">, userId: string, input: ProjectRef & UpdateProject) {
+export async function updateProject(
+  deps: Pick<DashboardDeps, "projects" | "workspaces" | "audit">,
+  actor: Actor,
+  input: ProjectRef & UpdateProject,
+) {
   const { projectId, ...fields } = input;
-  const project = await ownProject(deps, userId, projectId);
+  const project = await ownProject(deps, actor, projectId, "projects.manage");
   if (project.status !== "active") throw deleting();
   const changes = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   try {
@@ -89,7 +111,18 @@ export async function updateProject(deps: Pick<DashboardDeps, "projects">, userI
     if (error instanceof ConflictError) throw nameTaken();
     throw error;
   }
-  return projectAnswer({ ...project, ...changes });
+  const updated = { ...project, ...changes };
+  await recordChange(deps, actor, {
+    workspaceId: project.workspaceId,
+    action: "project.updated",
+    target: { type: "project", id: project.projectId, label: updated.name },
+    // Which fields changed, and a rename's old name (the new one is the target's label).
+    details: {
+      fields: Object.keys(changes).sort().join(","),
+      ...(changes.name !== undefined && changes.name !== project.name ? { previousName: project.name } : {}),
+    },
+  });
+  return projectAnswer(updated);
 }
 
 /**
@@ -99,16 +132,21 @@ export async function updateProject(deps: Pick<DashboardDeps, "projects">, userI
  */
 export async function deleteProject(
   deps: DashboardDeps,
-  userId: string,
+  actor: Actor,
   input: ProjectRef & DeleteProject,
   budget: Budget,
 ): Promise<{ status: "deleted" | "deleting" }> {
-  const project = await ownProject(deps, userId, input.projectId);
+  const project = await ownProject(deps, actor, input.projectId, "projects.manage");
   if (input.confirmName.trim().normalize("NFC").toLowerCase() !== project.name.toLowerCase()) {
     throw new ValidationError([{ field: "confirmName", message: "does not match the project's name" }]);
   }
   await stopProject(deps, project);
-  const task = { kind: "project", userId, projectId: project.projectId } as const;
+  await recordChange(deps, actor, {
+    workspaceId: project.workspaceId,
+    action: "project.deleted",
+    target: { type: "project", id: project.projectId, label: project.name },
+  });
+  const task = { kind: "project", workspaceId: project.workspaceId, projectId: project.projectId } as const;
   if ((await purgeProject(deps, task, budget)) === "done") return { status: "deleted" };
   await deps.background.schedule(task);
   return { status: "deleting" };

@@ -20,10 +20,10 @@ const FILE_PAGE = 100;
  */
 export async function stopProject(deps: PurgeDeps, project: ProjectView): Promise<void> {
   const at = deps.clock.now().toISOString();
-  await deps.pendingDeletes.started({ kind: "project", userId: project.userId, projectId: project.projectId }, at);
-  if (project.status === "active") await deps.projects.markDeleting(project.userId, project.projectId);
+  await deps.pendingDeletes.started({ kind: "project", workspaceId: project.workspaceId, projectId: project.projectId }, at);
+  if (project.status === "active") await deps.projects.markDeleting(project.workspaceId, project.projectId);
   const keys = await deps.keys.listByProject(project.projectId);
-  await Promise.all(keys.filter((k) => k.status === "active").map((k) => deps.keys.revoke(project.userId, k, at)));
+  await Promise.all(keys.filter((k) => k.status === "active").map((k) => deps.keys.revoke(project.workspaceId, k, at)));
 }
 
 /**
@@ -33,7 +33,7 @@ export async function stopProject(deps: PurgeDeps, project: ProjectView): Promis
  * last the project and its name item. Returns "more" when the budget ran out first.
  */
 export async function purgeProject(deps: PurgeDeps, task: PurgeTask, budget: Budget): Promise<"done" | "more"> {
-  const project = await deps.projects.get(task.userId, task.projectId);
+  const project = await deps.projects.get(task.workspaceId, task.projectId);
   // Gone already, or active (never purge a project nobody asked to delete): only a marker to drop.
   if (!project || project.status === "active") {
     await deps.pendingDeletes.finished(task);
@@ -57,7 +57,7 @@ export async function purgeProject(deps: PurgeDeps, task: PurgeTask, budget: Bud
     await deps.usage.removeAll(key.clientId);
     await deps.keys.remove(key.clientId);
   }
-  await deps.projects.remove(task.userId, task.projectId, project.name);
+  await deps.projects.remove(task.workspaceId, task.projectId, project.name);
   await deps.pendingDeletes.finished(task);
   return "done";
 }
@@ -87,7 +87,7 @@ export async function resumeStaleDeletes(deps: PurgeDeps, budget: Budget, staleA
       outcome.unfinished++;
       continue;
     }
-    const task = { kind: "project", userId: pending.userId, projectId: pending.projectId } as const;
+    const task = { kind: "project", workspaceId: pending.workspaceId, projectId: pending.projectId } as const;
     if ((await purgeProject(deps, task, budget)) === "done") outcome.finished++;
     else outcome.unfinished++;
   }

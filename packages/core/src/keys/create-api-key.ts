@@ -3,6 +3,7 @@ import { ConflictError } from "../errors/domain-errors";
 import { hashSecret, type IdSource } from "../ids/random-ids";
 import { parseInput } from "../validation/parse-input";
 import type { ApiKeyRepository, Clock, Project, ProjectRepository } from "../ports";
+import { personalWorkspaceId } from "../workspaces/workspace-ids";
 
 const trimmedName = z.pipe(
   z.string(),
@@ -50,7 +51,9 @@ async function findOrCreate<T>(find: () => Promise<T | undefined>, create: () =>
 
 /**
  * Mints a key for a project, creating the user and the project when they do not exist yet.
- * Used by `npm run key:create` (local and deployed stages) until the dashboard exists.
+ * Used by `npm run key:create` (local and deployed stages). The project, and so the key, is in
+ * the user's personal workspace (created with the account: `deps.projects.createUser`'s caller
+ * makes sure it exists), as a dashboard create without a workspace would put it.
  */
 export async function createApiKey(deps: CreateApiKeyDeps, raw: CreateApiKey): Promise<CreatedApiKey> {
   const input = parseInput(CreateApiKey, raw);
@@ -65,11 +68,13 @@ export async function createApiKey(deps: CreateApiKeyDeps, raw: CreateApiKey): P
       return created;
     },
   );
+  const workspaceId = personalWorkspaceId(user.userId);
   const project = await findOrCreate(
-    () => deps.projects.findProjectByName(user.userId, input.projectName),
+    () => deps.projects.findProjectByName(workspaceId, input.projectName),
     async () => {
       const created: Project = {
         projectId: deps.ids.projectId(),
+        workspaceId,
         userId: user.userId,
         name: input.projectName,
         description: input.projectDescription,
@@ -88,6 +93,7 @@ export async function createApiKey(deps: CreateApiKeyDeps, raw: CreateApiKey): P
     secretHash: hashSecret(clientSecret),
     name: input.keyName,
     projectId: project.projectId,
+    workspaceId,
     userId: user.userId,
     status: "active",
     createdAt: now,

@@ -1,4 +1,5 @@
-import type { SharedFile } from "../ports";
+import type { AuditEntryInput, SharedFile } from "../ports";
+import type { Role } from "../workspaces/roles";
 
 /** The owner's controls on a share link, stored on its share item beside what the page serves. */
 export interface ShareLink extends SharedFile {
@@ -28,9 +29,13 @@ export interface ShareLinkChanges {
   maxDownloads?: number | null;
 }
 
-/** Whose link a change is for: the account, the file's project, the file and its link's key. */
+/**
+ * Whose link a change is for: the workspace, the file's project (in it), the file and its link's
+ * key; and who asks: the change is made only while they are a member with one of `roles`.
+ */
 export interface LinkOwner {
-  userId: string;
+  workspaceId: string;
+  member: { userId: string; roles: readonly Role[] };
   projectId: string;
   fileId: string;
   userKey: string;
@@ -56,11 +61,13 @@ export interface ShareLinks {
   /** Applies the changes to an existing share item; false when it no longer exists. */
   update(userKey: string, changes: ShareLinkChanges): Promise<boolean>;
   /**
-   * Applies the changes only while the link is still the file's and the file's project is the
-   * owner's and not being deleted, all checked in the same write: the owner's controls need no
-   * reads of the project or the link before it. False (nothing changed) otherwise.
+   * Applies the changes only while the link is still the file's, the file's project is still in
+   * the workspace and not being deleted, and the caller is a member with one of the allowed
+   * roles, all checked in the same write, which also puts `audit` (the entry of this change): the
+   * controls need no reads of the project, the membership or the link before it, and the log holds
+   * exactly the changes made. False (nothing changed, nothing logged) otherwise.
    */
-  updateOwned(owner: LinkOwner, changes: ShareLinkChanges): Promise<boolean>;
+  updateOwned(owner: LinkOwner, changes: ShareLinkChanges, audit: AuditEntryInput): Promise<boolean>;
   /**
    * Moves the link to a new key in one transaction: the new share item (same file, settings and
    * counts, a new token secret), the old one replaced by its trace, the file record pointing at the new key.

@@ -3,6 +3,8 @@ import { cancelledConditions, conditionalWrite, dynamoFailure, getItem, isCondit
 import { keys } from "../adapters/dynamo/table-keys";
 import { DynamoFileRepository } from "../adapters/dynamo/file-repository.dynamo";
 import { endedLinkItem, endedOf } from "../adapters/dynamo/ended-link.dynamo";
+import { auditEntryItem } from "../adapters/dynamo/audit-log.dynamo";
+import type { AuditEntryInput } from "../ports";
 import type { DownloadCount, EndedLink, LinkOwner, ShareLink, ShareLinkChanges, ShareLinks } from "./share-link.port";
 
 /** Per-day counters are top-level attributes (`dl_2026-11-24`, `in_…`): ADD creates them, no map to initialize. */
@@ -110,13 +112,15 @@ export class DynamoShareLinks implements ShareLinks {
   }
 
   /**
-   * One TransactWriteItems: a condition on the project item (it exists under the owner's
-   * partition, so it is theirs, and is not being deleted: what the project catalog reads as
-   * active) and the settings update conditioned on the share item still naming the file (a trace
-   * has no fileId; a regenerated link's old key names no file). With nothing to change, two
-   * condition checks answer the same question.
+   * One TransactWriteItems: a condition on the project item (it exists in the workspace's
+   * partition, so it is still that workspace's, and is not being deleted: what the project
+   * catalog reads as active), the settings update conditioned on the share item still naming the
+   * file (a trace has no fileId; a regenerated link's old key names no file), a condition on the
+   * caller's member item (a role that may manage links: a removal or demotion counts at once), and
+   * the audit entry of the change. With nothing to change, the condition checks answer the same
+   * question and nothing is logged.
    */
-  async updateOwned(owner: LinkOwner, changes: ShareLinkChanges): Promise<boolean> {
+  async updateOwned(owner: LinkOwner, changes: ShareLinkChanges, audit: AuditEntryInput): Promise<boolean> {
     const change = settingsChange(changes);
     const share = { TableName: this.tableName, Key: keys.share(owner.userKey), ConditionExpression: "fileId = :fileId" };
     try {
@@ -126,7 +130,7 @@ export class DynamoShareLinks implements ShareLinks {
             {
               ConditionCheck: {
                 TableName: this.tableName,
-                Key: keys.project(owner.userId, owner.projectId),
+                Key: keys.project(owner.workspaceId, owner.projectId),
                 ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(#status) OR #status <> :deleting)",
                 ExpressionAttributeNames: { "#status": "status" },
                 ExpressionAttributeValues: { ":deleting": "deleting" },
@@ -135,6 +139,16 @@ export class DynamoShareLinks implements ShareLinks {
             change
               ? { Update: { ...share, UpdateExpression: change.expression, ExpressionAttributeValues: { ...change.values, ":fileId": owner.fileId } } }
               : { ConditionCheck: { ...share, ExpressionAttributeValues: { ":fileId": owner.fileId } } },
+            {
+              ConditionCheck: {
+                TableName: this.tableName,
+                Key: keys.member(owner.workspaceId, owner.member.userId),
+                ConditionExpression: `#role IN (${owner.member.roles.map((_, i) => `:role${i}`).join(", ")})`,
+                ExpressionAttributeNames: { "#role": "role" },
+                ExpressionAttributeValues: Object.fromEntries(owner.member.roles.map((role, i) => [`:role${i}`, role])),
+              },
+            },
+            ...(change ? [{ Put: { TableName: this.tableName, Item: auditEntryItem(audit, this.now()), ConditionExpression: "attribute_not_exists(pk)" } }] : []),
           ],
         }),
       );

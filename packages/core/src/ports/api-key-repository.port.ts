@@ -1,3 +1,5 @@
+import { personalWorkspaceId } from "../workspaces/workspace-ids";
+
 export type ApiKeyStatus = "active" | "revoked";
 
 export interface ApiKey {
@@ -6,7 +8,13 @@ export interface ApiKey {
   secretHash: string;
   name: string;
   projectId: string;
+  /** Who created the key. The key belongs to its project's workspace, not to this person. */
   userId: string;
+  /**
+   * The workspace of the key's project. Absent on keys written before workspaces existed: those
+   * belong to their creator's personal workspace (keyWorkspaceId).
+   */
+  workspaceId?: string;
   status: ApiKeyStatus;
   createdAt: string;
 }
@@ -19,4 +27,9 @@ export interface ApiKeyRepository {
    * project is gone or being deleted. The limit holds under concurrent creates.
    */
   create(key: ApiKey): Promise<void>;
+}
+
+/** The workspace a key belongs to (a key from before workspaces: its creator's personal one). */
+export function keyWorkspaceId(key: Pick<ApiKey, "userId" | "workspaceId">): string {
+  return key.workspaceId ?? personalWorkspaceId(key.userId);
 }

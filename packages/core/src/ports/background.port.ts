@@ -1,5 +1,5 @@
-/** A purge left to finish outside the request that started it. */
-export type PurgeTask = { kind: "project"; userId: string; projectId: string };
+/** A purge left to finish outside the request that started it: a project, in its workspace. */
+export type PurgeTask = { kind: "project"; workspaceId: string; projectId: string };
 
 /**
  * Runs a task after the current request answered: an asynchronous invocation of the same

@@ -15,6 +15,11 @@ export interface FileRecord {
   /** Object key in the uploads bucket; contains the file id. */
   key: string;
   projectId: string;
+  /**
+   * The workspace of the project, written at presign so the dashboard's access check needs no
+   * lookup of the project first. Absent on records written before workspaces (then looked up).
+   */
+  workspaceId?: string;
   clientId: string;
   fileName: string;
   fileType: string;

@@ -15,14 +15,22 @@ export interface ProjectChanges {
   color?: string;
 }
 
-/** The dashboard's view of projects; every method is scoped by the owner's user id. */
+/**
+ * The dashboard's view of projects. Projects live in a workspace: every method but the lookups
+ * by id alone (`workspaceOf`, `find`) is scoped by the workspace's id, so a project of another
+ * workspace is simply not found there. Who may ask is decided before (projectAccess).
+ */
 export interface ProjectCatalog {
-  list(userId: string): Promise<ProjectView[]>;
-  /** undefined when the user owns no project with this id. */
-  get(userId: string, projectId: string): Promise<ProjectView | undefined>;
+  list(workspaceId: string): Promise<ProjectView[]>;
+  /** undefined when the workspace holds no project with this id. */
+  get(workspaceId: string, projectId: string): Promise<ProjectView | undefined>;
+  /** The workspace of a project, from its id alone (gsi1); undefined when there is no such project. */
+  workspaceOf(projectId: string): Promise<string | undefined>;
+  /** A project by its id alone: workspaceOf, then a strongly consistent read in that workspace. */
+  find(projectId: string): Promise<ProjectView | undefined>;
   /**
    * Project and name-uniqueness item in one transaction; ConflictError(already_exists) on a taken
-   * name, ConflictError(limit_reached) when the account has MAX_PROJECTS projects (exact under
+   * name, ConflictError(limit_reached) when the workspace has MAX_PROJECTS projects (exact under
    * concurrent creates; every removal frees a place).
    */
   create(project: Project): Promise<void>;
@@ -33,11 +41,11 @@ export interface ProjectCatalog {
    */
   update(current: ProjectView, changes: ProjectChanges): Promise<boolean>;
   /** active → deleting; false when it was not active (gone or already deleting). */
-  markDeleting(userId: string, projectId: string): Promise<boolean>;
+  markDeleting(workspaceId: string, projectId: string): Promise<boolean>;
   /** Removes the project and its name item (the last step of a purge). */
-  remove(userId: string, projectId: string, name: string): Promise<void>;
+  remove(workspaceId: string, projectId: string, name: string): Promise<void>;
   /** Counts a completed upload on the project; nothing happens when the project is gone. */
-  recordUpload(userId: string, projectId: string, at: string): Promise<void>;
+  recordUpload(workspaceId: string, projectId: string, at: string): Promise<void>;
   /** Takes a deleted completed upload off the project's count. */
-  forgetUpload(userId: string, projectId: string): Promise<void>;
+  forgetUpload(workspaceId: string, projectId: string): Promise<void>;
 }

@@ -1,5 +1,8 @@
 export interface Project {
   projectId: string;
+  /** The workspace the project belongs to (its partition: docs/data-model.md). */
+  workspaceId: string;
+  /** Who created it (the workspace owns it; this stays as a record). */
   userId: string;
   name: string;
   description: string;
@@ -17,7 +20,7 @@ export interface ProjectRepository {
   getUserByEmail(email: string): Promise<User | undefined>;
   /** Creates the user and its e-mail uniqueness item in one transaction. */
   createUser(user: User & { passwordHash?: string }): Promise<void>;
-  findProjectByName(userId: string, name: string): Promise<Project | undefined>;
-  /** Creates the project and its per-user name uniqueness item in one transaction. */
+  findProjectByName(workspaceId: string, name: string): Promise<Project | undefined>;
+  /** Creates the project and its per-workspace name uniqueness item in one transaction. */
   createProject(project: Project): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from "../errors/domain-errors";
 import type { IdSource } from "../ids/random-ids";
-import type { Clock, FileRecord, FileRepository, UrlSigner } from "../ports";
+import { keyWorkspaceId, type Clock, type FileRecord, type FileRepository, type UrlSigner } from "../ports";
 import { objectKey } from "./object-key";
 import { APK_MEDIA_TYPE, GENERIC_MEDIA_TYPE, type Presign, type PresignResult } from "./upload.schema";
 import type { UploadSettings } from "./upload-settings";
@@ -32,7 +32,7 @@ export function assertFileType(fileName: string, fileType: string): void {
  * (DynamoDB TTL, then the reaper deletes its object) unless complete comes first.
  */
 export function pendingRecord(
-  caller: Pick<Uploader, "projectId" | "clientId">,
+  caller: Pick<Uploader, "projectId" | "clientId" | "userId" | "workspaceId">,
   input: Pick<Presign, "fileName" | "fileType" | "fileSize">,
   ids: { fileId: string; key: string },
   now: Date,
@@ -41,6 +41,7 @@ export function pendingRecord(
   return {
     ...ids,
     projectId: caller.projectId,
+    workspaceId: keyWorkspaceId(caller),
     clientId: caller.clientId,
     fileName: input.fileName,
     fileType: input.fileType,

@@ -9,3 +9,4 @@ export * from "./new-workspace-id";
 export * from "./workspace.schema";
 export * from "./workspaces";
 export * from "./members";
+export * from "./project-access";

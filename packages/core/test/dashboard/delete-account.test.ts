@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { createKey, createProject, deleteAccount } from "../support/through-http";
-import { ValidationError, type AccountCloser } from "../../src";
+import { ValidationError, personalWorkspaceId, type AccountCloser } from "../../src";
 import { memoryDashboard, storedFile } from "./memory-dashboard";
 
-const alice = "usr_alice";
+const alice = "usr_alice00000000000";
+const aliceWs = personalWorkspaceId(alice);
 
 function closer(password = "right password") {
   const calls: string[] = [];
@@ -23,7 +24,7 @@ describe("account deletion", () => {
     const error = await deleteAccount({ ...deps, account }, alice, { password: "wrong" }, { shouldStop: () => false }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues).toEqual([{ field: "password", message: "is not your current password" }]);
-    expect(await deps.projects.get(alice, p.projectId)).toMatchObject({ status: "active" });
+    expect(await deps.projects.get(aliceWs, p.projectId)).toMatchObject({ status: "active" });
     expect(calls).toEqual([]);
   });
 
@@ -54,7 +55,7 @@ describe("account deletion", () => {
     const { account, calls } = closer();
     const outcome = await deleteAccount({ ...deps, account }, alice, { password: "right password" }, { shouldStop: () => true });
     expect(outcome).toEqual({ status: "deleting" });
-    expect(deps.background.scheduled).toEqual([{ kind: "project", userId: alice, projectId: big.projectId }]);
+    expect(deps.background.scheduled).toEqual([{ kind: "project", workspaceId: aliceWs, projectId: big.projectId }]);
     expect(deps.keys.items.get(key.clientId)?.status).toBe("revoked");
     expect(calls).toEqual([`endSessions ${alice}`, `removeUser ${alice}`]);
   });

@@ -6,11 +6,13 @@ import {
   decodeCursor,
   encodeCursor,
   InvalidCursorError,
+  personalWorkspaceId,
 } from "../../src";
 import { links, memoryDashboard, storedFile } from "./memory-dashboard";
 
-const alice = "usr_alice";
-const bob = "usr_bob";
+const alice = "usr_alice00000000000";
+const aliceWs = personalWorkspaceId(alice);
+const bob = "usr_bob0000000000000";
 
 /** getFile also reads the link's settings; these builds' share items hold none beyond the stats. */
 const withLinks = <D extends object>(deps: D) => ({ ...deps, links: { links: { get: async () => undefined } } });
@@ -122,7 +124,7 @@ describe("files of a project", () => {
   it("hides the files of a project being deleted: the file page and a delete answer 404 and touch nothing", async () => {
     const { deps, project, files } = await setup(2);
     await expect(getFile(withLinks(deps), alice, files[0]!.fileId, links)).resolves.toMatchObject({ fileId: files[0]!.fileId });
-    expect(await deps.projects.markDeleting(alice, project.projectId)).toBe(true);
+    expect(await deps.projects.markDeleting(aliceWs, project.projectId)).toBe(true);
     for (const file of files) {
       const read = await getFile(withLinks(deps), alice, file.fileId, links).catch((e: unknown) => e);
       expect(read).toBeInstanceOf(NotFoundError);
@@ -150,14 +152,14 @@ describe("files of a project", () => {
 
   it("deletes the record, its share item, every version of its package and icon, and nothing else", async () => {
     const { deps, project, files } = await setup(3);
-    await deps.projects.recordUpload(alice, project.projectId, "t");
+    await deps.projects.recordUpload(aliceWs, project.projectId, "t");
     deps.objects.putVersion(`uploads/${project.projectId}/${files[1]!.fileId}0/other.ipa`); // a neighbour sharing the id as a prefix
     await deleteFile(deps, alice, files[1]!.fileId);
     expect(deps.files.records.has(files[1]!.fileId)).toBe(false);
     expect(deps.files.shares.has(files[1]!.userKey!)).toBe(false);
     expect(deps.objects.count(`uploads/${project.projectId}/${files[1]!.fileId}/`)).toBe(0);
     expect(deps.objects.count(`uploads/${project.projectId}/`)).toBe(7);
-    expect((await deps.projects.get(alice, project.projectId))!.fileCount).toBe(0);
+    expect((await deps.projects.get(aliceWs, project.projectId))!.fileCount).toBe(0);
     await expect(getFile(withLinks(deps), alice, files[1]!.fileId, links)).rejects.toBeInstanceOf(NotFoundError);
   });
 

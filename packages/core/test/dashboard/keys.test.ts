@@ -1,16 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { createKey, createProject, deleteProject, keyUsage, regenerateKey, revokeKey } from "../support/through-http";
+import { createKey, createProject, deleteProject, keyUsage, listKeys, regenerateKey, revokeKey } from "../support/through-http";
 import {
   ConflictError,
   NotFoundError,
   hashSecret,
-  listKeys,
   MAX_ACTIVE_KEYS,
+  personalWorkspaceId,
 } from "../../src";
 import { memoryDashboard } from "./memory-dashboard";
 
-const alice = "usr_alice";
-const bob = "usr_bob";
+const alice = "usr_alice00000000000";
+const aliceWs = personalWorkspaceId(alice);
+const bob = "usr_bob0000000000000";
 
 async function setup() {
   const deps = memoryDashboard();
@@ -56,7 +57,7 @@ describe("API keys", () => {
     await expect(createKey(deps, bob, { name: "CI", projectId: project.projectId })).rejects.toBeInstanceOf(NotFoundError);
     await expect(createKey(deps, alice, { name: "", projectId: project.projectId })).rejects.toMatchObject({ code: "invalid_request" });
     await expect(createKey(deps, alice, { name: "k".repeat(81), projectId: project.projectId })).rejects.toMatchObject({ code: "invalid_request" });
-    await deps.projects.markDeleting(alice, project.projectId);
+    await deps.projects.markDeleting(aliceWs, project.projectId);
     await expect(createKey(deps, alice, { name: "CI", projectId: project.projectId })).rejects.toMatchObject({ code: "project_deleting" });
   });
 

@@ -27,55 +27,70 @@ import {
   type UsageDay,
   type UsageMark,
   type UsageReader,
+  type AuditEntryInput,
+  type AuditLog,
+  type Membership,
+  type Role,
+  type UserAccount,
+  type Workspace,
+  type WorkspaceCatalog,
+  personalWorkspaceId,
 } from "../../src";
 
-/** In-memory dashboard ports with the DynamoDB/S3 adapters' contracts (owner-scoped, conditional). */
+/** In-memory dashboard ports with the DynamoDB/S3 adapters' contracts (workspace-scoped, conditional). */
 export class MemoryProjects implements ProjectCatalog {
   readonly items = new Map<string, ProjectView>();
   readonly names = new Map<string, string>();
-  private key = (userId: string, projectId: string) => `${userId}/${projectId}`;
-  private nameKey = (userId: string, name: string) => `${userId}/${name.toLowerCase()}`;
+  private key = (workspaceId: string, projectId: string) => `${workspaceId}/${projectId}`;
+  private nameKey = (workspaceId: string, name: string) => `${workspaceId}/${name.toLowerCase()}`;
 
-  async list(userId: string) {
-    return [...this.items.values()].filter((p) => p.userId === userId).map((p) => structuredClone(p));
+  async list(workspaceId: string) {
+    return [...this.items.values()].filter((p) => p.workspaceId === workspaceId).map((p) => structuredClone(p));
   }
-  async get(userId: string, projectId: string) {
-    const p = this.items.get(this.key(userId, projectId));
+  async get(workspaceId: string, projectId: string) {
+    const p = this.items.get(this.key(workspaceId, projectId));
     return p ? structuredClone(p) : undefined;
   }
+  async workspaceOf(projectId: string) {
+    return [...this.items.values()].find((p) => p.projectId === projectId)?.workspaceId;
+  }
+  async find(projectId: string) {
+    const workspaceId = await this.workspaceOf(projectId);
+    return workspaceId ? this.get(workspaceId, projectId) : undefined;
+  }
   async create(project: Project) {
-    if (this.names.has(this.nameKey(project.userId, project.name))) throw new ConflictError("already_exists", "taken");
-    if ((await this.list(project.userId)).length >= MAX_PROJECTS) throw new ConflictError("limit_reached", "limit");
-    this.items.set(this.key(project.userId, project.projectId), { ...project, status: "active", fileCount: 0 });
-    this.names.set(this.nameKey(project.userId, project.name), project.projectId);
+    if (this.names.has(this.nameKey(project.workspaceId, project.name))) throw new ConflictError("already_exists", "taken");
+    if ((await this.list(project.workspaceId)).length >= MAX_PROJECTS) throw new ConflictError("limit_reached", "limit");
+    this.items.set(this.key(project.workspaceId, project.projectId), { ...project, status: "active", fileCount: 0 });
+    this.names.set(this.nameKey(project.workspaceId, project.name), project.projectId);
   }
   async update(current: ProjectView, changes: ProjectChanges) {
-    const stored = this.items.get(this.key(current.userId, current.projectId));
+    const stored = this.items.get(this.key(current.workspaceId, current.projectId));
     if (!stored || stored.status !== "active") return false;
     if (changes.name !== undefined && changes.name.toLowerCase() !== current.name.toLowerCase()) {
-      if (this.names.has(this.nameKey(current.userId, changes.name))) throw new ConflictError("already_exists", "taken");
-      this.names.delete(this.nameKey(current.userId, current.name));
-      this.names.set(this.nameKey(current.userId, changes.name), current.projectId);
+      if (this.names.has(this.nameKey(current.workspaceId, changes.name))) throw new ConflictError("already_exists", "taken");
+      this.names.delete(this.nameKey(current.workspaceId, current.name));
+      this.names.set(this.nameKey(current.workspaceId, changes.name), current.projectId);
     }
     Object.assign(stored, changes);
     return true;
   }
-  async markDeleting(userId: string, projectId: string) {
-    const stored = this.items.get(this.key(userId, projectId));
+  async markDeleting(workspaceId: string, projectId: string) {
+    const stored = this.items.get(this.key(workspaceId, projectId));
     if (!stored || stored.status !== "active") return false;
     stored.status = "deleting";
     return true;
   }
-  async remove(userId: string, projectId: string, name: string) {
-    if (this.names.get(this.nameKey(userId, name)) === projectId) this.names.delete(this.nameKey(userId, name));
-    this.items.delete(this.key(userId, projectId));
+  async remove(workspaceId: string, projectId: string, name: string) {
+    if (this.names.get(this.nameKey(workspaceId, name)) === projectId) this.names.delete(this.nameKey(workspaceId, name));
+    this.items.delete(this.key(workspaceId, projectId));
   }
-  async recordUpload(userId: string, projectId: string, at: string) {
-    const stored = this.items.get(this.key(userId, projectId));
+  async recordUpload(workspaceId: string, projectId: string, at: string) {
+    const stored = this.items.get(this.key(workspaceId, projectId));
     if (stored) Object.assign(stored, { fileCount: stored.fileCount + 1, lastUploadAt: at });
   }
-  async forgetUpload(userId: string, projectId: string) {
-    const stored = this.items.get(this.key(userId, projectId));
+  async forgetUpload(workspaceId: string, projectId: string) {
+    const stored = this.items.get(this.key(workspaceId, projectId));
     if (stored) stored.fileCount -= 1;
   }
 }
@@ -95,20 +110,91 @@ export class MemoryKeys implements KeyCatalog {
   async listByProject(projectId: string) {
     return [...this.items.values()].filter((k) => k.projectId === projectId).map((k) => structuredClone(k));
   }
-  async revoke(userId: string, key: Pick<ApiKey, "clientId" | "projectId">, at: string) {
+  async revoke(_workspaceId: string, key: Pick<ApiKey, "clientId" | "projectId">, at: string) {
     const k = this.items.get(key.clientId);
-    if (!k || k.userId !== userId || k.status !== "active") return false;
+    if (!k || k.projectId !== key.projectId || k.status !== "active") return false;
     Object.assign(k, { status: "revoked", revokedAt: at });
     return true;
   }
-  async replaceSecret(userId: string, clientId: string, secretHash: string) {
-    const k = this.items.get(clientId);
-    if (!k || k.userId !== userId || k.status !== "active") return false;
+  async replaceSecret(key: Pick<ApiKey, "clientId" | "projectId">, secretHash: string) {
+    const k = this.items.get(key.clientId);
+    if (!k || k.projectId !== key.projectId || k.status !== "active") return false;
     k.secretHash = secretHash;
     return true;
   }
   async remove(clientId: string) {
     this.items.delete(clientId);
+  }
+}
+
+/**
+ * Workspaces and memberships as sign-up leaves them: every user owns their personal workspace
+ * (its id derived from theirs, made on first sight as sign-up would have made it); `add` seeds
+ * other memberships (setup, as an accepted invitation would), `removeMember` and `remove` are
+ * the catalog's own.
+ */
+export class MemoryWorkspaces implements Pick<WorkspaceCatalog, "membership" | "listForUser" | "removeMember" | "remove"> {
+  readonly members = new Map<string, Membership>();
+  /** Personal workspaces already made (so one removed is not made again). */
+  private readonly made = new Set<string>();
+  readonly removed: string[] = [];
+  private ensurePersonal(userId: string) {
+    const workspaceId = personalWorkspaceId(userId);
+    if (this.made.has(workspaceId)) return;
+    this.made.add(workspaceId);
+    this.add(workspaceId, userId, "owner");
+  }
+  add(workspaceId: string, userId: string, role: Role) {
+    this.members.set(`${workspaceId}/${userId}`, { workspaceId, userId, role, joinedAt: "2026-01-01T00:00:00.000Z" });
+  }
+  private workspace(workspaceId: string): Workspace {
+    const members = [...this.members.values()].filter((m) => m.workspaceId === workspaceId);
+    return {
+      workspaceId,
+      name: workspaceId,
+      personal: false,
+      createdAt: "2026-01-01T00:00:00.000Z",
+      createdBy: members[0]?.userId ?? "",
+      memberCount: members.length,
+      ownerCount: members.filter((m) => m.role === "owner").length,
+    };
+  }
+  async membership(workspaceId: string, userId: string) {
+    this.ensurePersonal(userId);
+    const m = this.members.get(`${workspaceId}/${userId}`);
+    return m ? { ...m } : undefined;
+  }
+  async listForUser(userId: string) {
+    this.ensurePersonal(userId);
+    return [...this.members.values()]
+      .filter((m) => m.userId === userId)
+      .map((m) => ({ workspace: this.workspace(m.workspaceId), membership: { ...m } }));
+  }
+  async removeMember(workspaceId: string, userId: string) {
+    const m = this.members.get(`${workspaceId}/${userId}`);
+    if (m?.role === "owner" && this.workspace(workspaceId).ownerCount <= 1) throw new ConflictError("last_owner", "last owner");
+    this.members.delete(`${workspaceId}/${userId}`);
+  }
+  async remove(workspaceId: string) {
+    this.removed.push(workspaceId);
+    for (const [id, m] of this.members) if (m.workspaceId === workspaceId) this.members.delete(id);
+  }
+}
+
+/** The audit entries recorded, in order. */
+export class MemoryAudit implements Pick<AuditLog, "record"> {
+  readonly entries: AuditEntryInput[] = [];
+  async record(entry: AuditEntryInput) {
+    this.entries.push(structuredClone(entry));
+  }
+}
+
+/** Accounts by id, for the key list's creators. */
+export class MemoryUsers {
+  readonly emails = new Map<string, string>();
+  async get(userId: string) {
+    const email = this.emails.get(userId);
+    return email ? ({ userId, email, emailVerified: true, createdAt: "2026-01-01T00:00:00.000Z" } as UserAccount) : undefined;
   }
 }
 
@@ -296,6 +382,7 @@ export class FixedSecret implements StageSecret {
 }
 
 export function memoryDashboard(options: { bucketPageSize?: number } = {}) {
+  const workspaces = new MemoryWorkspaces();
   const deps = {
     projects: new MemoryProjects(),
     keys: new MemoryKeys(),
@@ -308,8 +395,12 @@ export function memoryDashboard(options: { bucketPageSize?: number } = {}) {
     clock: new ManualClock(),
     ids: sequentialIds(),
     cursorSecret: new FixedSecret(),
+    workspaces,
+    users: new MemoryUsers(),
+    audit: new MemoryAudit(),
   } satisfies DashboardDeps;
-  return deps;
+  // Account deletion's view of the same workspaces.
+  return { ...deps, memberships: workspaces };
 }
 
 export const links = { publicBaseUrl: "https://hangar.test", shareBaseUrl: "https://share.test" };

@@ -1,19 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { createProject, deleteProject, getProject, updateProject } from "../support/through-http";
+import { createProject, deleteProject, getProject, listProjects, updateProject } from "../support/through-http";
 import {
   ConflictError,
   NotFoundError,
   ValidationError,
   budgetOf,
-  listProjects,
   MAX_PROJECTS,
   purgeProject,
+  personalWorkspaceId,
 } from "../../src";
 import { memoryDashboard, storedFile } from "./memory-dashboard";
 
 const forever = { shouldStop: () => false };
-const alice = "usr_alice";
-const bob = "usr_bob";
+const alice = "usr_alice00000000000";
+const aliceWs = personalWorkspaceId(alice);
+const bob = "usr_bob0000000000000";
 
 async function fieldsOf(promise: Promise<unknown>) {
   const error = await promise.then(
@@ -61,7 +62,7 @@ describe("projects", () => {
     await createProject(deps, alice, { name: "Shop", color: "blue" });
     const taken = await createProject(deps, alice, { name: "SHOP", color: "red" }).catch((e: unknown) => e);
     expect(taken).toBeInstanceOf(ConflictError);
-    expect((taken as ConflictError).details).toEqual({ fields: [{ field: "name", message: "is already the name of one of your projects" }] });
+    expect((taken as ConflictError).details).toEqual({ fields: [{ field: "name", message: "is already the name of a project in this workspace" }] });
     await expect(createProject(deps, bob, { name: "shop", color: "red" })).resolves.toMatchObject({ name: "shop" });
   });
 
@@ -71,7 +72,7 @@ describe("projects", () => {
     deps.clock.advance(1000);
     const newer = await createProject(deps, alice, { name: "Newer", color: "red" });
     await createProject(deps, bob, { name: "Bob's", color: "gray" });
-    await deps.projects.recordUpload(alice, older.projectId, "2026-03-10T13:00:00.000Z");
+    await deps.projects.recordUpload(aliceWs, older.projectId, "2026-03-10T13:00:00.000Z");
     const list = await listProjects(deps, alice);
     expect(list.map((p) => p.name)).toEqual(["Newer", "Older"]);
     expect(list[1]).toMatchObject({ fileCount: 1, lastUploadAt: "2026-03-10T13:00:00.000Z" });
@@ -110,8 +111,8 @@ describe("projects", () => {
 
     await expect(deleteProject(deps, alice, doomed.projectId, { confirmName: "doomed" }, forever)).resolves.toEqual({ status: "deleted" });
 
-    expect(await deps.projects.get(alice, doomed.projectId)).toBeUndefined();
-    expect([...deps.projects.names.keys()]).toEqual([`${alice}/kept`]);
+    expect(await deps.projects.get(aliceWs, doomed.projectId)).toBeUndefined();
+    expect([...deps.projects.names.keys()]).toEqual([`${aliceWs}/kept`]);
     expect(deps.keys.items.size).toBe(0);
     expect(await deps.usage.days("hgr_doomed", "2000-01-01", "2100-01-01")).toEqual([]);
     expect([...deps.files.records.values()].map((f) => f.projectId)).toEqual([kept.projectId]);
@@ -130,7 +131,7 @@ describe("projects", () => {
     let steps = 0;
     const outcome = await deleteProject(deps, alice, big.projectId, { confirmName: "Big" }, { shouldStop: () => steps++ >= 1 });
     expect(outcome).toEqual({ status: "deleting" });
-    expect(deps.background.scheduled).toEqual([{ kind: "project", userId: alice, projectId: big.projectId }]);
+    expect(deps.background.scheduled).toEqual([{ kind: "project", workspaceId: aliceWs, projectId: big.projectId }]);
     await expect(getProject(deps, alice, big.projectId)).resolves.toMatchObject({ status: "deleting" });
     // The key stopped working at once, before the files are gone.
     expect(deps.keys.items.get("hgr_big")?.status).toBe("revoked");
@@ -156,7 +157,7 @@ describe("projects", () => {
     const deps = memoryDashboard();
     const p = await createProject(deps, alice, { name: "Active", color: "blue" });
     storedFile(deps, p.projectId, 1);
-    await expect(purgeProject(deps, { kind: "project", userId: alice, projectId: p.projectId }, budgetOf(deps.clock, 1000))).resolves.toBe("done");
+    await expect(purgeProject(deps, { kind: "project", workspaceId: aliceWs, projectId: p.projectId }, budgetOf(deps.clock, 1000))).resolves.toBe("done");
     expect(deps.files.records.size).toBe(1);
     expect(deps.objects.count()).toBe(3);
   });

@@ -3,7 +3,7 @@ import { createProject, deleteAccount, deleteProject, getProject } from "../supp
 import { budgetOf, NotFoundError, resumeStaleDeletes, STALE_DELETE_MS } from "../../src";
 import { memoryDashboard, storedFile } from "./memory-dashboard";
 
-const alice = "usr_alice";
+const alice = "usr_alice00000000000";
 const ample = (deps: ReturnType<typeof memoryDashboard>) => budgetOf(deps.clock, 60_000);
 
 /** A purger that dies after `n` objects, as a background run killed half way (timeout, crash) would. */

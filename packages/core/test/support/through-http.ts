@@ -50,50 +50,58 @@ const projectRef = (projectId: string | undefined) => param(core.ProjectRef, { p
 const keyRef = (clientId: string | undefined) => param(core.KeyRef, { clientId }, core.keyNotFound);
 const fileRef = (fileId: string | undefined) => param(core.FileRef, { fileId }, core.fileNotFound);
 
-export const createProject = async (deps: Deps<typeof core.createProject>, userId: string, raw: unknown) =>
-  core.createProject(deps, userId, parseInput(core.CreateProject, raw));
-export const getProject = async (deps: Deps<typeof core.getProject>, userId: string, projectId: string | undefined) =>
-  core.getProject(deps, userId, projectRef(projectId));
-export const updateProject = async (deps: Deps<typeof core.updateProject>, userId: string, projectId: string | undefined, raw: unknown) => {
+/** Who asks: a user id (as the tests name their people) or a whole Actor. */
+type Who = string | core.Actor;
+const actor = (who: Who): core.Actor => (typeof who === "string" ? { userId: who } : who);
+
+export const createProject = async (deps: Deps<typeof core.createProject>, who: Who, raw: unknown) =>
+  core.createProject(deps, actor(who), parseInput(core.CreateProject, raw));
+export const listProjects = async (deps: Deps<typeof core.listProjects>, who: Who, rawQuery: unknown = {}) =>
+  core.listProjects(deps, actor(who), parseInput(core.WorkspaceQuery, rawQuery));
+export const getProject = async (deps: Deps<typeof core.getProject>, who: Who, projectId: string | undefined) =>
+  core.getProject(deps, actor(who), projectRef(projectId));
+export const updateProject = async (deps: Deps<typeof core.updateProject>, who: Who, projectId: string | undefined, raw: unknown) => {
   const body = parseInput(core.UpdateProject, raw);
-  return core.updateProject(deps, userId, { ...projectRef(projectId), ...body });
+  return core.updateProject(deps, actor(who), { ...projectRef(projectId), ...body });
 };
-export const deleteProject = async (deps: Deps<typeof core.deleteProject>, userId: string, projectId: string | undefined, raw: unknown, budget: core.Budget) => {
+export const deleteProject = async (deps: Deps<typeof core.deleteProject>, who: Who, projectId: string | undefined, raw: unknown, budget: core.Budget) => {
   const body = parseInput(core.DeleteProject, raw);
-  return core.deleteProject(deps, userId, { ...projectRef(projectId), ...body }, budget);
+  return core.deleteProject(deps, actor(who), { ...projectRef(projectId), ...body }, budget);
 };
 export const listProjectFiles = async (
   deps: Deps<typeof core.listProjectFiles>,
-  userId: string,
+  who: Who,
   projectId: string | undefined,
   rawQuery: unknown,
   bases: core.LinkBases,
 ) => {
   const query = parseInput(core.PageQuery, rawQuery);
-  return core.listProjectFiles(deps, userId, { ...projectRef(projectId), ...query }, bases);
+  return core.listProjectFiles(deps, actor(who), { ...projectRef(projectId), ...query }, bases);
 };
-export const latestFiles = async (deps: Deps<typeof core.latestFiles>, userId: string, rawQuery: unknown, bases: core.LinkBases) =>
-  core.latestFiles(deps, userId, parseInput(core.PageQuery, rawQuery), bases);
-export const getFile = async (deps: Deps<typeof core.getFile>, userId: string, fileId: string | undefined, bases: core.LinkBases) =>
-  core.getFile(deps, userId, fileRef(fileId), bases);
-export const deleteFile = async (deps: Deps<typeof core.deleteFile>, userId: string, fileId: string | undefined) =>
-  core.deleteFile(deps, userId, fileRef(fileId));
-export const createKey = async (deps: Deps<typeof core.createKey>, userId: string, raw: unknown) =>
-  core.createKey(deps, userId, parseInput(core.CreateKey, raw));
-export const revokeKey = async (deps: Deps<typeof core.revokeKey>, userId: string, clientId: string | undefined) =>
-  core.revokeKey(deps, userId, keyRef(clientId));
-export const regenerateKey = async (deps: Deps<typeof core.regenerateKey>, userId: string, clientId: string | undefined) =>
-  core.regenerateKey(deps, userId, keyRef(clientId));
-export const keyUsage = async (deps: Deps<typeof core.keyUsage>, userId: string, clientId: string | undefined) =>
-  core.keyUsage(deps, userId, keyRef(clientId));
-export const deleteAccount = async (deps: Deps<typeof core.deleteAccount>, userId: string, raw: unknown, budget: core.Budget) =>
-  core.deleteAccount(deps, userId, parseInput(core.DeleteAccount, raw), budget);
+export const latestFiles = async (deps: Deps<typeof core.latestFiles>, who: Who, rawQuery: unknown, bases: core.LinkBases) =>
+  core.latestFiles(deps, actor(who), parseInput(core.WorkspacePageQuery, rawQuery), bases);
+export const getFile = async (deps: Deps<typeof core.getFile>, who: Who, fileId: string | undefined, bases: core.LinkBases) =>
+  core.getFile(deps, actor(who), fileRef(fileId), bases);
+export const deleteFile = async (deps: Deps<typeof core.deleteFile>, who: Who, fileId: string | undefined) =>
+  core.deleteFile(deps, actor(who), fileRef(fileId));
+export const createKey = async (deps: Deps<typeof core.createKey>, who: Who, raw: unknown) =>
+  core.createKey(deps, actor(who), parseInput(core.CreateKey, raw));
+export const listKeys = async (deps: Deps<typeof core.listKeys>, who: Who, rawQuery: unknown = {}) =>
+  core.listKeys(deps, actor(who), parseInput(core.WorkspaceQuery, rawQuery));
+export const revokeKey = async (deps: Deps<typeof core.revokeKey>, who: Who, clientId: string | undefined) =>
+  core.revokeKey(deps, actor(who), keyRef(clientId));
+export const regenerateKey = async (deps: Deps<typeof core.regenerateKey>, who: Who, clientId: string | undefined) =>
+  core.regenerateKey(deps, actor(who), keyRef(clientId));
+export const keyUsage = async (deps: Deps<typeof core.keyUsage>, who: Who, clientId: string | undefined) =>
+  core.keyUsage(deps, actor(who), keyRef(clientId));
+export const deleteAccount = async (deps: Deps<typeof core.deleteAccount>, who: Who, raw: unknown, budget: core.Budget) =>
+  core.deleteAccount(deps, actor(who), parseInput(core.DeleteAccount, raw), budget);
 
 // Share link controls.
 const sharedFileRef = (fileId: string | undefined) => param(core.FileRef, { fileId }, links.linkNotFound);
-export const updateShareSettings = async (deps: links.LinkDeps, userId: string, fileId: string | undefined, raw: unknown, bases: core.LinkBases) => {
+export const updateShareSettings = async (deps: links.LinkDeps, who: Who, fileId: string | undefined, raw: unknown, bases: core.LinkBases) => {
   const body = parseInput(links.ShareSettings, raw);
-  return links.updateShareSettings(deps, userId, { ...sharedFileRef(fileId), ...body }, bases);
+  return links.updateShareSettings(deps, actor(who), { ...sharedFileRef(fileId), ...body }, bases);
 };
-export const regenerateShareLink = async (deps: links.LinkDeps, userId: string, fileId: string | undefined, bases: core.LinkBases) =>
-  links.regenerateShareLink(deps, userId, sharedFileRef(fileId), bases);
+export const regenerateShareLink = async (deps: links.LinkDeps, who: Who, fileId: string | undefined, bases: core.LinkBases) =>
+  links.regenerateShareLink(deps, actor(who), sharedFileRef(fileId), bases);

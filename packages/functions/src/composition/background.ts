@@ -1,4 +1,4 @@
-import type { BackgroundTasks, PurgeTask } from "@hangar/core";
+import { personalWorkspaceId, WORKSPACE_ID, type BackgroundTasks, type PurgeTask } from "@hangar/core";
 import { logger } from "../observability/logger";
 
 /**
@@ -54,10 +54,20 @@ export interface PurgeEvent {
 
 const ID = /^[A-Za-z0-9_]{1,64}$/;
 
+/**
+ * A purge names its project and the project's workspace. An invocation sent before workspaces
+ * existed (in flight during the deploy that brought them) names the user instead: the project
+ * is then in that user's personal workspace, where the migration moved it.
+ */
 function parsePurgeTask(raw: unknown): PurgeTask | undefined {
-  const task = raw as Partial<PurgeTask> | null;
-  if (!task || task.kind !== "project" || typeof task.userId !== "string" || typeof task.projectId !== "string") return undefined;
-  return ID.test(task.userId) && ID.test(task.projectId) ? { kind: "project", userId: task.userId, projectId: task.projectId } : undefined;
+  const task = raw as (Partial<PurgeTask> & { userId?: unknown }) | null;
+  if (!task || task.kind !== "project" || typeof task.projectId !== "string" || !ID.test(task.projectId)) return undefined;
+  if (typeof task.workspaceId === "string") {
+    return WORKSPACE_ID.test(task.workspaceId) ? { kind: "project", workspaceId: task.workspaceId, projectId: task.projectId } : undefined;
+  }
+  return typeof task.userId === "string" && ID.test(task.userId)
+    ? { kind: "project", workspaceId: personalWorkspaceId(task.userId), projectId: task.projectId }
+    : undefined;
 }
 
 /** Only a well-formed purge is ever run; anything else is not ours. */

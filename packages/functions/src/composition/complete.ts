@@ -1,22 +1,41 @@
-import { isDashboardUpload, type CompleteDeps, type CompletedFile, type MultipartStore, type Uploader } from "@hangar/core";
+import {
+  isDashboardUpload,
+  keyWorkspaceId,
+  recordChange,
+  type CompleteDeps,
+  type CompletedFile,
+  type MultipartStore,
+  type Uploader,
+} from "@hangar/core";
 import { S3MultipartStore, S3ObjectStore } from "@hangar/core/s3";
 import { S3PackageInspector } from "@hangar/core/s3-inspector";
 import { logger } from "../observability/logger";
 import { record } from "../observability/metrics";
+import { auditLog } from "./audit-log";
 import { once } from "./once";
 import { getRuntime } from "./root";
 import { s3Client } from "./s3-client";
 
 /**
- * Keeps the key's usage and the project's file count current. Both writes run together; a
- * failure is logged, never turned into a failed complete (the upload itself is stored). A
- * dashboard upload counts on the project only: it used no key.
+ * Keeps the key's usage and the project's file count current (the project in the key's
+ * workspace), and records a dashboard upload in the workspace's audit log (build.uploaded; an
+ * API key's uploads are counted on its usage instead). The writes run together; a failure is
+ * logged, never turned into a failed complete (the upload itself is stored).
  */
 async function countCompleted(file: CompletedFile, caller: Uploader): Promise<void> {
   const { usage, projects } = getRuntime();
+  const workspaceId = keyWorkspaceId(caller);
   await Promise.all([
     isDashboardUpload(caller) ? undefined : usage?.uploadCompleted(caller.clientId, new Date(file.completedAt), file.fileSize),
-    projects.recordUpload(caller.userId, file.projectId, file.completedAt),
+    projects.recordUpload(workspaceId, file.projectId, file.completedAt),
+    caller.actor
+      ? recordChange({ audit: auditLog() }, caller.actor, {
+          workspaceId,
+          action: "build.uploaded",
+          target: { type: "build", id: file.fileId, label: file.fileName },
+          details: { projectId: file.projectId, fileSize: file.fileSize },
+        })
+      : undefined,
   ]).catch((error: unknown) => logger.warn("could not count a completed upload", { error: error as Error, fileId: file.fileId }));
 }
 

@@ -1,7 +1,9 @@
 import type { DashboardDeps } from "@hangar/core";
-import { DynamoFileCatalog, DynamoPendingDeletes, DynamoStageSecret, DynamoUsage } from "@hangar/core/dynamo";
+import { DynamoFileCatalog, DynamoPendingDeletes, DynamoStageSecret, DynamoUsage, DynamoUserRepository } from "@hangar/core/dynamo";
+import { auditLog } from "./audit-log";
 import { once } from "./once";
 import { getRuntime } from "./root";
+import { workspaceCatalog } from "./workspace-catalog";
 
 /** The dashboard's adapters that only read and write the table: everything but deletes. */
 export type DashboardBaseDeps = Omit<DashboardDeps, "objects" | "background">;
@@ -25,5 +27,9 @@ export const dashboardBaseDeps = once((): DashboardBaseDeps => {
     clock: runtime.clock,
     ids: runtime.ids,
     cursorSecret: new DynamoStageSecret(db, table, "cursor"),
+    workspaces: workspaceCatalog(),
+    // Who created a key, by id (the key list's createdBy).
+    users: new DynamoUserRepository(db, table),
+    audit: auditLog(),
   };
 });

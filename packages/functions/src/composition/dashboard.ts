@@ -1,4 +1,4 @@
-import { budgetOf, purgeProject, type AccountCloser, type Budget, type DashboardDeps, type PurgeTask } from "@hangar/core";
+import { budgetOf, purgeProject, type AccountCloser, type AccountWorkspaces, type Budget, type DashboardDeps, type PurgeTask } from "@hangar/core";
 import { logger } from "../observability/logger";
 import { accountCloser } from "./account-closer";
 import { backgroundTasks, PURGE_KEY } from "./background";
@@ -6,6 +6,7 @@ import { dashboardBaseDeps } from "./dashboard-base";
 import { lazyPurger } from "./lazy-purger";
 import { once } from "./once";
 import { getRuntime } from "./root";
+import { workspaceCatalog } from "./workspace-catalog";
 
 /**
  * The dashboard's ports with the deletes of whole projects (projects function, the housekeeping
@@ -26,12 +27,16 @@ export const dashboardDeps = once((): DashboardDeps => {
 });
 
 /**
- * Account deletion's ports: the dashboard's, and the accounts side's password check and session
- * ends (account-closer.ts). A static import on purpose: esbuild bundles a dynamic import's target
+ * Account deletion's ports: the dashboard's, the accounts side's password check and session
+ * ends (account-closer.ts), and the account's workspaces (those it alone owns go, it leaves the others). A static import on purpose: esbuild bundles a dynamic import's target
  * anyway (SST builds one file per function), and wrapped for lazy evaluation it tree-shakes
  * worse: the projects bundle grew by 50 KB and its import got slower, not faster.
  */
-export const deleteAccountDeps = (): DashboardDeps & { account: AccountCloser } => ({ ...dashboardDeps(), account: accountCloser() });
+export const deleteAccountDeps = (): DashboardDeps & { account: AccountCloser; memberships: AccountWorkspaces } => ({
+  ...dashboardDeps(),
+  account: accountCloser(),
+  memberships: workspaceCatalog(),
+});
 
 /** The budget of the part of a delete that runs inside the request. */
 export const inlineBudget = (): Budget => budgetOf(getRuntime().clock, getRuntime().settings.HANGAR_DELETE_INLINE_MS);

@@ -1,8 +1,10 @@
 import type { LinkDeps, LinkPasswordLimits, LinkVisitDeps } from "@hangar/core/links";
 import { DynamoShareLinks } from "@hangar/core/links-dynamo";
 import { ScryptPasswordHasher } from "@hangar/core/scrypt";
+import { auditLog } from "./audit-log";
 import { once } from "./once";
 import { getRuntime } from "./root";
+import { workspaceCatalog } from "./workspace-catalog";
 
 /**
  * What the share, download and links functions add to the runtime: the share items with their
@@ -33,7 +35,16 @@ export const linkRuntime = once((): LinkRuntime => {
 export const linkDeps = once((): LinkDeps => {
   const runtime = getRuntime();
   const { links, hasher } = linkRuntime();
-  return { files: runtime.files, projects: runtime.projects, links, hasher, clock: runtime.clock, ids: runtime.ids };
+  return {
+    files: runtime.files,
+    projects: runtime.projects,
+    workspaces: workspaceCatalog(),
+    links,
+    hasher,
+    audit: auditLog(),
+    clock: runtime.clock,
+    ids: runtime.ids,
+  };
 });
 
 /** The visitor-side use cases' dependencies (share and download functions, core's links/visit-link.ts). */

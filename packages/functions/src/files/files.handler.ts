@@ -1,4 +1,5 @@
 import { deleteFile, getFile, latestFiles } from "@hangar/core";
+import { actorOf } from "../middleware/actor";
 import { fileDeps } from "../composition/dashboard-files";
 import { dashboardFunction } from "../composition/dashboard-http";
 import { linkBases } from "../composition/link-bases";
@@ -9,19 +10,19 @@ import { noContent } from "../projects/answers";
 export const handler = dashboardFunction("files", {
   "GET /api/files": {
     handler: async (e, c) =>
-      json(200, { ...(await latestFiles(fileDeps(), c.session.userId, c.query, linkBases(e, getRuntime().settings))), nextCursor: null }),
+      json(200, { ...(await latestFiles(fileDeps(), actorOf(c), c.query, linkBases(e, getRuntime().settings))), nextCursor: null }),
   },
   "GET /api/files/{fileId}": {
     handler: async (e, c) =>
       json(
         200,
         // With the share link's settings and counts (links/): the file page's link controls.
-        await getFile(fileDeps(), c.session.userId, c.params, linkBases(e, getRuntime().settings)),
+        await getFile(fileDeps(), actorOf(c), c.params, linkBases(e, getRuntime().settings)),
       ),
   },
   "DELETE /api/files/{fileId}": {
     handler: async (_e, c) => {
-      await deleteFile(fileDeps(), c.session.userId, c.params);
+      await deleteFile(fileDeps(), actorOf(c), c.params);
       return noContent();
     },
   },

@@ -1,5 +1,6 @@
 import { deleteAccount } from "@hangar/core";
 import { clearedSessionCookie } from "../accounts/session-cookie";
+import { actorOf } from "../middleware/actor";
 import { deleteAccountDeps, inlineBudget } from "../composition/dashboard";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
@@ -12,7 +13,7 @@ import { deleted } from "./answers";
  */
 export const deleteAccountEndpoint: Endpoint<"DELETE /api/account"> = {
   handler: async (event, context) => {
-    const { status } = await deleteAccount(deleteAccountDeps(), context.session.userId, context.body, inlineBudget());
+    const { status } = await deleteAccount(deleteAccountDeps(), actorOf(context), context.body, inlineBudget());
     // Every session ended: the browser drops its cookie too.
     return { ...deleted(status), cookies: [clearedSessionCookie(linkBases(event, getRuntime().settings).publicBaseUrl)] };
   },

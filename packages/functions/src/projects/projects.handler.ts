@@ -8,6 +8,7 @@ import {
   listProjects,
   updateProject,
 } from "@hangar/core";
+import { actorOf } from "../middleware/actor";
 import { purgeEventOf } from "../composition/background";
 import { continuePurge, dashboardDeps, inlineBudget } from "../composition/dashboard";
 import { dashboardFunction } from "../composition/dashboard-http";
@@ -20,20 +21,20 @@ import { deleted } from "./answers";
 import { deleteAccountEndpoint } from "./delete-account";
 
 const http = dashboardFunction("projects", {
-  "POST /api/projects": { handler: async (_e, c) => json(201, await createProject(dashboardDeps(), c.session.userId, c.body)) },
+  "POST /api/projects": { handler: async (_e, c) => json(201, await createProject(dashboardDeps(), actorOf(c), c.body)) },
   "GET /api/projects": {
-    handler: async (_e, c) => json(200, { items: await listProjects(dashboardDeps(), c.session.userId), nextCursor: null }),
+    handler: async (_e, c) => json(200, { items: await listProjects(dashboardDeps(), actorOf(c), c.query), nextCursor: null }),
   },
-  "GET /api/projects/{projectId}": { handler: async (_e, c) => json(200, await getProject(dashboardDeps(), c.session.userId, c.params)) },
+  "GET /api/projects/{projectId}": { handler: async (_e, c) => json(200, await getProject(dashboardDeps(), actorOf(c), c.params)) },
   "PATCH /api/projects/{projectId}": {
-    handler: async (_e, c) => json(200, await updateProject(dashboardDeps(), c.session.userId, { ...c.params, ...c.body })),
+    handler: async (_e, c) => json(200, await updateProject(dashboardDeps(), actorOf(c), { ...c.params, ...c.body })),
   },
   "DELETE /api/projects/{projectId}": {
-    handler: async (_e, c) => deleted((await deleteProject(dashboardDeps(), c.session.userId, { ...c.params, ...c.body }, inlineBudget())).status),
+    handler: async (_e, c) => deleted((await deleteProject(dashboardDeps(), actorOf(c), { ...c.params, ...c.body }, inlineBudget())).status),
   },
   "GET /api/projects/{projectId}/files": {
     handler: async (e, c) =>
-      json(200, await listProjectFiles(dashboardDeps(), c.session.userId, { ...c.params, ...c.query }, linkBases(e, getRuntime().settings))),
+      json(200, await listProjectFiles(dashboardDeps(), actorOf(c), { ...c.params, ...c.query }, linkBases(e, getRuntime().settings))),
   },
   "DELETE /api/account": deleteAccountEndpoint,
 });

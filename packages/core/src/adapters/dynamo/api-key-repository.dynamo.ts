@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { ApiKey, ApiKeyRepository } from "../../ports";
+import { keyWorkspaceId } from "../../ports/api-key-repository.port";
 import { createCountedKey } from "./counted-limits.dynamo";
 import { getItem } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
@@ -13,13 +14,13 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
   async get(clientId: string): Promise<ApiKey | undefined> {
     const item = await getItem(this.db, this.tableName, keys.apiKey(clientId), "api key");
     if (!item) return undefined;
-    const { secretHash, name, projectId, userId, status, createdAt } = item;
-    return { clientId, secretHash, name, projectId, userId, status, createdAt };
+    const { secretHash, name, projectId, userId, workspaceId, status, createdAt } = item;
+    return { clientId, secretHash, name, projectId, userId, ...(typeof workspaceId === "string" ? { workspaceId } : {}), status, createdAt };
   }
 
   /** Within its project's limit of active keys, counted exactly (see counted-limits.dynamo.ts). */
   async create(key: ApiKey): Promise<void> {
-    await createCountedKey(this.db, this.tableName, key, {
+    await createCountedKey(this.db, this.tableName, { workspaceId: keyWorkspaceId(key), projectId: key.projectId }, {
       ...keys.apiKey(key.clientId),
       type: "apiKey",
       gsi1pk: gsi1.project(key.projectId),

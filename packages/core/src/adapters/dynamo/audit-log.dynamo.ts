@@ -47,6 +47,29 @@ function toEntry(item: Record<string, unknown>): AuditEntry | undefined {
 }
 
 /**
+ * An entry's item as of `at` (with a new entry id): what record() puts, and what an adapter that
+ * writes the entry in the same transaction as the change it records puts (share-links.dynamo.ts,
+ * whose settings change must stay within its round trips).
+ */
+export function auditEntryItem(entry: AuditEntryInput, at: Date): Record<string, unknown> {
+  const entryId = randomBytes(8).toString("hex");
+  return {
+    ...keys.auditEntry(entry.workspaceId, at.toISOString(), entryId),
+    type: "audit",
+    entryId,
+    at: at.toISOString(),
+    workspaceId: entry.workspaceId,
+    action: entry.action,
+    // Stripped here rather than trusted to the client's removeUndefinedValues: a document
+    // client without it refuses the whole put, and the change it records already happened.
+    actor: storedActor(entry.actor),
+    ...(entry.target ? { target: entry.target } : {}),
+    ...(entry.details ? { details: entry.details } : {}),
+    ttl: Math.floor(at.getTime() / 1000) + AUDIT_RETENTION_DAYS * 86_400,
+  };
+}
+
+/**
  * The audit log as `AUDIT#<workspaceId>` / `<ISO time>#<entryId>` items (docs/data-model.md):
  * one partition per workspace, sorted by time, so a page of the newest entries is one Query.
  * Append-only: entries are only ever put (never updated) and expire by TTL.
@@ -59,29 +82,8 @@ export class DynamoAuditLog implements AuditLog {
   ) {}
 
   async record(entry: AuditEntryInput): Promise<void> {
-    const at = this.now();
-    const entryId = randomBytes(8).toString("hex");
     try {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: {
-            ...keys.auditEntry(entry.workspaceId, at.toISOString(), entryId),
-            type: "audit",
-            entryId,
-            at: at.toISOString(),
-            workspaceId: entry.workspaceId,
-            action: entry.action,
-            // Stripped here rather than trusted to the client's removeUndefinedValues: a document
-            // client without it refuses the whole put, and the change it records already happened.
-            actor: storedActor(entry.actor),
-            ...(entry.target ? { target: entry.target } : {}),
-            ...(entry.details ? { details: entry.details } : {}),
-            ttl: Math.floor(at.getTime() / 1000) + AUDIT_RETENTION_DAYS * 86_400,
-          },
-          ConditionExpression: "attribute_not_exists(pk)",
-        }),
-      );
+      await this.db.send(new PutCommand({ TableName: this.tableName, Item: auditEntryItem(entry, this.now()), ConditionExpression: "attribute_not_exists(pk)" }));
     } catch (error) {
       throw dynamoFailure("PutItem(audit)", error);
     }

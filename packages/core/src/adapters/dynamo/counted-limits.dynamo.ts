@@ -7,7 +7,7 @@ import { gsi1, keys } from "./table-keys";
 /**
  * The project and key limits, exact under any concurrency. Counting the list before writing lets
  * parallel creates all pass the check (30 creates at 95 projects made 107). Instead a counter
- * lives on the owner's item — `projectCount` on the user, `activeKeys` on the project — and every
+ * lives on the owner's item — `projectCount` on the workspace, `activeKeys` on the project — and every
  * create is one transaction with a conditional `ADD 1` on it (`count < limit`), every removal or
  * revoke one with `ADD -1`: DynamoDB serializes the counter, so exactly the free places are taken.
  *
@@ -66,13 +66,13 @@ async function consistentGet(db: DynamoDBDocumentClient, tableName: string, key:
   }
 }
 
-// ---- projects: `projectCount` on USER#<userId> / USER ----
+// ---- projects: `projectCount` on WORKSPACE#<workspaceId> / WORKSPACE ----
 
-/** Puts a project and its name item if the account has fewer than MAX_PROJECTS projects. */
+/** Puts a project and its name item if the workspace has fewer than MAX_PROJECTS projects. */
 export async function createCountedProject(
   db: DynamoDBDocumentClient,
   tableName: string,
-  userId: string,
+  workspaceId: string,
   items: { project: Record<string, unknown>; name: Record<string, unknown> },
 ): Promise<void> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -82,7 +82,7 @@ export async function createCountedProject(
       {
         Update: {
           TableName: tableName,
-          Key: keys.user(userId),
+          Key: keys.workspace(workspaceId),
           UpdateExpression: "ADD #count :one",
           ConditionExpression: "#count < :max",
           ExpressionAttributeNames: { "#count": "projectCount" },
@@ -92,19 +92,19 @@ export async function createCountedProject(
     ]);
     if (!failed) return;
     if (failed[0] || failed[1]) throw new ConflictError("already_exists", "This project exists already");
-    const user = await consistentGet(db, tableName, keys.user(userId), "user");
-    if (!user) throw new DependencyError("dynamodb", "The account is gone");
+    const workspace = await consistentGet(db, tableName, keys.workspace(workspaceId), "workspace");
+    if (!workspace) throw new DependencyError("dynamodb", "The workspace is gone");
     // Counted meanwhile by a concurrent create (it was absent when this transaction ran): retry.
-    if (typeof user.projectCount === "number") {
-      if (user.projectCount >= MAX_PROJECTS) throw limitReached();
+    if (typeof workspace.projectCount === "number") {
+      if (workspace.projectCount >= MAX_PROJECTS) throw limitReached();
       continue;
     }
-    await initProjectCount(db, tableName, userId);
+    await initProjectCount(db, tableName, workspaceId);
   }
   throw retriesExhausted("create project");
 }
 
-async function initProjectCount(db: DynamoDBDocumentClient, tableName: string, userId: string): Promise<void> {
+async function initProjectCount(db: DynamoDBDocumentClient, tableName: string, workspaceId: string): Promise<void> {
   const projects: Record<string, string>[] = [];
   let start: Record<string, unknown> | undefined;
   try {
@@ -113,7 +113,7 @@ async function initProjectCount(db: DynamoDBDocumentClient, tableName: string, u
         new QueryCommand({
           TableName: tableName,
           KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-          ExpressionAttributeValues: { ":pk": keys.user(userId).pk, ":prefix": "PROJECT#" },
+          ExpressionAttributeValues: { ":pk": keys.workspace(workspaceId).pk, ":prefix": "PROJECT#" },
           ProjectionExpression: "pk, sk",
           ConsistentRead: true,
           ...(start ? { ExclusiveStartKey: start } : {}),
@@ -133,7 +133,7 @@ async function initProjectCount(db: DynamoDBDocumentClient, tableName: string, u
     {
       Update: {
         TableName: tableName,
-        Key: keys.user(userId),
+        Key: keys.workspace(workspaceId),
         UpdateExpression: "SET #count = :n",
         ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(#count)",
         ExpressionAttributeNames: { "#count": "projectCount" },
@@ -144,16 +144,16 @@ async function initProjectCount(db: DynamoDBDocumentClient, tableName: string, u
   ]);
 }
 
-/** Deletes a project item and takes it off its account's count (idempotent). */
-export async function deleteCountedProject(db: DynamoDBDocumentClient, tableName: string, userId: string, projectId: string): Promise<void> {
-  const remove = { Delete: { TableName: tableName, Key: keys.project(userId, projectId), ConditionExpression: "attribute_exists(pk)" } };
+/** Deletes a project item and takes it off its workspace's count (idempotent). */
+export async function deleteCountedProject(db: DynamoDBDocumentClient, tableName: string, workspaceId: string, projectId: string): Promise<void> {
+  const remove = { Delete: { TableName: tableName, Key: keys.project(workspaceId, projectId), ConditionExpression: "attribute_exists(pk)" } };
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const counted = await transact(db, "delete project", [
       remove,
       {
         Update: {
           TableName: tableName,
-          Key: keys.user(userId),
+          Key: keys.workspace(workspaceId),
           UpdateExpression: "ADD #count :minusOne",
           // Any count, even one a bug left at zero: a removal must never be stuck on its counter.
           ConditionExpression: "attribute_exists(#count)",
@@ -163,18 +163,18 @@ export async function deleteCountedProject(db: DynamoDBDocumentClient, tableName
       },
     ]);
     if (!counted || counted[0]) return;
-    // No count (an account from before counting, or one being deleted): remove it uncounted,
+    // No count (a workspace from before counting, or one being deleted): remove it uncounted,
     // as long as the count is still absent.
     const uncounted = await transact(db, "delete project", [
       remove,
-      { ConditionCheck: { TableName: tableName, Key: keys.user(userId), ConditionExpression: "attribute_not_exists(projectCount)" } },
+      { ConditionCheck: { TableName: tableName, Key: keys.workspace(workspaceId), ConditionExpression: "attribute_not_exists(projectCount)" } },
     ]);
     if (!uncounted || uncounted[0]) return;
   }
   throw retriesExhausted("delete project");
 }
 
-// ---- keys: `activeKeys` on USER#<userId> / PROJECT#<projectId> ----
+// ---- keys: `activeKeys` on WORKSPACE#<workspaceId> / PROJECT#<projectId> ----
 
 const PROJECT_ACTIVE = "(attribute_not_exists(#status) OR #status = :active)";
 
@@ -182,10 +182,10 @@ const PROJECT_ACTIVE = "(attribute_not_exists(#status) OR #status = :active)";
 export async function createCountedKey(
   db: DynamoDBDocumentClient,
   tableName: string,
-  key: { userId: string; projectId: string },
+  key: { workspaceId: string; projectId: string },
   item: Record<string, unknown>,
 ): Promise<void> {
-  const project = keys.project(key.userId, key.projectId);
+  const project = keys.project(key.workspaceId, key.projectId);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const failed = await transact(db, "create api key", [
       { Put: { TableName: tableName, Item: item, ConditionExpression: "attribute_not_exists(pk)" } },
@@ -210,12 +210,12 @@ export async function createCountedKey(
       if (stored.activeKeys >= MAX_ACTIVE_KEYS) throw limitReached();
       continue;
     }
-    await initActiveKeys(db, tableName, key.userId, key.projectId);
+    await initActiveKeys(db, tableName, key.workspaceId, key.projectId);
   }
   throw retriesExhausted("create api key");
 }
 
-async function initActiveKeys(db: DynamoDBDocumentClient, tableName: string, userId: string, projectId: string): Promise<void> {
+async function initActiveKeys(db: DynamoDBDocumentClient, tableName: string, workspaceId: string, projectId: string): Promise<void> {
   const active: string[] = [];
   let start: Record<string, unknown> | undefined;
   try {
@@ -242,7 +242,7 @@ async function initActiveKeys(db: DynamoDBDocumentClient, tableName: string, use
     {
       Update: {
         TableName: tableName,
-        Key: keys.project(userId, projectId),
+        Key: keys.project(workspaceId, projectId),
         UpdateExpression: "SET #count = :n",
         ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(#count)",
         ExpressionAttributeNames: { "#count": "activeKeys" },
@@ -261,11 +261,14 @@ async function initActiveKeys(db: DynamoDBDocumentClient, tableName: string, use
   ]);
 }
 
-/** Revokes an active key of the owner and takes it off its project's count; false when it was not. */
+/**
+ * Revokes an active key of the project and takes it off the project's count (the project item in
+ * `workspaceId`); false when it was not active. Who may revoke was decided by the policy before.
+ */
 export async function revokeCountedKey(
   db: DynamoDBDocumentClient,
   tableName: string,
-  userId: string,
+  workspaceId: string,
   key: { clientId: string; projectId: string },
   at: string,
 ): Promise<boolean> {
@@ -274,12 +277,12 @@ export async function revokeCountedKey(
       TableName: tableName,
       Key: keys.apiKey(key.clientId),
       UpdateExpression: "SET #status = :revoked, revokedAt = :at",
-      ConditionExpression: "userId = :userId AND #status = :active",
+      ConditionExpression: "projectId = :projectId AND #status = :active",
       ExpressionAttributeNames: { "#status": "status" },
-      ExpressionAttributeValues: { ":revoked": "revoked", ":active": "active", ":userId": userId, ":at": at },
+      ExpressionAttributeValues: { ":revoked": "revoked", ":active": "active", ":projectId": key.projectId, ":at": at },
     },
   };
-  const project = keys.project(userId, key.projectId);
+  const project = keys.project(workspaceId, key.projectId);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const counted = await transact(db, "revoke key", [
       revoke,

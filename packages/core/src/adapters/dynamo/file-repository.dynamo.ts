@@ -23,6 +23,7 @@ export function toRecord(item: Record<string, unknown>): FileRecord {
     status: item.status as FileRecord["status"],
     createdAt: item.createdAt as string,
   };
+  if (typeof item.workspaceId === "string") record.workspaceId = item.workspaceId;
   if (typeof item.ttl === "number") record.expiresAt = item.ttl;
   if (item.completedAt) record.completedAt = item.completedAt as string;
   if (item.userKey) record.userKey = item.userKey as string;

@@ -6,11 +6,15 @@ import { conditionalWrite, dynamoFailure, getItem } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
 
 const toKey = (item: Record<string, any>): ApiKey => {
-  const { clientId, secretHash, name, projectId, userId, status, createdAt } = item;
-  return { clientId, secretHash, name, projectId, userId, status, createdAt };
+  const { clientId, secretHash, name, projectId, userId, workspaceId, status, createdAt } = item;
+  return { clientId, secretHash, name, projectId, userId, ...(typeof workspaceId === "string" ? { workspaceId } : {}), status, createdAt };
 };
 
-/** Keys for the dashboard: listed per project on gsi1, changed only with the owner's id in the condition. */
+/**
+ * Keys for the dashboard: listed per project on gsi1. A change is conditioned on the key still
+ * being active and of the project it was read with; whether the caller may change it (keys.manage
+ * in the key's workspace) was decided by the policy before, not by who created it.
+ */
 export class DynamoKeyCatalog extends DynamoApiKeyRepository implements KeyCatalog {
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -48,17 +52,17 @@ export class DynamoKeyCatalog extends DynamoApiKeyRepository implements KeyCatal
   }
 
   /** Also takes the key off its project's count of active keys (counted-limits.dynamo.ts). */
-  async revoke(userId: string, key: Pick<ApiKey, "clientId" | "projectId">, at: string): Promise<boolean> {
-    return revokeCountedKey(this.client, this.table, userId, key, at);
+  async revoke(workspaceId: string, key: Pick<ApiKey, "clientId" | "projectId">, at: string): Promise<boolean> {
+    return revokeCountedKey(this.client, this.table, workspaceId, key, at);
   }
 
-  async replaceSecret(userId: string, clientId: string, secretHash: string): Promise<boolean> {
+  async replaceSecret(key: Pick<ApiKey, "clientId" | "projectId">, secretHash: string): Promise<boolean> {
     return this.conditionalUpdate("regenerate", {
-      Key: keys.apiKey(clientId),
+      Key: keys.apiKey(key.clientId),
       UpdateExpression: "SET secretHash = :hash",
-      ConditionExpression: "userId = :userId AND #status = :active",
+      ConditionExpression: "projectId = :projectId AND #status = :active",
       ExpressionAttributeNames: { "#status": "status" },
-      ExpressionAttributeValues: { ":hash": secretHash, ":active": "active", ":userId": userId },
+      ExpressionAttributeValues: { ":hash": secretHash, ":active": "active", ":projectId": key.projectId },
     });
   }
 

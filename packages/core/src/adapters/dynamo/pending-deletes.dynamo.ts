@@ -1,5 +1,6 @@
 import { DeleteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { PendingDelete, PendingDeletes, PurgeTask } from "../../ports";
+import { personalWorkspaceId } from "../../workspaces/workspace-ids";
 import { dynamoFailure, isConditionFailure } from "./dynamo-errors";
 import { keys } from "./table-keys";
 
@@ -20,9 +21,10 @@ export class DynamoPendingDeletes implements PendingDeletes {
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.pendingDelete(task.projectId),
-          UpdateExpression: "SET #type = :type, userId = :userId, projectId = :projectId, startedAt = if_not_exists(startedAt, :at), progressAt = :at",
+          UpdateExpression:
+            "SET #type = :type, workspaceId = :workspaceId, projectId = :projectId, startedAt = if_not_exists(startedAt, :at), progressAt = :at",
           ExpressionAttributeNames: { "#type": "type" },
-          ExpressionAttributeValues: { ":type": "pendingDelete", ":userId": task.userId, ":projectId": task.projectId, ":at": at },
+          ExpressionAttributeValues: { ":type": "pendingDelete", ":workspaceId": task.workspaceId, ":projectId": task.projectId, ":at": at },
         }),
       );
     } catch (error) {
@@ -71,7 +73,9 @@ export class DynamoPendingDeletes implements PendingDeletes {
           }),
         );
         for (const item of page.Items ?? []) {
-          found.push({ kind: "project", userId: item.userId, projectId: item.projectId, startedAt: item.startedAt, progressAt: item.progressAt });
+          // A marker from before workspaces names its user: the project is in their personal workspace.
+          const workspaceId = typeof item.workspaceId === "string" ? item.workspaceId : personalWorkspaceId(String(item.userId));
+          found.push({ kind: "project", workspaceId, projectId: item.projectId, startedAt: item.startedAt, progressAt: item.progressAt });
         }
         start = page.LastEvaluatedKey;
       } while (start && found.length < limit);

@@ -8,6 +8,7 @@ import { gsi1, keys } from "./table-keys";
 function toView(item: Record<string, any>): ProjectView {
   const view: ProjectView = {
     projectId: item.projectId,
+    workspaceId: item.workspaceId,
     userId: item.userId,
     name: item.name,
     description: item.description ?? "",
@@ -21,8 +22,10 @@ function toView(item: Record<string, any>): ProjectView {
 }
 
 /**
- * Projects live under their owner (`USER#<userId>` / `PROJECT#<projectId>`), so every read is
- * scoped by the owner's id: another account's project id simply is not found.
+ * Projects live in their workspace (`WORKSPACE#<workspaceId>` / `PROJECT#<projectId>`), so every
+ * read is scoped by the workspace's id: another workspace's project id simply is not found there.
+ * A project found by its id alone (gsi1 `PROJECT#<projectId>` / `PROJECT`) names its workspace,
+ * whose membership then decides who may see it (core's projectAccess).
  */
 export class DynamoProjectCatalog implements ProjectCatalog {
   constructor(
@@ -30,7 +33,7 @@ export class DynamoProjectCatalog implements ProjectCatalog {
     private readonly tableName: string,
   ) {}
 
-  async list(userId: string): Promise<ProjectView[]> {
+  async list(workspaceId: string): Promise<ProjectView[]> {
     const out: ProjectView[] = [];
     let start: Record<string, any> | undefined;
     try {
@@ -39,7 +42,7 @@ export class DynamoProjectCatalog implements ProjectCatalog {
           new QueryCommand({
             TableName: this.tableName,
             KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-            ExpressionAttributeValues: { ":pk": keys.user(userId).pk, ":prefix": "PROJECT#" },
+            ExpressionAttributeValues: { ":pk": keys.workspace(workspaceId).pk, ":prefix": "PROJECT#" },
             ...(start ? { ExclusiveStartKey: start } : {}),
           }),
         );
@@ -52,16 +55,45 @@ export class DynamoProjectCatalog implements ProjectCatalog {
     return out;
   }
 
-  async get(userId: string, projectId: string): Promise<ProjectView | undefined> {
-    const item = await getItem(this.db, this.tableName, keys.project(userId, projectId), "project", { consistent: true });
+  async get(workspaceId: string, projectId: string): Promise<ProjectView | undefined> {
+    const item = await getItem(this.db, this.tableName, keys.project(workspaceId, projectId), "project", { consistent: true });
     return item ? toView(item) : undefined;
   }
 
-  /** Within the account's limit, counted exactly (see counted-limits.dynamo.ts). */
+  /**
+   * One Query of gsi1 (`PROJECT#<id>`, sort key exactly `PROJECT`: the project's files and keys
+   * share that partition). The index is eventually consistent, so this only locates the project;
+   * what it holds is read from the table (get). An item without `workspaceId` is one the
+   * migration has not moved yet (it runs before the stage serves): not found.
+   */
+  async workspaceOf(projectId: string): Promise<string | undefined> {
+    try {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: gsi1.name,
+          KeyConditionExpression: "gsi1pk = :pk AND gsi1sk = :sk",
+          ExpressionAttributeValues: { ":pk": gsi1.project(projectId), ":sk": "PROJECT" },
+          Limit: 1,
+        }),
+      );
+      const workspaceId = page.Items?.[0]?.workspaceId;
+      return typeof workspaceId === "string" ? workspaceId : undefined;
+    } catch (error) {
+      throw dynamoFailure("Query(project by id)", error);
+    }
+  }
+
+  async find(projectId: string): Promise<ProjectView | undefined> {
+    const workspaceId = await this.workspaceOf(projectId);
+    return workspaceId ? this.get(workspaceId, projectId) : undefined;
+  }
+
+  /** Within the workspace's limit, counted exactly (see counted-limits.dynamo.ts). */
   async create(project: Project): Promise<void> {
-    await createCountedProject(this.db, this.tableName, project.userId, {
+    await createCountedProject(this.db, this.tableName, project.workspaceId, {
       project: {
-        ...keys.project(project.userId, project.projectId),
+        ...keys.project(project.workspaceId, project.projectId),
         type: "project",
         gsi1pk: gsi1.project(project.projectId),
         gsi1sk: "PROJECT",
@@ -69,7 +101,7 @@ export class DynamoProjectCatalog implements ProjectCatalog {
         status: "active",
         fileCount: 0,
       },
-      name: { ...keys.projectName(project.userId, project.name), type: "projectName", projectId: project.projectId },
+      name: { ...keys.projectName(project.workspaceId, project.name), type: "projectName", projectId: project.projectId },
     });
   }
 
@@ -86,7 +118,7 @@ export class DynamoProjectCatalog implements ProjectCatalog {
     if (sets.length === 0) return true;
     const update = {
       TableName: this.tableName,
-      Key: keys.project(current.userId, current.projectId),
+      Key: keys.project(current.workspaceId, current.projectId),
       UpdateExpression: `SET ${sets.join(", ")}`,
       ConditionExpression: "attribute_exists(pk) AND #status = :active",
       ExpressionAttributeNames: names,
@@ -106,11 +138,11 @@ export class DynamoProjectCatalog implements ProjectCatalog {
             {
               Put: {
                 TableName: this.tableName,
-                Item: { ...keys.projectName(current.userId, changes.name!), type: "projectName", projectId: current.projectId },
+                Item: { ...keys.projectName(current.workspaceId, changes.name!), type: "projectName", projectId: current.projectId },
                 ConditionExpression: "attribute_not_exists(pk)",
               },
             },
-            { Delete: { TableName: this.tableName, Key: keys.projectName(current.userId, current.name) } },
+            { Delete: { TableName: this.tableName, Key: keys.projectName(current.workspaceId, current.name) } },
           ],
         }),
       );
@@ -124,13 +156,13 @@ export class DynamoProjectCatalog implements ProjectCatalog {
     }
   }
 
-  markDeleting(userId: string, projectId: string): Promise<boolean> {
+  markDeleting(workspaceId: string, projectId: string): Promise<boolean> {
     return conditionalWrite(
       this.db,
       "UpdateItem(project deleting)",
       new UpdateCommand({
         TableName: this.tableName,
-        Key: keys.project(userId, projectId),
+        Key: keys.project(workspaceId, projectId),
         UpdateExpression: "SET #status = :deleting",
         ConditionExpression: "attribute_exists(pk) AND #status = :active",
         ExpressionAttributeNames: { "#status": "status" },
@@ -139,7 +171,7 @@ export class DynamoProjectCatalog implements ProjectCatalog {
     );
   }
 
-  async remove(userId: string, projectId: string, name: string): Promise<void> {
+  async remove(workspaceId: string, projectId: string, name: string): Promise<void> {
     try {
       // The name item first, and only while it still points at this project (a new project may
       // own the name by now); a rerun after a crash between the two deletes finishes the job.
@@ -147,7 +179,7 @@ export class DynamoProjectCatalog implements ProjectCatalog {
         .send(
           new DeleteCommand({
             TableName: this.tableName,
-            Key: keys.projectName(userId, name),
+            Key: keys.projectName(workspaceId, name),
             ConditionExpression: "projectId = :projectId",
             ExpressionAttributeValues: { ":projectId": projectId },
           }),
@@ -158,24 +190,24 @@ export class DynamoProjectCatalog implements ProjectCatalog {
     } catch (error) {
       throw dynamoFailure("DeleteItem(project name)", error);
     }
-    await deleteCountedProject(this.db, this.tableName, userId, projectId);
+    await deleteCountedProject(this.db, this.tableName, workspaceId, projectId);
   }
 
-  async recordUpload(userId: string, projectId: string, at: string): Promise<void> {
-    await this.counter(userId, projectId, "ADD fileCount :one SET lastUploadAt = :at", { ":one": 1, ":at": at });
+  async recordUpload(workspaceId: string, projectId: string, at: string): Promise<void> {
+    await this.counter(workspaceId, projectId, "ADD fileCount :one SET lastUploadAt = :at", { ":one": 1, ":at": at });
   }
 
-  async forgetUpload(userId: string, projectId: string): Promise<void> {
-    await this.counter(userId, projectId, "ADD fileCount :minusOne", { ":minusOne": -1 });
+  async forgetUpload(workspaceId: string, projectId: string): Promise<void> {
+    await this.counter(workspaceId, projectId, "ADD fileCount :minusOne", { ":minusOne": -1 });
   }
 
   /** Counter updates never recreate a project that was deleted meanwhile. */
-  private async counter(userId: string, projectId: string, expression: string, values: Record<string, unknown>) {
+  private async counter(workspaceId: string, projectId: string, expression: string, values: Record<string, unknown>) {
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.project(userId, projectId),
+          Key: keys.project(workspaceId, projectId),
           UpdateExpression: expression,
           ConditionExpression: "attribute_exists(pk)",
           ExpressionAttributeValues: values,

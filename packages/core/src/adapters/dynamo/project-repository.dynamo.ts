@@ -25,26 +25,26 @@ export class DynamoProjectRepository implements ProjectRepository {
     ]);
   }
 
-  async findProjectByName(userId: string, name: string): Promise<Project | undefined> {
-    const link = await getItem(this.db, this.tableName, keys.projectName(userId, name), "project name");
+  async findProjectByName(workspaceId: string, name: string): Promise<Project | undefined> {
+    const link = await getItem(this.db, this.tableName, keys.projectName(workspaceId, name), "project name");
     if (!link) return undefined;
-    const project = await getItem(this.db, this.tableName, keys.project(userId, link.projectId), "project");
+    const project = await getItem(this.db, this.tableName, keys.project(workspaceId, link.projectId), "project");
     if (!project) return undefined;
-    const { projectId, description, color, createdAt } = project;
-    return { projectId, userId, name: project.name, description, color, createdAt };
+    const { projectId, userId, description, color, createdAt } = project;
+    return { projectId, workspaceId, userId, name: project.name, description, color, createdAt };
   }
 
-  /** Counted against the account's limit like a dashboard create (counted-limits.dynamo.ts). */
+  /** Counted against the workspace's limit like a dashboard create (counted-limits.dynamo.ts). */
   async createProject(project: Project): Promise<void> {
-    await createCountedProject(this.db, this.tableName, project.userId, {
+    await createCountedProject(this.db, this.tableName, project.workspaceId, {
       project: {
-        ...keys.project(project.userId, project.projectId),
+        ...keys.project(project.workspaceId, project.projectId),
         type: "project",
         gsi1pk: gsi1.project(project.projectId),
         gsi1sk: "PROJECT",
         ...project,
       },
-      name: { ...keys.projectName(project.userId, project.name), type: "projectName", projectId: project.projectId },
+      name: { ...keys.projectName(project.workspaceId, project.name), type: "projectName", projectId: project.projectId },
     });
   }
 

@@ -5,8 +5,10 @@
 export const keys = {
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: "USER" }),
   email: (email: string) => ({ pk: `EMAIL#${email}`, sk: "EMAIL" }),
-  project: (userId: string, projectId: string) => ({ pk: `USER#${userId}`, sk: `PROJECT#${projectId}` }),
-  projectName: (userId: string, name: string) => ({ pk: `USER#${userId}`, sk: `PROJECTNAME#${name.toLowerCase()}` }),
+  /** Projects live in their workspace's partition (issue 19); gsi1 `PROJECT#<id>` / `PROJECT` finds one by id alone. */
+  project: (workspaceId: string, projectId: string) => ({ pk: `WORKSPACE#${workspaceId}`, sk: `PROJECT#${projectId}` }),
+  /** A project name's uniqueness item, per workspace (case-insensitive). */
+  projectName: (workspaceId: string, name: string) => ({ pk: `WORKSPACE#${workspaceId}`, sk: `PROJECTNAME#${name.toLowerCase()}` }),
   apiKey: (clientId: string) => ({ pk: `APIKEY#${clientId}`, sk: "APIKEY" }),
   file: (fileId: string) => ({ pk: `FILE#${fileId}`, sk: "FILE" }),
   share: (userKey: string) => ({ pk: `SHARE#${userKey}`, sk: "SHARE" }),

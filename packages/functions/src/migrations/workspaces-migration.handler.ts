@@ -1,0 +1,31 @@
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { migrateToWorkspaces, type MigrationReport } from "@hangar/core/migrations";
+import { loadSettings } from "../composition/settings.schema";
+import { logger } from "../observability/logger";
+
+/**
+ * The deploy's data migration onto workspaces (issue 19; docs/teams.md "Migration"), run by the
+ * API stack's SST Script when it is created (the first deploy with teams) and when its version
+ * changes. Idempotent: a run after a failed one continues where that stopped, and a stage that
+ * migrated already stops at the marker after one read. The local stack runs the same function
+ * of core before it serves (packages/local/src/local-stack.ts).
+ *
+ * Only the table: its own DynamoDB client, without the runtime every HTTP function builds (rate
+ * limiter, signer, metrics).
+ */
+export async function handler(): Promise<MigrationReport> {
+  const settings = loadSettings();
+  const client = new DynamoDBClient({
+    region: settings.AWS_REGION,
+    ...(settings.HANGAR_DYNAMODB_ENDPOINT ? { endpoint: settings.HANGAR_DYNAMODB_ENDPOINT } : {}),
+  });
+  const tableName = settings.HANGAR_TABLE_NAME;
+  try {
+    const report = await migrateToWorkspaces(DynamoDBDocumentClient.from(client), tableName);
+    logger.info("workspaces migration", { ...report });
+    return report;
+  } finally {
+    client.destroy();
+  }
+}
