@@ -44,7 +44,8 @@ export interface InvitationDeps {
   /** An address SES reported as bouncing or complaining gets no invitation either. */
   suppressions: Pick<MailSuppressionRepository, "get">;
   onMailSuppressed?: (mail: { subject: string }, suppression: MailSuppression) => void;
-  audit: AuditLog;
+  /** Every change is recorded after it succeeded (record only: the invitations never read the log). */
+  audit: Pick<AuditLog, "record">;
   limiters: InvitationLimiters;
   clock: Clock;
   ids: InvitationIds;
