@@ -1,5 +1,5 @@
 import { decodeCursor, encodeCursor } from "../dashboard/cursor";
-import type { AuditEntry, AuditLog } from "../ports/audit-log.port";
+import type { AuditEntry, AuditLogReader } from "../ports/audit-log.port";
 import type { StageSecret } from "../ports/stage-secret.port";
 import type { UserRepository } from "../ports/user-repository.port";
 import type { WorkspaceCatalog } from "../ports/workspace-catalog.port";
@@ -10,7 +10,7 @@ import { AUDIT_PAGE_SIZE, type AuditEntryView, type AuditPageView, type AuditQue
 export interface AuditDeps {
   /** The access check; with `touch`, reading the log counts as the member's activity. */
   workspaces: Pick<WorkspaceCatalog, "membership"> & Partial<Pick<WorkspaceCatalog, "touch">>;
-  audit: Pick<AuditLog, "list">;
+  audit: AuditLogReader;
   /** For the current address of an actor whose entry was recorded without one. */
   users: Pick<UserRepository, "get">;
   cursorSecret: StageSecret;

@@ -73,9 +73,16 @@ export interface AuditPage {
   after?: string;
 }
 
-/** Append-only; entries expire after 400 days (DynamoDB TTL). */
+/** Append-only; entries expire after 400 days (DynamoDB TTL). What every use case that changes things records through. */
 export interface AuditLog {
   record(entry: AuditEntryInput): Promise<void>;
+}
+
+/**
+ * Reading the log: the audit route's use case only. A port of its own so that the many writers'
+ * deps (and their test fakes) need nothing but `record`.
+ */
+export interface AuditLogReader {
   /** A page of one workspace's entries, newest first. */
   list(workspaceId: string, query: AuditPageQuery): Promise<AuditPage>;
 }

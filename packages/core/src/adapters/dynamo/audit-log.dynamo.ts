@@ -1,6 +1,6 @@
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { randomBytes } from "node:crypto";
-import { AUDIT_ACTIONS, type AuditActor, type AuditEntry, type AuditEntryInput, type AuditLog, type AuditPage, type AuditPageQuery } from "../../ports";
+import { AUDIT_ACTIONS, type AuditActor, type AuditEntry, type AuditEntryInput, type AuditLog, type AuditLogReader, type AuditPage, type AuditPageQuery } from "../../ports";
 import { dynamoFailure } from "./dynamo-errors";
 import { keys } from "./table-keys";
 
@@ -74,7 +74,7 @@ export function auditEntryItem(entry: AuditEntryInput, at: Date): Record<string,
  * one partition per workspace, sorted by time, so a page of the newest entries is one Query.
  * Append-only: entries are only ever put (never updated) and expire by TTL.
  */
-export class DynamoAuditLog implements AuditLog {
+export class DynamoAuditLog implements AuditLog, AuditLogReader {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
