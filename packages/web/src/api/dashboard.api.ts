@@ -1,12 +1,12 @@
 import type {
-  CreatedKeyAnswer,
+  CreatedKeyAnswer as CreatedKey,
   FileDetail,
   FileSummary,
-  KeyAnswer,
+  KeyAnswer as ApiKey,
   KeyUsage,
   LinkView as ShareLinkView,
   Page,
-  ProjectAnswer,
+  ProjectAnswer as Project,
 } from "@hangar/core/dashboard-answers";
 import type { ShareSettings as ShareSettingsInput } from "@hangar/core/link-schema";
 import { apiRequest } from "./api-client";
@@ -18,15 +18,18 @@ export interface ProjectInput {
 }
 
 // The API's answers are defined once, in core, and shared as types (no code reaches the bundle).
-export type { FileDetail, FileSummary, KeyUsage, LinkSummary, LinkView as ShareLinkView, Page, UsageDayAnswer as UsageDay } from "@hangar/core/dashboard-answers";
-
-/**
- * Since workspaces (issue 19) a project answer names its workspace and a key answer its workspace
- * and who created it (the key belongs to the workspace; `email` is null once that account is gone).
- */
-export type Project = ProjectAnswer & { workspaceId: string };
-export type ApiKey = KeyAnswer & { workspaceId: string; createdBy?: { userId: string; email: string | null } };
-export type CreatedKey = CreatedKeyAnswer & ApiKey;
+export type {
+  CreatedKeyAnswer as CreatedKey,
+  FileDetail,
+  FileSummary,
+  KeyAnswer as ApiKey,
+  KeyUsage,
+  LinkSummary,
+  LinkView as ShareLinkView,
+  Page,
+  ProjectAnswer as Project,
+  UsageDayAnswer as UsageDay,
+} from "@hangar/core/dashboard-answers";
 
 /** Omitted fields stay as they are; null clears one. The very shape the API parses (core's `ShareSettings`). */
 export type { ShareSettings as ShareSettingsInput } from "@hangar/core/link-schema";

@@ -282,7 +282,7 @@ function KeyRow({ apiKey: key, canManage, onRegenerated }: { apiKey: ApiKey; can
           <dt>Created</dt>
           <dd>
             {formatDateTime(key.createdAt)}
-            {key.createdBy && <span className="break-anywhere"> by {key.createdBy.email ?? "a former member"}</span>}
+            <span className="break-anywhere"> by {key.createdBy.email ?? "a former member"}</span>
           </dd>
         </div>
         <div>

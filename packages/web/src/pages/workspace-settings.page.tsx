@@ -100,12 +100,12 @@ function DeleteWorkspace({ workspace }: { workspace: Workspace }) {
       else navigate("/dashboard", { replace: true });
     });
   };
-  if (deleting) return <Notice kind="info" title="This workspace is being deleted.">Its projects, builds and keys are being removed in the background.</Notice>;
+  if (deleting) return <Notice kind="info" title="This workspace is being deleted.">It is being removed in the background.</Notice>;
   return (
     <Card
       title="Delete workspace"
       id="delete-workspace"
-      description="Deletes the workspace and everything in it: its projects, every build, share link and stored file, and its API keys. Members lose access at once. This cannot be undone."
+      description="Deletes the workspace and its members' access to it, at once. Delete its projects (with their builds, links and keys) first. This cannot be undone."
     >
       {open ? (
         <FormScaffold form={form} labels={DELETE_LABELS} onSubmit={onSubmit} actions={<DangerActions label="Delete this workspace" busyLabel="Deleting…" busy={form.busy} onCancel={() => setOpen(false)} />}>
