@@ -255,8 +255,9 @@ describe("teams in the browser", () => {
     await eventually(() => entries.count()).toBe(2);
     await field(o, "What").selectOption({ label: "Every action" });
     await field(o, "Who").selectOption({ label: `Alan Developer (${developerEmail})` });
-    await eventually(() => entries.filter({ hasNotText: developerEmail }).count()).toBe(0);
+    await eventually(() => entries.filter({ hasText: "Invitation accepted" }).count()).toBe(1);
     expect(await entries.filter({ hasText: "Key created" }).count()).toBe(1);
+    expect(await entries.filter({ hasNotText: developerEmail }).count()).toBe(0);
     await field(o, "Who").selectOption({ label: "Everyone" });
     await eventually(() => entries.filter({ hasText: "Invitation created" }).count()).toBe(2);
     await audited(o, "05-audit-log");
@@ -303,9 +304,14 @@ describe("teams in the browser", () => {
     await o.goto(`/settings/members?workspace=${workspaceId}`);
     const members = o.getByTestId("members").getByRole("listitem");
     await eventually(() => members.count()).toBe(3);
-    expect(await members.filter({ hasText: developerEmail }).getByText("Developer", { exact: true }).isVisible()).toBe(true);
-    expect(await members.filter({ hasText: viewerEmail }).getByText("Viewer", { exact: true }).isVisible()).toBe(true);
+    const badge = (email: string) => members.filter({ hasText: email }).locator(".badge").first();
+    expect(await badge(developerEmail).textContent()).toBe("Developer");
+    expect(await badge(viewerEmail).textContent()).toBe("Viewer");
     await eventually(() => o.getByRole("heading", { name: "No pending invitations" }).isVisible()).toBe(true);
+    // …and changes a role: the viewer becomes a developer.
+    await field(o, "Role of Ada Viewer").selectOption({ label: "Developer" });
+    await o.getByRole("button", { name: "Change role of Ada Viewer" }).click();
+    await eventually(() => badge(viewerEmail).textContent()).toBe("Developer");
 
     expect(violations, violations.join("\n")).toEqual([]);
     for (const session of sessions) expect(session.problems).toEqual([]);
