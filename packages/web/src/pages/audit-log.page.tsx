@@ -17,6 +17,9 @@ const actionLabel = (action: string) => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
+/** "projectName" → "project name". */
+const detailLabel = (key: string) => key.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+
 /**
  * Settings → Audit log (owners and admins: `audit.read`): who did what, when and from where,
  * newest first, filtered by who and by what, a page at a time with "Load more" (the API's cursor).
@@ -127,7 +130,8 @@ function AuditLog({ workspace }: { workspace: Workspace }) {
 
 function AuditRow({ entry }: { entry: AuditEntry }) {
   const where = [entry.actor.ip, entry.actor.userAgentFamily].filter(Boolean).join(" · ");
-  const details = Object.entries(entry.details ?? {}).filter(([, v]) => v !== null && v !== "");
+  // Ids in the details (a project's, the inviter's user id) say nothing to a person; names do.
+  const details = Object.entries(entry.details ?? {}).filter(([k, v]) => v !== null && v !== "" && !/Id$/.test(k) && !/^(usr|prj|ws|inv)_/.test(String(v)));
   return (
     <>
       <p className="audit-head">
@@ -157,7 +161,7 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
         {details.length > 0 && (
           <div>
             <dt>Details</dt>
-            <dd className="break-anywhere">{details.map(([k, v]) => `${k}: ${String(v)}`).join(", ")}</dd>
+            <dd className="break-anywhere">{details.map(([k, v]) => `${detailLabel(k)}: ${String(v)}`).join(", ")}</dd>
           </div>
         )}
       </dl>
