@@ -7,7 +7,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureTable } from "../packages/local/src/dynamodb/ensure-table";
-import { db, stack } from "./support/api";
+import { dash, browser } from "./support/accounts";
+import { call, db, stack, upload, type Key } from "./support/api";
+import { ipaPath } from "./support/dashboard";
+import { readFixture } from "./support/api";
 import { REPO_ROOT } from "./support/local-stack-process";
 
 /**
@@ -18,9 +21,9 @@ import { REPO_ROOT } from "./support/local-stack-process";
  * of the run's DynamoDB Local, migrated twice.
  */
 interface Fixture {
-  account: { email: string };
+  account: { email: string; password: string };
   projects: { ios: string; android: string; legacy: string };
-  keys: Record<"ios" | "android" | "legacy", { clientId: string; projectId: string }>;
+  keys: Record<"ios" | "android" | "legacy", { clientId: string; clientSecret: string; projectId: string }>;
   upload: { fileId: string; userKey: string };
   items: Record<string, unknown>[];
 }
@@ -129,5 +132,42 @@ describe("migration onto workspaces", () => {
   it("ran on this stack's start, before it served (its marker is in the stack's table)", async () => {
     const marker = await db().send(new GetCommand({ TableName: stack().tableName, Key: WORKSPACES_MIGRATION, ConsistentRead: true }));
     expect(marker.Item).toMatchObject({ type: "migration" });
+  });
+
+  it("keeps what people had working: the old key uploads, the old link serves, the owner sees their projects and keys", async () => {
+    // Into the running stack's own table, so its handlers serve it. Its other tests' accounts must
+    // not meet these: the fixture's addresses get a suffix of this run (and its rate counters stay out).
+    const suffix = randomBytes(4).toString("hex");
+    const rename = (text: string) =>
+      text.replaceAll(fixture.account.email, `${suffix}-${fixture.account.email}`).replaceAll("local@hangar.localhost", `${suffix}-local@hangar.localhost`);
+    const items = fixture.items.filter((i) => i.type !== "rate").map((i) => JSON.parse(rename(JSON.stringify(i))) as Record<string, unknown>);
+    for (let i = 0; i < items.length; i += 25) {
+      await db().send(new BatchWriteCommand({ RequestItems: { [stack().tableName]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }));
+    }
+    // The stack migrated its (empty) table at start; these items came later, so run the pass again.
+    const report = await migrateToWorkspaces(db(), stack().tableName, { force: true });
+    expect(report).toMatchObject({ workspacesCreated: 2, projectsMoved: 3, keysUpdated: 3 });
+
+    const key: Key = fixture.keys.ios;
+    const bytes = readFixture(ipaPath());
+    const { completed } = await upload(key, "After.ipa", bytes);
+    expect(completed.status, completed.text).toBe(200);
+
+    const page = await call(`/share/${fixture.upload.userKey}`, { headers: { Accept: "text/html" } });
+    expect(page.status, page.text).toBe(200);
+    expect((await call(`/download/${fixture.upload.userKey}`)).status).toBe(302);
+
+    const owner = browser();
+    const signIn = await dash(owner, "POST", "/api/session", { email: `${suffix}-${fixture.account.email}`, password: fixture.account.password });
+    expect(signIn.status, signIn.text).toBe(200);
+    const workspaces = await dash(owner, "GET", "/api/workspaces");
+    const personal = personalWorkspaceId(userIdOf(fixture.account.email));
+    expect(workspaces.json.items).toMatchObject([{ workspaceId: personal, personal: true, role: "owner" }]);
+    const projects = await dash(owner, "GET", "/api/projects");
+    expect(projects.status, projects.text).toBe(200);
+    expect(projects.json.items.map((p: { projectId: string }) => p.projectId).sort()).toEqual([fixture.projects.ios, fixture.projects.android].sort());
+    expect(projects.json.items.find((p: { projectId: string }) => p.projectId === fixture.projects.ios)).toMatchObject({ workspaceId: personal, fileCount: 2 });
+    const keys = await dash(owner, "GET", "/api/keys");
+    expect(keys.json.items.map((k: { clientId: string }) => k.clientId).sort()).toEqual([fixture.keys.ios.clientId, fixture.keys.android.clientId].sort());
   });
 });

@@ -3,7 +3,8 @@ import { NotFoundError, ValidationError } from "../errors/domain-errors";
 import type { Membership } from "../ports/workspace-catalog.port";
 import { workspaceAccess } from "./access";
 import type { Actor } from "./actor";
-import type { Role } from "./roles";
+import { can, type Role } from "./roles";
+import { ForbiddenError } from "./workspace-errors";
 import type { ChangeRole, MemberRef, TransferOwnership, WorkspaceRef } from "./workspace.schema";
 import { answerFor, type WorkspaceAnswer, type WorkspaceDeps } from "./workspaces";
 
@@ -53,7 +54,7 @@ async function target(deps: WorkspaceDeps, actor: Actor, input: MemberRef, newRo
   const caller = await workspaceAccess(deps, actor.userId, input.workspaceId, "members.manage");
   const member = input.userId === actor.userId ? caller : await deps.workspaces.membership(input.workspaceId, input.userId);
   if (!member) throw memberNotFound();
-  if (member.role === "owner" || newRole === "owner") await workspaceAccess(deps, actor.userId, input.workspaceId, "owners.manage");
+  if ((member.role === "owner" || newRole === "owner") && !can(caller.role, "owners.manage")) throw new ForbiddenError(caller.role, "owners.manage");
   return member;
 }
 

@@ -1,8 +1,9 @@
 import type { WorkspaceDeps } from "@hangar/core";
-import { DynamoUserRepository, DynamoWorkspaceCatalog } from "@hangar/core/dynamo";
+import { DynamoUserRepository } from "@hangar/core/dynamo";
 import { auditLog } from "./audit-log";
 import { once } from "./once";
 import { getRuntime } from "./root";
+import { workspaceCatalog } from "./workspace-catalog";
 
 /**
  * The workspaces function's ports: the workspace catalog, the user items members are listed with,
@@ -12,7 +13,7 @@ export const workspaceDeps = once((): WorkspaceDeps => {
   const runtime = getRuntime();
   const table = runtime.settings.HANGAR_TABLE_NAME;
   return {
-    workspaces: new DynamoWorkspaceCatalog(runtime.db, table, () => runtime.clock.now()),
+    workspaces: workspaceCatalog(),
     users: new DynamoUserRepository(runtime.db, table),
     audit: auditLog(),
     clock: runtime.clock,
