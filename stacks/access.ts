@@ -149,6 +149,14 @@ export const access = {
     table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
     originSecret: true,
   },
+  // Audit: session (Get, Update to slide it), the caller's member item (Get), the log itself
+  // (Query of AUDIT#<workspace>), actors' user items for their current address (Get), the cursor
+  // secret (Get; Put the first time a stage signs a cursor). Append-only: no Delete, no Update of
+  // entries (the functions that change things Put them).
+  audit: {
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+    originSecret: true,
+  },
   // Workspaces: session (Get/Update/Delete), membership and workspace reads (GetItem), a user's
   // workspaces (Query of gsi1, then BatchGetItem), members (Query of the workspace's partition, the
   // user items by GetItem), every change a transaction of Put/Update/Delete with the counters'
@@ -166,14 +174,6 @@ export const access = {
   invitations: {
     table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
     mail: ["ses:SendEmail"],
-    originSecret: true,
-  },
-  // Audit: session (Get, Update to slide it), the caller's member item (Get), the log itself
-  // (Query of AUDIT#<workspace>), actors' user items for their current address (Get), the cursor
-  // secret (Get; Put the first time a stage signs a cursor). Append-only: no Delete, no Update of
-  // entries (the functions that change things Put them).
-  audit: {
-    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
     originSecret: true,
   },
   // The CLI tarball is packed from files in its own bundle: no table, no objects.

@@ -49,9 +49,8 @@ import {
   TransferOwnership,
   WorkspaceRef,
   workspaceNotFound,
-  AuditQuery,
-  AuditWorkspaceRef,
 } from "@hangar/core";
+import { AuditQuery, AuditWorkspaceRef } from "@hangar/core";
 import { ChangePassword, EmailOnly, ProfileInput, ResetConfirm, SessionRef, SignIn, SignUp, TokenOnly } from "@hangar/core/accounts";
 import { SessionNotFoundError } from "@hangar/core/account-errors";
 import { CreateInvitation, InvitationRef, InvitationTokenInput, invitationNotFound } from "@hangar/core/invitations";
@@ -155,6 +154,7 @@ export const routeInput = {
   "DELETE /api/files/{fileId}": dashboard(file),
   "PATCH /api/files/{fileId}/share": dashboard({ ...sharedFile, body: ShareSettings }),
   "POST /api/files/{fileId}/share/regenerate": dashboard(sharedFile),
+  "GET /api/workspaces/{workspaceId}/audit": dashboard({ params: AuditWorkspaceRef, notFound: workspaceNotFound, query: AuditQuery }),
   "GET /api/workspaces": dashboard({}),
   "POST /api/workspaces": dashboard({ body: CreateWorkspace }),
   "GET /api/workspaces/{workspaceId}": dashboard(workspace),
@@ -170,7 +170,6 @@ export const routeInput = {
   "POST /api/workspaces/{workspaceId}/invitations/{invitationId}/resend": dashboard(invitation),
   "POST /api/invitations/preview": dashboard({ body: InvitationTokenInput }),
   "POST /api/invitations/accept": dashboard({ body: InvitationTokenInput }),
-  "GET /api/workspaces/{workspaceId}/audit": dashboard({ params: AuditWorkspaceRef, notFound: workspaceNotFound, query: AuditQuery }),
   "GET /cli/{fileName}": api(cliFile),
   "HEAD /cli/{fileName}": api(cliFile),
 } as const satisfies Record<RouteKey, RouteInput>;

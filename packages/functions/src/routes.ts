@@ -50,14 +50,14 @@ export const functions = {
   files: { handler: "packages/functions/src/files/files.handler.handler", memoryMB: 256, timeoutSeconds: 29 },
   // Share link controls (enable, expiry, password, cap, regenerate); a new password is hashed with scrypt.
   links: { handler: "packages/functions/src/links/links.handler.handler", memoryMB: 512, timeoutSeconds: 10 },
+  // A workspace's audit log (docs/audit-log.md): one paged, filtered Query; owners and admins only.
+  audit: { handler: "packages/functions/src/audit/audit.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   // Workspaces and their members (docs/teams.md): list, create, rename, delete, roles, removal,
   // ownership transfer. Table only; a workspace's delete needs its projects gone first.
   workspaces: { handler: "packages/functions/src/workspaces/workspaces.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   // Invitations to workspaces (docs/teams.md, "Invitations"): create, list, revoke and re-send them
   // (each sends a mail from the request), the accept page's preview, and the accept.
   invitations: { handler: "packages/functions/src/invitations/invitations.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
-  // A workspace's audit log (docs/audit-log.md): one paged, filtered Query; owners and admins only.
-  audit: { handler: "packages/functions/src/audit/audit.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
   cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
@@ -141,6 +141,8 @@ export const routes = [
   { method: "DELETE", path: "/api/files/{fileId}", auth: "session", fn: "files" },
   { method: "PATCH", path: "/api/files/{fileId}/share", auth: "session", fn: "links" },
   { method: "POST", path: "/api/files/{fileId}/share/regenerate", auth: "session", fn: "links" },
+  // The audit log of a workspace (docs/audit-log.md), newest first: ?cursor=&actor=&action=.
+  { method: "GET", path: "/api/workspaces/{workspaceId}/audit", auth: "session", fn: "audit" },
   // Invitations (docs/teams.md): managed by members with members.manage; the preview needs no session
   // (the accept page shows it before sign-in), the accept needs the invited address's session.
   { method: "POST", path: "/api/workspaces/{workspaceId}/invitations", auth: "session", fn: "invitations" },
@@ -149,8 +151,6 @@ export const routes = [
   { method: "POST", path: "/api/workspaces/{workspaceId}/invitations/{invitationId}/resend", auth: "session", fn: "invitations" },
   { method: "POST", path: "/api/invitations/preview", auth: "none", fn: "invitations" },
   { method: "POST", path: "/api/invitations/accept", auth: "session", fn: "invitations" },
-  // The audit log of a workspace (docs/audit-log.md), newest first: ?cursor=&actor=&action=.
-  { method: "GET", path: "/api/workspaces/{workspaceId}/audit", auth: "session", fn: "audit" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/api/workspaces", auth: "session", fn: "workspaces" },
   { method: "POST", path: "/api/workspaces", auth: "session", fn: "workspaces" },

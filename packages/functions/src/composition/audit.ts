@@ -1,8 +1,9 @@
 import type { AuditDeps } from "@hangar/core";
-import { DynamoStageSecret, DynamoUserRepository, DynamoWorkspaceCatalog } from "@hangar/core/dynamo";
+import { DynamoStageSecret, DynamoUserRepository } from "@hangar/core/dynamo";
 import { auditLog } from "./audit-log";
 import { once } from "./once";
 import { getRuntime } from "./root";
+import { workspaceCatalog } from "./workspace-catalog";
 
 /**
  * What the audit function reads: the caller's membership (the access check), the log, the
@@ -10,10 +11,10 @@ import { getRuntime } from "./root";
  * no mailer, no S3 client.
  */
 export const auditDeps = once((): AuditDeps => {
-  const { db, settings, clock } = getRuntime();
+  const { db, settings } = getRuntime();
   const table = settings.HANGAR_TABLE_NAME;
   return {
-    workspaces: new DynamoWorkspaceCatalog(db, table, () => clock.now()),
+    workspaces: workspaceCatalog(),
     audit: auditLog(),
     users: new DynamoUserRepository(db, table),
     cursorSecret: new DynamoStageSecret(db, table, "cursor"),

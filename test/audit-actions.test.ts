@@ -1,0 +1,146 @@
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { AUDIT_ACTIONS } from "@hangar/core";
+import { describe, expect, it } from "vitest";
+import { dash, mailsTo, signedIn, type Browser } from "./support/accounts";
+import { db, put, readFixture, stack } from "./support/api";
+import { ipaPath } from "./support/dashboard";
+
+/*
+ * Issue 19: "audit entries for every listed action". Every action of AUDIT_ACTIONS is done once
+ * through the API, as people would, from clients with their own address and browser; the log then
+ * answers each with who did it, from where (the client's address and its browser's family only)
+ * and on what. The workspace's own deletion is checked in the table: nobody can read the log of a
+ * workspace that is gone.
+ */
+
+const SAFARI = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15";
+const FIREFOX = "Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
+
+interface Person {
+  b: Browser;
+  email: string;
+  userId: string;
+  ua: string;
+}
+
+async function person(ua: string): Promise<Person> {
+  const { b, email } = await signedIn();
+  return { b, email, ua, userId: (await dash(b, "GET", "/api/account")).json.userId };
+}
+
+/** A dashboard request from this person's browser; the answer's status must be `status`. */
+async function as(p: Person, method: string, path: string, body: unknown, status: number) {
+  const reply = await dash(p.b, method, path, body, { "User-Agent": p.ua });
+  expect(reply.status, `${method} ${path}: ${reply.text}`).toBe(status);
+  return reply.json;
+}
+
+const acceptLink = () => new RegExp(`${stack().baseUrl.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/invitations/accept\\?token=([A-Za-z0-9_-]{43})`);
+
+/** The newest invitation link's token mailed to `email`, once `count` have arrived. */
+async function invitationToken(email: string, count = 1): Promise<string> {
+  for (let waited = 0; ; waited += 100) {
+    const tokens = (await mailsTo(email)).map((m) => acceptLink().exec(m.text)?.[1]).filter((t): t is string => t !== undefined);
+    if (tokens.length >= count) return tokens.at(-1)!;
+    if (waited > 20_000) throw new Error(`no invitation mailed to ${email}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("the audit log records every action of AUDIT_ACTIONS done through the API", () => {
+  it("with who, from where and on what", async () => {
+    const [owner, dev, removed, leaver, revoked] = await Promise.all([person(SAFARI), person(FIREFOX), person(FIREFOX), person(FIREFOX), person(FIREFOX)]);
+    const ws = (await as(owner, "POST", "/api/workspaces", { name: "Audited team" }, 201)).workspaceId as string;
+    const base = `/api/workspaces/${ws}`;
+    await as(owner, "PATCH", base, { name: "Audited team, renamed" }, 200);
+
+    // Invitations: one accepted after a re-send, one revoked; members join, change role, are removed, leave.
+    const invitation = await as(owner, "POST", `${base}/invitations`, { email: dev.email, role: "developer" }, 201);
+    await as(owner, "POST", `${base}/invitations/${invitation.invitationId}/resend`, undefined, 200);
+    await as(dev, "POST", "/api/invitations/accept", { token: await invitationToken(dev.email, 2) }, 200);
+    const other = await as(owner, "POST", `${base}/invitations`, { email: revoked.email, role: "viewer" }, 201);
+    await as(owner, "DELETE", `${base}/invitations/${other.invitationId}`, undefined, 204);
+    for (const p of [removed, leaver]) {
+      await as(owner, "POST", `${base}/invitations`, { email: p.email, role: "viewer" }, 201);
+      await as(p, "POST", "/api/invitations/accept", { token: await invitationToken(p.email) }, 200);
+    }
+    await as(owner, "DELETE", `${base}/members/${removed.userId}`, undefined, 204);
+    await as(leaver, "DELETE", `${base}/members/${leaver.userId}`, undefined, 204);
+    await as(owner, "PATCH", `${base}/members/${dev.userId}`, { role: "admin" }, 200);
+    await as(owner, "POST", `${base}/transfer`, { userId: dev.userId }, 200);
+    await as(dev, "POST", `${base}/transfer`, { userId: owner.userId }, 200);
+
+    // A project, a build uploaded from the dashboard, its link, a key; then everything deleted again.
+    const project = await as(owner, "POST", "/api/projects", { name: "Audited app", color: "blue", workspaceId: ws }, 201);
+    await as(owner, "PATCH", `/api/projects/${project.projectId}`, { description: "now with a description" }, 200);
+    const bytes = readFixture(ipaPath());
+    const declared = { fileName: "App.ipa", fileSize: bytes.length, fileType: "application/octet-stream" };
+    const presigned = await as(dev, "POST", `/api/projects/${project.projectId}/uploads`, declared, 200);
+    expect((await put(presigned.uploadUrl, bytes)).status).toBe(200);
+    const build = await as(dev, "POST", `/api/projects/${project.projectId}/uploads/complete`, { ...declared, key: presigned.key }, 200);
+    await as(dev, "PATCH", `/api/files/${build.fileId}/share`, { maxDownloads: 5 }, 200);
+    await as(dev, "POST", `/api/files/${build.fileId}/share/regenerate`, undefined, 200);
+    const key = await as(dev, "POST", "/api/keys", { name: "CI", projectId: project.projectId }, 201);
+    await as(dev, "POST", `/api/keys/${key.clientId}/regenerate`, undefined, 200);
+    await as(dev, "DELETE", `/api/keys/${key.clientId}`, undefined, 204);
+    await as(dev, "DELETE", `/api/files/${build.fileId}`, undefined, 204);
+    const deleted = await dash(owner.b, "DELETE", `/api/projects/${project.projectId}`, { confirmName: "Audited app" }, { "User-Agent": owner.ua });
+    expect([200, 202, 204], deleted.text).toContain(deleted.status);
+
+    // Every page of the log, as its owner reads it.
+    const entries: { action: string; actor: { userId: string; email: string | null; ip: string | null; userAgentFamily: string | null }; target: { type: string; id: string } | null }[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await as(owner, "GET", `${base}/audit${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`, undefined, 200);
+      entries.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor);
+
+    const expected: Record<string, { by: Person; target: string }> = {
+      "workspace.created": { by: owner, target: ws },
+      "workspace.renamed": { by: owner, target: ws },
+      "invitation.created": { by: owner, target: invitation.invitationId },
+      "invitation.resent": { by: owner, target: invitation.invitationId },
+      "invitation.accepted": { by: dev, target: invitation.invitationId },
+      "invitation.revoked": { by: owner, target: other.invitationId },
+      "member.removed": { by: owner, target: removed.userId },
+      "member.left": { by: leaver, target: leaver.userId },
+      "member.role_changed": { by: owner, target: dev.userId },
+      "ownership.transferred": { by: owner, target: dev.userId },
+      "project.created": { by: owner, target: project.projectId },
+      "project.updated": { by: owner, target: project.projectId },
+      "build.uploaded": { by: dev, target: build.fileId },
+      "link.settings_changed": { by: dev, target: build.fileId },
+      "link.regenerated": { by: dev, target: build.fileId },
+      "key.created": { by: dev, target: key.clientId },
+      "key.regenerated": { by: dev, target: key.clientId },
+      "key.revoked": { by: dev, target: key.clientId },
+      "build.deleted": { by: dev, target: build.fileId },
+      "project.deleted": { by: owner, target: project.projectId },
+    };
+    for (const [action, { by, target }] of Object.entries(expected)) {
+      const entry = entries.find((e) => e.action === action && e.target?.id === target);
+      expect(entry, `${action} on ${target}`).toBeDefined();
+      expect(entry!.actor, action).toEqual({
+        userId: by.userId,
+        email: by.email,
+        ip: by.b.ip,
+        userAgentFamily: by.ua === SAFARI ? "Safari" : "Firefox",
+      });
+    }
+    // The full header is nowhere in the log.
+    expect(JSON.stringify(entries)).not.toContain("Macintosh");
+    expect(JSON.stringify(entries)).not.toContain("Ubuntu");
+
+    // The workspace goes, and says so in its log (which no one can read through the API any more).
+    await as(owner, "DELETE", base, { confirmName: "Audited team, renamed" }, 200);
+    await as(owner, "GET", `${base}/audit`, undefined, 404);
+    const stored = await db().send(
+      new QueryCommand({ TableName: stack().tableName, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": `AUDIT#${ws}` } }),
+    );
+    expect(stored.Items!.some((i) => i.action === "workspace.deleted" && i.actor.userId === owner.userId && i.actor.userAgentFamily === "Safari")).toBe(true);
+
+    // Every action of the list was exercised.
+    expect([...Object.keys(expected), "workspace.deleted"].sort()).toEqual([...AUDIT_ACTIONS].sort());
+  });
+});
