@@ -66,13 +66,21 @@ export const access = {
   // The presigned PUT is executed with this function's credentials.
   // Presign, complete and multipart also serve the dashboard's browser uploads: the session
   // (GetItem, UpdateItem to slide it, DeleteItem when it expired), the project (GetItem) and the
-  // account's upload rate counter (UpdateItem).
-  presign: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem"], objects: ["s3:PutObject"], originSecret: true },
+  // account's upload rate counter (UpdateItem); the project's workspace from its id (Query of
+  // gsi1) and the caller's membership (GetItem) decide whether they may upload (builds.manage).
+  presign: {
+    table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem"],
+    index: ["dynamodb:Query"],
+    objects: ["s3:PutObject"],
+    originSecret: true,
+  },
   // The record is completed in a transaction with the seal item (Update/Put, ConditionCheck).
   // Reads the package (HEAD, then ranged GETs of the version HEAD saw) and stores the icon beside
   // it; a multipart complete's part list is checked against ListParts.
+  // A dashboard upload's audit entry (PutItem); its access check as presign's (gsi1 Query).
   complete: {
     table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
+    index: ["dynamodb:Query"],
     objects: ["s3:GetObject", "s3:GetObjectVersion", "s3:PutObject", "s3:ListMultipartUploadParts"],
     originSecret: true,
   },
@@ -81,6 +89,7 @@ export const access = {
   // by s3:PutObject; the abort route by s3:AbortMultipartUpload.
   multipart: {
     table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem"],
+    index: ["dynamodb:Query"],
     objects: ["s3:PutObject", "s3:AbortMultipartUpload"],
     originSecret: true,
   },
@@ -143,10 +152,13 @@ export const access = {
     originSecret: true,
   },
   // Links: session (Get/Update/Delete), file + project + share reads, settings (a transaction:
-  // Update the share item beside a ConditionCheck of the project), regenerate (a transaction of
-  // Put new share, Put the old one's trace, Update file).
+  // Update the share item beside ConditionChecks of the project and the caller's membership, and
+  // Put of the audit entry), regenerate (a transaction of Put new share, Put the old one's trace,
+  // Update file; then Put of its audit entry). A file from before workspaces names no workspace:
+  // its project is located on gsi1 (Query).
   links: {
     table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
+    index: ["dynamodb:Query"],
     originSecret: true,
   },
   // Audit: session (Get, Update to slide it), the caller's member item (Get), the log itself

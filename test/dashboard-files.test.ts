@@ -1,8 +1,9 @@
+import { personalWorkspaceId } from "@hangar/core";
 import { describe, expect, it } from "vitest";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { db, stack } from "./support/api";
 import { dash, signedIn } from "./support/accounts";
-import { itemsMentioning, withoutLinkTraces, newDashboardKey, newProject, uploadIpa, versionsUnder } from "./support/dashboard";
+import { itemsMentioning, newDashboardKey, newProject, outsideTheAuditLog, uploadIpa, versionsUnder, withoutLinkTraces } from "./support/dashboard";
 
 const local = (url: string) => url.replace(/^https?:\/\/[^/]+/, stack().baseUrl);
 
@@ -95,7 +96,7 @@ describe("dashboard files API", () => {
     await db().send(
       new UpdateCommand({
         TableName: stack().tableName,
-        Key: { pk: `USER#${userId}`, sk: `PROJECT#${projectId}` },
+        Key: { pk: `WORKSPACE#${personalWorkspaceId(userId)}`, sk: `PROJECT#${projectId}` },
         UpdateExpression: "SET #status = :deleting",
         ExpressionAttributeNames: { "#status": "status" },
         ExpressionAttributeValues: { ":deleting": "deleting" },
@@ -133,7 +134,7 @@ describe("dashboard files API", () => {
     expect((await dash(b, "DELETE", `/api/files/${file.fileId}`)).status).toBe(404);
     expect((await fetch(local(file.shareUrl))).status).toBe(410);
     expect((await fetch(local(file.downloadUrl), { redirect: "manual" })).status).toBe(410);
-    expect(await itemsMentioning(file.fileId)).toEqual([]);
+    expect(outsideTheAuditLog(await itemsMentioning(file.fileId))).toEqual([]);
     expect(withoutLinkTraces(await itemsMentioning(file.userKey))).toEqual([]);
     expect(await versionsUnder(`uploads/${projectId}/${file.fileId}/`)).toEqual([]);
     expect((await versionsUnder(`uploads/${projectId}/${kept.fileId}/`)).length).toBeGreaterThan(0);

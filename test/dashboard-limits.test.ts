@@ -1,4 +1,5 @@
-import { BatchWriteCommand, GetCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchWriteCommand, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { personalWorkspaceId } from "@hangar/core";
 import { describe, expect, it } from "vitest";
 import { dash, signedIn, type Browser } from "./support/accounts";
 import { db, presign, stack } from "./support/api";
@@ -14,17 +15,25 @@ async function batchPut(items: Record<string, unknown>[]) {
   }
 }
 
-/** Projects as the code before counting wrote them: project and name items, no count anywhere. */
+/**
+ * Projects as the code before counting wrote them (moved into the account's personal workspace,
+ * as the workspace migration moves them): project and name items, no count anywhere.
+ */
 async function legacyProjects(userId: string, count: number) {
+  const workspaceId = personalWorkspaceId(userId);
   const items = Array.from({ length: count }, (_, i) => {
     const projectId = `prj_legacy${String(i).padStart(4, "0")}${userId.slice(-6)}`;
     const name = `Legacy ${i}`;
     return [
-      { pk: `USER#${userId}`, sk: `PROJECT#${projectId}`, type: "project", gsi1pk: `PROJECT#${projectId}`, gsi1sk: "PROJECT", projectId, userId, name, description: "", color: "blue", createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), status: "active", fileCount: 0 },
-      { pk: `USER#${userId}`, sk: `PROJECTNAME#${name.toLowerCase()}`, type: "projectName", projectId },
+      { pk: `WORKSPACE#${workspaceId}`, sk: `PROJECT#${projectId}`, type: "project", gsi1pk: `PROJECT#${projectId}`, gsi1sk: "PROJECT", projectId, workspaceId, userId, name, description: "", color: "blue", createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), status: "active", fileCount: 0 },
+      { pk: `WORKSPACE#${workspaceId}`, sk: `PROJECTNAME#${name.toLowerCase()}`, type: "projectName", projectId },
     ];
   });
   await batchPut(items.flat());
+  // Before counting, no counter existed: the workspace sign-up made starts counting from zero.
+  await db().send(
+    new UpdateCommand({ TableName: stack().tableName, Key: { pk: `WORKSPACE#${workspaceId}`, sk: "WORKSPACE" }, UpdateExpression: "REMOVE projectCount" }),
+  );
 }
 
 /** Active keys as the code before counting wrote them: key items only, no count on the project. */
@@ -50,7 +59,9 @@ describe("limits hold under concurrency (L1)", () => {
     for (const r of replies.filter((r) => r.status === 409)) expect(r.json.error.code).toBe("limit_reached");
     const listed = await dash(b, "GET", "/api/projects");
     expect(listed.json.items).toHaveLength(100);
-    const { Item } = await db().send(new GetCommand({ TableName: stack().tableName, Key: { pk: `USER#${userId}`, sk: "USER" }, ConsistentRead: true }));
+    const { Item } = await db().send(
+      new GetCommand({ TableName: stack().tableName, Key: { pk: `WORKSPACE#${personalWorkspaceId(userId)}`, sk: "WORKSPACE" }, ConsistentRead: true }),
+    );
     expect(Item!.projectCount).toBe(100);
 
     // Deleting one frees exactly one place.
@@ -64,7 +75,8 @@ describe("limits hold under concurrency (L1)", () => {
     const { b } = await signedIn();
     const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => dash(b, "POST", "/api/projects", { name: `Fresh ${i}`, color: "blue" })));
     expect(statuses(replies)).toEqual(Array(30).fill(201));
-    const { Item } = await db().send(new GetCommand({ TableName: stack().tableName, Key: { pk: `USER#${await userIdOf(b)}`, sk: "USER" }, ConsistentRead: true }));
+    const workspace = { pk: `WORKSPACE#${personalWorkspaceId(await userIdOf(b))}`, sk: "WORKSPACE" };
+    const { Item } = await db().send(new GetCommand({ TableName: stack().tableName, Key: workspace, ConsistentRead: true }));
     expect(Item!.projectCount).toBe(30);
   });
 

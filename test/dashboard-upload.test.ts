@@ -4,6 +4,7 @@
  * project answers like an unknown one, another origin is refused before anything is looked at,
  * and the build lands in the project's files attributed to no API key.
  */
+import { personalWorkspaceId } from "@hangar/core";
 import { describe, expect, it } from "vitest";
 import { crc32c } from "../packages/local/src/object-store/body/crc32c";
 import { dash, signedIn, type Browser } from "./support/accounts";
@@ -169,7 +170,7 @@ describe("dashboard upload routes", () => {
     await db().send(
       new UpdateCommand({
         TableName: stack().tableName,
-        Key: { pk: `USER#${userId}`, sk: `PROJECT#${projectId}` },
+        Key: { pk: `WORKSPACE#${personalWorkspaceId(userId)}`, sk: `PROJECT#${projectId}` },
         UpdateExpression: "SET #status = :deleting",
         ExpressionAttributeNames: { "#status": "status" },
         ExpressionAttributeValues: { ":deleting": "deleting" },

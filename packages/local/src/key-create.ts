@@ -15,7 +15,9 @@ const DEFAULT_OWNER = "local@hangar.localhost";
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 const USAGE = `Usage: npm run key:create -- --project <name> [--account <email>] [--name <key name>] [--json]
 
-Creates the project if needed and mints an API key for it. The secret is printed once.
+Creates the project if needed and mints an API key for it. The secret is printed once. The
+project (and so the key) is in the owner account's personal workspace; to put it in a team
+workspace, create the project there on the dashboard and make its key there.
 
   --account <email>  the dashboard account (signed up on the dashboard) that owns the project:
                      you see the project and its uploads when you sign in. An error if no

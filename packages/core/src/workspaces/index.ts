@@ -10,3 +10,4 @@ export * from "./workspace.schema";
 export * from "./workspaces";
 export * from "./members";
 export * from "./project-access";
+export * from "./route-actions";

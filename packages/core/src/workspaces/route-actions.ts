@@ -1,0 +1,54 @@
+import type { Action } from "./roles";
+
+/**
+ * The permission each dashboard route on a workspace's data needs, by route key (routes.ts): the
+ * policy of roles.ts applied to the HTTP API, for people (docs/teams.md prints it) and for
+ * test/workspace-roles.test.ts, which calls every such route as every role and checks the answer
+ * against `can(role, ROUTE_ACTIONS[route])`. Browser-safe, like roles.ts.
+ *
+ * Where the rule depends on the target rather than the route it says so: a member route aimed at
+ * an owner needs `owners.manage` instead, and removing oneself (leaving) needs only membership.
+ */
+export const ROUTE_ACTIONS = {
+  // Projects (a create names its workspace in the body, default the caller's personal one).
+  "POST /api/projects": "projects.manage",
+  "GET /api/projects": "workspace.read",
+  "GET /api/projects/{projectId}": "workspace.read",
+  "PATCH /api/projects/{projectId}": "projects.manage",
+  "DELETE /api/projects/{projectId}": "projects.manage",
+  "GET /api/projects/{projectId}/files": "workspace.read",
+  // Builds uploaded from the dashboard.
+  "POST /api/projects/{projectId}/uploads": "builds.manage",
+  "POST /api/projects/{projectId}/uploads/multipart": "builds.manage",
+  "POST /api/projects/{projectId}/uploads/multipart/parts": "builds.manage",
+  "DELETE /api/projects/{projectId}/uploads/multipart": "builds.manage",
+  "POST /api/projects/{projectId}/uploads/complete": "builds.manage",
+  // API keys of the workspace's projects, whoever created them.
+  "POST /api/keys": "keys.manage",
+  "GET /api/keys": "workspace.read",
+  "DELETE /api/keys/{clientId}": "keys.manage",
+  "POST /api/keys/{clientId}/regenerate": "keys.manage",
+  "GET /api/keys/{clientId}/usage": "workspace.read",
+  // Builds and their share links.
+  "GET /api/files": "workspace.read",
+  "GET /api/files/{fileId}": "workspace.read",
+  "DELETE /api/files/{fileId}": "builds.manage",
+  "PATCH /api/files/{fileId}/share": "links.manage",
+  "POST /api/files/{fileId}/share/regenerate": "links.manage",
+  // The workspace and its members.
+  "GET /api/workspaces/{workspaceId}": "workspace.read",
+  "PATCH /api/workspaces/{workspaceId}": "workspace.update",
+  "DELETE /api/workspaces/{workspaceId}": "workspace.delete",
+  "GET /api/workspaces/{workspaceId}/members": "workspace.read",
+  "PATCH /api/workspaces/{workspaceId}/members/{userId}": "members.manage",
+  "DELETE /api/workspaces/{workspaceId}/members/{userId}": "members.manage",
+  "POST /api/workspaces/{workspaceId}/transfer": "owners.manage",
+  // Invitations and the audit log (their routes come with the invitations and audit functions).
+  "POST /api/workspaces/{workspaceId}/invitations": "members.manage",
+  "GET /api/workspaces/{workspaceId}/invitations": "members.manage",
+  "DELETE /api/workspaces/{workspaceId}/invitations/{invitationId}": "members.manage",
+  "POST /api/workspaces/{workspaceId}/invitations/{invitationId}/resend": "members.manage",
+  "GET /api/workspaces/{workspaceId}/audit": "audit.read",
+} as const satisfies Record<string, Action>;
+
+export type WorkspaceRouteKey = keyof typeof ROUTE_ACTIONS;
