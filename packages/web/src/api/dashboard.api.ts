@@ -41,23 +41,23 @@ type DeleteOutcome = { status: "deleted" | "deleting" };
 const outcome = (answer: { status?: string } | undefined): DeleteOutcome => ({ status: answer?.status === "deleting" ? "deleting" : "deleted" });
 
 export const dashboardApi = {
-  projects: () => apiRequest<Page<Project>>("GET", "/api/projects"),
+  projects: (workspaceId: string) => apiRequest<Page<Project>>("GET", `/api/projects?workspaceId=${id(workspaceId)}`),
   project: (projectId: string) => apiRequest<Project>("GET", `/api/projects/${id(projectId)}`),
-  createProject: (input: ProjectInput) => apiRequest<Project>("POST", "/api/projects", input),
+  createProject: (workspaceId: string, input: ProjectInput) => apiRequest<Project>("POST", "/api/projects", { ...input, workspaceId }),
   updateProject: (projectId: string, input: Partial<ProjectInput>) => apiRequest<Project>("PATCH", `/api/projects/${id(projectId)}`, input),
   deleteProject: async (projectId: string, confirmName: string) =>
     outcome(await apiRequest<{ status?: string } | undefined>("DELETE", `/api/projects/${id(projectId)}`, { confirmName })),
 
   projectFiles: (projectId: string, cursor?: string | null) =>
     apiRequest<Page<FileSummary>>("GET", `/api/projects/${id(projectId)}/files?limit=25${cursor ? `&cursor=${id(cursor)}` : ""}`),
-  latestFiles: () => apiRequest<Page<FileSummary>>("GET", "/api/files?limit=10"),
+  latestFiles: (workspaceId: string) => apiRequest<Page<FileSummary>>("GET", `/api/files?limit=10&workspaceId=${id(workspaceId)}`),
   file: (fileId: string) => apiRequest<FileDetail>("GET", `/api/files/${id(fileId)}`),
   deleteFile: (fileId: string) => apiRequest<void>("DELETE", `/api/files/${id(fileId)}`),
   updateShare: (fileId: string, input: ShareSettingsInput) => apiRequest<ShareLinkView>("PATCH", `/api/files/${id(fileId)}/share`, input),
   regenerateShare: (fileId: string) =>
     apiRequest<{ userKey: string; shareUrl: string; downloadUrl: string }>("POST", `/api/files/${id(fileId)}/share/regenerate`),
 
-  keys: () => apiRequest<Page<ApiKey>>("GET", "/api/keys"),
+  keys: (workspaceId: string) => apiRequest<Page<ApiKey>>("GET", `/api/keys?workspaceId=${id(workspaceId)}`),
   createKey: (name: string, projectId: string) => apiRequest<CreatedKey>("POST", "/api/keys", { name, projectId }),
   regenerateKey: (clientId: string) => apiRequest<{ clientId: string; clientSecret: string }>("POST", `/api/keys/${id(clientId)}/regenerate`),
   revokeKey: (clientId: string) => apiRequest<void>("DELETE", `/api/keys/${id(clientId)}`),

@@ -8,7 +8,9 @@ import { queryKeys } from "./query-keys";
  * one hook per change, which updates or invalidates every key whose answer it changes.
  */
 
-export const projectsQuery = () => queryOptions({ queryKey: queryKeys.projects.list(), queryFn: () => dashboardApi.projects() });
+/** A workspace's projects (each page passes the current workspace, `useWorkspace`). */
+export const projectsQuery = (workspaceId: string) =>
+  queryOptions({ queryKey: queryKeys.projects.list(workspaceId), queryFn: () => dashboardApi.projects(workspaceId) });
 export const projectQuery = (projectId: string) =>
   queryOptions({ queryKey: queryKeys.projects.detail(projectId), queryFn: () => dashboardApi.project(projectId) });
 /** A project's files, 25 a page, newest first; "Load more" follows `nextCursor`. */
@@ -19,26 +21,27 @@ export const projectFilesQuery = (projectId: string) =>
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.nextCursor,
   });
-export const latestFilesQuery = () => queryOptions({ queryKey: queryKeys.files.latest(), queryFn: () => dashboardApi.latestFiles() });
+export const latestFilesQuery = (workspaceId: string) =>
+  queryOptions({ queryKey: queryKeys.files.latest(workspaceId), queryFn: () => dashboardApi.latestFiles(workspaceId) });
 export const fileQuery = (fileId: string) => queryOptions({ queryKey: queryKeys.files.detail(fileId), queryFn: () => dashboardApi.file(fileId) });
-export const keysQuery = () => queryOptions({ queryKey: queryKeys.keys.list(), queryFn: () => dashboardApi.keys() });
+export const keysQuery = (workspaceId: string) => queryOptions({ queryKey: queryKeys.keys.list(workspaceId), queryFn: () => dashboardApi.keys(workspaceId) });
 export const keyUsageQuery = (clientId: string) => queryOptions({ queryKey: queryKeys.keys.usage(clientId), queryFn: () => dashboardApi.keyUsage(clientId) });
 
 /** What lists show of a project (its name, color, counts) appears in key and file lists too. */
 function projectsChanged(client: QueryClient) {
   return Promise.all([
-    client.invalidateQueries({ queryKey: queryKeys.projects.list() }),
+    client.invalidateQueries({ queryKey: queryKeys.projects.lists() }),
     client.invalidateQueries({ queryKey: queryKeys.keys.all }),
     client.invalidateQueries({ queryKey: queryKeys.files.all }),
   ]);
 }
 
-/** Creates a project, or saves one when `projectId` is given. */
+/** Creates a project in `workspaceId`, or saves one when `projectId` is given. */
 export function useSaveProject() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ projectId, input }: { projectId?: string; input: ProjectInput }) =>
-      projectId ? dashboardApi.updateProject(projectId, input) : dashboardApi.createProject(input),
+    mutationFn: (save: { projectId: string; input: ProjectInput } | { workspaceId: string; input: ProjectInput }) =>
+      "projectId" in save ? dashboardApi.updateProject(save.projectId, save.input) : dashboardApi.createProject(save.workspaceId, save.input),
     onSuccess: (project: Project) => {
       client.setQueryData(projectQuery(project.projectId).queryKey, project);
       return projectsChanged(client);
@@ -63,7 +66,7 @@ export function useDeleteProject() {
 /** Lists show each file's link counts and badges; a project counts its builds. */
 function filesChanged(client: QueryClient) {
   return Promise.all([
-    client.invalidateQueries({ queryKey: queryKeys.files.latest() }),
+    client.invalidateQueries({ queryKey: [...queryKeys.files.all, "latest"] }),
     client.invalidateQueries({ queryKey: queryKeys.projects.all }),
   ]);
 }

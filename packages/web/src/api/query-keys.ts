@@ -9,18 +9,35 @@ export const queryKeys = {
   sessions: ["account", "sessions"] as const,
   projects: {
     all: ["projects"] as const,
-    list: () => [...queryKeys.projects.all, "list"] as const,
+    /** Every workspace's project list (a prefix); `list(workspaceId)` is one workspace's. */
+    lists: () => [...queryKeys.projects.all, "list"] as const,
+    list: (workspaceId: string) => [...queryKeys.projects.lists(), workspaceId] as const,
     detail: (projectId: string) => [...queryKeys.projects.all, "detail", projectId] as const,
     files: (projectId: string) => [...queryKeys.projects.all, "detail", projectId, "files"] as const,
   },
   files: {
     all: ["files"] as const,
-    latest: () => [...queryKeys.files.all, "latest"] as const,
+    latest: (workspaceId: string) => [...queryKeys.files.all, "latest", workspaceId] as const,
     detail: (fileId: string) => [...queryKeys.files.all, "detail", fileId] as const,
   },
   keys: {
     all: ["keys"] as const,
-    list: () => [...queryKeys.keys.all, "list"] as const,
+    list: (workspaceId: string) => [...queryKeys.keys.all, "list", workspaceId] as const,
     usage: (clientId: string) => [...queryKeys.keys.all, "usage", clientId] as const,
+  },
+  /** An invitation as its mailed link shows it, before anyone accepts it. */
+  invitationPreview: (token: string) => ["invitation", token] as const,
+  /** Teams (issue 19): the caller's workspaces, and each one's members, invitations and audit log. */
+  workspaces: {
+    all: ["workspaces"] as const,
+    list: () => [...queryKeys.workspaces.all, "list"] as const,
+    detail: (workspaceId: string) => [...queryKeys.workspaces.all, "detail", workspaceId] as const,
+    members: (workspaceId: string) => [...queryKeys.workspaces.all, "detail", workspaceId, "members"] as const,
+    invitations: (workspaceId: string) => [...queryKeys.workspaces.all, "detail", workspaceId, "invitations"] as const,
+    /** The log with its filters; `audit(workspaceId)` alone is the prefix of every filtered view. */
+    audit: (workspaceId: string, filter?: { actor?: string; action?: string }) =>
+      filter
+        ? ([...queryKeys.workspaces.all, "detail", workspaceId, "audit", filter.actor ?? "", filter.action ?? ""] as const)
+        : ([...queryKeys.workspaces.all, "detail", workspaceId, "audit"] as const),
   },
 };

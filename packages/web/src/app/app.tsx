@@ -3,7 +3,12 @@ import { restoreDraft } from "./form-drafts";
 import { Button } from "../components/button";
 import { AuthLayout } from "../components/layouts";
 import { ErrorSummary } from "../components/alerts";
+import { AcceptInvitationPage } from "../pages/accept-invitation.page";
 import { AccountPage } from "../pages/account.page";
+import { AuditLogPage } from "../pages/audit-log.page";
+import { MembersPage } from "../pages/members.page";
+import { NewWorkspacePage } from "../pages/new-workspace.page";
+import { WorkspaceSettingsPage } from "../pages/workspace-settings.page";
 import { CheckEmailPage } from "../pages/check-email.page";
 import { DashboardPage } from "../pages/dashboard.page";
 import { DeveloperSettingsPage } from "../pages/developer-settings.page";
@@ -19,7 +24,7 @@ import { ResetPasswordPage } from "../pages/reset-password.page";
 import { SignUpPage } from "../pages/sign-up.page";
 import { VerifyEmailPage } from "../pages/verify-email.page";
 import { paths, ROUTE_PATTERNS, type ParamsOf, type RoutePath, type RoutePattern } from "./paths";
-import { matchPath, Redirect, safeNextPath, useLocation, useSearchParam } from "./router";
+import { matchPath, Redirect, useLocation, useSearchParam } from "./router";
 import { homeFor, useSession } from "./session";
 
 /**
@@ -56,6 +61,12 @@ export const ROUTES: { [P in RoutePattern]: Route<P> } = {
   "/security/developer-settings": { access: "account", render: () => <DeveloperSettingsPage /> },
   "/security/developer-settings/keys/:clientId": { access: "account", render: (p) => <KeyUsagePage clientId={p.clientId} /> },
   "/account": { access: "account", render: () => <AccountPage /> },
+  "/workspaces/new": { access: "account", render: () => <NewWorkspacePage /> },
+  "/settings/workspace": { access: "account", render: () => <WorkspaceSettingsPage /> },
+  "/settings/members": { access: "account", render: () => <MembersPage /> },
+  "/settings/audit": { access: "account", render: () => <AuditLogPage /> },
+  // Signed in or not: the page itself says what to do (accept, switch accounts, sign in or up).
+  "/invitations/accept": { access: "any", render: () => <AcceptInvitationPage /> },
 };
 
 /** The first route (in `ROUTE_PATTERNS` order: `/projects/new` before `/projects/:projectId`) a path matches. */
@@ -105,7 +116,7 @@ export function App() {
     if (!state.account.displayName && route.pattern !== "/profile") return <Redirect to={paths.withNext("/profile", here)} />;
   }
   if (route.access === "guest" && state.status === "signedIn") {
-    return <Redirect to={state.account.displayName ? safeNextPath(next, "/dashboard") : homeFor(state.account)} />;
+    return <Redirect to={homeFor(state.account, next)} />;
   }
   return <>{route.page}</>;
 }

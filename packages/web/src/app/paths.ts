@@ -22,6 +22,11 @@ export const ROUTE_PATTERNS = [
   "/security/developer-settings",
   "/security/developer-settings/keys/:clientId",
   "/account",
+  "/workspaces/new",
+  "/settings/workspace",
+  "/settings/members",
+  "/settings/audit",
+  "/invitations/accept",
 ] as const;
 
 export type RoutePattern = (typeof ROUTE_PATTERNS)[number];
@@ -48,11 +53,18 @@ export type AppPath = "/" | RoutePath | `${RoutePath}?${string}`;
 
 const id = (value: string) => encodeURIComponent(value);
 
+/** The pages that show the current workspace's data, which `?workspace=` chooses (app/workspace.ts). */
+export type WorkspacePath = "/dashboard" | "/projects" | "/projects/new" | "/security/developer-settings" | "/settings/workspace" | "/settings/members" | "/settings/audit";
+export const WORKSPACE_PATHS: readonly WorkspacePath[] = ["/dashboard", "/projects", "/projects/new", "/security/developer-settings", "/settings/workspace", "/settings/members", "/settings/audit"];
+
 /** Builders for the routes with parameters (and the query some pages read). */
 export const paths = {
   project: (projectId: string) => `/projects/${id(projectId)}` as const,
   file: (fileId: string) => `/files/${id(fileId)}` as const,
   keyUsage: (clientId: string) => `/security/developer-settings/keys/${id(clientId)}` as const,
-  /** A guarded page's address to come back to after signing in (or filling in the profile). */
-  withNext: (path: "/login" | "/profile", next: string) => `${path}?next=${id(next)}` as const,
+  /** A guarded page's address to come back to after signing in (or signing up, or filling in the profile). */
+  withNext: (path: "/login" | "/profile" | "/sign-up", next: string) => `${path}?next=${id(next)}` as const,
+  /** A page of one workspace (a link that can be shared, a reload that keeps it). */
+  inWorkspace: (path: WorkspacePath, workspaceId: string) => `${path}?workspace=${id(workspaceId)}` as const,
+  invitation: (token: string) => `/invitations/accept?token=${id(token)}` as const,
 } satisfies Record<string, (...args: never[]) => AppPath>;

@@ -106,11 +106,16 @@ const PROBE_ORIGIN = "https://hangar.invalid";
  * the shape checks, the path is resolved as a browser would and must stay on the origin.
  */
 export function safeNextPath(next: string | null | undefined, fallback: AppPath): AppPath {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || UNSAFE_IN_PATH.test(next)) return fallback;
+  return sameOriginPath(next) ?? fallback;
+}
+
+/** `next` when it is a same-origin path (`safeNextPath`'s rule), else undefined: for links that carry it on. */
+export function sameOriginPath(next: string | null | undefined): AppPath | undefined {
+  if (!next || !next.startsWith("/") || next.startsWith("//") || UNSAFE_IN_PATH.test(next)) return undefined;
   try {
-    if (new URL(next, PROBE_ORIGIN).origin !== PROBE_ORIGIN) return fallback;
+    if (new URL(next, PROBE_ORIGIN).origin !== PROBE_ORIGIN) return undefined;
   } catch {
-    return fallback;
+    return undefined;
   }
   // A same-origin path; one that is no route lands on the not-found page, as a typed address would.
   return next as AppPath;

@@ -5,8 +5,8 @@ import { sessionQuery, signedIn, type SessionData } from "../api/account.queries
 import { ApiError, setSessionLostHandler } from "../api/api-client";
 import { queryKeys } from "../api/query-keys";
 import { saveDraft } from "./form-drafts";
-import type { AppPath } from "./paths";
-import { useNavigate } from "./router";
+import { paths, type AppPath } from "./paths";
+import { safeNextPath, useNavigate } from "./router";
 
 /**
  * Who is signed in. Until `GET /api/account` settles the state is "loading" and guarded pages
@@ -26,15 +26,20 @@ interface SessionValue {
   setAccount(account: Account): void;
   /** Asks the API again who is signed in (after a reset, a verification, an account deletion). */
   refresh(): Promise<void>;
-  signOut(): Promise<void>;
+  /** Signs out; with `next`, the login page brings the next person back there (an invitation meant for another account). */
+  signOut(next?: string): Promise<void>;
 }
 
 const SessionContext = createContext<SessionValue | undefined>(undefined);
 
 const SESSION_KEY = sessionQuery().queryKey;
 
-/** Everything cached but the session itself: one account's data never shows to the next. */
-const notSession = { predicate: (query: { queryKey: readonly unknown[] }) => query.queryKey[0] !== queryKeys.session[0] };
+/**
+ * Everything cached but the session itself and what a signed-out page reads (an invitation's
+ * preview, which belongs to the link, not to an account): one account's data never shows to the next.
+ */
+const KEPT_ON_SIGN_OUT: readonly unknown[] = [queryKeys.session[0], queryKeys.invitationPreview("")[0]];
+const notSession = { predicate: (query: { queryKey: readonly unknown[] }) => !KEPT_ON_SIGN_OUT.includes(query.queryKey[0]) };
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const client = useQueryClient();
@@ -73,13 +78,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     await client.refetchQueries({ queryKey: SESSION_KEY });
   }, [client]);
 
-  const signOut = useCallback(async () => {
+  const signOut = useCallback(async (next?: string) => {
     try {
       await accountApi.signOut();
     } finally {
       // Navigate in the same batch as the state change, so the signed-in page does not first
       // redirect to a login form that would send the person back to it.
-      navigate("/login", { replace: true, state: { notice: "signed-out" } });
+      const back = next ? safeNextPath(next, "/login") : "/login";
+      navigate(back === "/login" ? "/login" : paths.withNext("/login", back), { replace: true, state: { notice: "signed-out" } });
       client.setQueryData(SESSION_KEY, { status: "signedOut" });
     }
   }, [client, navigate]);
@@ -109,5 +115,12 @@ export function useAccount(): Account {
   return state.account;
 }
 
-/** Where a signed-in person belongs: the profile form until it has a display name. */
-export const homeFor = (account: Account): AppPath => (account.displayName ? "/dashboard" : "/profile");
+/**
+ * Where a signed-in person belongs: `next` (a same-origin path only) or the dashboard; the
+ * profile form first until the account has a display name, which then goes on to `next`.
+ */
+export function homeFor(account: Account, next?: string | null): AppPath {
+  const destination = safeNextPath(next, "/dashboard");
+  if (account.displayName) return destination;
+  return destination === "/dashboard" ? "/profile" : paths.withNext("/profile", destination);
+}

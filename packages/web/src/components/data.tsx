@@ -1,6 +1,8 @@
 import { useEffect, useState, type ReactNode } from "react";
 import { describeError } from "../api/api-client";
+import type { Workspace } from "../api/workspaces.api";
 import { colorClass, colorLabel } from "../app/palette";
+import type { CurrentWorkspace } from "../app/workspace";
 import { ErrorSummary } from "./alerts";
 import { Button } from "./button";
 
@@ -37,6 +39,15 @@ export function Loaded<T>({ query, label, children }: { query: QueryView<T>; lab
     );
   }
   return <>{children(query.data)}</>;
+}
+
+/** A page's body once the current workspace is known (its id keys the page's queries, its permissions its controls). */
+export function InWorkspace({ current, children }: { current: CurrentWorkspace; children(workspace: Workspace): ReactNode }) {
+  return (
+    <Loaded query={current.workspaces} label="your workspaces">
+      {() => (current.workspace ? children(current.workspace) : <ErrorSummary message="You are not a member of any workspace. Create one from the menu." />)}
+    </Loaded>
+  );
 }
 
 /** Items as a list, one `<li>` each: the markup of every list the dashboard shows. */

@@ -1,7 +1,10 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import type { RoutePath } from "../app/paths";
+import type { Action } from "../api/workspaces.api";
+import { paths, WORKSPACE_PATHS, type AppPath, type RoutePath, type WorkspacePath } from "../app/paths";
 import { Link, useLocation } from "../app/router";
 import { useAccount, useSession } from "../app/session";
+import { roleLabel, useSwitchWorkspace, useWorkspace, type CurrentWorkspace } from "../app/workspace";
+import { fieldId } from "./field";
 import { Logo } from "./logo";
 
 /** Sets the tab title; each page calls it once. */
@@ -62,6 +65,8 @@ interface NavItem {
   icon: ReactNode;
   /** Other paths that count as this item (sub-pages). */
   prefix?: string;
+  /** Offered only to roles the policy gives this (from the workspace answer's `permissions`). */
+  requires?: Action;
 }
 
 const icon = (d: string) => (
@@ -86,14 +91,29 @@ const NAV: { section?: string; items: NavItem[] }[] = [
   {
     section: "Settings",
     items: [
+      { to: "/settings/workspace", label: "Workspace", icon: icon("M3 5.5A2.5 2.5 0 0 1 5.5 3h9A2.5 2.5 0 0 1 17 5.5v9a2.5 2.5 0 0 1-2.5 2.5h-9A2.5 2.5 0 0 1 3 14.5v-9ZM6 7a1 1 0 0 0 0 2h8a1 1 0 1 0 0-2H6Zm0 4a1 1 0 1 0 0 2h5a1 1 0 1 0 0-2H6Z") },
+      { to: "/settings/members", label: "Members", icon: icon("M7 9a3 3 0 1 0 0-6 3 3 0 0 0 0 6Zm7 0a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5ZM1.5 16a5.5 5.5 0 0 1 11 0 1 1 0 0 1-1 1h-9a1 1 0 0 1-1-1Zm12.6 1h3.4a1 1 0 0 0 1-1 4.5 4.5 0 0 0-6.3-4.1 6.9 6.9 0 0 1 1.9 5.1Z") },
+      { to: "/settings/audit", label: "Audit log", requires: "audit.read", icon: icon("M5 2.5A1.5 1.5 0 0 0 3.5 4v12A1.5 1.5 0 0 0 5 17.5h10a1.5 1.5 0 0 0 1.5-1.5V7.4a1.5 1.5 0 0 0-.4-1L12.6 2.9a1.5 1.5 0 0 0-1-.4H5Zm2 7h6a1 1 0 1 1 0 2H7a1 1 0 1 1 0-2Zm0 3.5h4a1 1 0 1 1 0 2H7a1 1 0 1 1 0-2Z") },
       { to: "/account", label: "Account", icon: icon("M10 10a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7Zm-6.5 7a6.5 6.5 0 0 1 13 0 1 1 0 0 1-1 1h-11a1 1 0 0 1-1-1Z") },
     ],
   },
 ];
 
-/** The signed-in frame: sidebar navigation on wide screens, a menu button on phones. */
-export function AppShell({ title, description, actions, children }: { title: string; description?: ReactNode; actions?: ReactNode; children: ReactNode }) {
+const isWorkspacePath = (path: string): path is WorkspacePath => (WORKSPACE_PATHS as readonly string[]).includes(path);
+
+/** A nav item's address: a workspace's page names the workspace, so the link keeps it. */
+const hrefOf = (item: NavItem, workspaceId: string | undefined): AppPath =>
+  workspaceId && isWorkspacePath(item.to) ? paths.inWorkspace(item.to, workspaceId) : item.to;
+
+/**
+ * The signed-in frame: sidebar navigation on wide screens, a menu button on phones, and the
+ * workspace switcher above the navigation. A page whose data names its workspace (a project, a
+ * build) passes it as `workspaceId`, so the switcher and the links show that workspace.
+ */
+export function AppShell({ title, description, actions, workspaceId, children }: { title: string; description?: ReactNode; actions?: ReactNode; workspaceId?: string; children: ReactNode }) {
   usePageTitle(title);
+  const current = useWorkspace(workspaceId);
+  const currentId = current.workspace?.workspaceId;
   const headingRef = useFocusOnNavigate();
   const account = useAccount();
   const { signOut } = useSession();
@@ -144,14 +164,15 @@ export function AppShell({ title, description, actions, children }: { title: str
           <Link to="/dashboard" className="sidebar-logo" aria-label="Hangar dashboard">
             <Logo />
           </Link>
+          <WorkspaceSwitcher current={current} />
           <nav aria-label="Main" className="nav">
             {NAV.map((group, i) => (
               <div className="nav-group" key={group.section ?? i}>
                 {group.section && <p className="nav-section" id={`nav-${group.section.toLowerCase()}`}>{group.section}</p>}
                 <ul aria-labelledby={group.section ? `nav-${group.section.toLowerCase()}` : undefined}>
-                  {group.items.map((item) => (
+                  {group.items.filter((item) => !item.requires || current.can(item.requires)).map((item) => (
                     <li key={item.to}>
-                      <Link to={item.to} className="nav-link" aria-current={isCurrent(item) ? "page" : undefined}>
+                      <Link to={hrefOf(item, currentId)} className="nav-link" aria-current={isCurrent(item) ? "page" : undefined}>
                         {item.icon}
                         {item.label}
                       </Link>
@@ -199,6 +220,58 @@ export function AppShell({ title, description, actions, children }: { title: str
           {children}
         </div>
       </main>
+    </div>
+  );
+}
+
+/**
+ * The workspace switcher: a native select (keyboard, screen readers and phones know it), the
+ * caller's role in the chosen workspace, and "New workspace". Choosing one shows the same page
+ * of that workspace where there is one (projects stay projects), else its dashboard.
+ */
+function WorkspaceSwitcher({ current }: { current: CurrentWorkspace }) {
+  const switchTo = useSwitchWorkspace();
+  const { pathname } = useLocation();
+  const { workspaces, workspace } = current;
+  const id = fieldId("workspace-switcher");
+  return (
+    <div className="workspace-switcher">
+      <label className="nav-section" htmlFor={id}>
+        Workspace
+      </label>
+      {workspaces.isError ? (
+        <p className="workspace-switcher-note">
+          Could not load your workspaces.{" "}
+          <button type="button" className="link-button" onClick={() => void workspaces.refetch()}>
+            Try again
+          </button>
+        </p>
+      ) : (
+        <select
+          id={id}
+          className="input select workspace-select"
+          value={workspace?.workspaceId ?? ""}
+          disabled={!workspace}
+          aria-describedby={workspace ? `${id}-role` : undefined}
+          onChange={(event) => switchTo(event.target.value, isWorkspacePath(pathname) ? pathname : "/dashboard")}
+        >
+          {!workspace && <option value="">Loading…</option>}
+          {workspaces.data?.map((w) => (
+            <option key={w.workspaceId} value={w.workspaceId}>
+              {w.personal ? `${w.name} (personal)` : w.name}
+            </option>
+          ))}
+        </select>
+      )}
+      {workspace && (
+        <p className="workspace-switcher-note" id={`${id}-role`} data-testid="workspace-role">
+          Your role: {roleLabel(workspace.role)}
+          {!workspace.personal && ` · ${workspace.memberCount} ${workspace.memberCount === 1 ? "member" : "members"}`}
+        </p>
+      )}
+      <Link to="/workspaces/new" className="workspace-new">
+        New workspace
+      </Link>
     </div>
   );
 }

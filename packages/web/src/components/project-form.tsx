@@ -12,8 +12,8 @@ const FIELDS = ["name", "description", "color"] as const;
 const LABELS = { name: "Project name", description: "Description", color: "Color" };
 const MESSAGES = { name: whenEmpty("Enter a project name."), color: whenEmpty("Choose a color.") };
 
-/** Create (no `project`) or edit a project: name, description and a color from the palette. */
-export function ProjectForm({ project, onSaved, onCancel }: { project?: Project; onSaved(project: Project): void; onCancel?(): void }) {
+/** Create a project in `workspaceId` (no `project`) or edit one: name, description and a color from the palette. */
+export function ProjectForm({ project, workspaceId, onSaved, onCancel }: { project?: Project; workspaceId: string; onSaved(project: Project): void; onCancel?(): void }) {
   const form = useForm(FIELDS, LABELS);
   const save = useSaveProject();
   const [name, setName] = useState(project?.name ?? "");
@@ -25,7 +25,7 @@ export function ProjectForm({ project, onSaved, onCancel }: { project?: Project;
     const input = { name: name.trim(), description: description.trim(), color };
     void form.submit(schemaErrors(project ? UpdateProject : CreateProject, input, LABELS, MESSAGES), async () => {
       // The cache takes the saved project (its page and every list showing it); the caller moves on.
-      onSaved(await save.mutateAsync({ projectId: project?.projectId, input }));
+      onSaved(await save.mutateAsync(project ? { projectId: project.projectId, input } : { workspaceId, input }));
     });
   };
 
@@ -50,7 +50,7 @@ export function ProjectForm({ project, onSaved, onCancel }: { project?: Project;
         value={name}
         maxLength={200}
         autoComplete="off"
-        hint="1–80 characters, unique in your account."
+        hint="1–80 characters, unique in the workspace."
         onValueChange={(v) => {
           setName(v);
           form.clearFieldError("name");

@@ -42,9 +42,10 @@ function toLocalInput(iso: string | null): string {
 
 /**
  * The share link's state, counts and owner controls (issue 11 items 5 and 6). A save or a new
- * link goes into the file's cache entry, which redraws this card with the server's values.
+ * link goes into the file's cache entry, which redraws this card with the server's values. The
+ * controls are offered only to roles that may change links (`canManage`); others see the link.
  */
-export function ShareLinkSettings({ file, share }: { file: FileDetail; share: ShareLinkView }) {
+export function ShareLinkSettings({ file, share, canManage }: { file: FileDetail; share: ShareLinkView; canManage: boolean }) {
   const state = STATE[share.state];
   // Kept here: the form below starts afresh after each save, and the confirmation must outlive it.
   const [saved, setSaved] = useState(false);
@@ -96,14 +97,18 @@ export function ShareLinkSettings({ file, share }: { file: FileDetail; share: Sh
       <CopyField id="share-url" label="Share link" value={share.shareUrl} />
       {/* Keyed by the link: after a save or a regenerate the form starts again from the server's values. */}
       {saved && <Notice title="Link settings saved." />}
-      <SettingsForm
-        key={`${share.userKey}:${share.enabled}:${share.expiresAt}:${share.hasPassword}:${share.maxDownloads}`}
-        file={file}
-        share={share}
-        onSubmitting={() => setSaved(false)}
-        onSaved={() => setSaved(true)}
-      />
-      <Regenerate file={file} />
+      {canManage && (
+        <>
+          <SettingsForm
+            key={`${share.userKey}:${share.enabled}:${share.expiresAt}:${share.hasPassword}:${share.maxDownloads}`}
+            file={file}
+            share={share}
+            onSubmitting={() => setSaved(false)}
+            onSaved={() => setSaved(true)}
+          />
+          <Regenerate file={file} />
+        </>
+      )}
     </Card>
   );
 }

@@ -233,7 +233,7 @@ function DeleteAccountCard() {
   };
 
   return (
-    <Card title="Delete account" id="delete-account" description="Deletes your account, every project, API key and build in it, and signs you out everywhere. This cannot be undone.">
+    <Card title="Delete account" id="delete-account" description="Deletes your account, your personal workspace with every project, API key and build in it, and the workspaces you alone own, and signs you out everywhere. Workspaces with other owners keep their projects, builds and keys. This cannot be undone.">
       {deleting && <Notice kind="info">Your account is being deleted; the rest finishes in the background.</Notice>}
       {open ? (
         <FormScaffold

@@ -5,13 +5,15 @@ import { ErrorSummary, Notice } from "../components/alerts";
 import { Button } from "../components/button";
 import { emailError, EmailField } from "../components/field";
 import { AuthLayout } from "../components/layouts";
-import { Link, useLocation } from "../app/router";
+import { paths } from "../app/paths";
+import { Link, sameOriginPath, useLocation } from "../app/router";
 
 /** After sign-up (and after a login refused for an unverified address): "we sent a link". */
 export function CheckEmailPage() {
   const { state } = useLocation();
-  const given = (state ?? {}) as { email?: unknown };
+  const given = (state ?? {}) as { email?: unknown; next?: unknown };
   const known = typeof given.email === "string" ? given.email : "";
+  const next = typeof given.next === "string" ? sameOriginPath(given.next) : undefined;
   const [email, setEmail] = useState(known);
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
@@ -46,7 +48,7 @@ export function CheckEmailPage() {
       }
       footer={
         <p>
-          Verified already? <Link to="/login">Log in</Link>
+          Verified already? <Link to={next ? paths.withNext("/login", next) : "/login"}>Log in</Link>
         </p>
       }
     >

@@ -7,30 +7,51 @@ import { keysQuery, projectsQuery, useCreateKey, useRegenerateKey, useRevokeKey 
 import { formatDateTime } from "../app/format";
 import { paths } from "../app/paths";
 import { Link } from "../app/router";
+import { roleLabel, useWorkspace } from "../app/workspace";
+import type { Workspace } from "../api/workspaces.api";
 import { ErrorSummary, Notice } from "../components/alerts";
 import { Button, DangerActions } from "../components/button";
-import { CopyButton, CopyField, ItemList, Loaded, ResourceList } from "../components/data";
+import { CopyButton, CopyField, InWorkspace, ItemList, Loaded, ResourceList } from "../components/data";
 import { fieldId, TextField } from "../components/field";
 import { FormScaffold } from "../components/form-scaffold";
 import { AppShell, Card, EmptyState } from "../components/layouts";
 import { schemaErrors, useForm, whenEmpty } from "../components/use-form";
 
-/** Security → Developer Settings: create API keys for CI, list, regenerate and revoke them. */
+/**
+ * Security → Developer Settings: the current workspace's API keys for CI, with who created each
+ * (a key belongs to the workspace, not to the person); create, regenerate and revoke for the
+ * roles the policy allows (`keys.manage`), the list for everyone else.
+ */
 export function DeveloperSettingsPage() {
-  const projects = useQuery(projectsQuery());
-  const keys = useQuery(keysQuery());
-  const [revealed, setRevealed] = useState<{ clientId: string; clientSecret: string; title: string }>();
+  const current = useWorkspace();
   return (
     <AppShell title="Developer Settings" description="API keys let your CI upload builds to a project with the Hangar CLI.">
-      <div className="stack">
-        {revealed && <SecretOnce {...revealed} onDone={() => setRevealed(undefined)} />}
-        <Card title="Create New Key" id="create-key" description="A key belongs to one project; the CLI uploads to that project with it.">
+      <InWorkspace current={current}>{(workspace) => <Keys workspace={workspace} canManage={current.can("keys.manage")} canCreateProjects={current.can("projects.manage")} />}</InWorkspace>
+    </AppShell>
+  );
+}
+
+function Keys({ workspace, canManage, canCreateProjects }: { workspace: Workspace; canManage: boolean; canCreateProjects: boolean }) {
+  const projects = useQuery(projectsQuery(workspace.workspaceId));
+  const keys = useQuery(keysQuery(workspace.workspaceId));
+  const [revealed, setRevealed] = useState<{ clientId: string; clientSecret: string; title: string }>();
+  return (
+    <div className="stack">
+      {revealed && <SecretOnce {...revealed} onDone={() => setRevealed(undefined)} />}
+      {canManage ? (
+        <Card title="Create New Key" id="create-key" description="A key belongs to one project of the workspace; the CLI uploads to that project with it.">
           <Loaded query={projects} label="your projects">
             {({ items }) => {
               const active = items.filter((p) => p.status === "active");
               return active.length === 0 ? (
                 <Notice kind="info" title="A key needs a project.">
-                  You have no project yet. <Link to="/projects/new">Create a project</Link> first, then come back to create its key.
+                  {canCreateProjects ? (
+                    <>
+                      You have no project yet. <Link to={paths.inWorkspace("/projects/new", workspace.workspaceId)}>Create a project</Link> first, then come back to create its key.
+                    </>
+                  ) : (
+                    "This workspace has no project yet. Ask an owner or admin to create one, then come back to create its key."
+                  )}
                 </Notice>
               ) : (
                 <CreateKeyForm
@@ -41,31 +62,35 @@ export function DeveloperSettingsPage() {
             }}
           </Loaded>
         </Card>
-        <section aria-labelledby="keys-heading" className="section">
-          <div className="section-header">
-            <h2 id="keys-heading" className="section-title">
-              API keys
-            </h2>
-          </div>
-          <ResourceList
-            query={keys}
-            label="your API keys"
-            items={(page) => page.items}
-            empty={
-              <EmptyState title="No API keys yet" headingLevel={3}>
-                <p>Keys you create appear here with their project, when they were last used and their status.</p>
-              </EmptyState>
-            }
-          >
-            {(items) => (
-              <ItemList items={items} itemKey={(key) => key.clientId} className="key-list" itemClassName="key-row">
-                {(key) => <KeyRow apiKey={key} onRegenerated={(secret) => setRevealed({ clientId: key.clientId, clientSecret: secret, title: `New secret for “${key.name}”` })} />}
-              </ItemList>
-            )}
-          </ResourceList>
-        </section>
-      </div>
-    </AppShell>
+      ) : (
+        <Notice kind="info" title="You can see this workspace's keys.">
+          As a {roleLabel(workspace.role).toLowerCase()} in “{workspace.name}” you cannot create, regenerate or revoke them; developers, admins and owners can.
+        </Notice>
+      )}
+      <section aria-labelledby="keys-heading" className="section">
+        <div className="section-header">
+          <h2 id="keys-heading" className="section-title">
+            API keys
+          </h2>
+        </div>
+        <ResourceList
+          query={keys}
+          label="your API keys"
+          items={(page) => page.items}
+          empty={
+            <EmptyState title="No API keys yet" headingLevel={3}>
+              <p>Keys you create appear here with their project, when they were last used and their status.</p>
+            </EmptyState>
+          }
+        >
+          {(items) => (
+            <ItemList items={items} itemKey={(key) => key.clientId} className="key-list" itemClassName="key-row">
+              {(key) => <KeyRow apiKey={key} canManage={canManage} onRegenerated={(secret) => setRevealed({ clientId: key.clientId, clientSecret: secret, title: `New secret for “${key.name}”` })} />}
+            </ItemList>
+          )}
+        </ResourceList>
+      </section>
+    </div>
   );
 }
 
@@ -213,7 +238,7 @@ function CreateKeyForm({ projects, onCreated }: { projects: Project[]; onCreated
 }
 
 /** One key's facts and its actions; the list refreshes itself after a change (the mutations invalidate it). */
-function KeyRow({ apiKey: key, onRegenerated }: { apiKey: ApiKey; onRegenerated(secret: string): void }) {
+function KeyRow({ apiKey: key, canManage, onRegenerated }: { apiKey: ApiKey; canManage: boolean; onRegenerated(secret: string): void }) {
   const regenerate = useRegenerateKey();
   const revoke = useRevokeKey();
   const [confirm, setConfirm] = useState<"regenerate" | "revoke">();
@@ -255,7 +280,10 @@ function KeyRow({ apiKey: key, onRegenerated }: { apiKey: ApiKey; onRegenerated(
         </div>
         <div>
           <dt>Created</dt>
-          <dd>{formatDateTime(key.createdAt)}</dd>
+          <dd>
+            {formatDateTime(key.createdAt)}
+            <span className="break-anywhere"> by {key.createdBy.email ?? "a former member"}</span>
+          </dd>
         </div>
         <div>
           <dt>Last used</dt>
@@ -283,7 +311,7 @@ function KeyRow({ apiKey: key, onRegenerated }: { apiKey: ApiKey; onRegenerated(
           <Link to={paths.keyUsage(key.clientId)} className="button button-secondary button-small">
             Usage<span className="visually-hidden"> of {key.name}</span>
           </Link>
-          {active && (
+          {active && canManage && (
             <>
               <Button variant="secondary" className="button-small" onClick={() => setConfirm("regenerate")}>
                 Regenerate<span className="visually-hidden"> {key.name}</span>

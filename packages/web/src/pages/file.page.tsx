@@ -4,10 +4,11 @@ import { useQuery } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { describeError } from "../api/api-client";
 import type { FileDetail } from "../api/dashboard.api";
-import { fileQuery, useDeleteFile } from "../api/dashboard.queries";
+import { fileQuery, projectQuery, useDeleteFile } from "../api/dashboard.queries";
 import { formatDateTime } from "../app/format";
 import { paths } from "../app/paths";
 import { Link, useNavigate } from "../app/router";
+import { useWorkspace } from "../app/workspace";
 import { ErrorSummary } from "../components/alerts";
 import { Button, DangerActions } from "../components/button";
 import { CopyField, Loaded } from "../components/data";
@@ -78,8 +79,15 @@ function Value({ value }: { value: unknown }): ReactNode {
 export function FilePage({ fileId }: { fileId: string }) {
   const query = useQuery(fileQuery(fileId));
   const file = query.data;
+  // A build's workspace is its project's (the project answer names it; cached from the project page).
+  const project = useQuery({ ...projectQuery(file?.projectId ?? ""), enabled: Boolean(file) });
+  const workspaceId = project.data?.workspaceId;
+  const { can } = useWorkspace(workspaceId);
+  // Until the project says which workspace this is, nothing that changes the build is offered.
+  const allowed = { links: Boolean(workspaceId) && can("links.manage"), builds: Boolean(workspaceId) && can("builds.manage") };
   return (
     <AppShell
+      workspaceId={workspaceId}
       title={file ? (file.appName ?? file.fileName) : "Build"}
       description={file ? `${versionOf(file)} · ${platformLabel(file.platform)}` : undefined}
       actions={
@@ -91,7 +99,7 @@ export function FilePage({ fileId }: { fileId: string }) {
       }
     >
       <Loaded query={query} label="the build">
-        {(file) => <FileDetails file={file} />}
+        {(file) => <FileDetails file={file} canManageLinks={allowed.links} canDelete={allowed.builds} />}
       </Loaded>
     </AppShell>
   );
@@ -141,7 +149,7 @@ function ReleaseNotes({ file }: { file: FileDetail }) {
   );
 }
 
-function FileDetails({ file }: { file: FileDetail }) {
+function FileDetails({ file, canManageLinks, canDelete }: { file: FileDetail; canManageLinks: boolean; canDelete: boolean }) {
   const share = file.share ?? null;
   const extra = Object.entries(file.metadata ?? {}).filter(([k]) => !SHOWN.has(k));
   return (
@@ -196,7 +204,7 @@ function FileDetails({ file }: { file: FileDetail }) {
         </div>
       </Card>
       <ReleaseNotes file={file} />
-      {share && <ShareLinkSettings file={file} share={share} />}
+      {share && <ShareLinkSettings file={file} share={share} canManage={canManageLinks} />}
       {((file.shareUrl && !share) || file.downloadUrl) && (
         <Card
           title="Links"
@@ -223,7 +231,7 @@ function FileDetails({ file }: { file: FileDetail }) {
           </dl>
         )}
       </Card>
-      <DeleteFile file={file} />
+      {canDelete && <DeleteFile file={file} />}
     </div>
   );
 }

@@ -3,7 +3,9 @@ import { useQuery } from "@tanstack/react-query";
 import type { UsageDay } from "../api/dashboard.api";
 import { keysQuery, keyUsageQuery } from "../api/dashboard.queries";
 import { formatDateTime } from "../app/format";
+import { paths } from "../app/paths";
 import { Link } from "../app/router";
+import { useWorkspace } from "../app/workspace";
 import { Loaded } from "../components/data";
 import { DailyBarChart } from "../components/daily-chart";
 import { AppShell, Card } from "../components/layouts";
@@ -11,13 +13,21 @@ import { AppShell, Card } from "../components/layouts";
 /** One key's usage over the last 30 days: requests (accepted vs rate-limited), uploads, bytes. */
 export function KeyUsagePage({ clientId }: { clientId: string }) {
   const usage = useQuery(keyUsageQuery(clientId));
-  // The key's name and project, from the list Developer Settings showed (cached, so no wait from there).
-  const key = useQuery(keysQuery()).data?.items.find((k) => k.clientId === clientId);
+  // The key's name and project, from the list Developer Settings showed (cached, so no wait from
+  // there): the current workspace's, which is the one that page listed the key in.
+  const { workspace } = useWorkspace();
+  const keys = useQuery({ ...keysQuery(workspace?.workspaceId ?? ""), enabled: Boolean(workspace) });
+  const key = keys.data?.items.find((k) => k.clientId === clientId);
   return (
     <AppShell
       title={key ? `Usage of “${key.name}”` : "Key usage"}
       description={key ? `Project ${key.projectName} · client ID ${key.clientId}` : undefined}
-      actions={<Link to="/security/developer-settings" className="button button-secondary">All keys</Link>}
+      workspaceId={key?.workspaceId}
+      actions={
+        <Link to={workspace ? paths.inWorkspace("/security/developer-settings", workspace.workspaceId) : "/security/developer-settings"} className="button button-secondary">
+          All keys
+        </Link>
+      }
     >
       <Loaded query={usage} label="the key's usage">
         {(u) => (

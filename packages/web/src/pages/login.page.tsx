@@ -8,7 +8,8 @@ import { emailError, EmailField, PasswordField } from "../components/field";
 import { AuthLayout } from "../components/layouts";
 import { FormScaffold } from "../components/form-scaffold";
 import { fieldError, useForm, whenEmpty } from "../components/use-form";
-import { Link, safeNextPath, useLocation, useNavigate, useSearchParam } from "../app/router";
+import { paths } from "../app/paths";
+import { Link, sameOriginPath, useLocation, useNavigate, useSearchParam } from "../app/router";
 import { homeFor, useSession } from "../app/session";
 
 const FIELDS = ["email", "password"] as const;
@@ -28,6 +29,8 @@ export function LoginPage() {
   const { setAccount } = useSession();
   const { state } = useLocation();
   const next = useSearchParam("next");
+  // Carried on to sign-up, so an invited person who has no account yet still comes back.
+  const nextPath = sameOriginPath(next);
   const notice = (state as { notice?: LoginNotice } | null)?.notice;
   const form = useForm(FIELDS, LABELS);
   const [email, setEmail] = useState("");
@@ -41,7 +44,7 @@ export function LoginPage() {
     void form.submit(clientErrors, async () => {
       const { account } = await accountApi.signIn(email.trim(), password);
       setAccount(account);
-      navigate(account.displayName ? safeNextPath(next, "/dashboard") : homeFor(account), { replace: true });
+      navigate(homeFor(account, next), { replace: true });
     });
   };
 
@@ -62,7 +65,7 @@ export function LoginPage() {
       title="Log in to Hangar"
       footer={
         <p>
-          New to Hangar? <Link to="/sign-up">Create an account</Link>
+          New to Hangar? <Link to={nextPath ? paths.withNext("/sign-up", nextPath) : "/sign-up"}>Create an account</Link>
         </p>
       }
     >

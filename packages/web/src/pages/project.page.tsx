@@ -4,7 +4,9 @@ import { describeError } from "../api/api-client";
 import type { Project } from "../api/dashboard.api";
 import { projectFilesQuery, projectQuery, useDeleteProject } from "../api/dashboard.queries";
 import { formatDateTime } from "../app/format";
+import { paths } from "../app/paths";
 import { Link, useNavigate } from "../app/router";
+import { useWorkspace } from "../app/workspace";
 import { ErrorSummary, Notice } from "../components/alerts";
 import { Button, DangerActions } from "../components/button";
 import { Loaded, ProjectBadge } from "../components/data";
@@ -16,16 +18,22 @@ import { ProjectForm } from "../components/project-form";
 import { UploadPanel } from "../components/upload-panel";
 import { useForm } from "../components/use-form";
 
-/** One project: its builds (newest first, "Load more"), its details, and delete. */
+/**
+ * One project: its builds (newest first, "Load more"), its details, and delete. The project
+ * answer names its workspace, which the frame shows and whose permissions choose the controls.
+ */
 export function ProjectPage({ projectId }: { projectId: string }) {
   const query = useQuery(projectQuery(projectId));
+  const workspaceId = query.data?.workspaceId;
+  const { can } = useWorkspace(workspaceId);
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState(false);
   return (
     <AppShell
       title={query.data?.name ?? "Project"}
       description={query.data?.description || undefined}
-      actions={<Link to="/projects" className="button button-secondary">All projects</Link>}
+      workspaceId={workspaceId}
+      actions={<Link to={workspaceId ? paths.inWorkspace("/projects", workspaceId) : "/projects"} className="button button-secondary">All projects</Link>}
     >
       <Loaded query={query} label="the project">
         {(project) => (
@@ -36,6 +44,7 @@ export function ProjectPage({ projectId }: { projectId: string }) {
               {editing ? (
                 <ProjectForm
                   project={project}
+                  workspaceId={project.workspaceId}
                   onSaved={() => {
                     setEditing(false);
                     setSaved(true);
@@ -64,7 +73,7 @@ export function ProjectPage({ projectId }: { projectId: string }) {
                       <dd>{formatDateTime(project.createdAt, { dateOnly: true })}</dd>
                     </div>
                   </dl>
-                  {project.status === "active" && (
+                  {project.status === "active" && can("projects.manage") && (
                     <div className="form-actions">
                       <Button variant="secondary" onClick={() => { setSaved(false); setEditing(true); }}>
                         Edit project
@@ -74,10 +83,10 @@ export function ProjectPage({ projectId }: { projectId: string }) {
                 </>
               )}
             </Card>
-            {/* The owner may upload; the teams issue will open this to developers and above. */}
-            {project.status === "active" && <UploadPanel projectId={project.projectId} />}
-            <ProjectFiles project={project} />
-            {project.status === "active" && <DeleteProject project={project} />}
+            {/* Controls a role cannot use are not offered (the API refuses them with 403 all the same). */}
+            {project.status === "active" && can("builds.manage") && <UploadPanel projectId={project.projectId} />}
+            <ProjectFiles project={project} canUpload={can("builds.manage")} canKeys={can("keys.manage")} />
+            {project.status === "active" && can("projects.manage") && <DeleteProject project={project} />}
           </div>
         )}
       </Loaded>
@@ -85,7 +94,7 @@ export function ProjectPage({ projectId }: { projectId: string }) {
   );
 }
 
-function ProjectFiles({ project }: { project: Project }) {
+function ProjectFiles({ project, canUpload, canKeys }: { project: Project; canUpload: boolean; canKeys: boolean }) {
   const query = useInfiniteQuery(projectFilesQuery(project.projectId));
   const files = query.data?.pages.flatMap((page) => page.items) ?? [];
   const hasMore = query.hasNextPage;
@@ -121,11 +130,16 @@ function ProjectFiles({ project }: { project: Project }) {
         {state === "ready" && builds.length === 0 && !hasMore && (
           <div className="panel">
             <EmptyState title="No builds yet" headingLevel={3}>
-              <p>
-                Upload one above, or from CI with the CLI and <Link to="/security/developer-settings">an API key</Link> for this project:{" "}
-                {/* The CLI this service serves (README "CLI"): a bare `npx hangar` would fetch whatever the public registry calls hangar. */}
-                <code className="break-anywhere">npx --yes {window.location.origin}/cli/hangar-cli.tgz upload app.apk</code>.
-              </p>
+              {canUpload || canKeys ? (
+                <p>
+                  {canUpload ? "Upload one above, or from CI" : "Upload from CI"} with the CLI and{" "}
+                  <Link to={paths.inWorkspace("/security/developer-settings", project.workspaceId)}>an API key</Link> for this project:{" "}
+                  {/* The CLI this service serves (README "CLI"): a bare `npx hangar` would fetch whatever the public registry calls hangar. */}
+                  <code className="break-anywhere">npx --yes {window.location.origin}/cli/hangar-cli.tgz upload app.apk</code>.
+                </p>
+              ) : (
+                <p>Builds the team uploads to this project appear here, newest first.</p>
+              )}
             </EmptyState>
           </div>
         )}
@@ -200,7 +214,7 @@ function DeleteProject({ project }: { project: Project }) {
     void form.submit(clientErrors, async () => {
       // Still deleting: the cache marks the project so and this page says it; done: back to the list.
       const { status } = await remove.mutateAsync({ project, confirmName: confirmName.trim() });
-      if (status === "deleted") navigate("/projects", { replace: true });
+      if (status === "deleted") navigate(paths.inWorkspace("/projects", project.workspaceId), { replace: true });
     });
   };
   return (

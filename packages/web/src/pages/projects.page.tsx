@@ -5,8 +5,9 @@ import { projectsQuery } from "../api/dashboard.queries";
 import { formatDateTime } from "../app/format";
 import { paths } from "../app/paths";
 import { Link, useNavigate } from "../app/router";
+import { roleLabel, useWorkspace } from "../app/workspace";
 import { Notice } from "../components/alerts";
-import { ItemList, ProjectBadge, ResourceList } from "../components/data";
+import { InWorkspace, ItemList, ProjectBadge, ResourceList } from "../components/data";
 import { AppShell, Card, EmptyState } from "../components/layouts";
 import { ProjectForm } from "../components/project-form";
 
@@ -44,49 +45,77 @@ export function ProjectList({ projects, headingLevel = 2 }: { projects: readonly
 }
 
 export function ProjectsPage() {
-  const projects = useQuery(projectsQuery());
+  const current = useWorkspace();
+  const canCreate = current.can("projects.manage");
+  const workspaceId = current.workspace?.workspaceId;
   return (
     <AppShell
       title="Projects"
       description="Each project holds one app's builds and its API keys."
       actions={
-        <Link to="/projects/new" className="button button-primary">
-          New project
-        </Link>
+        workspaceId &&
+        canCreate && (
+          <Link to={paths.inWorkspace("/projects/new", workspaceId)} className="button button-primary">
+            New project
+          </Link>
+        )
       }
     >
-      <ResourceList
-        query={projects}
-        label="your projects"
-        items={(page) => page.items}
-        empty={
-          <EmptyState title="Create your first project" icon={folderIcon} action={<Link to="/projects/new" className="button button-primary">Create a project</Link>}>
+      <InWorkspace current={current}>{(workspace) => <Projects workspaceId={workspace.workspaceId} canCreate={canCreate} />}</InWorkspace>
+    </AppShell>
+  );
+}
+
+function Projects({ workspaceId, canCreate }: { workspaceId: string; canCreate: boolean }) {
+  const projects = useQuery(projectsQuery(workspaceId));
+  return (
+    <ResourceList
+      query={projects}
+      label="your projects"
+      items={(page) => page.items}
+      empty={
+        canCreate ? (
+          <EmptyState title="Create your first project" icon={folderIcon} action={<Link to={paths.inWorkspace("/projects/new", workspaceId)} className="button button-primary">Create a project</Link>}>
             <p>You have no projects yet. A project needs a name, a short description and a color, and comes before any API key.</p>
           </EmptyState>
-        }
-      >
-        {(items) => <ProjectList projects={items} />}
-      </ResourceList>
-    </AppShell>
+        ) : (
+          <EmptyState title="No projects yet" icon={folderIcon}>
+            <p>This workspace has no projects yet. Its owners and admins create them; they will be listed here.</p>
+          </EmptyState>
+        )
+      }
+    >
+      {(items) => <ProjectList projects={items} />}
+    </ResourceList>
   );
 }
 
 export function NewProjectPage() {
   const navigate = useNavigate();
+  const current = useWorkspace();
   const [created, setCreated] = useState<Project>();
   return (
     <AppShell title="New project" description="A project holds one app's builds and the API keys your CI uploads them with.">
-      {created ? (
-        <Notice title={`Project “${created.name}” created.`}>
-          <p>
-            <Link to={paths.project(created.projectId)}>Open the project</Link> or <Link to="/security/developer-settings">create an API key</Link> for it.
-          </p>
-        </Notice>
-      ) : (
-        <Card title="Project details" id="project-details">
-          <ProjectForm onSaved={setCreated} onCancel={() => navigate("/projects")} />
-        </Card>
-      )}
+      <InWorkspace current={current}>
+        {(workspace) =>
+          created ? (
+            <Notice title={`Project “${created.name}” created.`}>
+              <p>
+                <Link to={paths.project(created.projectId)}>Open the project</Link> or{" "}
+                <Link to={paths.inWorkspace("/security/developer-settings", workspace.workspaceId)}>create an API key</Link> for it.
+              </p>
+            </Notice>
+          ) : current.can("projects.manage") ? (
+            <Card title="Project details" id="project-details" description={workspace.personal ? undefined : `The project belongs to the workspace “${workspace.name}”.`}>
+              <ProjectForm workspaceId={workspace.workspaceId} onSaved={setCreated} onCancel={() => navigate(paths.inWorkspace("/projects", workspace.workspaceId))} />
+            </Card>
+          ) : (
+            <Notice kind="info" title="Your role cannot create projects here.">
+              In “{workspace.name}” you are a {roleLabel(workspace.role).toLowerCase()}: owners and admins create projects.
+            </Notice>
+          )
+        }
+      </InWorkspace>
     </AppShell>
   );
 }

@@ -4,15 +4,20 @@ import { emailError, EmailField, PASSWORD_RULES, newPasswordError, PasswordField
 import { FormScaffold } from "../components/form-scaffold";
 import { AuthLayout } from "../components/layouts";
 import { useForm } from "../components/use-form";
-import { Link, useNavigate } from "../app/router";
+import { paths } from "../app/paths";
+import { keepForAfterVerification } from "../app/return-path";
+import { Link, sameOriginPath, useLocation, useNavigate, useSearchParam } from "../app/router";
 
 const FIELDS = ["email", "password"] as const;
 const LABELS = { email: "E-mail address", password: "Password" };
 
 export function SignUpPage() {
   const navigate = useNavigate();
+  // From an invitation: where to come back to, and the invited address to start from.
+  const next = sameOriginPath(useSearchParam("next"));
+  const given = (useLocation().state ?? {}) as { email?: unknown };
   const form = useForm(FIELDS, LABELS);
-  const [email, setEmail] = useState("");
+  const [email, setEmail] = useState(typeof given.email === "string" ? given.email : "");
   const [password, setPassword] = useState("");
 
   const onSubmit = (event: FormEvent) => {
@@ -20,7 +25,8 @@ export function SignUpPage() {
     void form.submit({ email: emailError(email), password: newPasswordError(password) }, async () => {
       const address = email.trim();
       await accountApi.signUp(address, password);
-      navigate("/check-email", { state: { email: address } });
+      keepForAfterVerification(next);
+      navigate("/check-email", { state: { email: address, next } });
     });
   };
 
@@ -30,7 +36,7 @@ export function SignUpPage() {
       subtitle="Distribute your app's builds to testers in minutes."
       footer={
         <p>
-          Already have an account? <Link to="/login">Log in</Link>
+          Already have an account? <Link to={next ? paths.withNext("/login", next) : "/login"}>Log in</Link>
         </p>
       }
     >

@@ -4,6 +4,8 @@ import { ApiError, BAD_LINK_MESSAGE, describeError, isBadLink } from "../api/api
 import { ErrorSummary } from "../components/alerts";
 import { Button } from "../components/button";
 import { AuthLayout } from "../components/layouts";
+import { paths } from "../app/paths";
+import { takeAfterVerification } from "../app/return-path";
 import { Link, useSearchParam } from "../app/router";
 import { homeFor, useSession } from "../app/session";
 
@@ -18,6 +20,8 @@ export function VerifyEmailPage() {
   const { state, refresh } = useSession();
   const [status, setStatus] = useState<Status>({ kind: "verifying" });
   const posted = useRef<string | null>(null);
+  // Where sign-up was headed (an invitation), kept across the mail's new tab: taken once.
+  const [next] = useState(takeAfterVerification);
 
   useEffect(() => {
     // Once per token: React's development double-run of effects must not spend it twice.
@@ -68,11 +72,11 @@ export function VerifyEmailPage() {
         }
       >
         {signedIn ? (
-          <Link to={homeFor(state.account)} className="button button-primary button-block">
+          <Link to={homeFor(state.account, next)} className="button button-primary button-block">
             Continue
           </Link>
         ) : (
-          <Link to="/login" state={{ notice: "verified" }} className="button button-primary button-block">
+          <Link to={next ? paths.withNext("/login", next) : "/login"} state={{ notice: "verified" }} className="button button-primary button-block">
             Log in
           </Link>
         )}
