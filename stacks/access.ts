@@ -114,7 +114,10 @@ export const access = {
   // background; the account delete also ends sessions (Query + BatchWriteItem) and removes user +
   // e-mail. The file list reads its rows' link counts in one BatchGetItem. ConditionCheckItem: the
   // exact project and key limits check each counting item from before counting. Presigned icon
-  // GETs in answers; deleting every version of a project's objects.
+  // GETs in answers; deleting every version of a project's objects. A workspace's delete (its route
+  // lives here for these rights) purges its projects the same way, then removes members (user
+  // counters Update), invitations and their tokens, the audit partition (Query + BatchWriteItem)
+  // and the workspace item, by transactions of Delete/Update.
   projects: {
     table: [
       "dynamodb:GetItem",
@@ -172,7 +175,7 @@ export const access = {
   // Workspaces: session (Get/Update/Delete), membership and workspace reads (GetItem), a user's
   // workspaces (Query of gsi1, then BatchGetItem), members (Query of the workspace's partition, the
   // user items by GetItem), every change a transaction of Put/Update/Delete with the counters'
-  // conditions; a workspace's delete also deletes its invitations' token items. No objects.
+  // conditions. No objects (deleting a workspace is the projects function's: it purges objects).
   workspaces: {
     table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
     index: ["dynamodb:Query"],

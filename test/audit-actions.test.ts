@@ -132,15 +132,16 @@ describe("the audit log records every action of AUDIT_ACTIONS done through the A
     expect(JSON.stringify(entries)).not.toContain("Macintosh");
     expect(JSON.stringify(entries)).not.toContain("Ubuntu");
 
-    // The workspace goes, and says so in its log (which no one can read through the API any more).
+    // The workspace goes, and its log with it: no one could read it any more, and it holds
+    // members' addresses and client IPs.
     await as(owner, "DELETE", base, { confirmName: "Audited team, renamed" }, 200);
     await as(owner, "GET", `${base}/audit`, undefined, 404);
     const stored = await db().send(
-      new QueryCommand({ TableName: stack().tableName, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": `AUDIT#${ws}` } }),
+      new QueryCommand({ TableName: stack().tableName, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": `AUDIT#${ws}` }, ConsistentRead: true }),
     );
-    expect(stored.Items!.some((i) => i.action === "workspace.deleted" && i.actor.userId === owner.userId && i.actor.userAgentFamily === "Safari")).toBe(true);
+    expect(stored.Items).toEqual([]);
 
     // Every action of the list was exercised.
-    expect([...Object.keys(expected), "workspace.deleted"].sort()).toEqual([...AUDIT_ACTIONS].sort());
+    expect(Object.keys(expected).sort()).toEqual([...AUDIT_ACTIONS].sort());
   });
 });

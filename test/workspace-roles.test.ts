@@ -103,8 +103,8 @@ const CALLS: Record<string, (w: World, f: Fixture) => Call> = {
   "POST /api/files/{fileId}/share/regenerate": (_w, f) => ({ path: `/api/files/${f.fileId}/share/regenerate` }),
   "GET /api/workspaces/{workspaceId}": (w) => ({ path: `/api/workspaces/${w.workspaceId}` }),
   "PATCH /api/workspaces/{workspaceId}": (w) => ({ path: `/api/workspaces/${w.workspaceId}`, body: { name: w.workspaceName } }),
-  // The workspace holds projects: allowed means 409 workspace_not_empty, never a delete.
-  "DELETE /api/workspaces/{workspaceId}": (w) => ({ path: `/api/workspaces/${w.workspaceId}`, body: { confirmName: w.workspaceName }, loose: true }),
+  // A name that does not match: allowed means 400 (the name checked after the role), never a delete.
+  "DELETE /api/workspaces/{workspaceId}": (w) => ({ path: `/api/workspaces/${w.workspaceId}`, body: { confirmName: "not its name" }, loose: true }),
   "GET /api/workspaces/{workspaceId}/members": (w) => ({ path: `/api/workspaces/${w.workspaceId}/members` }),
   "PATCH /api/workspaces/{workspaceId}/members/{userId}": (w, f) => ({ path: `/api/workspaces/${w.workspaceId}/members/${f.memberId}`, body: { role: "developer" } }),
   "DELETE /api/workspaces/{workspaceId}/members/{userId}": (w, f) => ({ path: `/api/workspaces/${w.workspaceId}/members/${f.memberId}` }),

@@ -156,7 +156,8 @@ export const routes = [
   { method: "POST", path: "/api/workspaces", auth: "session", fn: "workspaces" },
   { method: "GET", path: "/api/workspaces/{workspaceId}", auth: "session", fn: "workspaces" },
   { method: "PATCH", path: "/api/workspaces/{workspaceId}", auth: "session", fn: "workspaces" },
-  { method: "DELETE", path: "/api/workspaces/{workspaceId}", auth: "session", fn: "workspaces" },
+  // Purges the workspace's projects like a project delete: the projects function's S3 and self-invoke rights.
+  { method: "DELETE", path: "/api/workspaces/{workspaceId}", auth: "session", fn: "projects" },
   { method: "GET", path: "/api/workspaces/{workspaceId}/members", auth: "session", fn: "workspaces" },
   { method: "PATCH", path: "/api/workspaces/{workspaceId}/members/{userId}", auth: "session", fn: "workspaces" },
   { method: "DELETE", path: "/api/workspaces/{workspaceId}/members/{userId}", auth: "session", fn: "workspaces" },

@@ -14,6 +14,10 @@ describe("one background mechanism for purges and account mails", () => {
     // An invocation sent before workspaces names the user: the project is in their personal workspace.
     expect(purgeEventOf({ hangarPurge: { kind: "project", userId: "usr_0123456789abcdef", projectId: "prj_1" } })).toEqual({ kind: "project", workspaceId, projectId: "prj_1" });
     expect(purgeEventOf({ hangarPurge: { kind: "project", workspaceId: "ws_../../x", projectId: "prj_1" } })).toBeUndefined();
+    // A whole workspace's delete names the workspace only.
+    expect(purgeEventOf({ hangarPurge: { kind: "workspace", workspaceId, projectId: "prj_1" } })).toEqual({ kind: "workspace", workspaceId });
+    expect(purgeEventOf({ hangarPurge: { kind: "workspace", workspaceId: "ws_../../x" } })).toBeUndefined();
+    expect(purgeEventOf({ hangarPurge: { kind: "workspace" } })).toBeUndefined();
     expect(purgeEventOf({ hangarAccountMail: mail })).toBeUndefined();
   });
 

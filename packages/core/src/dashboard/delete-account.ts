@@ -3,8 +3,9 @@ import { ValidationError } from "../errors/domain-errors";
 import type { WorkspaceCatalog } from "../ports";
 import type { Actor } from "../workspaces/actor";
 import { recordChange } from "./audit-record";
-import type { Budget, DashboardDeps } from "./dashboard-deps";
-import { purgeProject, stopProject } from "./purge";
+import type { Budget } from "./dashboard-deps";
+import type { DeleteWorkspaceDeps } from "./delete-workspace";
+import { deleteWholeWorkspace } from "./purge";
 
 export const DeleteAccount = z.object({ password: z.string().check(z.maxLength(1024, "is too long")) });
 export type DeleteAccount = z.infer<typeof DeleteAccount>;
@@ -20,18 +21,18 @@ export interface AccountCloser {
 }
 
 /** What account deletion needs from the workspaces side (the workspace catalog). */
-export type AccountWorkspaces = Pick<WorkspaceCatalog, "listForUser" | "removeMember" | "remove">;
+export type AccountWorkspaces = Pick<WorkspaceCatalog, "listForUser" | "removeMember">;
 
 /**
  * Deletes an account after checking its password. Per workspace of the account: where it is the
- * only owner, the workspace goes with everything in it: every project is stopped (keys revoked)
- * and purged like a project delete (what does not finish within `budget` continues in the
- * background), then the workspace's own items. Where other owners remain, only the membership
+ * only owner, the workspace goes with everything in it exactly as a workspace delete does: every
+ * project is stopped (keys revoked) and purged, then the workspace's own items (what does not
+ * finish within `budget` continues in the background, to the end). Where other owners remain, only the membership
  * goes: the workspace's projects, builds and keys (those this person created too) stay with the
  * team. Then every session ends and the user and its e-mail item go, freeing the address.
  */
 export async function deleteAccount(
-  deps: DashboardDeps & { account: AccountCloser; memberships: AccountWorkspaces },
+  deps: DeleteWorkspaceDeps & { account: AccountCloser; memberships: AccountWorkspaces },
   actor: Actor,
   { password }: DeleteAccount,
   budget: Budget,
@@ -44,25 +45,14 @@ export async function deleteAccount(
   const soleOwned = memberships.filter(({ workspace, membership }) => membership.role === "owner" && workspace.ownerCount <= 1).map((m) => m.workspace);
   const shared = memberships.filter(({ workspace }) => !soleOwned.includes(workspace)).map((m) => m.workspace);
 
-  const projects = (await Promise.all(soleOwned.map((m) => deps.projects.list(m.workspaceId)))).flat();
-  for (const project of projects) await stopProject(deps, project);
-
-  // Purged (or handed to the background) before the account goes: if a step fails here the
-  // person still has their session and can simply ask again; the purge resumes where it stopped.
+  // Deleted (or handed to the background) before the account goes: if a step fails here the
+  // person still has their session and can simply ask again; every purge resumes where it stopped.
+  // Each is the workspace delete's own (purge.ts): its projects, then its members, invitations,
+  // audit log and the workspace item, in the background too when the budget runs out.
   let status: "deleted" | "deleting" = "deleted";
-  const unfinished = new Set<string>();
-  for (const project of projects) {
-    const task = { kind: "project", workspaceId: project.workspaceId, projectId: project.projectId } as const;
-    if ((await purgeProject(deps, task, budget)) === "more") {
-      await deps.background.schedule(task);
-      unfinished.add(project.workspaceId);
-      status = "deleting";
-    }
+  for (const { workspaceId } of soleOwned) {
+    if ((await deleteWholeWorkspace(deps, workspaceId, budget)) === "deleting") status = "deleting";
   }
-  // An emptied workspace goes with its members and invitations. One whose purge continues in the
-  // background keeps its (now ownerless) workspace and member items: the catalog removes only an
-  // empty workspace, and nobody can reach it any more (its only owner's account is gone).
-  for (const { workspaceId } of soleOwned) if (!unfinished.has(workspaceId)) await deps.memberships.remove(workspaceId);
   for (const { workspaceId } of shared) {
     await deps.memberships.removeMember(workspaceId, userId);
     await recordChange(deps, actor, { workspaceId, action: "member.left", target: { type: "member", id: userId }, details: { reason: "account_deleted" } });

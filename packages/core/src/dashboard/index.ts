@@ -7,5 +7,6 @@ export * from "./keys";
 export * from "./files";
 export * from "./purge";
 export * from "./delete-account";
+export * from "./delete-workspace";
 export * from "./dashboard-answers";
 export * from "./audit-record";

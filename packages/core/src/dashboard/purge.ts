@@ -1,7 +1,12 @@
-import type { PurgeTask, ProjectView } from "../ports";
+import type { ProjectPurgeTask, ProjectView, WorkspaceCatalog, WorkspacePurgeTask } from "../ports";
 import type { Budget, DashboardDeps } from "./dashboard-deps";
 
 type PurgeDeps = Pick<DashboardDeps, "projects" | "keys" | "files" | "usage" | "objects" | "pendingDeletes" | "clock">;
+
+/** What a workspace's purge needs of the workspace catalog. */
+export type WorkspacePurgeCatalog = Pick<WorkspaceCatalog, "get" | "markDeleting" | "remove">;
+/** A workspace's purge: a project purge's ports and the workspace catalog. */
+export type WorkspacePurgeDeps = PurgeDeps & { workspaces: WorkspacePurgeCatalog };
 
 /**
  * How long a delete may go without progress before the housekeeping sweep takes it up again. A
@@ -32,7 +37,7 @@ export async function stopProject(deps: PurgeDeps, project: ProjectView): Promis
  * (which also catches objects whose pending record expired), then keys and their usage, and
  * last the project and its name item. Returns "more" when the budget ran out first.
  */
-export async function purgeProject(deps: PurgeDeps, task: PurgeTask, budget: Budget): Promise<"done" | "more"> {
+export async function purgeProject(deps: PurgeDeps, task: ProjectPurgeTask, budget: Budget): Promise<"done" | "more"> {
   const project = await deps.projects.get(task.workspaceId, task.projectId);
   // Gone already, or active (never purge a project nobody asked to delete): only a marker to drop.
   if (!project || project.status === "active") {
@@ -62,6 +67,57 @@ export async function purgeProject(deps: PurgeDeps, task: PurgeTask, budget: Bud
   return "done";
 }
 
+/**
+ * Starts deleting a workspace and purges it within `budget`; what does not fit goes to the
+ * background (`{kind: "workspace"}`), as a project delete's rest does. The marker is written
+ * first, then the workspace is marked deleting: from that request on no member has access (404
+ * like an unknown id) and no project can be created in it. Used by the workspace delete and by
+ * account deletion for each workspace the account alone owns.
+ */
+export async function deleteWholeWorkspace(
+  deps: WorkspacePurgeDeps & Pick<DashboardDeps, "background">,
+  workspaceId: string,
+  budget: Budget,
+): Promise<"deleted" | "deleting"> {
+  const task: WorkspacePurgeTask = { kind: "workspace", workspaceId };
+  await deps.pendingDeletes.started(task, deps.clock.now().toISOString());
+  await deps.workspaces.markDeleting(workspaceId);
+  if ((await purgeWorkspace(deps, task, budget)) === "done") return "deleted";
+  await deps.background.schedule(task);
+  return "deleting";
+}
+
+/**
+ * Removes everything of a workspace being deleted, in an order that can stop anywhere and be run
+ * again: every project is stopped first (keys revoked, so nothing works any more however long
+ * the rest takes), then purged one by one (purgeProject, with its own marker), then the
+ * workspace's own items: members, invitations and their tokens, its audit log and the workspace
+ * item last (WorkspaceCatalog.remove); then the marker. Returns "more" when the budget ran out first.
+ */
+export async function purgeWorkspace(deps: WorkspacePurgeDeps, task: WorkspacePurgeTask, budget: Budget): Promise<"done" | "more"> {
+  const workspace = await deps.workspaces.get(task.workspaceId);
+  // Gone already, or not being deleted (never purge a workspace nobody asked to delete).
+  if (!workspace || !workspace.deleting) {
+    await deps.pendingDeletes.finished(task);
+    return "done";
+  }
+  await deps.pendingDeletes.progressed(task, deps.clock.now().toISOString());
+  // Listed again after each round: a project created by a request that passed its access check
+  // just before the workspace was marked is purged too (later ones are refused by the catalog).
+  for (;;) {
+    const projects = await deps.projects.list(task.workspaceId);
+    if (projects.length === 0) break;
+    for (const project of projects) await stopProject(deps, project);
+    for (const project of projects) {
+      if ((await purgeProject(deps, { kind: "project", workspaceId: project.workspaceId, projectId: project.projectId }, budget)) === "more") return "more";
+    }
+  }
+  if (budget.shouldStop()) return "more";
+  await deps.workspaces.remove(task.workspaceId);
+  await deps.pendingDeletes.finished(task);
+  return "done";
+}
+
 export interface SweepOutcome {
   /** Stale deletes found (at most one page). */
   found: number;
@@ -74,11 +130,11 @@ export interface SweepOutcome {
 const SWEEP_PAGE = 25;
 
 /**
- * The housekeeping sweep: every project delete whose progress is older than `staleAfterMs`
+ * The housekeeping sweep: every project or workspace delete whose progress is older than `staleAfterMs`
  * (default STALE_DELETE_MS) is purged again, within `budget`, from where it stopped (every
  * step is idempotent). Until it is gone its marker stays, so a sweep cut short is resumed by the next one.
  */
-export async function resumeStaleDeletes(deps: PurgeDeps, budget: Budget, staleAfterMs = STALE_DELETE_MS): Promise<SweepOutcome> {
+export async function resumeStaleDeletes(deps: WorkspacePurgeDeps, budget: Budget, staleAfterMs = STALE_DELETE_MS): Promise<SweepOutcome> {
   const before = new Date(deps.clock.now().getTime() - staleAfterMs).toISOString();
   const stale = await deps.pendingDeletes.stale(before, SWEEP_PAGE);
   const outcome: SweepOutcome = { found: stale.length, finished: 0, unfinished: 0 };
@@ -87,8 +143,11 @@ export async function resumeStaleDeletes(deps: PurgeDeps, budget: Budget, staleA
       outcome.unfinished++;
       continue;
     }
-    const task = { kind: "project", workspaceId: pending.workspaceId, projectId: pending.projectId } as const;
-    if ((await purgeProject(deps, task, budget)) === "done") outcome.finished++;
+    const step =
+      pending.kind === "workspace"
+        ? purgeWorkspace(deps, { kind: "workspace", workspaceId: pending.workspaceId }, budget)
+        : purgeProject(deps, { kind: "project", workspaceId: pending.workspaceId, projectId: pending.projectId }, budget);
+    if ((await step) === "done") outcome.finished++;
     else outcome.unfinished++;
   }
   return outcome;

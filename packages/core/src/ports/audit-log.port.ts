@@ -13,7 +13,6 @@ export interface AuditActor {
 export const AUDIT_ACTIONS = [
   "workspace.created",
   "workspace.renamed",
-  "workspace.deleted",
   "invitation.created",
   "invitation.resent",
   "invitation.revoked",

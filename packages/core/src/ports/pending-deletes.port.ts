@@ -1,15 +1,15 @@
 import type { PurgeTask } from "./background.port";
 
-/** A project delete that has started and not finished, as its marker item records it. */
-export interface PendingDelete extends PurgeTask {
+/** A project or workspace delete that has started and not finished, as its marker item records it. */
+export type PendingDelete = PurgeTask & {
   startedAt: string;
   /** The last time a purge step started on it: a delete whose progress is old has lost its worker. */
   progressAt: string;
-}
+};
 
 /**
  * Markers of unfinished deletes, findable without scanning the table: written when a delete
- * starts, touched by every purge step, removed when the project is gone. The housekeeping sweep
+ * starts, touched by every purge step, removed when the project (or workspace) is gone. The housekeeping sweep
  * resumes those whose progress is older than STALE_DELETE_MS (a failed background run leaves one).
  */
 export interface PendingDeletes {

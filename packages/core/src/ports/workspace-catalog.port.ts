@@ -11,6 +11,8 @@ export interface Workspace {
   createdBy: string;
   memberCount: number;
   ownerCount: number;
+  /** Set when its delete has started: from then on nobody has access (membership reads nothing). */
+  deleting?: true;
 }
 
 /** One person's place in one workspace. */
@@ -44,9 +46,11 @@ export interface NewWorkspace {
  * `member_not_found` / `workspace_not_found` for what is not there (any more).
  */
 export interface WorkspaceCatalog {
+  /** Undefined for a non-member, and for everyone once the workspace's delete has started. */
   membership(workspaceId: string, userId: string): Promise<Membership | undefined>;
+  /** The workspace, also while it is being deleted (`deleting`). */
   get(workspaceId: string): Promise<Workspace | undefined>;
-  /** The user's workspaces with their membership, in no particular order (gsi1, then one BatchGet). */
+  /** The user's workspaces with their membership, in no particular order (gsi1, then one BatchGet); none being deleted. */
   listForUser(userId: string): Promise<{ workspace: Workspace; membership: Membership }[]>;
   /** Every member of a workspace (at most MAX_MEMBERS), strongly consistent. */
   listMembers(workspaceId: string): Promise<Membership[]>;
@@ -68,6 +72,15 @@ export interface WorkspaceCatalog {
   transferOwnership(workspaceId: string, from: string, to: string): Promise<void>;
   /** Refreshes the member's lastActiveAt when it is older than an hour (else writes nothing). */
   touch(membership: Membership): Promise<void>;
-  /** The workspace item, its members (and their counters), invitations and their tokens. Its projects must be gone. */
+  /**
+   * Starts a delete: the workspace reads as gone to every member from the next request, and no
+   * project can be created in it. False when it is gone already. Idempotent.
+   */
+  markDeleting(workspaceId: string): Promise<boolean>;
+  /**
+   * The workspace item, its members (and their counters), invitations and their tokens, and its
+   * audit log (`AUDIT#<workspaceId>`). Its projects must be gone (ConflictError
+   * `workspace_not_empty` otherwise: purge.ts purges them first). Idempotent.
+   */
   remove(workspaceId: string): Promise<void>;
 }

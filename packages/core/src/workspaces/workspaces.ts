@@ -1,5 +1,4 @@
 import { auditActor } from "../audit/audit-actor";
-import { ConflictError, ValidationError } from "../errors/domain-errors";
 import type { AuditLog } from "../ports/audit-log.port";
 import type { Clock } from "../ports/clock.port";
 import type { UserRepository } from "../ports/user-repository.port";
@@ -8,7 +7,7 @@ import { workspaceAccess, workspaceNotFound } from "./access";
 import type { Actor } from "./actor";
 import { newWorkspaceId } from "./new-workspace-id";
 import { permissionsOf, type Action, type Role } from "./roles";
-import type { CreateWorkspace, DeleteWorkspace, RenameWorkspace, WorkspaceRef } from "./workspace.schema";
+import type { CreateWorkspace, RenameWorkspace, WorkspaceRef } from "./workspace.schema";
 
 /** What the workspace and member use cases need (composition: functions/src/composition/workspaces.ts). */
 export interface WorkspaceDeps {
@@ -101,35 +100,6 @@ export async function renameWorkspace(deps: WorkspaceDeps, actor: Actor, input: 
     details: { from: before.name, to: renamed.name },
   });
   return workspaceAnswer(renamed, membership.role);
-}
-
-/**
- * Deletes a team workspace, confirmed by its name. A personal workspace is never deleted this way
- * (409 `personal_workspace`: it goes with its account). The workspace must hold no project (409
- * `workspace_not_empty`): deleting its projects first is each project's own delete, with its
- * purge of builds and links (docs/teams.md).
- */
-export async function deleteWorkspace(
-  deps: WorkspaceDeps,
-  actor: Actor,
-  input: WorkspaceRef & DeleteWorkspace,
-): Promise<{ status: "deleted" | "deleting" }> {
-  await workspaceAccess(deps, actor.userId, input.workspaceId, "workspace.delete");
-  const workspace = await existing(deps, input.workspaceId);
-  if (workspace.personal) {
-    throw new ConflictError("personal_workspace", "A personal workspace cannot be deleted; it is deleted with its account");
-  }
-  if (input.confirmName.trim().normalize("NFC").toLowerCase() !== workspace.name.toLowerCase()) {
-    throw new ValidationError([{ field: "confirmName", message: "does not match the workspace's name" }]);
-  }
-  await deps.workspaces.remove(input.workspaceId);
-  await deps.audit.record({
-    workspaceId: input.workspaceId,
-    actor: auditActor(actor),
-    action: "workspace.deleted",
-    target: { type: "workspace", id: input.workspaceId, label: workspace.name },
-  });
-  return { status: "deleted" };
 }
 
 /** For members.ts: the caller's membership and the workspace answer after a change. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createKey, createProject, deleteAccount } from "../support/through-http";
-import { ValidationError, personalWorkspaceId, type AccountCloser } from "../../src";
+import { ValidationError, personalWorkspaceId, purgeWorkspace, type AccountCloser } from "../../src";
 import { memoryDashboard, storedFile } from "./memory-dashboard";
 
 const alice = "usr_alice00000000000";
@@ -55,8 +55,15 @@ describe("account deletion", () => {
     const { account, calls } = closer();
     const outcome = await deleteAccount({ ...deps, account }, alice, { password: "right password" }, { shouldStop: () => true });
     expect(outcome).toEqual({ status: "deleting" });
-    expect(deps.background.scheduled).toEqual([{ kind: "project", workspaceId: aliceWs, projectId: big.projectId }]);
+    // The whole workspace continues in the background (its projects, then its own items).
+    expect(deps.background.scheduled).toEqual([{ kind: "workspace", workspaceId: aliceWs }]);
     expect(deps.keys.items.get(key.clientId)?.status).toBe("revoked");
     expect(calls).toEqual([`endSessions ${alice}`, `removeUser ${alice}`]);
+
+    // The background run ends with the workspace gone too, not only its projects.
+    expect(await purgeWorkspace(deps, { kind: "workspace", workspaceId: aliceWs }, { shouldStop: () => false })).toBe("done");
+    expect(deps.projects.items.size).toBe(0);
+    expect(deps.workspaces.removed).toEqual([aliceWs]);
+    expect(deps.pendingDeletes.items.size).toBe(0);
   });
 });

@@ -133,8 +133,10 @@ export class MemoryKeys implements KeyCatalog {
  * other memberships (setup, as an accepted invitation would), `removeMember` and `remove` are
  * the catalog's own.
  */
-export class MemoryWorkspaces implements Pick<WorkspaceCatalog, "membership" | "listForUser" | "removeMember" | "remove"> {
+export class MemoryWorkspaces implements Pick<WorkspaceCatalog, "membership" | "get" | "listForUser" | "removeMember" | "markDeleting" | "remove"> {
   readonly members = new Map<string, Membership>();
+  /** Workspaces whose delete has started. */
+  readonly deleting = new Set<string>();
   /** Personal workspaces already made (so one removed is not made again). */
   private readonly made = new Set<string>();
   readonly removed: string[] = [];
@@ -157,17 +159,26 @@ export class MemoryWorkspaces implements Pick<WorkspaceCatalog, "membership" | "
       createdBy: members[0]?.userId ?? "",
       memberCount: members.length,
       ownerCount: members.filter((m) => m.role === "owner").length,
+      ...(this.deleting.has(workspaceId) ? { deleting: true as const } : {}),
     };
   }
   async membership(workspaceId: string, userId: string) {
     this.ensurePersonal(userId);
     const m = this.members.get(`${workspaceId}/${userId}`);
-    return m ? { ...m } : undefined;
+    return m && !this.deleting.has(workspaceId) ? { ...m } : undefined;
+  }
+  async get(workspaceId: string) {
+    return [...this.members.values()].some((m) => m.workspaceId === workspaceId) ? this.workspace(workspaceId) : undefined;
+  }
+  async markDeleting(workspaceId: string) {
+    if (!(await this.get(workspaceId))) return false;
+    this.deleting.add(workspaceId);
+    return true;
   }
   async listForUser(userId: string) {
     this.ensurePersonal(userId);
     return [...this.members.values()]
-      .filter((m) => m.userId === userId)
+      .filter((m) => m.userId === userId && !this.deleting.has(m.workspaceId))
       .map((m) => ({ workspace: this.workspace(m.workspaceId), membership: { ...m } }));
   }
   async removeMember(workspaceId: string, userId: string) {
@@ -177,6 +188,7 @@ export class MemoryWorkspaces implements Pick<WorkspaceCatalog, "membership" | "
   }
   async remove(workspaceId: string) {
     this.removed.push(workspaceId);
+    this.deleting.delete(workspaceId);
     for (const [id, m] of this.members) if (m.workspaceId === workspaceId) this.members.delete(id);
   }
 }
@@ -346,16 +358,18 @@ export const signer: UrlSigner = {
 
 export class MemoryPendingDeletes implements PendingDeletes {
   readonly items = new Map<string, PendingDelete>();
+  /** A project's marker under its id, a workspace's under the workspace's (`ws_…`: never a project id). */
+  private id = (task: PurgeTask) => (task.kind === "project" ? task.projectId : task.workspaceId);
   async started(task: PurgeTask, at: string) {
-    const old = this.items.get(task.projectId);
-    this.items.set(task.projectId, { ...task, startedAt: old?.startedAt ?? at, progressAt: at });
+    const old = this.items.get(this.id(task));
+    this.items.set(this.id(task), { ...task, startedAt: old?.startedAt ?? at, progressAt: at });
   }
   async progressed(task: PurgeTask, at: string) {
-    const old = this.items.get(task.projectId);
+    const old = this.items.get(this.id(task));
     if (old) old.progressAt = at;
   }
   async finished(task: PurgeTask) {
-    this.items.delete(task.projectId);
+    this.items.delete(this.id(task));
   }
   async stale(progressBefore: string, limit: number) {
     return [...this.items.values()]

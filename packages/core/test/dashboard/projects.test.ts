@@ -142,7 +142,9 @@ describe("projects", () => {
     for (;;) {
       runs++;
       let budgetSteps = 0;
-      const result = await purgeProject(deps, deps.background.scheduled[0]!, { shouldStop: () => budgetSteps++ >= 10 });
+      const task = deps.background.scheduled[0]!;
+      if (task.kind !== "project") throw new Error("expected a project's purge");
+      const result = await purgeProject(deps, task, { shouldStop: () => budgetSteps++ >= 10 });
       if (result === "done") break;
     }
     expect(runs).toBeGreaterThan(1);

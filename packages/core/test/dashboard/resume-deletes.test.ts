@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createProject, deleteAccount, deleteProject, getProject } from "../support/through-http";
-import { budgetOf, NotFoundError, resumeStaleDeletes, STALE_DELETE_MS } from "../../src";
+import { budgetOf, NotFoundError, personalWorkspaceId, resumeStaleDeletes, STALE_DELETE_MS } from "../../src";
 import { memoryDashboard, storedFile } from "./memory-dashboard";
 
 const alice = "usr_alice00000000000";
@@ -75,7 +75,7 @@ describe("deletes whose background run was lost", () => {
     await expect(getProject(deps, alice, project.projectId)).rejects.toBeInstanceOf(NotFoundError);
   });
 
-  it("an account delete killed half way leaves markers for each of its projects, and the sweep purges them", async () => {
+  it("an account delete killed half way leaves markers for its workspace and each of its projects, and the sweep purges them", async () => {
     const deps = memoryDashboard({ bucketPageSize: 10 });
     const a = await createProject(deps, alice, { name: "A", color: "red" });
     const b = await createProject(deps, alice, { name: "B", color: "blue" });
@@ -83,11 +83,14 @@ describe("deletes whose background run was lost", () => {
     for (let i = 10; i < 20; i++) storedFile(deps, b.projectId, i);
     const account = { verifyPassword: async () => true, endSessions: async () => undefined, removeUser: async () => undefined };
     await expect(deleteAccount({ ...dyingAfter(deps, 10), account }, alice, { password: "x" }, ample(deps))).rejects.toThrow("killed");
-    expect(deps.pendingDeletes.items.size).toBe(2);
+    // The workspace's marker and one for each of its projects.
+    expect(deps.pendingDeletes.items.size).toBe(3);
 
     deps.clock.advance(STALE_DELETE_MS + 1);
-    expect(await resumeStaleDeletes(deps, ample(deps))).toMatchObject({ found: 2, finished: 2 });
+    expect(await resumeStaleDeletes(deps, ample(deps))).toMatchObject({ found: 3, finished: 3 });
     expect(deps.objects.count()).toBe(0);
     expect(deps.projects.items.size).toBe(0);
+    expect(deps.workspaces.removed).toEqual([personalWorkspaceId(alice)]);
+    expect(deps.pendingDeletes.items.size).toBe(0);
   });
 });

@@ -55,12 +55,17 @@ export interface PurgeEvent {
 const ID = /^[A-Za-z0-9_]{1,64}$/;
 
 /**
- * A purge names its project and the project's workspace. An invocation sent before workspaces
+ * A purge names its project and the project's workspace (or only the workspace, for a whole
+ * workspace's delete). An invocation sent before workspaces
  * existed (in flight during the deploy that brought them) names the user instead: the project
  * is then in that user's personal workspace, where the migration moved it.
  */
 function parsePurgeTask(raw: unknown): PurgeTask | undefined {
-  const task = raw as (Partial<PurgeTask> & { userId?: unknown }) | null;
+  const task = raw as { kind?: unknown; workspaceId?: unknown; projectId?: unknown; userId?: unknown } | null;
+  // A whole workspace's delete (purge.ts purgeWorkspace) names the workspace only.
+  if (task?.kind === "workspace") {
+    return typeof task.workspaceId === "string" && WORKSPACE_ID.test(task.workspaceId) ? { kind: "workspace", workspaceId: task.workspaceId } : undefined;
+  }
   if (!task || task.kind !== "project" || typeof task.projectId !== "string" || !ID.test(task.projectId)) return undefined;
   if (typeof task.workspaceId === "string") {
     return WORKSPACE_ID.test(task.workspaceId) ? { kind: "project", workspaceId: task.workspaceId, projectId: task.projectId } : undefined;

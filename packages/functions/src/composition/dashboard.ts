@@ -1,4 +1,14 @@
-import { budgetOf, purgeProject, type AccountCloser, type AccountWorkspaces, type Budget, type DashboardDeps, type PurgeTask } from "@hangar/core";
+import {
+  budgetOf,
+  purgeProject,
+  purgeWorkspace,
+  type AccountCloser,
+  type AccountWorkspaces,
+  type Budget,
+  type DashboardDeps,
+  type DeleteWorkspaceDeps,
+  type PurgeTask,
+} from "@hangar/core";
 import { logger } from "../observability/logger";
 import { accountCloser } from "./account-closer";
 import { backgroundTasks, PURGE_KEY } from "./background";
@@ -21,10 +31,16 @@ export const dashboardDeps = once((): DashboardDeps => {
       settings.AWS_LAMBDA_FUNCTION_NAME,
       PURGE_KEY,
       (task) => continuePurge(task, budgetOf(clock, 10 * 60_000)),
-      (task) => ({ projectId: task.projectId }),
+      (task): Record<string, string> => (task.kind === "project" ? { projectId: task.projectId } : { workspaceId: task.workspaceId }),
     ),
   };
 });
+
+/**
+ * The ports of deleting a whole workspace (its route, account deletion, the resume sweep): the
+ * dashboard's with the full workspace catalog (marking it deleting, removing its own items).
+ */
+export const workspaceDeleteDeps = (): DeleteWorkspaceDeps => ({ ...dashboardDeps(), workspaces: workspaceCatalog() });
 
 /**
  * Account deletion's ports: the dashboard's, the accounts side's password check and session
@@ -32,8 +48,8 @@ export const dashboardDeps = once((): DashboardDeps => {
  * anyway (SST builds one file per function), and wrapped for lazy evaluation it tree-shakes
  * worse: the projects bundle grew by 50 KB and its import got slower, not faster.
  */
-export const deleteAccountDeps = (): DashboardDeps & { account: AccountCloser; memberships: AccountWorkspaces } => ({
-  ...dashboardDeps(),
+export const deleteAccountDeps = (): DeleteWorkspaceDeps & { account: AccountCloser; memberships: AccountWorkspaces } => ({
+  ...workspaceDeleteDeps(),
   account: accountCloser(),
   memberships: workspaceCatalog(),
 });
@@ -41,9 +57,15 @@ export const deleteAccountDeps = (): DashboardDeps & { account: AccountCloser; m
 /** The budget of the part of a delete that runs inside the request. */
 export const inlineBudget = (): Budget => budgetOf(getRuntime().clock, getRuntime().settings.HANGAR_DELETE_INLINE_MS);
 
-/** Runs a purge for as long as `budget` allows, then schedules the rest again. */
+/** Runs a purge (a project's or a whole workspace's) for as long as `budget` allows, then schedules the rest again. */
 export async function continuePurge(task: PurgeTask, budget: Budget): Promise<void> {
-  const deps = dashboardDeps();
+  const deps = workspaceDeleteDeps();
+  if (task.kind === "workspace") {
+    const outcome = await purgeWorkspace(deps, task, budget);
+    logger.info("workspace purge step", { workspaceId: task.workspaceId, outcome });
+    if (outcome === "more") await deps.background.schedule(task);
+    return;
+  }
   const outcome = await purgeProject(deps, task, budget);
   logger.info("project purge step", { projectId: task.projectId, outcome });
   if (outcome === "more") await deps.background.schedule(task);

@@ -1,6 +1,6 @@
 import type { Context, ScheduledEvent } from "aws-lambda";
 import { budgetOf, resumeStaleDeletes } from "@hangar/core";
-import { dashboardDeps } from "../composition/dashboard";
+import { workspaceDeleteDeps } from "../composition/dashboard";
 import { getRuntime } from "../composition/root";
 import { logger } from "../observability/logger";
 import { flushMetrics } from "../observability/metrics";
@@ -11,7 +11,7 @@ const MARGIN_MS = 10_000;
 const LOCAL_BUDGET_MS = 60_000;
 
 /**
- * Every 15 minutes (an EventBridge schedule on AWS; a timer in the local stack): project deletes
+ * Every 15 minutes (an EventBridge schedule on AWS; a timer in the local stack): project and workspace deletes
  * whose progress stopped longer than STALE_DELETE_MS ago are purged again from where they stopped.
  * A background run that failed for good (its retries exhausted, the event in the on-failure
  * queue) thus still ends with the project gone. Same code, permissions and settings as the
@@ -20,7 +20,7 @@ const LOCAL_BUDGET_MS = 60_000;
 export async function handler(_event: ScheduledEvent | Record<string, never>, context?: Pick<Context, "getRemainingTimeInMillis">): Promise<void> {
   const budgetMs = context ? Math.max(1000, context.getRemainingTimeInMillis() - MARGIN_MS) : LOCAL_BUDGET_MS;
   try {
-    const outcome = await resumeStaleDeletes(dashboardDeps(), budgetOf(getRuntime().clock, budgetMs));
+    const outcome = await resumeStaleDeletes(workspaceDeleteDeps(), budgetOf(getRuntime().clock, budgetMs));
     // A stale delete means a background run was lost: worth a warning (and the on-failure queue's alarm).
     if (outcome.found > 0) logger.warn("resumed stale deletes", { ...outcome });
   } finally {

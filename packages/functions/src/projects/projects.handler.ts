@@ -3,6 +3,7 @@ import {
   budgetOf,
   createProject,
   deleteProject,
+  deleteWorkspace,
   getProject,
   listProjectFiles,
   listProjects,
@@ -10,7 +11,7 @@ import {
 } from "@hangar/core";
 import { actorOf } from "../middleware/actor";
 import { purgeEventOf } from "../composition/background";
-import { continuePurge, dashboardDeps, inlineBudget } from "../composition/dashboard";
+import { continuePurge, dashboardDeps, inlineBudget, workspaceDeleteDeps } from "../composition/dashboard";
 import { dashboardFunction } from "../composition/dashboard-http";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
@@ -37,6 +38,11 @@ const http = dashboardFunction("projects", {
       json(200, await listProjectFiles(dashboardDeps(), actorOf(c), { ...c.params, ...c.query }, linkBases(e, getRuntime().settings))),
   },
   "DELETE /api/account": deleteAccountEndpoint,
+  // Here, not in the workspaces function: deleting a workspace purges its projects (S3 deletes,
+  // the background self-invocation), this function's rights. 200 with the status either way.
+  "DELETE /api/workspaces/{workspaceId}": {
+    handler: async (_e, c) => json(200, await deleteWorkspace(workspaceDeleteDeps(), actorOf(c), { ...c.params, ...c.body }, inlineBudget())),
+  },
 });
 
 /** Seconds kept back from a background run so it stops cleanly before the function's timeout. */
@@ -55,7 +61,7 @@ export async function handler(event: HttpEvent | unknown, context: Context): Pro
     await continuePurge(task, budgetOf(getRuntime().clock, remaining));
   } catch (error) {
     // Thrown on: Lambda retries the async invocation, and every purge step is idempotent.
-    logger.error("background purge failed", { error: error as Error, projectId: task.projectId });
+    logger.error("background purge failed", { error: error as Error, ...(task.kind === "project" ? { projectId: task.projectId } : { workspaceId: task.workspaceId }) });
     throw error;
   }
 }

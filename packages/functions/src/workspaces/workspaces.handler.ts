@@ -1,7 +1,6 @@
 import {
   changeMemberRole,
   createWorkspace,
-  deleteWorkspace,
   getWorkspace,
   listMembers,
   listWorkspaces,
@@ -22,9 +21,6 @@ export const handler = dashboardFunction("workspaces", {
   "GET /api/workspaces/{workspaceId}": { handler: async (_e, c) => json(200, await getWorkspace(workspaceDeps(), actorOf(c), c.params)) },
   "PATCH /api/workspaces/{workspaceId}": {
     handler: async (_e, c) => json(200, await renameWorkspace(workspaceDeps(), actorOf(c), { ...c.params, ...c.body })),
-  },
-  "DELETE /api/workspaces/{workspaceId}": {
-    handler: async (_e, c) => json(200, await deleteWorkspace(workspaceDeps(), actorOf(c), { ...c.params, ...c.body })),
   },
   "GET /api/workspaces/{workspaceId}/members": {
     handler: async (_e, c) => json(200, await listMembers(workspaceDeps(), actorOf(c), c.params)),

@@ -113,8 +113,6 @@ export function describeTeamError(error: unknown): string {
       return `${describeError(error)} Remove a pending invitation or a member first, or ask whoever runs this Hangar.`;
     case "personal_workspace":
       return "Your personal workspace cannot be deleted; it goes with your account.";
-    case "workspace_not_empty":
-      return "The workspace still has projects. Delete them first, then the workspace.";
     default:
       return describeError(error);
   }

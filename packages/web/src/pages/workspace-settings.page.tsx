@@ -100,12 +100,18 @@ function DeleteWorkspace({ workspace }: { workspace: Workspace }) {
       else navigate("/dashboard", { replace: true });
     });
   };
-  if (deleting) return <Notice kind="info" title="This workspace is being deleted.">It is being removed in the background.</Notice>;
+  if (deleting) {
+    return (
+      <Notice kind="info" title="This workspace is being deleted.">
+        No one can use it or its keys any more; its projects, builds and the rest are being removed in the background.
+      </Notice>
+    );
+  }
   return (
     <Card
       title="Delete workspace"
       id="delete-workspace"
-      description="Deletes the workspace and its members' access to it, at once. Delete its projects (with their builds, links and keys) first. This cannot be undone."
+      description="Deletes the workspace with everything in it: its projects with their builds, share links and API keys (uploads with them stop at once), its members' access, pending invitations and the audit log. This cannot be undone."
     >
       {open ? (
         <FormScaffold form={form} labels={DELETE_LABELS} onSubmit={onSubmit} actions={<DangerActions label="Delete this workspace" busyLabel="Deleting…" busy={form.busy} onCancel={() => setOpen(false)} />}>

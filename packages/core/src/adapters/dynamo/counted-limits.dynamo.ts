@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { ConflictError, DependencyError } from "../../errors/domain-errors";
+import { ConflictError, DependencyError, NotFoundError } from "../../errors/domain-errors";
 import { MAX_ACTIVE_KEYS, MAX_PROJECTS } from "../../dashboard/limits";
 import { dynamoFailure } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
@@ -84,7 +84,8 @@ export async function createCountedProject(
           TableName: tableName,
           Key: keys.workspace(workspaceId),
           UpdateExpression: "ADD #count :one",
-          ConditionExpression: "#count < :max",
+          // Never into a workspace whose delete has started (its purge may have listed its projects already).
+          ConditionExpression: "#count < :max AND attribute_not_exists(deleting)",
           ExpressionAttributeNames: { "#count": "projectCount" },
           ExpressionAttributeValues: { ":one": 1, ":max": MAX_PROJECTS },
         },
@@ -93,7 +94,7 @@ export async function createCountedProject(
     if (!failed) return;
     if (failed[0] || failed[1]) throw new ConflictError("already_exists", "This project exists already");
     const workspace = await consistentGet(db, tableName, keys.workspace(workspaceId), "workspace");
-    if (!workspace) throw new DependencyError("dynamodb", "The workspace is gone");
+    if (!workspace || workspace.deleting === true) throw new NotFoundError("workspace_not_found", "No workspace with this id among yours");
     // Counted meanwhile by a concurrent create (it was absent when this transaction ran): retry.
     if (typeof workspace.projectCount === "number") {
       if (workspace.projectCount >= MAX_PROJECTS) throw limitReached();

@@ -4,6 +4,9 @@ import { personalWorkspaceId } from "../../workspaces/workspace-ids";
 import { dynamoFailure, isConditionFailure } from "./dynamo-errors";
 import { keys } from "./table-keys";
 
+/** A project's marker `DELETING` / `PROJECT#<projectId>`, a workspace's `DELETING` / `WORKSPACE#<workspaceId>`. */
+const markerKey = (task: PurgeTask) => (task.kind === "project" ? keys.pendingDelete(task.projectId) : keys.pendingWorkspaceDelete(task.workspaceId));
+
 /**
  * Pending-delete markers in one well-known partition (`DELETING`, docs/data-model.md): the sweep
  * finds them with one Query instead of a table scan. Deletes are rare and short-lived, so the
@@ -16,15 +19,15 @@ export class DynamoPendingDeletes implements PendingDeletes {
   ) {}
 
   async started(task: PurgeTask, at: string): Promise<void> {
+    const project = task.kind === "project" ? { ":projectId": task.projectId } : {};
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.pendingDelete(task.projectId),
-          UpdateExpression:
-            "SET #type = :type, workspaceId = :workspaceId, projectId = :projectId, startedAt = if_not_exists(startedAt, :at), progressAt = :at",
+          Key: markerKey(task),
+          UpdateExpression: `SET #type = :type, kind = :kind, workspaceId = :workspaceId, ${task.kind === "project" ? "projectId = :projectId, " : ""}startedAt = if_not_exists(startedAt, :at), progressAt = :at`,
           ExpressionAttributeNames: { "#type": "type" },
-          ExpressionAttributeValues: { ":type": "pendingDelete", ":workspaceId": task.workspaceId, ":projectId": task.projectId, ":at": at },
+          ExpressionAttributeValues: { ":type": "pendingDelete", ":kind": task.kind, ":workspaceId": task.workspaceId, ...project, ":at": at },
         }),
       );
     } catch (error) {
@@ -37,7 +40,7 @@ export class DynamoPendingDeletes implements PendingDeletes {
       await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.pendingDelete(task.projectId),
+          Key: markerKey(task),
           UpdateExpression: "SET progressAt = :at",
           // A finished delete's marker must not come back.
           ConditionExpression: "attribute_exists(pk)",
@@ -52,7 +55,7 @@ export class DynamoPendingDeletes implements PendingDeletes {
 
   async finished(task: PurgeTask): Promise<void> {
     try {
-      await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.pendingDelete(task.projectId) }));
+      await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: markerKey(task) }));
     } catch (error) {
       throw dynamoFailure("DeleteItem(pendingDelete)", error);
     }
@@ -73,6 +76,10 @@ export class DynamoPendingDeletes implements PendingDeletes {
           }),
         );
         for (const item of page.Items ?? []) {
+          if (item.kind === "workspace") {
+            found.push({ kind: "workspace", workspaceId: item.workspaceId, startedAt: item.startedAt, progressAt: item.progressAt });
+            continue;
+          }
           // A marker from before workspaces names its user: the project is in their personal workspace.
           const workspaceId = typeof item.workspaceId === "string" ? item.workspaceId : personalWorkspaceId(String(item.userId));
           found.push({ kind: "project", workspaceId, projectId: item.projectId, startedAt: item.startedAt, progressAt: item.progressAt });

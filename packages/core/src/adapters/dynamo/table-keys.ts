@@ -23,6 +23,7 @@ export const keys = {
   suppression: (email: string) => ({ pk: `SUPPRESSED#${email}`, sk: "SUPPRESSED" }),
   /** A project delete under way, in one well-known partition the housekeeping sweep queries. */
   pendingDelete: (projectId: string) => ({ pk: "DELETING", sk: `PROJECT#${projectId}` }),
+  pendingWorkspaceDelete: (workspaceId: string) => ({ pk: "DELETING", sk: `WORKSPACE#${workspaceId}` }),
   /** One key's usage counters of one UTC day (`YYYY-MM-DD`). */
   usageDay: (clientId: string, day: string) => ({ pk: `USAGE#${clientId}`, sk: `DAY#${day}` }),
   /** A random secret of the stage, by purpose (`cursor`): see DynamoStageSecret. */

@@ -1,5 +1,6 @@
 import {
   BatchGetCommand,
+  BatchWriteCommand,
   QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
@@ -40,6 +41,7 @@ export function toWorkspace(item: Record<string, any>): Workspace {
     createdBy: item.createdBy,
     memberCount: Number(item.memberCount ?? 0),
     ownerCount: Number(item.ownerCount ?? 0),
+    ...(item.deleting === true ? { deleting: true as const } : {}),
   };
 }
 
@@ -185,9 +187,14 @@ export class DynamoWorkspaceCatalog implements WorkspaceCatalog {
   ) {}
 
   async membership(workspaceId: string, userId: string): Promise<Membership | undefined> {
-    // Strongly consistent: a removed member loses access from the very next request.
-    const item = await getItem(this.db, this.tableName, keys.member(workspaceId, userId), "member", { consistent: true });
-    return item ? toMembership(item) : undefined;
+    // Strongly consistent: a removed member loses access from the very next request. The
+    // workspace item is read beside it (one parallel round trip): a workspace whose delete has
+    // started has no members any more, although its member items go only at the end of the purge.
+    const [item, workspace] = await Promise.all([
+      getItem(this.db, this.tableName, keys.member(workspaceId, userId), "member", { consistent: true }),
+      getItem(this.db, this.tableName, keys.workspace(workspaceId), "workspace", { consistent: true }),
+    ]);
+    return item && workspace && workspace.deleting !== true ? toMembership(item) : undefined;
   }
 
   async get(workspaceId: string): Promise<Workspace | undefined> {
@@ -229,10 +236,10 @@ export class DynamoWorkspaceCatalog implements WorkspaceCatalog {
         throw dynamoFailure("BatchGetItem(workspaces)", error);
       }
     }
-    // A member item whose workspace is gone (a delete under way) is left out.
+    // A member item whose workspace is gone or being deleted is left out.
     return members.flatMap((membership) => {
       const workspace = workspaces.get(membership.workspaceId);
-      return workspace ? [{ workspace, membership }] : [];
+      return workspace && !workspace.deleting ? [{ workspace, membership }] : [];
     });
   }
 
@@ -435,6 +442,24 @@ export class DynamoWorkspaceCatalog implements WorkspaceCatalog {
     }
   }
 
+  async markDeleting(workspaceId: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.workspace(workspaceId),
+          UpdateExpression: "SET deleting = :yes",
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeValues: { ":yes": true },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw dynamoFailure("UpdateItem(workspace deleting)", error);
+    }
+  }
+
   async remove(workspaceId: string): Promise<void> {
     const items: Record<string, any>[] = [];
     let start: Record<string, unknown> | undefined;
@@ -490,7 +515,41 @@ export class DynamoWorkspaceCatalog implements WorkspaceCatalog {
         ]);
       }
     }
+    // The audit log goes too: nobody can read it once the workspace is gone, and it holds
+    // members' addresses and client IPs (kept 400 days otherwise).
+    await this.removePartition(keys.auditEntry(workspaceId, "", "").pk, "audit entries");
     await transact(this.db, "remove workspace", [{ Delete: { TableName: this.tableName, Key: keys.workspace(workspaceId) } }]);
+  }
+
+  /** Every item of a partition, in pages of 25 (BatchWriteItem's size). */
+  private async removePartition(pk: string, what: string): Promise<void> {
+    try {
+      for (;;) {
+        const page = await this.db.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            KeyConditionExpression: "pk = :pk",
+            ExpressionAttributeValues: { ":pk": pk },
+            ProjectionExpression: "pk, sk",
+            ConsistentRead: true,
+            Limit: 100,
+          }),
+        );
+        const found = (page.Items ?? []).map((item) => ({ pk: item.pk as string, sk: item.sk as string }));
+        if (found.length === 0) return;
+        for (let i = 0; i < found.length; i += 25) {
+          await untilProcessed(
+            found.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })),
+            async (pending) => {
+              const out = await this.db.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }));
+              return (out.UnprocessedItems?.[this.tableName] ?? []) as typeof pending;
+            },
+          );
+        }
+      }
+    } catch (error) {
+      throw dynamoFailure(`BatchWriteItem(${what})`, error);
+    }
   }
 
   /** The workspace must exist; lowering the owner count needs another owner to remain. */
