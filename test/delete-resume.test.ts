@@ -1,5 +1,5 @@
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { budgetOf, deleteProject, randomIds, systemClock, type DashboardDeps } from "@hangar/core";
+import { budgetOf, deleteProject, deleteWorkspace, randomIds, systemClock, type DeleteWorkspaceDeps } from "@hangar/core";
 import {
   DynamoAuditLog,
   DynamoFileCatalog,
@@ -15,7 +15,8 @@ import { S3ObjectPurger } from "@hangar/core/s3-purger";
 import { describe, expect, it } from "vitest";
 import { call, db, stack, storeClient } from "./support/api";
 import { dash, signedIn } from "./support/accounts";
-import { eventually, newDashboardKey, newProject, uploadIpa, versionsUnder } from "./support/dashboard";
+import { eventually, itemsMentioning, newDashboardKey, newProject, uploadIpa, versionsUnder, withoutLinkTraces } from "./support/dashboard";
+import { addMember, member, newWorkspace } from "./support/workspaces";
 
 /**
  * A project delete whose background step dies half way (here: the very purge code the service
@@ -24,7 +25,7 @@ import { eventually, newDashboardKey, newProject, uploadIpa, versionsUnder } fro
  * 2 s), once its progress is older than the bound. The marker is aged by hand: the bound is 15
  * minutes, which no test waits for.
  */
-function serviceDeps(dieAfterPages: number): DashboardDeps {
+function serviceDeps(dieAfterPages: number): DeleteWorkspaceDeps {
   const s = stack();
   const table = s.tableName;
   const purger = new S3ObjectPurger(storeClient(), s.bucketName);
@@ -89,5 +90,41 @@ describe("a delete whose background run was lost", () => {
       expect(share.json.error.code).toBe("file_removed");
       expect((await call(`/download/${file.userKey}`)).status).toBe(410);
     }
+  });
+
+  it("a workspace delete killed half way is finished by the sweep too: the workspace, its members and projects gone", async () => {
+    const owner = await member();
+    const colleague = await member();
+    const team = await newWorkspace(owner.b, "Half deleted team");
+    await addMember(team.workspaceId, colleague.userId, "viewer");
+    const created = await dash(owner.b, "POST", "/api/projects", { name: "Team app", color: "red", workspaceId: team.workspaceId });
+    expect(created.status, created.text).toBe(201);
+    const projectId = created.json.projectId as string;
+    const key = await newDashboardKey(owner.b, projectId);
+    const build = await uploadIpa(key, "Team.ipa");
+
+    await expect(
+      deleteWorkspace(serviceDeps(0), { userId: owner.userId }, { workspaceId: team.workspaceId, confirmName: "Half deleted team" }, budgetOf(systemClock, 60_000)),
+    ).rejects.toThrow("killed");
+    // Marked deleting before the purge began: nobody reaches it, though its items are still there.
+    expect((await dash(colleague.b, "GET", `/api/workspaces/${team.workspaceId}`)).status).toBe(404);
+    expect((await versionsUnder(`uploads/${projectId}/`)).length).toBeGreaterThan(0);
+
+    // No progress for an hour on the workspace's marker (and its project's), as after a lost background run.
+    for (const sk of [`WORKSPACE#${team.workspaceId}`, `PROJECT#${projectId}`]) {
+      await db().send(
+        new UpdateCommand({
+          TableName: stack().tableName,
+          Key: { pk: "DELETING", sk },
+          UpdateExpression: "SET progressAt = :old",
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeValues: { ":old": new Date(Date.now() - 3600_000).toISOString() },
+        }),
+      );
+    }
+
+    await eventually(async () => withoutLinkTraces(await itemsMentioning(team.workspaceId, projectId)).length === 0, "the sweep finishes the workspace delete");
+    expect(await versionsUnder(`uploads/${projectId}/`)).toEqual([]);
+    expect((await call(`/share/${build.userKey}`)).status).toBe(410);
   });
 });
