@@ -21,7 +21,8 @@ async function liveInvitation(deps: InvitationDeps, token: string): Promise<{ in
   const found = await deps.invitations.findToken(tokenHash);
   if (!found || found.expiresAt <= nowSeconds(deps)) throw new InvitationGoneError();
   const [invitation, workspace] = await Promise.all([deps.invitations.get(found.workspaceId, found.invitationId), deps.workspaces.get(found.workspaceId)]);
-  if (!invitation || invitation.tokenHash !== tokenHash || !workspace) throw new InvitationGoneError();
+  // A workspace being deleted takes its invitations with it: their links are dead from its first step.
+  if (!invitation || invitation.tokenHash !== tokenHash || !workspace || workspace.deleting) throw new InvitationGoneError();
   return { invitation, workspace };
 }
 

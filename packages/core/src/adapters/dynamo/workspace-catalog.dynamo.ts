@@ -130,7 +130,8 @@ export function memberAddItems(tableName: string, membership: Membership): Trans
         TableName: tableName,
         Key: keys.workspace(membership.workspaceId),
         UpdateExpression: membership.role === "owner" ? "ADD memberCount :one, ownerCount :one" : "ADD memberCount :one",
-        ConditionExpression: "attribute_exists(pk) AND memberCount < :max",
+        // Nobody joins a workspace whose delete has started (its purge removes the members it lists).
+        ConditionExpression: "attribute_exists(pk) AND memberCount < :max AND attribute_not_exists(deleting)",
         ExpressionAttributeValues: { ":one": 1, ":max": MAX_MEMBERS },
       },
     },
@@ -141,7 +142,7 @@ export function memberAddItems(tableName: string, membership: Membership): Trans
 /** The domain error of a cancelled `memberAddItems` transaction (its first three failed conditions). */
 export function memberAddFailure(failed: boolean[]): HangarError {
   if (failed[0]) return new ConflictError("already_member", "This account is a member of the workspace already");
-  if (failed[1]) return memberLimit(); // or the workspace is gone: its delete removes invitations first
+  if (failed[1]) return memberLimit(); // or the workspace is gone or being deleted (an accept racing its delete)
   if (failed[2]) return workspaceLimit();
   return changedMeanwhile("add member");
 }
