@@ -15,7 +15,7 @@ import {
   installLinks,
   mediaTypeFor,
   uploadExitCode
-} from "./chunks/chunk-L4BDM5G5.js";
+} from "./chunks/chunk-BFTFNEA4.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import {
   HangarAbortError,

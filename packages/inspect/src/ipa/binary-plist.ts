@@ -8,6 +8,15 @@
  */
 import type { PlistDict, PlistValue } from "./plist-value";
 
+/**
+ * A big-endian signed 64-bit integer. Through a DataView, not Buffer#readBigInt64BE: the browser
+ * build (the dashboard inspects a build before uploading it) runs on the `buffer` package, which
+ * has no BigInt reads.
+ */
+function int64At(buf: Uint8Array, offset: number): bigint {
+  return new DataView(buf.buffer, buf.byteOffset, buf.byteLength).getBigInt64(offset);
+}
+
 export class BinaryPlistError extends Error {
   constructor(message: string) {
     super(message);
@@ -98,9 +107,9 @@ export function parseBinaryPlist(buf: Buffer, options: BinaryPlistOptions = {}):
       case 0x1: {
         const size = 1 << info;
         within(offset + 1, size);
-        if (size === 16) return buf.readBigInt64BE(offset + 9); // 128-bit: low 64 bits, as CF does
+        if (size === 16) return int64At(buf, offset + 9); // 128-bit: low 64 bits, as CF does
         if (size === 8) {
-          const value = buf.readBigInt64BE(offset + 1);
+          const value = int64At(buf, offset + 1);
           return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
             ? Number(value)
             : value;

@@ -46,6 +46,20 @@ describe("parseBinaryPlist", () => {
     });
   });
 
+  it("reads 8-byte integers without Buffer's BigInt reads (the browser's buffer has none), also from a view inside a larger buffer", () => {
+    const int64 = (value: bigint) => {
+      const bytes = Buffer.alloc(8);
+      bytes.writeBigInt64BE(value);
+      return [0x13, ...bytes];
+    };
+    expect(parseBinaryPlist(handBuilt([int64(-1n)]))).toBe(-1);
+    expect(parseBinaryPlist(handBuilt([int64(2n ** 60n)]))).toBe(2n ** 60n);
+    const plist = handBuilt([int64(-(2n ** 62n))]);
+    const inside = Buffer.concat([Buffer.from("padding"), plist]).subarray(7);
+    expect(inside.byteOffset).toBeGreaterThan(0);
+    expect(parseBinaryPlist(inside)).toBe(-(2n ** 62n));
+  });
+
   it("keeps a __proto__ key as a plain key", () => {
     const parsed = parseBinaryPlist(bplistCreator({ ["__proto__"]: "x", a: "b" } as Record<string, string>));
     expect(Object.getPrototypeOf(parsed)).toBeNull();

@@ -2147,6 +2147,9 @@ function escapeRegExp(text) {
 }
 
 // ../inspect/src/ipa/binary-plist.ts
+function int64At(buf, offset) {
+  return new DataView(buf.buffer, buf.byteOffset, buf.byteLength).getBigInt64(offset);
+}
 var BinaryPlistError = class extends Error {
   constructor(message) {
     super(message);
@@ -2219,9 +2222,9 @@ function parseBinaryPlist(buf, options = {}) {
       case 1: {
         const size = 1 << info;
         within(offset + 1, size);
-        if (size === 16) return buf.readBigInt64BE(offset + 9);
+        if (size === 16) return int64At(buf, offset + 9);
         if (size === 8) {
-          const value = buf.readBigInt64BE(offset + 1);
+          const value = int64At(buf, offset + 1);
           return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
         }
         if (size > 8) throw new BinaryPlistError("Integer too wide");

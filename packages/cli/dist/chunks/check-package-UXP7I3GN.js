@@ -2,7 +2,7 @@ import {
   FileRangeReader,
   InspectError,
   inspectPackage
-} from "./chunk-3MW6UAJZ.js";
+} from "./chunk-D2TLYRCK.js";
 import "./chunk-AEPEW2SX.js";
 import "./chunk-LM7JBYQ3.js";
 
