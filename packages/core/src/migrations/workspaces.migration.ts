@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { newWorkspaceItems, transact, type TransactItem } from "../adapters/dynamo/workspace-catalog.dynamo";
+import { transact, type TransactItem } from "../adapters/dynamo/counted-limits.dynamo";
+import { newWorkspaceItems } from "../adapters/dynamo/workspace-catalog.dynamo";
 import { dynamoFailure, isConditionFailure } from "../adapters/dynamo/dynamo-errors";
 import { keys } from "../adapters/dynamo/table-keys";
 import { personalWorkspaceName } from "../workspaces/personal";

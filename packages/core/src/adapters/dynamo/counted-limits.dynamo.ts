@@ -25,14 +25,14 @@ const limitReached = () => new ConflictError("limit_reached", "The limit is reac
 const retriesExhausted = (what: string) =>
   new DependencyError("dynamodb", `${what}: the limit counter kept changing; retry`);
 
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]>[number];
+export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]>[number];
 
 /**
  * Runs a transaction: undefined when it committed, else which items failed their condition.
  * Transactions on one counter collide (DynamoDB cancels the loser with TransactionConflict rather
  * than queue it): those are retried here with a jittered wait, so only condition failures return.
  */
-async function transact(db: DynamoDBDocumentClient, what: string, items: TransactItem[]): Promise<boolean[] | undefined> {
+export async function transact(db: DynamoDBDocumentClient, what: string, items: TransactItem[]): Promise<boolean[] | undefined> {
   for (let attempt = 0; ; attempt++) {
     try {
       await db.send(new TransactWriteCommand({ TransactItems: items }));

@@ -4,7 +4,8 @@ import type { AcceptOutcome, Invitation, InvitationRepository, InvitationToken }
 import { isRole } from "../../workspaces/roles";
 import { dynamoFailure } from "./dynamo-errors";
 import { keys } from "./table-keys";
-import { memberAddFailure, memberAddItems, transact } from "./workspace-catalog.dynamo";
+import { transact } from "./counted-limits.dynamo";
+import { memberAddFailure, memberAddItems } from "./workspace-catalog.dynamo";
 
 /** The token items of invitations carry this purpose; the accounts' token consumer never matches it. */
 export const INVITATION_TOKEN_PURPOSE = "workspace_invitation";

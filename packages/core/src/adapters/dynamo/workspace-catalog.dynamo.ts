@@ -2,7 +2,6 @@ import {
   BatchGetCommand,
   BatchWriteCommand,
   QueryCommand,
-  TransactWriteCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from "@aws-sdk/lib-dynamodb";
@@ -11,11 +10,10 @@ import type { Membership, NewWorkspace, Workspace, WorkspaceCatalog } from "../.
 import { MAX_MEMBERS, MAX_WORKSPACES_PER_USER } from "../../workspaces/limits";
 import { isRole, type Role } from "../../workspaces/roles";
 import { lastOwner } from "../../workspaces/workspace-errors";
+// Transactions go through counted-limits' one `transact` (TransactionConflict retried with jitter).
+import { transact, type TransactItem } from "./counted-limits.dynamo";
 import { dynamoFailure, getItem, isConditionFailure, untilProcessed } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
-
-/** One entry of a TransactWriteItems request, as the document client takes it. */
-export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]>[number];
 
 /** lastActiveAt is refreshed at most this often: one write per member and hour, not per request. */
 const TOUCH_EVERY_MS = 3_600_000;
@@ -145,33 +143,6 @@ export function memberAddFailure(failed: boolean[]): HangarError {
   if (failed[1]) return memberLimit(); // or the workspace is gone or being deleted (an accept racing its delete)
   if (failed[2]) return workspaceLimit();
   return changedMeanwhile("add member");
-}
-
-/**
- * Runs a transaction: undefined when it committed, else which items failed their condition.
- * Transactions on one workspace collide (DynamoDB cancels the loser with TransactionConflict
- * rather than queue it): those are retried here with a jittered wait, so only condition failures
- * return. Exported for the migration, which writes through the same rules.
- */
-export async function transact(db: DynamoDBDocumentClient, what: string, items: TransactItem[]): Promise<boolean[] | undefined> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await db.send(new TransactWriteCommand({ TransactItems: items }));
-      return undefined;
-    } catch (error) {
-      const reasons =
-        error instanceof Error && error.name === "TransactionCanceledException"
-          ? ((error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code ?? "None")
-          : undefined;
-      if (!reasons) throw dynamoFailure(`TransactWriteItems(${what})`, error);
-      if (reasons.includes("TransactionConflict") && attempt < 40) {
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 10 * 2 ** Math.min(attempt, 5))));
-        continue;
-      }
-      if (!reasons.includes("ConditionalCheckFailed")) throw dynamoFailure(`TransactWriteItems(${what})`, error);
-      return reasons.map((code) => code === "ConditionalCheckFailed");
-    }
-  }
 }
 
 /**
