@@ -14,8 +14,12 @@
  * `functions` plus its IAM actions in stacks/access.ts.
  */
 
-/** How a route authenticates: an API key (CI), a dashboard session cookie, or nobody. */
-export type RouteAuth = "apiKey" | "session" | "none";
+/**
+ * How a route authenticates: an API key (CI), a dashboard session cookie, a tester session cookie
+ * (the tester portal, docs/testers.md), an update token (the in-app update check: one route, read
+ * only), or nobody.
+ */
+export type RouteAuth = "apiKey" | "session" | "tester" | "updateToken" | "none";
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface FunctionDefinition {
@@ -151,7 +155,6 @@ export const routes = [
   { method: "POST", path: "/api/workspaces/{workspaceId}/invitations/{invitationId}/resend", auth: "session", fn: "invitations" },
   { method: "POST", path: "/api/invitations/preview", auth: "none", fn: "invitations" },
   { method: "POST", path: "/api/invitations/accept", auth: "session", fn: "invitations" },
-  // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/api/workspaces", auth: "session", fn: "workspaces" },
   { method: "POST", path: "/api/workspaces", auth: "session", fn: "workspaces" },
   { method: "GET", path: "/api/workspaces/{workspaceId}", auth: "session", fn: "workspaces" },
@@ -162,6 +165,7 @@ export const routes = [
   { method: "PATCH", path: "/api/workspaces/{workspaceId}/members/{userId}", auth: "session", fn: "workspaces" },
   { method: "DELETE", path: "/api/workspaces/{workspaceId}/members/{userId}", auth: "session", fn: "workspaces" },
   { method: "POST", path: "/api/workspaces/{workspaceId}/transfer", auth: "session", fn: "workspaces" },
+  // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/cli/{fileName}", auth: "none", fn: "cli" },
   { method: "HEAD", path: "/cli/{fileName}", auth: "none", fn: "cli" },
 ] as const satisfies readonly RouteDefinition[];

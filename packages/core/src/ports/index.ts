@@ -22,3 +22,4 @@ export * from "./stage-secret.port";
 export * from "./workspace-catalog.port";
 export * from "./audit-log.port";
 export * from "./invitation-repository.port";
+export * from "./tester-groups.port";

@@ -25,17 +25,21 @@ export const ACTIONS = [
   "projects.manage",
   // Upload builds from the dashboard and delete builds.
   "builds.manage",
+  // Send builds to testers (distribute, by mail).
+  "builds.distribute",
   // Change share-link settings and regenerate links.
   "links.manage",
   // Create, regenerate and revoke the API keys of the workspace's projects.
   "keys.manage",
+  // Tester groups: create, rename, delete, add and remove testers, invite links.
+  "testers.manage",
   // Read the audit log.
   "audit.read",
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
 const ALL: readonly Action[] = ACTIONS;
-const DEVELOPER: readonly Action[] = ["workspace.read", "builds.manage", "links.manage", "keys.manage"];
+const DEVELOPER: readonly Action[] = ["workspace.read", "builds.manage", "builds.distribute", "links.manage", "keys.manage"];
 
 /** role → the actions it allows. Each role holds every right of the roles below it. */
 export const PERMISSIONS: Readonly<Record<Role, readonly Action[]>> = {

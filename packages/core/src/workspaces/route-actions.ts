@@ -49,6 +49,30 @@ export const ROUTE_ACTIONS = {
   "DELETE /api/workspaces/{workspaceId}/invitations/{invitationId}": "members.manage",
   "POST /api/workspaces/{workspaceId}/invitations/{invitationId}/resend": "members.manage",
   "GET /api/workspaces/{workspaceId}/audit": "audit.read",
+  // Testers (issue 20, docs/testers.md): groups and their invite links; who is in which group.
+  "GET /api/workspaces/{workspaceId}/groups": "workspace.read",
+  "POST /api/workspaces/{workspaceId}/groups": "testers.manage",
+  "GET /api/groups/{groupId}": "workspace.read",
+  "PATCH /api/groups/{groupId}": "testers.manage",
+  "DELETE /api/groups/{groupId}": "testers.manage",
+  "POST /api/groups/{groupId}/testers": "testers.manage",
+  "DELETE /api/groups/{groupId}/testers/{email}": "testers.manage",
+  "POST /api/groups/{groupId}/invite-link": "testers.manage",
+  "DELETE /api/groups/{groupId}/invite-link": "testers.manage",
+  "GET /api/workspaces/{workspaceId}/testers": "workspace.read",
+  "GET /api/workspaces/{workspaceId}/testers/{email}/installs": "workspace.read",
+  // Sending builds to testers, and what became of it.
+  "POST /api/files/{fileId}/distribute": "builds.distribute",
+  "GET /api/files/{fileId}/distributions": "workspace.read",
+  "GET /api/files/{fileId}/installs": "workspace.read",
+  "GET /api/projects/{projectId}/default-groups": "workspace.read",
+  "PUT /api/projects/{projectId}/default-groups": "projects.manage",
+  // The project's public app page and the update tokens shipped inside its test builds.
+  "GET /api/projects/{projectId}/app-page": "workspace.read",
+  "PUT /api/projects/{projectId}/app-page": "projects.manage",
+  "GET /api/projects/{projectId}/update-tokens": "workspace.read",
+  "POST /api/projects/{projectId}/update-tokens": "projects.manage",
+  "DELETE /api/projects/{projectId}/update-tokens/{tokenId}": "projects.manage",
 } as const satisfies Record<string, Action>;
 
 export type WorkspaceRouteKey = keyof typeof ROUTE_ACTIONS;

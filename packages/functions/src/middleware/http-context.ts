@@ -1,5 +1,6 @@
 import type { ApiKey, RateLimitState } from "@hangar/core";
 import type { ClientInfo, SessionContext } from "@hangar/core/accounts";
+import type { TesterSession, UpdateGrant } from "@hangar/core/testers";
 import type { MiddlewareObj, Request } from "@middy/core";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import type { BodyOf, ParamsOf, QueryOf } from "../route-input";
@@ -20,6 +21,10 @@ export interface HangarContext extends Context {
    * set by the session middleware beside `session`: the audit log's "from where" (actor.ts).
    */
   client?: ClientInfo;
+  /** The signed-in tester (`auth: "tester"` routes), with their client like a session's. */
+  tester?: TesterSession;
+  /** The update token's grant (`auth: "updateToken"`): one project's latest build, nothing else. */
+  updateToken?: UpdateGrant;
   /** The JSON body, parsed with the route's body schema (route-input.ts). */
   body?: unknown;
   /** The path parameters, parsed with the route's params schema. */
@@ -33,7 +38,11 @@ type AuthContext<A extends RouteAuth> = A extends "apiKey"
   ? { apiKey: ApiKey; rateLimit: RateLimitState }
   : A extends "session"
     ? { session: SessionContext; client: ClientInfo }
-    : unknown;
+    : A extends "tester"
+      ? { tester: TesterSession; client: ClientInfo }
+      : A extends "updateToken"
+        ? { updateToken: UpdateGrant }
+        : unknown;
 
 /**
  * The context a handler of route K sees: typed by its row in routes.ts (the caller) and in

@@ -39,6 +39,10 @@ export interface RouteMiddlewares {
   apiKey?: Middleware;
   /** Routes with `auth: "session"`. */
   session?: Middleware;
+  /** Routes with `auth: "tester"` (the tester portal's cookie). */
+  tester?: Middleware;
+  /** Routes with `auth: "updateToken"` (`Authorization: Bearer <update token>`). */
+  updateToken?: Middleware;
   /** Routes of kind `dashboard`, in order: the same-origin guard, the security headers. */
   dashboard?: Middleware[];
 }

@@ -79,8 +79,10 @@ export const ACTION_WORDS: Record<Action, string> = {
   "owners.manage": "manage owners",
   "projects.manage": "create and delete projects",
   "builds.manage": "upload and delete builds",
+  "builds.distribute": "send builds to testers",
   "links.manage": "change share links",
   "keys.manage": "manage API keys",
+  "testers.manage": "manage tester groups",
   "audit.read": "read the audit log",
 };
 

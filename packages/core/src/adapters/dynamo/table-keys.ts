@@ -36,6 +36,37 @@ export const keys = {
   invitation: (workspaceId: string, invitationId: string) => ({ pk: `WORKSPACE#${workspaceId}`, sk: `INVITATION#${invitationId}` }),
   /** One audit entry; the sort key orders a workspace's log by time (`<ISO time>#<entryId>`). */
   auditEntry: (workspaceId: string, at: string, entryId: string) => ({ pk: `AUDIT#${workspaceId}`, sk: `${at}#${entryId}` }),
+  // --- Testers (issue 20; docs/testers.md). A tester is a normalized e-mail address, not an account.
+  /** A tester group of a workspace. */
+  group: (workspaceId: string, groupId: string) => ({ pk: `WORKSPACE#${workspaceId}`, sk: `GROUP#${groupId}` }),
+  /** A group name's uniqueness item, per workspace (case-insensitive): `--groups qa` names it. */
+  groupName: (workspaceId: string, name: string) => ({ pk: `WORKSPACE#${workspaceId}`, sk: `GROUPNAME#${name.toLowerCase()}` }),
+  /** One tester in one group; gsi1 `TESTER#<email>` / `GROUP#<groupId>` lists a tester's groups. */
+  groupTester: (groupId: string, email: string) => ({ pk: `GROUP#${groupId}`, sk: `TESTER#${email}` }),
+  /** A group's self-service invite link, by the SHA-256 of its token (one live link per group). */
+  groupInviteLink: (tokenHash: string) => ({ pk: `JOINLINK#${tokenHash}`, sk: "JOINLINK" }),
+  /** A tester session (the portal's cookie), by the SHA-256 of its token; in the tester's partition. */
+  testerSession: (email: string, sessionId: string) => ({ pk: `TESTER#${email}`, sk: `SESSION#${sessionId}` }),
+  /** One distribution (a send of a build to groups and testers). */
+  distribution: (fileId: string, distributionId: string) => ({ pk: `FILE#${fileId}`, sk: `DISTRIBUTION#${distributionId}` }),
+  /**
+   * One tester's copy of one build: at most one per tester per build, whatever the number of
+   * distributions (the mail's exactly-once); gsi1 `TESTER#<email>` / `BUILD#<at>#<fileId>` is the
+   * tester's portal, newest first.
+   */
+  recipient: (fileId: string, email: string) => ({ pk: `FILE#${fileId}`, sk: `RECIPIENT#${email}` }),
+  /** A personal install link, by the SHA-256 of its token (testers/install-link.ts). */
+  installLink: (tokenHash: string) => ({ pk: `INSTALLLINK#${tokenHash}`, sk: "INSTALLLINK" }),
+  /** What one tester did with one build: downloads and install starts, first and last time, device. */
+  install: (fileId: string, email: string) => ({ pk: `FILE#${fileId}`, sk: `INSTALL#${email}` }),
+  /** The last build a tester installed in a workspace (the group page's "last installed"). */
+  lastInstall: (workspaceId: string, email: string) => ({ pk: `WORKSPACE#${workspaceId}`, sk: `LASTINSTALL#${email}` }),
+  /** A tester's opt-out of one project's build mail (RFC 8058 one-click unsubscribe). */
+  unsubscribe: (projectId: string, email: string) => ({ pk: `UNSUBSCRIBED#${email}`, sk: `PROJECT#${projectId}` }),
+  /** A project's public app page, by its slug. */
+  appPage: (slug: string) => ({ pk: `APPPAGE#${slug}`, sk: "APPPAGE" }),
+  /** An update token (in-app update check), by the SHA-256 of the token. */
+  updateToken: (tokenHash: string) => ({ pk: `UPDATETOKEN#${tokenHash}`, sk: "UPDATETOKEN" }),
 } as const;
 
 export const gsi1 = {
@@ -43,6 +74,8 @@ export const gsi1 = {
   project: (projectId: string) => `PROJECT#${projectId}`,
   /** A user's memberships (member items): gsi1pk of the member item. */
   userWorkspaces: (userId: string) => `USER#${userId}`,
+  /** A tester's groups (`GROUP#…`) and builds (`BUILD#<at>#<fileId>`): gsi1pk of groupTester and recipient items. */
+  tester: (email: string) => `TESTER#${email}`,
 } as const;
 
 /** Names and types of the table's key attributes; the stack and the local stack create it from this. */
