@@ -1,4 +1,7 @@
-import { randomIds, type CreatedApiKey } from "@hangar/core";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { randomIds, rateSubject, rateWindow, type CreatedApiKey } from "@hangar/core";
+import { keys } from "@hangar/core/dynamo";
 import { mintLocalApiKey } from "@hangar/local";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -11,8 +14,8 @@ import { REPO_ROOT, parseGithubOutput, runCli } from "./support/run-cli";
 /**
  * `hangar upload` end to end against the real service: one local stack (its own process, JVM
  * included) for the whole file. The stack's rate limit is 2 requests per 2 s per key, so a fresh
- * key per test has exactly the budget of one upload (presign + complete) and the 429 test can use
- * it up on purpose.
+ * key per test has exactly the budget of one upload (presign + complete) and the 429 test spends
+ * it beforehand.
  */
 
 const APK = join(REPO_ROOT, "packages/inspect/fixtures/apk/aapt2-literal.apk");
@@ -118,29 +121,27 @@ describe("hangar upload against the local stack", () => {
 
   it("waits out a 429 and then succeeds", async () => {
     const key = await newKey();
-    const presign = () =>
-      fetch(`${stack.info.baseUrl}/api/upload/api-key/presign`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "X-Client-ID": key.clientId, Authorization: `Bearer ${key.clientSecret}` },
-        body: JSON.stringify({ fileName: "burn.apk", fileSize: 10, fileType: "application/vnd.android.package-archive" }),
-      }).then((r) => r.status);
-    // Keep the key's 2-request window spent until the CLI reports a 429: a one-off burn could
-    // fall into a window that ends before the CLI's first request, and prove nothing.
-    let burning = true;
-    const burner = (async () => {
-      while (burning) {
-        await Promise.all([presign(), presign()]);
-        await new Promise((r) => setTimeout(r, 50));
+    // The key's counter is spent for this window and the next two (4–6 s), written straight into
+    // the limiter's items: the CLI's first request is refused whatever the machine's load, where a
+    // burner racing the CLI for the window's two slots could lose the race and prove nothing.
+    const rule = { limit: 2, windowSeconds: 2 };
+    const subject = `apiKey#${rateSubject(key.clientId, key.clientSecret)}`;
+    const now = new Date();
+    const doc = DynamoDBDocumentClient.from(
+      new DynamoDBClient({ endpoint: stack.info.dynamoEndpoint, region: stack.info.region, credentials: stack.info.credentials }),
+    );
+    try {
+      for (let i = 0; i < 3; i++) {
+        const window = rateWindow(rule, new Date(now.getTime() + i * rule.windowSeconds * 1000));
+        await doc.send(
+          new PutCommand({ TableName: stack.info.tableName, Item: { ...keys.rateWindow(subject, window.start), type: "rate", count: rule.limit, ttl: window.expiresAt } }),
+        );
       }
-    })();
-    const run = await runCli(["upload", APK], {
-      env: envFor(key),
-      onStderr: (soFar) => {
-        if (/rate limited; retry/.test(soFar)) burning = false;
-      },
-    }).finally(() => (burning = false));
-    await burner;
-    expect(run.stderr).toMatch(/hangar: (presign|complete) rate limited; retry \d\/5 in \d/);
+    } finally {
+      doc.destroy();
+    }
+    const run = await runCli(["upload", APK], { env: envFor(key) });
+    expect(run.stderr).toMatch(/hangar: presign rate limited; retry \d\/5 in \d/);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Bundle ID: com.hangar.literal");
   });
