@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import { DependencyError } from "../../errors/domain-errors";
 
 /**
@@ -102,4 +102,24 @@ export async function getItem(
   } catch (error) {
     throw dynamoFailure(`GetItem(${what})`, error);
   }
+}
+
+/**
+ * Every item a Query matches, page after page, SDK failures translated: for partitions bounded by
+ * a limit of the service (a workspace's members, projects, invitations; a user's sessions), where
+ * the caller needs them all. Paged lists the dashboard shows use their own cursor instead.
+ */
+export async function queryAll(db: DynamoDBDocumentClient, input: Omit<QueryCommandInput, "ExclusiveStartKey">, what: string): Promise<Record<string, any>[]> {
+  const items: Record<string, any>[] = [];
+  let start: Record<string, any> | undefined;
+  try {
+    do {
+      const page = await db.send(new QueryCommand({ ...input, ...(start ? { ExclusiveStartKey: start } : {}) }));
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+  } catch (error) {
+    throw dynamoFailure(`Query(${what})`, error);
+  }
+  return items;
 }

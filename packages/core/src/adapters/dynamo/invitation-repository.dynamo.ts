@@ -1,8 +1,8 @@
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { DependencyError } from "../../errors/domain-errors";
 import type { AcceptOutcome, Invitation, InvitationRepository, InvitationToken } from "../../ports";
 import { isRole } from "../../workspaces/roles";
-import { dynamoFailure } from "./dynamo-errors";
+import { dynamoFailure, queryAll } from "./dynamo-errors";
 import { keys } from "./table-keys";
 import { transact } from "./counted-limits.dynamo";
 import { memberAddFailure, memberAddItems } from "./workspace-catalog.dynamo";
@@ -64,30 +64,18 @@ export class DynamoInvitationRepository implements InvitationRepository {
   }
 
   async list(workspaceId: string): Promise<Invitation[]> {
-    const out: Invitation[] = [];
-    let start: Record<string, unknown> | undefined;
-    try {
-      // At most MAX_PENDING_INVITATIONS live items (plus expired ones TTL has not removed yet): a page or two.
-      do {
-        const page = await this.db.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-            ExpressionAttributeValues: { ":pk": keys.workspace(workspaceId).pk, ":prefix": "INVITATION#" },
-            ConsistentRead: true,
-            ExclusiveStartKey: start,
-          }),
-        );
-        for (const item of page.Items ?? []) {
-          const invitation = invitationOf(item);
-          if (invitation) out.push(invitation);
-        }
-        start = page.LastEvaluatedKey;
-      } while (start);
-      return out;
-    } catch (error) {
-      throw dynamoFailure("Query(invitations)", error);
-    }
+    // At most MAX_PENDING_INVITATIONS live items (plus expired ones TTL has not removed yet): a page or two.
+    const items = await queryAll(
+      this.db,
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+        ExpressionAttributeValues: { ":pk": keys.workspace(workspaceId).pk, ":prefix": "INVITATION#" },
+        ConsistentRead: true,
+      },
+      "invitations",
+    );
+    return items.flatMap((item) => invitationOf(item) ?? []);
   }
 
   async findToken(tokenHash: string): Promise<InvitationToken | undefined> {

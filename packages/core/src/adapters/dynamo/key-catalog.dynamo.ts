@@ -1,8 +1,8 @@
-import { DeleteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { ApiKey, KeyCatalog } from "../../ports";
 import { DynamoApiKeyRepository } from "./api-key-repository.dynamo";
 import { revokeCountedKey } from "./counted-limits.dynamo";
-import { conditionalWrite, dynamoFailure, getItem } from "./dynamo-errors";
+import { conditionalWrite, dynamoFailure, getItem, queryAll } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
 
 const toKey = (item: Record<string, any>): ApiKey => {
@@ -29,26 +29,17 @@ export class DynamoKeyCatalog extends DynamoApiKeyRepository implements KeyCatal
   }
 
   async listByProject(projectId: string): Promise<ApiKey[]> {
-    const out: ApiKey[] = [];
-    let start: Record<string, any> | undefined;
-    try {
-      do {
-        const page = await this.client.send(
-          new QueryCommand({
-            TableName: this.table,
-            IndexName: gsi1.name,
-            KeyConditionExpression: "gsi1pk = :pk AND begins_with(gsi1sk, :prefix)",
-            ExpressionAttributeValues: { ":pk": gsi1.project(projectId), ":prefix": "APIKEY#" },
-            ...(start ? { ExclusiveStartKey: start } : {}),
-          }),
-        );
-        for (const item of page.Items ?? []) out.push(toKey(item));
-        start = page.LastEvaluatedKey;
-      } while (start);
-    } catch (error) {
-      throw dynamoFailure("Query(keys of project)", error);
-    }
-    return out;
+    const items = await queryAll(
+      this.client,
+      {
+        TableName: this.table,
+        IndexName: gsi1.name,
+        KeyConditionExpression: "gsi1pk = :pk AND begins_with(gsi1sk, :prefix)",
+        ExpressionAttributeValues: { ":pk": gsi1.project(projectId), ":prefix": "APIKEY#" },
+      },
+      "keys of project",
+    );
+    return items.map(toKey);
   }
 
   /** Also takes the key off its project's count of active keys (counted-limits.dynamo.ts). */

@@ -2,7 +2,7 @@ import { DeleteCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type 
 import { createCountedProject, deleteCountedProject } from "./counted-limits.dynamo";
 import { ConflictError } from "../../errors/domain-errors";
 import type { Project, ProjectCatalog, ProjectChanges, ProjectView } from "../../ports";
-import { cancelledConditions, conditionalWrite, dynamoFailure, getItem, isConditionFailure } from "./dynamo-errors";
+import { cancelledConditions, conditionalWrite, dynamoFailure, getItem, isConditionFailure, queryAll } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
 
 function toView(item: Record<string, any>): ProjectView {
@@ -34,25 +34,16 @@ export class DynamoProjectCatalog implements ProjectCatalog {
   ) {}
 
   async list(workspaceId: string): Promise<ProjectView[]> {
-    const out: ProjectView[] = [];
-    let start: Record<string, any> | undefined;
-    try {
-      do {
-        const page = await this.db.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-            ExpressionAttributeValues: { ":pk": keys.workspace(workspaceId).pk, ":prefix": "PROJECT#" },
-            ...(start ? { ExclusiveStartKey: start } : {}),
-          }),
-        );
-        for (const item of page.Items ?? []) out.push(toView(item));
-        start = page.LastEvaluatedKey;
-      } while (start);
-    } catch (error) {
-      throw dynamoFailure("Query(projects)", error);
-    }
-    return out;
+    const items = await queryAll(
+      this.db,
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+        ExpressionAttributeValues: { ":pk": keys.workspace(workspaceId).pk, ":prefix": "PROJECT#" },
+      },
+      "projects",
+    );
+    return items.map(toView);
   }
 
   async get(workspaceId: string, projectId: string): Promise<ProjectView | undefined> {

@@ -2,12 +2,11 @@ import {
   BatchWriteCommand,
   DeleteCommand,
   PutCommand,
-  QueryCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from "@aws-sdk/lib-dynamodb";
 import type { Session, SessionRepository } from "../../ports";
-import { conditionalWrite, dynamoFailure, getItem, isConditionFailure } from "./dynamo-errors";
+import { conditionalWrite, dynamoFailure, getItem, isConditionFailure, queryAll } from "./dynamo-errors";
 import { keys } from "./table-keys";
 
 const PREFIX = "SESSION#";
@@ -91,25 +90,16 @@ export class DynamoSessionRepository implements SessionRepository {
   }
 
   async list(userId: string): Promise<Session[]> {
-    const items: Record<string, any>[] = [];
-    let start: Record<string, any> | undefined;
-    do {
-      try {
-        const page = await this.db.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-            ExpressionAttributeValues: { ":pk": keys.user(userId).pk, ":prefix": PREFIX },
-            ConsistentRead: true,
-            ...(start ? { ExclusiveStartKey: start } : {}),
-          }),
-        );
-        items.push(...(page.Items ?? []));
-        start = page.LastEvaluatedKey;
-      } catch (error) {
-        throw dynamoFailure("Query(sessions)", error);
-      }
-    } while (start);
+    const items = await queryAll(
+      this.db,
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+        ExpressionAttributeValues: { ":pk": keys.user(userId).pk, ":prefix": PREFIX },
+        ConsistentRead: true,
+      },
+      "sessions",
+    );
     return items.map(toSession);
   }
 

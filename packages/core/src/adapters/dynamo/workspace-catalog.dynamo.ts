@@ -12,7 +12,7 @@ import { isRole, type Role } from "../../workspaces/roles";
 import { lastOwner } from "../../workspaces/workspace-errors";
 // Transactions go through counted-limits' one `transact` (TransactionConflict retried with jitter).
 import { transact, type TransactItem } from "./counted-limits.dynamo";
-import { dynamoFailure, getItem, isConditionFailure, untilProcessed } from "./dynamo-errors";
+import { dynamoFailure, getItem, isConditionFailure, untilProcessed, queryAll } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
 
 /** lastActiveAt is refreshed at most this often: one write per member and hour, not per request. */
@@ -175,25 +175,20 @@ export class DynamoWorkspaceCatalog implements WorkspaceCatalog {
   }
 
   async listForUser(userId: string): Promise<{ workspace: Workspace; membership: Membership }[]> {
-    const members: Membership[] = [];
-    let start: Record<string, unknown> | undefined;
-    try {
-      do {
-        const page = await this.db.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            IndexName: gsi1.name,
-            KeyConditionExpression: "gsi1pk = :pk AND begins_with(gsi1sk, :prefix)",
-            ExpressionAttributeValues: { ":pk": gsi1.userWorkspaces(userId), ":prefix": "WORKSPACE#" },
-            ...(start ? { ExclusiveStartKey: start } : {}),
-          }),
-        );
-        for (const item of page.Items ?? []) if (item.type === "member") members.push(toMembership(item));
-        start = page.LastEvaluatedKey;
-      } while (start);
-    } catch (error) {
-      throw dynamoFailure("Query(user workspaces)", error);
-    }
+    const members = (
+      await queryAll(
+        this.db,
+        {
+          TableName: this.tableName,
+          IndexName: gsi1.name,
+          KeyConditionExpression: "gsi1pk = :pk AND begins_with(gsi1sk, :prefix)",
+          ExpressionAttributeValues: { ":pk": gsi1.userWorkspaces(userId), ":prefix": "WORKSPACE#" },
+        },
+        "user workspaces",
+      )
+    )
+      .filter((item) => item.type === "member")
+      .map(toMembership);
     const workspaces = new Map<string, Workspace>();
     // BatchGetItem takes 100 keys; MAX_WORKSPACES_PER_USER is 50.
     for (let i = 0; i < members.length; i += 100) {
@@ -216,26 +211,17 @@ export class DynamoWorkspaceCatalog implements WorkspaceCatalog {
   }
 
   async listMembers(workspaceId: string): Promise<Membership[]> {
-    const members: Membership[] = [];
-    let start: Record<string, unknown> | undefined;
-    try {
-      do {
-        const page = await this.db.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-            ExpressionAttributeValues: { ":pk": keys.workspace(workspaceId).pk, ":prefix": "MEMBER#" },
-            ConsistentRead: true,
-            ...(start ? { ExclusiveStartKey: start } : {}),
-          }),
-        );
-        for (const item of page.Items ?? []) members.push(toMembership(item));
-        start = page.LastEvaluatedKey;
-      } while (start);
-    } catch (error) {
-      throw dynamoFailure("Query(members)", error);
-    }
-    return members;
+    const items = await queryAll(
+      this.db,
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+        ExpressionAttributeValues: { ":pk": keys.workspace(workspaceId).pk, ":prefix": "MEMBER#" },
+        ConsistentRead: true,
+      },
+      "members",
+    );
+    return items.map(toMembership);
   }
 
   async create(workspace: NewWorkspace): Promise<Workspace> {
@@ -433,25 +419,11 @@ export class DynamoWorkspaceCatalog implements WorkspaceCatalog {
   }
 
   async remove(workspaceId: string): Promise<void> {
-    const items: Record<string, any>[] = [];
-    let start: Record<string, unknown> | undefined;
-    try {
-      do {
-        const page = await this.db.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            KeyConditionExpression: "pk = :pk",
-            ExpressionAttributeValues: { ":pk": keys.workspace(workspaceId).pk },
-            ConsistentRead: true,
-            ...(start ? { ExclusiveStartKey: start } : {}),
-          }),
-        );
-        items.push(...(page.Items ?? []));
-        start = page.LastEvaluatedKey;
-      } while (start);
-    } catch (error) {
-      throw dynamoFailure("Query(workspace items)", error);
-    }
+    const items = await queryAll(
+      this.db,
+      { TableName: this.tableName, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": keys.workspace(workspaceId).pk }, ConsistentRead: true },
+      "workspace items",
+    );
     if (items.some((item) => item.type === "project")) throw new ConflictError("workspace_not_empty", "Delete the workspace's projects first");
     // Members one by one, each with its user's counter; the workspace item last, so a failure half
     // way leaves a workspace that is still there (and its delete can be asked again).
