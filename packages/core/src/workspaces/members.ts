@@ -6,19 +6,10 @@ import type { Actor } from "./actor";
 import { can, type Role } from "./roles";
 import { ForbiddenError } from "./workspace-errors";
 import type { ChangeRole, MemberRef, TransferOwnership, WorkspaceRef } from "./workspace.schema";
+import type { MemberAnswer } from "./workspace-answers";
 import { answerFor, type WorkspaceAnswer, type WorkspaceDeps } from "./workspaces";
 
-export interface MemberAnswer {
-  userId: string;
-  /** null when the account is gone (its membership is removed with it; a race may still show one). */
-  email: string | null;
-  displayName: string | null;
-  role: Role;
-  joinedAt: string;
-  lastActiveAt: string | null;
-  /** The caller's own membership (the dashboard offers "Leave" there, not "Remove"). */
-  you: boolean;
-}
+export type { MemberAnswer } from "./workspace-answers";
 
 const memberNotFound = () => new NotFoundError("member_not_found", "No member with this id in this workspace");
 

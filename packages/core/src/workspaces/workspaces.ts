@@ -6,7 +6,10 @@ import type { Membership, Workspace, WorkspaceCatalog } from "../ports/workspace
 import { workspaceAccess, workspaceNotFound } from "./access";
 import type { Actor } from "./actor";
 import { newWorkspaceId } from "./new-workspace-id";
-import { permissionsOf, type Action, type Role } from "./roles";
+import { permissionsOf, type Role } from "./roles";
+import type { WorkspaceAnswer } from "./workspace-answers";
+
+export type { WorkspaceAnswer } from "./workspace-answers";
 import type { CreateWorkspace, RenameWorkspace, WorkspaceRef } from "./workspace.schema";
 
 /** What the workspace and member use cases need (composition: functions/src/composition/workspaces.ts). */
@@ -18,17 +21,6 @@ export interface WorkspaceDeps {
   clock: Clock;
   /** Ids of new workspaces (tests pin them); newWorkspaceId by default. */
   workspaceIds?: () => string;
-}
-
-/** A workspace as the caller sees it: with their role and what it allows (the dashboard's copy of the policy). */
-export interface WorkspaceAnswer {
-  workspaceId: string;
-  name: string;
-  personal: boolean;
-  role: Role;
-  permissions: Action[];
-  memberCount: number;
-  createdAt: string;
 }
 
 export function workspaceAnswer(workspace: Workspace, role: Role): WorkspaceAnswer {

@@ -1,66 +1,29 @@
-import type { Action, Role } from "@hangar/core/roles";
+import type {
+  AuditEntryView,
+  InvitationPreview,
+  InvitationSent,
+  InvitationView,
+  MemberAnswer,
+  WorkspaceAnswer,
+} from "@hangar/core/workspace-answers";
+import type { Role } from "@hangar/core/roles";
 import { apiRequest } from "./api-client";
 
 /*
  * The teams API (issue 19): workspaces, their members, invitations and audit log. The answers'
- * shapes are the contract's (docs/teams.md); `permissions` is core's policy applied to the
- * caller's role (`permissionsOf`), so the dashboard asks the answer what it may offer and never
- * restates the policy.
+ * shapes are core's (`@hangar/core/workspace-answers`, the types the use cases build);
+ * `permissions` is core's policy applied to the caller's role (`permissionsOf`), so the dashboard
+ * asks the answer what it may offer and never restates the policy.
  */
 
 export type { Action, Role } from "@hangar/core/roles";
 
-export interface Workspace {
-  workspaceId: string;
-  name: string;
-  personal: boolean;
-  /** The caller's role here, and what that role allows. */
-  role: Role;
-  permissions: Action[];
-  memberCount: number;
-  createdAt: string;
-}
-
-export interface Member {
-  userId: string;
-  /** null when the account is gone (a race with its deletion). */
-  email: string | null;
-  displayName: string | null;
-  role: Role;
-  joinedAt: string;
-  lastActiveAt: string | null;
-  /** The caller's own membership. */
-  you: boolean;
-}
-
-export interface Invitation {
-  invitationId: string;
-  email: string;
-  role: Role;
-  expiresAt: string;
-  createdAt: string;
-  invitedBy: { userId: string; email: string | null };
-  /** Create and re-send only: whether the mail left (`failed`: the invitation stands, re-send it; `suppressed`: the address bounced before). */
-  mail?: "sent" | "failed" | "suppressed";
-}
-
-/** What the accept page shows before anyone signs in (`POST /api/invitations/preview`). */
-export interface InvitationPreview {
-  workspaceName: string;
-  invitedBy: { email: string | null; displayName: string | null };
-  email: string;
-  role: Role;
-  expiresAt: string;
-}
-
-export interface AuditEntry {
-  entryId: string;
-  at: string;
-  action: string;
-  actor: { userId: string; email?: string | null; ip?: string | null; userAgentFamily?: string | null };
-  target?: { type: string; id: string; label?: string | null } | null;
-  details?: Record<string, string | number | boolean | null> | null;
-}
+export type Workspace = WorkspaceAnswer;
+export type Member = MemberAnswer;
+/** An invitation as listed; create and re-send add what became of the mail. */
+export type Invitation = InvitationView & { mail?: InvitationSent["mail"] };
+export type { InvitationPreview };
+export type AuditEntry = AuditEntryView;
 
 export interface AuditFilter {
   actor?: string;
