@@ -25,6 +25,9 @@ export const metadataBounds = {
   platformLength: 64,
   /** Provisioning profile name, team name, team id and UUID. */
   provisioningLength: 256,
+  /** A profile's entitlement keys (Apple defines ~80). */
+  entitlements: 200,
+  entitlementLength: 256,
   /** Certificate fingerprints: APK signers (Android accepts 10) and a profile's developer certificates. */
   certificates: 100,
   iconPathLength: 512,
@@ -118,6 +121,9 @@ class Bounder {
     if (p.teamName !== undefined) out.teamName = this.text("provisioning.teamName", p.teamName, max);
     if (p.expiresAt !== undefined) out.expiresAt = this.text("provisioning.expiresAt", p.expiresAt, metadataBounds.versionLength);
     if (p.uuid !== undefined) out.uuid = this.text("provisioning.uuid", p.uuid, max);
+    if (p.entitlements !== undefined) {
+      out.entitlements = this.list("provisioning.entitlements", p.entitlements, metadataBounds.entitlements, metadataBounds.entitlementLength);
+    }
     return out;
   }
 

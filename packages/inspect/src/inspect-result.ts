@@ -40,6 +40,12 @@ export interface ProvisioningInfo {
   uuid?: string;
   /** SHA-256 (lowercase hex) of each developer certificate the profile lets sign the app. */
   developerCertificateSha256: string[];
+  /**
+   * The entitlement keys the profile grants (`aps-environment`, `com.apple.developer.associated-domains`, …),
+   * sorted: what release safety compares between builds. Keys only: values can name the team's
+   * domains and groups, which a public share page has no business showing.
+   */
+  entitlements?: string[];
 }
 
 /**

@@ -43,6 +43,7 @@ export function parseMobileProvision(buf: Buffer): ProvisioningInfo {
     kind,
     developerCertificateSha256: developerCertificates(profile.DeveloperCertificates),
   };
+  if (isDict(entitlements)) info.entitlements = Object.keys(entitlements).sort();
   const uuid = plistString(profile.UUID);
   if (uuid !== undefined) info.uuid = uuid;
   const teamIds = profile.TeamIdentifier;

@@ -17,6 +17,7 @@ describe("embedded.mobileprovision", () => {
     ["app-store", { Entitlements: { "get-task-allow": false } }, 0],
   ] as const)("kind %s", (kind, extra, devices) => {
     const info = parseMobileProvision(mobileprovision({ ...base, ...extra }));
+    const entitlements = "Entitlements" in extra ? { entitlements: ["get-task-allow"] } : {};
     expect(info).toEqual({
       name: "Profile",
       teamId: "ABCDE12345",
@@ -25,7 +26,16 @@ describe("embedded.mobileprovision", () => {
       provisionedDevices: devices,
       kind,
       developerCertificateSha256: [],
+      ...entitlements,
     });
+  });
+
+  it("answers the entitlement keys the profile grants, sorted, never their values", () => {
+    const info = parseMobileProvision(
+      mobileprovision({ ...base, Entitlements: { "com.apple.developer.associated-domains": ["applinks:secret.example"], "aps-environment": "production" } }),
+    );
+    expect(info.entitlements).toEqual(["aps-environment", "com.apple.developer.associated-domains"]);
+    expect(JSON.stringify(info)).not.toContain("secret.example");
   });
 
   it("finds the plist inside the signed envelope even with binary bytes around it", () => {
