@@ -98,6 +98,7 @@ const CALLS: Record<string, (w: World, f: Fixture) => Call> = {
   "GET /api/keys/{clientId}/usage": (_w, f) => ({ path: `/api/keys/${f.key.clientId}/usage` }),
   "GET /api/files": (w) => ({ path: `/api/files?workspaceId=${w.workspaceId}` }),
   "GET /api/files/{fileId}": (_w, f) => ({ path: `/api/files/${f.fileId}` }),
+  "GET /api/files/{fileId}/diff": (_w, f) => ({ path: `/api/files/${f.fileId}/diff` }),
   "DELETE /api/files/{fileId}": (_w, f) => ({ path: `/api/files/${f.fileId}` }),
   "PATCH /api/files/{fileId}/share": (_w, f) => ({ path: `/api/files/${f.fileId}/share`, body: { maxDownloads: 50 } }),
   "POST /api/files/{fileId}/share/regenerate": (_w, f) => ({ path: `/api/files/${f.fileId}/share/regenerate` }),

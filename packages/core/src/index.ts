@@ -21,3 +21,4 @@ export * from "./dashboard";
 export * from "./rate-limit/fixed-window";
 export * from "./workspaces";
 export * from "./audit";
+export * from "./releases";

@@ -143,6 +143,8 @@ export const routes = [
   { method: "GET", path: "/api/files", auth: "session", fn: "files" },
   { method: "GET", path: "/api/files/{fileId}", auth: "session", fn: "files" },
   { method: "DELETE", path: "/api/files/{fileId}", auth: "session", fn: "files" },
+  // What changed since the previous build of the same app, or since `?against=` (docs/release-safety.md).
+  { method: "GET", path: "/api/files/{fileId}/diff", auth: "session", fn: "files" },
   { method: "PATCH", path: "/api/files/{fileId}/share", auth: "session", fn: "links" },
   { method: "POST", path: "/api/files/{fileId}/share/regenerate", auth: "session", fn: "links" },
   // The audit log of a workspace (docs/audit-log.md), newest first: ?cursor=&actor=&action=.

@@ -72,6 +72,10 @@ export type KeyRef = z.infer<typeof KeyRef>;
 export const FileRef = z.object({ fileId: z.string().check(z.regex(FILE_ID, "is not a file id")) });
 export type FileRef = z.infer<typeof FileRef>;
 
+/** `GET /api/files/{fileId}/diff?against=<fileId>`: another build of the project (default: the previous one). */
+export const DiffQuery = z.object({ against: z.optional(z.string().check(z.regex(FILE_ID, "is not a file id"))) });
+export type DiffQuery = z.infer<typeof DiffQuery>;
+
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
 

@@ -126,7 +126,7 @@ export const fileNotFound = () => new NotFoundError("file_not_found", "No file w
  * unknown id and for a file of a workspace the actor is not a member of alike, 403 for a member
  * whose role does not allow it.
  */
-async function ownFile(
+export async function ownFile(
   deps: Pick<DashboardDeps, "files" | "projects" | "workspaces">,
   actor: Actor,
   { fileId }: FileRef,

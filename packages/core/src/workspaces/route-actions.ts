@@ -33,6 +33,7 @@ export const ROUTE_ACTIONS = {
   "GET /api/files": "workspace.read",
   "GET /api/files/{fileId}": "workspace.read",
   "DELETE /api/files/{fileId}": "builds.manage",
+  "GET /api/files/{fileId}/diff": "workspace.read",
   "PATCH /api/files/{fileId}/share": "links.manage",
   "POST /api/files/{fileId}/share/regenerate": "links.manage",
   // The workspace and its members.

@@ -1,4 +1,4 @@
-import { deleteFile, getFile, latestFiles } from "@hangar/core";
+import { compareBuilds, deleteFile, getFile, latestFiles } from "@hangar/core";
 import { actorOf } from "../middleware/actor";
 import { fileDeps } from "../composition/dashboard-files";
 import { dashboardFunction } from "../composition/dashboard-http";
@@ -19,6 +19,9 @@ export const handler = dashboardFunction("files", {
         // With the share link's settings and counts (links/): the file page's link controls.
         await getFile(fileDeps(), actorOf(c), c.params, linkBases(e, getRuntime().settings)),
       ),
+  },
+  "GET /api/files/{fileId}/diff": {
+    handler: async (_e, c) => json(200, await compareBuilds(fileDeps(), actorOf(c), { fileId: c.params.fileId, against: c.query.against })),
   },
   "DELETE /api/files/{fileId}": {
     handler: async (_e, c) => {

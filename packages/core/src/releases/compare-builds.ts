@@ -1,0 +1,75 @@
+import { ConflictError, ValidationError } from "../errors/domain-errors";
+import type { FileCatalog, FileRecord } from "../ports";
+import type { DashboardDeps } from "../dashboard/dashboard-deps";
+import type { FileRef } from "../dashboard/dashboard.schema";
+import { ownFile } from "../dashboard/files";
+import type { Actor } from "../workspaces/actor";
+import { diffBuilds, type BuildDiff, type BuildFacts } from "./build-diff";
+
+/** How far back the previous build is looked for: a project's newest files, a page at a time. */
+export const PREVIOUS_BUILD_SCAN = { pageSize: 25, pages: 4 } as const;
+
+type Completed = FileRecord & { status: "completed"; completedAt: string; metadata: NonNullable<FileRecord["metadata"]> };
+
+const isCompleted = (file: FileRecord): file is Completed => file.status === "completed" && !!file.metadata && !!file.completedAt;
+const factsOf = (file: Completed): BuildFacts => ({ fileId: file.fileId, fileSize: file.fileSize, metadata: file.metadata });
+
+/**
+ * The build `file` follows: the newest completed build of the same app (platform and bundle id) in
+ * the project that completed before it. Among the project's 100 newest files (a CI that uploads
+ * other apps in between still finds it); none → undefined, a first build.
+ */
+export async function previousBuildOf(files: Pick<FileCatalog, "page">, file: Completed): Promise<Completed | undefined> {
+  let after: string | undefined;
+  for (let page = 0; page < PREVIOUS_BUILD_SCAN.pages; page++) {
+    const { items, after: next } = await files.page(file.projectId, PREVIOUS_BUILD_SCAN.pageSize, after);
+    const found = items.find(
+      (f): f is Completed =>
+        f.fileId !== file.fileId &&
+        isCompleted(f) &&
+        f.metadata.platform === file.metadata.platform &&
+        f.metadata.bundleId === file.metadata.bundleId &&
+        f.completedAt < file.completedAt,
+    );
+    if (found) return found;
+    if (!next) return undefined;
+    after = next;
+  }
+  return undefined;
+}
+
+export interface CompareBuildsInput extends FileRef {
+  /** Another build of the same project; default: the previous build of the same app. */
+  against?: string | undefined;
+}
+
+/** `GET /api/files/{fileId}/diff?against=`: what changed from `against` (or the previous build) to this one. */
+export interface BuildDiffAnswer {
+  fileId: string;
+  /** null: no build to compare with (a first build). */
+  diff: BuildDiff | null;
+}
+
+/**
+ * What changed between a build and the one before it (or any other build of the project): the
+ * dashboard's "Changes since …" and its comparison of two builds. Both builds must be completed;
+ * another project's build is a 404 like an unknown one.
+ */
+export async function compareBuilds(
+  deps: Pick<DashboardDeps, "files" | "projects" | "workspaces">,
+  actor: Actor,
+  input: CompareBuildsInput,
+): Promise<BuildDiffAnswer> {
+  const { file } = await ownFile(deps, actor, { fileId: input.fileId }, "workspace.read");
+  if (!isCompleted(file)) throw new ConflictError("build_not_completed", "This build has not completed: there is nothing to compare yet");
+  let previous: Completed | undefined;
+  if (input.against !== undefined) {
+    const other = (await ownFile(deps, actor, { fileId: input.against }, "workspace.read")).file;
+    if (other.projectId !== file.projectId) throw new ValidationError([{ field: "against", message: "must be a build of the same project" }]);
+    if (!isCompleted(other)) throw new ValidationError([{ field: "against", message: "has not completed: there is nothing to compare" }]);
+    previous = other;
+  } else {
+    previous = await previousBuildOf(deps.files, file);
+  }
+  return { fileId: file.fileId, diff: previous ? diffBuilds(factsOf(previous), factsOf(file)) : null };
+}

@@ -1,0 +1,5 @@
+export * from "./build-diff";
+export * from "./version-order";
+export * from "./retention";
+export * from "./expiry-warnings";
+export * from "./compare-builds";
