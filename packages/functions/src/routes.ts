@@ -62,6 +62,9 @@ export const functions = {
   // Invitations to workspaces (docs/teams.md, "Invitations"): create, list, revoke and re-send them
   // (each sends a mail from the request), the accept page's preview, and the accept.
   invitations: { handler: "packages/functions/src/invitations/invitations.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  // Tester groups (docs/testers.md "Groups"): create, rename, delete, add and remove testers, invite
+  // links (the URL shown again from the stage secret), and the workspace's testers. Table only.
+  testers: { handler: "packages/functions/src/testers/testers.handler.handler", memoryMB: 256, timeoutSeconds: 29 },
   // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
   cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
@@ -167,6 +170,17 @@ export const routes = [
   { method: "PATCH", path: "/api/workspaces/{workspaceId}/members/{userId}", auth: "session", fn: "workspaces" },
   { method: "DELETE", path: "/api/workspaces/{workspaceId}/members/{userId}", auth: "session", fn: "workspaces" },
   { method: "POST", path: "/api/workspaces/{workspaceId}/transfer", auth: "session", fn: "workspaces" },
+  // Tester groups and their invite links (issue 20, docs/testers.md "Groups"); admins manage, members see.
+  { method: "GET", path: "/api/workspaces/{workspaceId}/groups", auth: "session", fn: "testers" },
+  { method: "POST", path: "/api/workspaces/{workspaceId}/groups", auth: "session", fn: "testers" },
+  { method: "GET", path: "/api/groups/{groupId}", auth: "session", fn: "testers" },
+  { method: "PATCH", path: "/api/groups/{groupId}", auth: "session", fn: "testers" },
+  { method: "DELETE", path: "/api/groups/{groupId}", auth: "session", fn: "testers" },
+  { method: "POST", path: "/api/groups/{groupId}/testers", auth: "session", fn: "testers" },
+  { method: "DELETE", path: "/api/groups/{groupId}/testers/{email}", auth: "session", fn: "testers" },
+  { method: "POST", path: "/api/groups/{groupId}/invite-link", auth: "session", fn: "testers" },
+  { method: "DELETE", path: "/api/groups/{groupId}/invite-link", auth: "session", fn: "testers" },
+  { method: "GET", path: "/api/workspaces/{workspaceId}/testers", auth: "session", fn: "testers" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/cli/{fileName}", auth: "none", fn: "cli" },
   { method: "HEAD", path: "/cli/{fileName}", auth: "none", fn: "cli" },
