@@ -191,14 +191,34 @@ export const access = {
     mail: ["ses:SendEmail"],
     originSecret: true,
   },
+  // Tester groups (docs/testers.md "Groups"): session (Get/Update/Delete) and membership reads; a
+  // group found by its id (Query of gsi1); groups, names, testers and invite links in transactions
+  // (Put/Update/Delete) with the workspace's and group's counters; the testers of a group (Query of
+  // its partition), which addresses a group holds and the installs' last builds (BatchGetItem); a
+  // group's delete removes its testers (BatchWriteItem); the `join-link` stage secret (Get/Put);
+  // the audit entry (Put).
+  testers: {
+    table: [
+      "dynamodb:GetItem",
+      "dynamodb:BatchGetItem",
+      "dynamodb:PutItem",
+      "dynamodb:UpdateItem",
+      "dynamodb:DeleteItem",
+      "dynamodb:Query",
+      "dynamodb:BatchWriteItem",
+    ],
+    index: ["dynamodb:Query"],
+    originSecret: true,
+  },
   // Tester access (docs/testers.md): tester sessions (Put, Get, Delete), the mailed tokens (Put; the
   // redeem is a conditional Delete), the limiter counters (UpdateItem), who is a tester and what was
   // sent to them on gsi1 (Query), the builds' file, project, workspace, distribution and share items
   // (BatchGetItem), the install-link stage secret (Get; Put the first time), tester-groups' invite
-  // links and the join's transaction (Get, Put, Update, ConditionCheck). Presigned icon GETs. The
+  // links, their group and workspace (Get) and the join's transaction (Put the tester, Update the
+  // group's counters). Presigned icon GETs. The
   // magic-link mails go out after the answer, from an asynchronous invocation of itself.
   tester: {
-    table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
+    table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
     index: ["dynamodb:Query"],
     objects: ["s3:GetObject", "s3:GetObjectVersion"],
     mail: ["ses:SendEmail"],

@@ -55,6 +55,8 @@ import { ChangePassword, EmailOnly, ProfileInput, ResetConfirm, SessionRef, Sign
 import { SessionNotFoundError } from "@hangar/core/account-errors";
 import { CreateInvitation, InvitationRef, InvitationTokenInput, invitationNotFound } from "@hangar/core/invitations";
 import { linkNotFound, ShareKeyRef, ShareSettings } from "@hangar/core/links";
+import { AddTesters, CreateGroup, CreateInviteLink, GroupRef, GroupTesterRef, RenameGroup } from "@hangar/core/tester-groups-schema";
+import { GroupNotFoundError } from "@hangar/core/tester-group-errors";
 import { appNotFound, JoinLinkInput, JoinRequest, TesterSignIn, TesterTokenInput } from "@hangar/core/tester-access";
 import { UnknownLinkError } from "@hangar/core/link-errors";
 import * as z from "zod/mini";
@@ -100,6 +102,9 @@ const workspace = { params: WorkspaceRef, notFound: workspaceNotFound } as const
 // A malformed member id names no member; a malformed workspace id, no workspace: both are 404s.
 const member = { params: MemberRef, notFound: workspaceNotFound } as const;
 const invitation = { params: InvitationRef, notFound: invitationNotFound } as const;
+// A malformed group id names no group; the tester's address is any bounded text (the use case normalizes it).
+const group = { params: GroupRef, notFound: () => new GroupNotFoundError() } as const;
+const groupTester = { params: GroupTesterRef, notFound: () => new GroupNotFoundError() } as const;
 
 export const routeInput = {
   "POST /api/upload/api-key/presign": api({ body: Presign }),
@@ -171,6 +176,17 @@ export const routeInput = {
   "POST /api/workspaces/{workspaceId}/invitations/{invitationId}/resend": dashboard(invitation),
   "POST /api/invitations/preview": dashboard({ body: InvitationTokenInput }),
   "POST /api/invitations/accept": dashboard({ body: InvitationTokenInput }),
+  "GET /api/workspaces/{workspaceId}/groups": dashboard(workspace),
+  "POST /api/workspaces/{workspaceId}/groups": dashboard({ ...workspace, body: CreateGroup }),
+  "GET /api/groups/{groupId}": dashboard(group),
+  "PATCH /api/groups/{groupId}": dashboard({ ...group, body: RenameGroup }),
+  "DELETE /api/groups/{groupId}": dashboard(group),
+  // 1,000 addresses of up to 254 characters, as JSON: up to ~260 KB, over the default 64 KiB.
+  "POST /api/groups/{groupId}/testers": dashboard({ ...group, body: AddTesters, maxBodyBytes: 512 * 1024 }),
+  "DELETE /api/groups/{groupId}/testers/{email}": dashboard(groupTester),
+  "POST /api/groups/{groupId}/invite-link": dashboard({ ...group, body: CreateInviteLink }),
+  "DELETE /api/groups/{groupId}/invite-link": dashboard(group),
+  "GET /api/workspaces/{workspaceId}/testers": dashboard(workspace),
   // Tester access: called by the tester pages of the web app, so of the dashboard kind (same-origin guard, headers).
   "POST /api/tester/sign-in": dashboard({ body: TesterSignIn }),
   "POST /api/tester/session": dashboard({ body: TesterTokenInput }),

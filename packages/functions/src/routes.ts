@@ -62,6 +62,9 @@ export const functions = {
   // Invitations to workspaces (docs/teams.md, "Invitations"): create, list, revoke and re-send them
   // (each sends a mail from the request), the accept page's preview, and the accept.
   invitations: { handler: "packages/functions/src/invitations/invitations.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  // Tester groups (docs/testers.md "Groups"): create, rename, delete, add and remove testers, invite
+  // links (the URL shown again from the stage secret), and the workspace's testers. Table only.
+  testers: { handler: "packages/functions/src/testers/testers.handler.handler", memoryMB: 256, timeoutSeconds: 29 },
   // Tester access (docs/testers.md, "Tester sign-in and the portal API"): magic-link sign-in and the
   // tester session, the join flow of invite links, the tester portal's reads. Table and mail only;
   // the mails go out after the answer (an asynchronous invocation of itself), so no answer or
@@ -170,6 +173,17 @@ export const routes = [
   { method: "PATCH", path: "/api/workspaces/{workspaceId}/members/{userId}", auth: "session", fn: "workspaces" },
   { method: "DELETE", path: "/api/workspaces/{workspaceId}/members/{userId}", auth: "session", fn: "workspaces" },
   { method: "POST", path: "/api/workspaces/{workspaceId}/transfer", auth: "session", fn: "workspaces" },
+  // Tester groups and their invite links (issue 20, docs/testers.md "Groups"); admins manage, members see.
+  { method: "GET", path: "/api/workspaces/{workspaceId}/groups", auth: "session", fn: "testers" },
+  { method: "POST", path: "/api/workspaces/{workspaceId}/groups", auth: "session", fn: "testers" },
+  { method: "GET", path: "/api/groups/{groupId}", auth: "session", fn: "testers" },
+  { method: "PATCH", path: "/api/groups/{groupId}", auth: "session", fn: "testers" },
+  { method: "DELETE", path: "/api/groups/{groupId}", auth: "session", fn: "testers" },
+  { method: "POST", path: "/api/groups/{groupId}/testers", auth: "session", fn: "testers" },
+  { method: "DELETE", path: "/api/groups/{groupId}/testers/{email}", auth: "session", fn: "testers" },
+  { method: "POST", path: "/api/groups/{groupId}/invite-link", auth: "session", fn: "testers" },
+  { method: "DELETE", path: "/api/groups/{groupId}/invite-link", auth: "session", fn: "testers" },
+  { method: "GET", path: "/api/workspaces/{workspaceId}/testers", auth: "session", fn: "testers" },
   // Tester access (docs/testers.md): the tester portal's own cookie (`hangar_tester`), never a dashboard
   // session; sign-in, join and sign-out need none. Mails are sent whatever the address, answers equal.
   { method: "POST", path: "/api/tester/sign-in", auth: "none", fn: "tester" },
