@@ -58,6 +58,7 @@ import { CreateInvitation, InvitationRef, InvitationTokenInput, invitationNotFou
 import { linkNotFound, ShareKeyRef, ShareSettings } from "@hangar/core/links";
 import { AddTesters, CreateGroup, CreateInviteLink, GroupRef, GroupTesterRef, RenameGroup } from "@hangar/core/tester-groups-schema";
 import { GroupNotFoundError } from "@hangar/core/tester-group-errors";
+import { appNotFound, JoinLinkInput, JoinRequest, TesterSignIn, TesterTokenInput } from "@hangar/core/tester-access";
 import { UnknownLinkError } from "@hangar/core/link-errors";
 import * as z from "zod/mini";
 import { RouteNotFoundError } from "./middleware/http-errors";
@@ -188,6 +189,15 @@ export const routeInput = {
   "POST /api/groups/{groupId}/invite-link": dashboard({ ...group, body: CreateInviteLink }),
   "DELETE /api/groups/{groupId}/invite-link": dashboard(group),
   "GET /api/workspaces/{workspaceId}/testers": dashboard(workspace),
+  // Tester access: called by the tester pages of the web app, so of the dashboard kind (same-origin guard, headers).
+  "POST /api/tester/sign-in": dashboard({ body: TesterSignIn }),
+  "POST /api/tester/session": dashboard({ body: TesterTokenInput }),
+  "GET /api/tester/session": dashboard({}),
+  "DELETE /api/tester/session": dashboard({}),
+  "GET /api/tester/apps": dashboard({}),
+  "GET /api/tester/apps/{projectId}": dashboard({ params: ProjectRef, notFound: appNotFound }),
+  "POST /api/join/preview": dashboard({ body: JoinLinkInput }),
+  "POST /api/join": dashboard({ body: JoinRequest }),
   "GET /cli/{fileName}": api(cliFile),
   "HEAD /cli/{fileName}": api(cliFile),
 } as const satisfies Record<RouteKey, RouteInput>;

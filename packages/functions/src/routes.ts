@@ -65,6 +65,11 @@ export const functions = {
   // Tester groups (docs/testers.md "Groups"): create, rename, delete, add and remove testers, invite
   // links (the URL shown again from the stage secret), and the workspace's testers. Table only.
   testers: { handler: "packages/functions/src/testers/testers.handler.handler", memoryMB: 256, timeoutSeconds: 29 },
+  // Tester access (docs/testers.md, "Tester sign-in and the portal API"): magic-link sign-in and the
+  // tester session, the join flow of invite links, the tester portal's reads. Table and mail only;
+  // the mails go out after the answer (an asynchronous invocation of itself), so no answer or
+  // timing says whether an address is a tester.
+  tester: { handler: "packages/functions/src/tester/tester.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
   cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
@@ -181,6 +186,16 @@ export const routes = [
   { method: "POST", path: "/api/groups/{groupId}/invite-link", auth: "session", fn: "testers" },
   { method: "DELETE", path: "/api/groups/{groupId}/invite-link", auth: "session", fn: "testers" },
   { method: "GET", path: "/api/workspaces/{workspaceId}/testers", auth: "session", fn: "testers" },
+  // Tester access (docs/testers.md): the tester portal's own cookie (`hangar_tester`), never a dashboard
+  // session; sign-in, join and sign-out need none. Mails are sent whatever the address, answers equal.
+  { method: "POST", path: "/api/tester/sign-in", auth: "none", fn: "tester" },
+  { method: "POST", path: "/api/tester/session", auth: "none", fn: "tester" },
+  { method: "GET", path: "/api/tester/session", auth: "tester", fn: "tester" },
+  { method: "DELETE", path: "/api/tester/session", auth: "none", fn: "tester" },
+  { method: "GET", path: "/api/tester/apps", auth: "tester", fn: "tester" },
+  { method: "GET", path: "/api/tester/apps/{projectId}", auth: "tester", fn: "tester" },
+  { method: "POST", path: "/api/join/preview", auth: "none", fn: "tester" },
+  { method: "POST", path: "/api/join", auth: "none", fn: "tester" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/cli/{fileName}", auth: "none", fn: "cli" },
   { method: "HEAD", path: "/cli/{fileName}", auth: "none", fn: "cli" },

@@ -24,6 +24,7 @@ import {
 import { InvitationConflictError, InvitationGoneError, WrongAccountError } from "@hangar/core/invitation-errors";
 import { GroupConflictError, GroupNotFoundError, JoinLinkGoneError, TesterNotFoundError } from "@hangar/core/tester-group-errors";
 import { LinkGoneError, LinkPasswordRequiredError, UnknownLinkError, WrongLinkPasswordError } from "@hangar/core/link-errors";
+import { AppNotFoundError } from "@hangar/core/tester-access-errors";
 import type { HttpEvent, HttpResult } from "./http-context";
 
 /*
@@ -124,6 +125,8 @@ const STATUS_BY_CLASS: [abstract new (...args: never[]) => HangarError, number][
   [TesterNotFoundError, 404],
   [GroupConflictError, 409],
   [JoinLinkGoneError, 410],
+  // Tester access (core's tester-access/tester-access-errors.ts; a dead invite link is tester-groups' JoinLinkGoneError).
+  [AppNotFoundError, 404],
 ];
 
 export interface ErrorBody {
