@@ -118,6 +118,9 @@ const CALLS: Record<string, (w: World, f: Fixture) => Call> = {
     loose: true,
   }),
   "GET /api/workspaces/{workspaceId}/audit": (w) => ({ path: `/api/workspaces/${w.workspaceId}/audit` }),
+  // Who installed what (installs function).
+  "GET /api/files/{fileId}/installs": (_w, f) => ({ path: `/api/files/${f.fileId}/installs` }),
+  "GET /api/workspaces/{workspaceId}/testers/{email}/installs": (w) => ({ path: `/api/workspaces/${w.workspaceId}/testers/${encodeURIComponent("tester@hangar.test")}/installs` }),
 };
 
 const userIdOf = async (b: Browser): Promise<string> => (await dash(b, "GET", "/api/account")).json.userId;
