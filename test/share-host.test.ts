@@ -153,7 +153,9 @@ describe("a share host apart from the public URL", () => {
     const [install, download] = hrefs(iphone.text);
     expect(decodeURIComponent(install!.href.split("&url=")[1]!)).toBe(`${personal}/manifest.plist`);
     expect(download!.href).toBe(`${personal}/download`);
-    expect(decodeQr(/<svg role="img" aria-label="QR code[\s\S]*?<\/svg>/.exec(iphone.text)![0])).toBe(personal);
+    // A desktop gets the QR code: it opens the same personal page on the phone.
+    const desktop = await get(personal, { Accept: "text/html", "User-Agent": DESKTOP });
+    expect(decodeQr(/<svg role="img" aria-label="QR code[\s\S]*?<\/svg>/.exec(desktop.text)![0])).toBe(personal);
     const manifest = await get(`${personal}/manifest.plist`, { "User-Agent": IPHONE });
     const parsed = plist.parse(manifest.text) as { items: { assets: { kind: string; url: string }[] }[] };
     for (const asset of parsed.items[0]!.assets) expect(new URL(asset.url).origin).toBe(shareBase);
