@@ -145,8 +145,9 @@ export const access = {
   },
   // Files: the latest files list the account's projects (Query of the user's partition) and read
   // their rows' link counts (BatchGetItem); get; delete (BatchWriteItem of record, seal and the
-  // share item's trace) with the project's count (UpdateItem). Presigned icon GETs; deleting every
-  // version of a file's objects.
+  // share item's trace) with the project's count (UpdateItem), and what testers left of the build
+  // (Query of its partition, BatchWriteItem, a conditional DeleteItem of a last install; the
+  // install-link secret by GetItem). Presigned icon GETs; deleting every version of a file's objects.
   files: {
     table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem", "dynamodb:Query"],
     index: ["dynamodb:Query"],
@@ -223,6 +224,18 @@ export const access = {
     objects: ["s3:GetObject", "s3:GetObjectVersion"],
     mail: ["ses:SendEmail"],
     selfInvoke: true,
+    originSecret: true,
+  },
+  // Installs (docs/testers.md): a personal link's item and the build's record (GetItem), a tester
+  // session of the link's address (GetItem), the per-client rules (UpdateItem), the record of a
+  // download or install start (a transaction: ConditionCheck of the file, Update of the install
+  // item, Put of the tester's last install); the dashboard's lists (session Get/Update/Delete, the
+  // membership and project reads, Query of a build's partition and of a tester's installs on
+  // gsi1). Signed GETs of the package and icon versions; no object writes, no mail.
+  installs: {
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"],
+    index: ["dynamodb:Query"],
+    objects: ["s3:GetObject", "s3:GetObjectVersion"],
     originSecret: true,
   },
   // The CLI tarball is packed from files in its own bundle: no table, no objects.

@@ -60,6 +60,7 @@ import { AddTesters, CreateGroup, CreateInviteLink, GroupRef, GroupTesterRef, Re
 import { GroupNotFoundError } from "@hangar/core/tester-group-errors";
 import { appNotFound, JoinLinkInput, JoinRequest, TesterSignIn, TesterTokenInput } from "@hangar/core/tester-access";
 import { UnknownLinkError } from "@hangar/core/link-errors";
+import { InstallTokenRef, TesterRef, testerNotFound } from "@hangar/core/installs";
 import * as z from "zod/mini";
 import { RouteNotFoundError } from "./middleware/http-errors";
 import type { RouteKey } from "./routes";
@@ -106,6 +107,9 @@ const invitation = { params: InvitationRef, notFound: invitationNotFound } as co
 // A malformed group id names no group; the tester's address is any bounded text (the use case normalizes it).
 const group = { params: GroupRef, notFound: () => new GroupNotFoundError() } as const;
 const groupTester = { params: GroupTesterRef, notFound: () => new GroupNotFoundError() } as const;
+// Personal install links: a malformed token names nothing (the share pages' 404, as a page for browsers).
+const installToken = { params: InstallTokenRef, notFound: () => new UnknownLinkError() } as const;
+const tester = { params: TesterRef, notFound: testerNotFound } as const;
 
 export const routeInput = {
   "POST /api/upload/api-key/presign": api({ body: Presign }),
@@ -198,6 +202,16 @@ export const routeInput = {
   "GET /api/tester/apps/{projectId}": dashboard({ params: ProjectRef, notFound: appNotFound }),
   "POST /api/join/preview": dashboard({ body: JoinLinkInput }),
   "POST /api/join": dashboard({ body: JoinRequest }),
+  "GET /install/{token}": page(installToken),
+  "HEAD /install/{token}": page(installToken),
+  "GET /install/{token}/download": page(installToken),
+  "HEAD /install/{token}/download": page(installToken),
+  "GET /install/{token}/manifest.plist": page(installToken),
+  "HEAD /install/{token}/manifest.plist": page(installToken),
+  "GET /install/{token}/icon.png": page(installToken),
+  "HEAD /install/{token}/icon.png": page(installToken),
+  "GET /api/files/{fileId}/installs": dashboard(file),
+  "GET /api/workspaces/{workspaceId}/testers/{email}/installs": dashboard(tester),
   "GET /cli/{fileName}": api(cliFile),
   "HEAD /cli/{fileName}": api(cliFile),
 } as const satisfies Record<RouteKey, RouteInput>;

@@ -105,7 +105,11 @@ export async function startTesterSession(deps: TesterAccessDeps, input: TesterTo
 // `<address, base64url: at most 254 characters, so 339>.<43 characters>`: checked before any read.
 const COOKIE = /^([A-Za-z0-9_-]{4,340})\.([A-Za-z0-9_-]{43})$/;
 
-function parseCookie(value: string | undefined): { email: string; sessionId: string } | undefined {
+/**
+ * The address and session id a `hangar_tester` cookie names (`<address, base64url>.<token>`), or
+ * undefined for any other value: also what the installs function reads to count a portal install.
+ */
+export function parseTesterCookie(value: string | undefined): { email: string; sessionId: string } | undefined {
   const m = value === undefined ? null : COOKIE.exec(value);
   if (!m) return undefined;
   const email = Buffer.from(m[1]!, "base64url").toString("utf8");
@@ -120,7 +124,7 @@ function parseCookie(value: string | undefined): { email: string; sessionId: str
  * past its end is refused (and deleted) here, not left to TTL, which deletes late.
  */
 export async function authenticateTester(deps: Pick<TesterAccessDeps, "sessions" | "clock">, cookieValue: string | undefined): Promise<TesterSession> {
-  const parsed = parseCookie(cookieValue);
+  const parsed = parseTesterCookie(cookieValue);
   if (!parsed) throw new NotSignedInError();
   const session = await deps.sessions.get(parsed.email, parsed.sessionId);
   if (!session) throw new NotSignedInError();
@@ -133,6 +137,6 @@ export async function authenticateTester(deps: Pick<TesterAccessDeps, "sessions"
 
 /** `DELETE /api/tester/session`: ends the cookie's session, if it names one; signing out never fails. */
 export async function endTesterSession(deps: Pick<TesterAccessDeps, "sessions">, cookieValue: string | undefined): Promise<void> {
-  const parsed = parseCookie(cookieValue);
+  const parsed = parseTesterCookie(cookieValue);
   if (parsed) await deps.sessions.delete(parsed.email, parsed.sessionId);
 }
