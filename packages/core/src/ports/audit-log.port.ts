@@ -31,6 +31,10 @@ export const AUDIT_ACTIONS = [
   "key.revoked",
   "link.settings_changed",
   "link.regenerated",
+  // Issue 20 (docs/testers.md): a project's public app page and its update tokens.
+  "project.app_page_update",
+  "update_token.created",
+  "update_token.revoked",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
