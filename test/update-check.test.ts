@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dash, signedIn, type Browser } from "./support/accounts";
 import { call, db, readFixture, stack, upload, type Key } from "./support/api";
-import { newDashboardKey, newProject, uploadIpa } from "./support/dashboard";
+import { eventually, itemsMentioning, newDashboardKey, newProject, outsideTheAuditLog, uploadIpa, withoutLinkTraces } from "./support/dashboard";
 import { fixtures } from "./support/fixtures";
 import { REPO_ROOT } from "./support/local-stack-process";
 
@@ -186,6 +186,22 @@ describe("GET /api/updates/latest", () => {
       expect(reply.status, query).toBeLessThan(500);
       expect([200, 204, 400]).toContain(reply.status);
     }
+  });
+});
+
+describe("deleting the project", () => {
+  it("leaves neither its app page's address nor its update tokens behind", async () => {
+    const { projectId: doomed, name } = await newProject(owner);
+    const doomedKey = await newDashboardKey(owner, doomed);
+    await uploadIpa(doomedKey);
+    const page = (await dash(owner, "PUT", `/api/projects/${doomed}/app-page`, { enabled: true })).json.url as string;
+    const made = (await dash(owner, "POST", `/api/projects/${doomed}/update-tokens`, { name: "Doomed" })).json;
+    expect((await check("platform=ios&bundleId=com.example.demo", `Bearer ${made.token}`)).status).toBe(200);
+    const deleted = await dash(owner, "DELETE", `/api/projects/${doomed}`, { confirmName: name });
+    expect([202, 204], deleted.text).toContain(deleted.status);
+    await eventually(async () => withoutLinkTraces(outsideTheAuditLog(await itemsMentioning(doomed))).length === 0, "the project's items are gone");
+    expect((await call(new URL(page).pathname)).status).toBe(404);
+    expect((await check("platform=ios&bundleId=com.example.demo", `Bearer ${made.token}`)).status).toBe(401);
   });
 });
 
