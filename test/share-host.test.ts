@@ -177,7 +177,10 @@ describe("an app page on the share host (issue 20)", () => {
     const parsed = plist.parse(manifest.text) as { items: { assets: { url: string }[] }[] };
     for (const asset of parsed.items[0]!.assets) expect(new URL(asset.url).origin).toBe(shareBase);
     const desktop = await get(pageUrl, { Accept: "text/html", "User-Agent": DESKTOP, Cookie: cookie });
-    for (const link of hrefs(desktop.text)) expect(new URL(link.href).origin).toBe(shareBase);
+    for (const link of hrefs(desktop.text)) {
+      const target = link.href.startsWith("itms-services:") ? decodeURIComponent(link.href.split("url=")[1]!) : link.href;
+      expect(new URL(target).origin, link.href).toBe(shareBase);
+    }
     expect(decodeQr(/<svg role="img" aria-label="QR code[\s\S]*?<\/svg>/.exec(desktop.text)![0])).toBe(pageUrl);
     const download = await get(`${pageUrl}/files/${done.fileId}/download`, { Cookie: cookie });
     expect(download.status).toBe(302);
