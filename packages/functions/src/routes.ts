@@ -74,6 +74,10 @@ export const functions = {
   // the share host, its counted download and manifest, and the dashboard's lists of the records.
   // Table reads and writes, and signed GETs of packages and icons; no mail, no object writes.
   installs: { handler: "packages/functions/src/installs/installs.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  // Issue 20 (docs/testers.md, "The app page and the update check"): a project's public app page, its
+  // settings and update tokens, and the in-app update check. The check alone takes an update token.
+  // 512 MB: a page password is checked with the accounts' scrypt parameters (128 MiB per hash).
+  apps: { handler: "packages/functions/src/apps/apps.handler.handler", memoryMB: 512, timeoutSeconds: 10 },
   // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
   cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
@@ -214,6 +218,24 @@ export const routes = [
   // Who installed what: a build's testers, and a tester's builds in a workspace.
   { method: "GET", path: "/api/files/{fileId}/installs", auth: "session", fn: "installs" },
   { method: "GET", path: "/api/workspaces/{workspaceId}/testers/{email}/installs", auth: "session", fn: "installs" },
+  // Issue 20, the apps function (docs/testers.md, "The app page and the update check"): the public page of a
+  // project's latest builds, its password form and files (on the share host too), its settings, the
+  // update tokens, and the in-app update check (the one route an update token opens).
+  { method: "GET", path: "/apps/{slug}", auth: "none", fn: "apps" },
+  { method: "HEAD", path: "/apps/{slug}", auth: "none", fn: "apps" },
+  { method: "POST", path: "/apps/{slug}", auth: "none", fn: "apps" },
+  { method: "GET", path: "/apps/{slug}/files/{fileId}/download", auth: "none", fn: "apps" },
+  { method: "HEAD", path: "/apps/{slug}/files/{fileId}/download", auth: "none", fn: "apps" },
+  { method: "GET", path: "/apps/{slug}/files/{fileId}/manifest.plist", auth: "none", fn: "apps" },
+  { method: "HEAD", path: "/apps/{slug}/files/{fileId}/manifest.plist", auth: "none", fn: "apps" },
+  { method: "GET", path: "/apps/{slug}/files/{fileId}/icon.png", auth: "none", fn: "apps" },
+  { method: "HEAD", path: "/apps/{slug}/files/{fileId}/icon.png", auth: "none", fn: "apps" },
+  { method: "GET", path: "/api/projects/{projectId}/app-page", auth: "session", fn: "apps" },
+  { method: "PUT", path: "/api/projects/{projectId}/app-page", auth: "session", fn: "apps" },
+  { method: "GET", path: "/api/projects/{projectId}/update-tokens", auth: "session", fn: "apps" },
+  { method: "POST", path: "/api/projects/{projectId}/update-tokens", auth: "session", fn: "apps" },
+  { method: "DELETE", path: "/api/projects/{projectId}/update-tokens/{tokenId}", auth: "session", fn: "apps" },
+  { method: "GET", path: "/api/updates/latest", auth: "updateToken", fn: "apps" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/cli/{fileName}", auth: "none", fn: "cli" },
   { method: "HEAD", path: "/cli/{fileName}", auth: "none", fn: "cli" },

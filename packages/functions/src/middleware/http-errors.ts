@@ -25,6 +25,7 @@ import { InvitationConflictError, InvitationGoneError, WrongAccountError } from 
 import { GroupConflictError, GroupNotFoundError, JoinLinkGoneError, TesterNotFoundError } from "@hangar/core/tester-group-errors";
 import { LinkGoneError, LinkPasswordRequiredError, UnknownLinkError, WrongLinkPasswordError } from "@hangar/core/link-errors";
 import { AppNotFoundError } from "@hangar/core/tester-access-errors";
+import { AppBuildNotFoundError, AppPageNotFoundError, InvalidUpdateTokenError, UpdateTokenNotFoundError } from "@hangar/core/app-page-errors";
 import type { HttpEvent, HttpResult } from "./http-context";
 
 /*
@@ -127,6 +128,11 @@ const STATUS_BY_CLASS: [abstract new (...args: never[]) => HangarError, number][
   [JoinLinkGoneError, 410],
   // Tester access (core's tester-access/tester-access-errors.ts; a dead invite link is tester-groups' JoinLinkGoneError).
   [AppNotFoundError, 404],
+  // App pages and the update check (core's app-pages/app-page-errors.ts).
+  [AppPageNotFoundError, 404],
+  [AppBuildNotFoundError, 404],
+  [UpdateTokenNotFoundError, 404],
+  [InvalidUpdateTokenError, 401],
 ];
 
 export interface ErrorBody {
@@ -162,7 +168,7 @@ export function mapError(error: unknown, requestId: string): MappedError {
   const headers: Record<string, string> = {};
   if (domain instanceof RateLimitedError) headers["Retry-After"] = String(domain.retryAfterSeconds);
   if (domain instanceof MethodNotAllowedError) headers["Allow"] = domain.allowed.join(", ");
-  if (domain instanceof MissingCredentialsError || domain instanceof InvalidCredentialsError) {
+  if (domain instanceof MissingCredentialsError || domain instanceof InvalidCredentialsError || domain instanceof InvalidUpdateTokenError) {
     headers["WWW-Authenticate"] = 'Bearer realm="hangar"';
   }
   return {
