@@ -160,13 +160,17 @@ describe("counting for the tester", () => {
 
   it("says `portal` only for a live session of the link's own address; a malformed cookie costs no read", async () => {
     const token = w.send(record("fil_apk", "android"));
-    const cookie = "s".repeat(43);
-    w.installs.sessions.add(`${EMAIL}\n${createHash("sha256").update(cookie).digest("hex")}`);
-    await personalDownload(w.deps, { ...visit(token, { testerCookie: cookie, userAgent: MAC }), headOnly: false });
-    await personalDownload(w.deps, { ...visit(token, { testerCookie: "t".repeat(43) }), headOnly: false });
+    // The cookie tester-access sets: `<address, base64url>.<token>`, the session keyed by the token's hash.
+    const cookieOf = (email: string, token: string) => `${Buffer.from(email, "utf8").toString("base64url")}.${token}`;
+    const secret = "s".repeat(43);
+    w.installs.sessions.add(`${EMAIL}\n${createHash("sha256").update(secret).digest("hex")}`);
+    await personalDownload(w.deps, { ...visit(token, { testerCookie: cookieOf(EMAIL, secret), userAgent: MAC }), headOnly: false });
+    await personalDownload(w.deps, { ...visit(token, { testerCookie: cookieOf(EMAIL, "t".repeat(43)) }), headOnly: false });
+    // Another tester's session, valid or not, never counts for this link's tester: no read either.
+    await personalDownload(w.deps, { ...visit(token, { testerCookie: cookieOf("someone@example.com", secret) }), headOnly: false });
     await personalDownload(w.deps, { ...visit(token, { testerCookie: "<script>" }), headOnly: false });
-    expect(w.installs.events.map((e) => e.via)).toEqual(["portal", "link", "link"]);
-    expect(w.installs.events.map((e) => e.deviceFamily)).toEqual(["desktop", "other", "other"]);
+    expect(w.installs.events.map((e) => e.via)).toEqual(["portal", "link", "link", "link"]);
+    expect(w.installs.events.map((e) => e.deviceFamily)).toEqual(["desktop", "other", "other", "other"]);
     expect(w.installs.sessionReads).toBe(2);
   });
 
