@@ -1,5 +1,6 @@
 import { Annotations, CfnOutput, Duration } from "aws-cdk-lib";
-import { CfnRoute, CfnStage } from "aws-cdk-lib/aws-apigatewayv2";
+import { CfnRoute, CfnStage, HttpMethod, HttpRoute, HttpRouteKey, PayloadFormatVersion } from "aws-cdk-lib/aws-apigatewayv2";
+import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
 import { Alarm, ComparisonOperator, MathExpression, Metric, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import { Rule, Schedule } from "aws-cdk-lib/aws-events";
@@ -231,10 +232,10 @@ export function ApiStack({ stack, app }: StackContext) {
   }
 
   const api = new Api(stack, "Api", {
-    routes: {
-      ...Object.fromEntries(routes.map((r) => [routeKey(r), { function: functions.get(r.fn)! }])),
-      $default: { function: fallback },
-    },
+    // The routes of routes.ts are added below, one integration per function; SST's routes would make
+    // an integration and a Lambda permission per route (three resources each: past CloudFormation's
+    // 500 per stack with the testers' routes).
+    routes: { $default: { function: fallback } },
     defaults: { throttle: { rate: settings.throttle.rate, burst: settings.throttle.burst } },
     accessLog: { format: accessLogFormat(app.stage), retention: settings.logRetention },
     ...(originDomain ? { customDomain: originDomain } : {}),
@@ -251,6 +252,7 @@ export function ApiStack({ stack, app }: StackContext) {
           }
         : false,
   });
+  addRoutes(api, functions);
   throttleRoutes(api, settings);
   NagSuppressions.addResourceSuppressions(
     api,
@@ -365,6 +367,32 @@ function mailResources(stack: StackContext["stack"], settings: StageSettings, fa
   events.configureAsyncInvoke({ onFailure: new SqsDestination(failures), retryAttempts: BACKGROUND_RETRY_ATTEMPTS, maxEventAge: BACKGROUND_MAX_EVENT_AGE });
   topic.addSubscription(new LambdaSubscription(events, { deadLetterQueue: failures }));
   return { configurationSet, topic, events };
+}
+
+/**
+ * Every route of routes.ts, on one Lambda integration per function (payload v2) and one permission
+ * per function for the whole API (`*\/*\/*`): a route is then one resource, not three, and a
+ * function's permission does not grow with its routes. API Gateway still matches each route
+ * exactly, so unknown paths reach the fallback (`$default`) and the handlers see the route key.
+ */
+function addRoutes(api: Api, functions: Map<RouteFunctionName, Function>) {
+  const httpApi = api.cdk.httpApi;
+  const integrations = new Map<RouteFunctionName, HttpLambdaIntegration>();
+  for (const route of routes) {
+    let integration = integrations.get(route.fn);
+    if (!integration) {
+      integration = new HttpLambdaIntegration(`Integration_${route.fn}`, functions.get(route.fn)!, {
+        payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+        scopePermissionToRoute: false,
+      });
+      integrations.set(route.fn, integration);
+    }
+    new HttpRoute(api, `Route_${routeKey(route).replace(/[^A-Za-z0-9]/g, "_")}`, {
+      httpApi,
+      routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
+      integration,
+    });
+  }
 }
 
 /** Stage route settings: SST's Api only has stage-wide defaults. */
