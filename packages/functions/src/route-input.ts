@@ -56,6 +56,7 @@ import { SessionNotFoundError } from "@hangar/core/account-errors";
 import { CreateInvitation, InvitationRef, InvitationTokenInput, invitationNotFound } from "@hangar/core/invitations";
 import { linkNotFound, ShareKeyRef, ShareSettings } from "@hangar/core/links";
 import { UnknownLinkError } from "@hangar/core/link-errors";
+import { DefaultGroupsInput, DistributeInput, UnsubscribeRef } from "@hangar/core/distribution-schema";
 import * as z from "zod/mini";
 import { RouteNotFoundError } from "./middleware/http-errors";
 import type { RouteKey } from "./routes";
@@ -170,6 +171,13 @@ export const routeInput = {
   "POST /api/workspaces/{workspaceId}/invitations/{invitationId}/resend": dashboard(invitation),
   "POST /api/invitations/preview": dashboard({ body: InvitationTokenInput }),
   "POST /api/invitations/accept": dashboard({ body: InvitationTokenInput }),
+  // Issue 20, distribute (docs/testers.md). The unsubscribe token is checked by its MAC in the use case.
+  "POST /api/files/{fileId}/distribute": dashboard({ ...file, body: DistributeInput }),
+  "GET /api/files/{fileId}/distributions": dashboard(file),
+  "GET /api/projects/{projectId}/default-groups": dashboard(project),
+  "PUT /api/projects/{projectId}/default-groups": dashboard({ ...project, body: DefaultGroupsInput }),
+  "GET /unsubscribe/{token}": page({ params: UnsubscribeRef, notFound: () => new RouteNotFoundError("unsubscribe_not_found", "No unsubscribe link at this address") }),
+  "POST /unsubscribe/{token}": page({ params: UnsubscribeRef, notFound: () => new RouteNotFoundError("unsubscribe_not_found", "No unsubscribe link at this address") }),
   "GET /cli/{fileName}": api(cliFile),
   "HEAD /cli/{fileName}": api(cliFile),
 } as const satisfies Record<RouteKey, RouteInput>;

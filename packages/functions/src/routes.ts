@@ -62,6 +62,10 @@ export const functions = {
   // Invitations to workspaces (docs/teams.md, "Invitations"): create, list, revoke and re-send them
   // (each sends a mail from the request), the accept page's preview, and the accept.
   invitations: { handler: "packages/functions/src/invitations/invitations.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  // Sending builds to testers (docs/testers.md "Distribution and build mail"): distribute, the
+  // distributions of a build, a project's default groups, and the build mail's unsubscribe page.
+  // Queues the mails (SQS); the distribution-mail function (stacks) sends them at SES's rate.
+  distribution: { handler: "packages/functions/src/distribution/distribution.handler.handler", memoryMB: 512, timeoutSeconds: 29 },
   // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
   cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
@@ -165,6 +169,14 @@ export const routes = [
   { method: "PATCH", path: "/api/workspaces/{workspaceId}/members/{userId}", auth: "session", fn: "workspaces" },
   { method: "DELETE", path: "/api/workspaces/{workspaceId}/members/{userId}", auth: "session", fn: "workspaces" },
   { method: "POST", path: "/api/workspaces/{workspaceId}/transfer", auth: "session", fn: "workspaces" },
+  // Issue 20, distribute: sending a build to testers, and the build mail's one-click unsubscribe
+  // (RFC 8058: mail clients POST `List-Unsubscribe=One-Click`; the page's button posts the same).
+  { method: "POST", path: "/api/files/{fileId}/distribute", auth: "session", fn: "distribution" },
+  { method: "GET", path: "/api/files/{fileId}/distributions", auth: "session", fn: "distribution" },
+  { method: "GET", path: "/api/projects/{projectId}/default-groups", auth: "session", fn: "distribution" },
+  { method: "PUT", path: "/api/projects/{projectId}/default-groups", auth: "session", fn: "distribution" },
+  { method: "GET", path: "/unsubscribe/{token}", auth: "none", fn: "distribution" },
+  { method: "POST", path: "/unsubscribe/{token}", auth: "none", fn: "distribution" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/cli/{fileName}", auth: "none", fn: "cli" },
   { method: "HEAD", path: "/cli/{fileName}", auth: "none", fn: "cli" },

@@ -66,6 +66,12 @@ export const defaultRateRules = {
   invitationsPerInviter: { limit: 20, windowSeconds: 60 * 60 },
   /** Looks at an invitation link before signing in (the accept page) per client. */
   invitationPreview: { limit: 60, windowSeconds: 15 * 60 },
+  /**
+   * Build mails per workspace and UTC day (docs/testers.md): thirty testers and a few builds a day
+   * are far below; a script that distributes in a loop stops here (status `capped`), not at SES's
+   * daily quota, which every workspace of the stage shares.
+   */
+  buildMailPerWorkspace: { limit: 2000, windowSeconds: 24 * 3600 },
 } as const satisfies Record<string, RateRule>;
 
 export type RateRuleName = keyof typeof defaultRateRules;

@@ -22,6 +22,7 @@ import {
   SessionNotFoundError,
 } from "@hangar/core/account-errors";
 import { InvitationConflictError, InvitationGoneError, WrongAccountError } from "@hangar/core/invitation-errors";
+import { BuildNotCompletedError, GroupNotFoundError } from "@hangar/core/distribution-errors";
 import { LinkGoneError, LinkPasswordRequiredError, UnknownLinkError, WrongLinkPasswordError } from "@hangar/core/link-errors";
 import type { HttpEvent, HttpResult } from "./http-context";
 
@@ -68,7 +69,7 @@ export class MethodNotAllowedError extends HangarError {
 /** 404 for what no route serves: an unknown path, or a name the CLI route does not serve. */
 export class RouteNotFoundError extends HangarError {
   constructor(
-    readonly code: "route_not_found" | "cli_not_found",
+    readonly code: "route_not_found" | "cli_not_found" | "unsubscribe_not_found",
     message: string,
   ) {
     super(message);
@@ -118,6 +119,9 @@ const STATUS_BY_CLASS: [abstract new (...args: never[]) => HangarError, number][
   [InvitationGoneError, 410],
   [WrongAccountError, 403],
   [InvitationConflictError, 409],
+  // Distribution (core's distribution/distribution-errors.ts).
+  [GroupNotFoundError, 404],
+  [BuildNotCompletedError, 409],
 ];
 
 export interface ErrorBody {

@@ -60,7 +60,8 @@ interface Frame {
   body: SafeHtml;
 }
 
-function frame({ title, card, body }: Frame): string {
+/** The page frame of the share host (head, style, footer); the build mail's unsubscribe page uses it too. */
+export function frame({ title, card, body }: Frame): string {
   const meta = card
     ? html`<meta property="og:type" content="website">
 <meta property="og:title" content="${card.title}">
