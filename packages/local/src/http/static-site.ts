@@ -13,7 +13,7 @@ import { extname, resolve, sep } from "node:path";
  */
 
 /** Prefixes the API owns: never answered with the dashboard, so their JSON 404/405 stay intact. */
-const API_PREFIXES = ["/api", "/share", "/download"];
+const API_PREFIXES = ["/api", "/share", "/download", "/unsubscribe"];
 
 /**
  * Headers on every dashboard answer (issue 9: a strict CSP holds because the build inlines
