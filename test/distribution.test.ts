@@ -5,6 +5,8 @@ import { call, db, presign, stack, type Key } from "./support/api";
 import { newDashboardKey, uploadIpa } from "./support/dashboard";
 import { seedGroup } from "./support/tester-groups-seed";
 import { addMember, member, newWorkspace } from "./support/workspaces";
+import { runCli } from "../packages/cli/test/upload/support/run-cli";
+import { ipaPath } from "./support/dashboard";
 
 /*
  * Distribution and build mail (issue 20 items 3 and 4, docs/testers.md "Distribution and build
@@ -307,5 +309,31 @@ describe("unsubscribe links", () => {
       const done = await call(`/unsubscribe/${token}`, { method: "POST", rawBody: "List-Unsubscribe=One-Click&x=1", headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html" } });
       expect(done.status).toBe(200);
     }
+  });
+});
+
+describe("the CLI", () => {
+  it("hangar upload --groups --testers --message sends the build with complete; an unknown group fails before completing (exit 2)", async () => {
+    const t = await team("CLI team");
+    const inQa = uniqueEmail("cli-qa");
+    const direct = uniqueEmail("cli-direct");
+    await seedGroup(t.workspaceId, "QA", [inQa]);
+    const env = { HANGAR_URL: stack().baseUrl, HANGAR_CLIENT_ID: t.key.clientId, HANGAR_CLIENT_SECRET: t.key.clientSecret };
+    const typo = await runCli(["upload", ipaPath(), "--groups", "qe", "--quiet"], { env });
+    expect(typo.code, typo.stderr).toBe(2);
+    expect(typo.stderr).toContain("group_not_found");
+    const run = await runCli(["upload", ipaPath(), "--groups", "qa", "--testers", direct, "--message", "Nightly <build>", "--json"], { env });
+    expect(run.code, run.stderr).toBe(0);
+    const answer = JSON.parse(run.stdout) as { fileId: string; distribution: { recipients: number; queued: number } };
+    expect(answer.distribution).toMatchObject({ recipients: 2, queued: 2 });
+    await settled(t.owner, answer.fileId);
+    for (const address of [inQa, direct]) {
+      const mails = await buildMailsTo(address);
+      expect(mails, address).toHaveLength(1);
+      expect(mails[0]!.html).toContain("Nightly &lt;build&gt;");
+    }
+    const plain = await runCli(["upload", ipaPath(), "--groups", "QA"], { env });
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toMatch(/Testers:\s+1 \(1 new mail queued\)/);
   });
 });
