@@ -19,14 +19,24 @@ async function complete(event: HttpEvent, caller: Uploader, body: CompleteBody):
   // Hangar's extension (README "Send the build to testers"): the optional `distribute` and the
   // project's default groups, resolved BEFORE completing, so an unknown group fails the complete
   // (404 group_not_found) instead of leaving a completed build that reached nobody.
+  // Without `distribute`, only default groups can apply, and a default group deleted since is
+  // skipped, never an error: that read runs beside the complete instead of before it.
   const where = { workspaceId: keyWorkspaceId(caller), projectId: caller.projectId };
-  const plan = await planUploadDistribution(distributionDeps(), where, body.input.distribute);
+  const given = body.input.distribute;
+  const checked = given ? await planUploadDistribution(distributionDeps(), where, given) : undefined;
+  const defaults = given
+    ? undefined
+    : planUploadDistribution(distributionDeps(), where, undefined).catch((error: unknown) => {
+        logger.warn("could not read the project's default groups", { error: error as Error });
+        return null;
+      });
   // An uploadId made it a multipart complete (core's parseCompleteBody); without one, the spec's complete.
   try {
     const result: CompleteResult = body.multipart
       ? await completeMultipartUpload(deps, caller, body.input, links)
       : await completeUpload(deps, caller, body.input, links);
     record.uploadCompleted();
+    const plan = checked ?? (await defaults) ?? null;
     return json(200, { ...result, distribution: plan ? await sendToTesters(caller, where, result, plan, links) : null });
   } catch (error) {
     if (error instanceof InvalidPackageError) record.uploadRejected(error.reason);
