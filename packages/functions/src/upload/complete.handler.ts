@@ -37,7 +37,8 @@ async function complete(event: HttpEvent, caller: Uploader, body: CompleteBody):
       : await completeUpload(deps, caller, body.input, links);
     record.uploadCompleted();
     const plan = checked ?? (await defaults) ?? null;
-    return json(200, { ...result, distribution: plan ? await sendToTesters(caller, where, result, plan, links) : null });
+    // The spec's answer exactly as before when nobody is named (no `distribute`, no default groups).
+    return json(200, plan ? { ...result, distribution: await sendToTesters(caller, where, result, plan, links) } : result);
   } catch (error) {
     if (error instanceof InvalidPackageError) record.uploadRejected(error.reason);
     throw error;
