@@ -257,6 +257,11 @@ export function ApiStack({ stack, app }: StackContext) {
   distributionMail.attachPermissions(distributionMailStatements({ ...arns, mailIdentityArns: mailIdentities }));
   distributionMail.addEventSource(new SqsEventSource(buildMail, { batchSize: pace.batchSize, reportBatchItemFailures: true, maxConcurrency: Math.max(2, pace.concurrency) }));
   suppressHttpFunction(distributionMail, true);
+  NagSuppressions.addResourceSuppressions(
+    distributionMail,
+    [{ id: "Serverless-LambdaEventSourceMappingDestination", reason: "Failed messages go to the queue's own dead-letter queue (BuildMailFailures, redrive after 5 receives, alarmed); an SQS event source has no on-failure destination of its own." }],
+    true,
+  );
 
   if (mail) {
     mail.events.attachPermissions(sesEventsStatements(arns));
