@@ -5,7 +5,7 @@
  *
  * - the request: `POST /api/files/{fileId}/distribute` until its 202, p50 over the runs, beside
  *   the p50 of a bare DynamoDB Local GetItem sampled in the same process (the unit the other
- *   benches use). The request writes ~2,000 items (1,000 conditional recipient puts, 24 at once,
+ *   benches use). The request writes ~2,000 items (1,000 conditional recipient puts, 64 at once,
  *   and their install links in batches of 25) plus ~30 batched reads: at least ~100 sequential
  *   round trips' worth of work. Target: p50 ≤ 1,000× the GetItem p50 (on this machine a GetItem is
  *   ~1–2 ms, so about a second) — "answers at once", whatever the number of testers;
