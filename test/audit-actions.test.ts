@@ -79,6 +79,7 @@ describe("the audit log records every action of AUDIT_ACTIONS done through the A
     expect((await put(presigned.uploadUrl, bytes)).status).toBe(200);
     const build = await as(dev, "POST", `/api/projects/${project.projectId}/uploads/complete`, { ...declared, key: presigned.key }, 200);
     await as(dev, "PATCH", `/api/files/${build.fileId}/share`, { maxDownloads: 5 }, 200);
+    await as(dev, "POST", `/api/files/${build.fileId}/distribute`, { testers: ["audited-tester@example.com"], notify: false }, 202);
     await as(dev, "POST", `/api/files/${build.fileId}/share/regenerate`, undefined, 200);
     const key = await as(dev, "POST", "/api/keys", { name: "CI", projectId: project.projectId }, 201);
     await as(dev, "POST", `/api/keys/${key.clientId}/regenerate`, undefined, 200);
@@ -123,6 +124,7 @@ describe("the audit log records every action of AUDIT_ACTIONS done through the A
       "project.created": { by: owner, target: project.projectId },
       "project.updated": { by: owner, target: project.projectId },
       "build.uploaded": { by: dev, target: build.fileId },
+      "build.distribute": { by: dev, target: build.fileId },
       "link.settings_changed": { by: dev, target: build.fileId },
       "link.regenerated": { by: dev, target: build.fileId },
       "key.created": { by: dev, target: key.clientId },

@@ -188,8 +188,8 @@ describe("functions", () => {
   const allOwn = (s: Stage) => [...ownFunctions(s.api), ...ownFunctions(s.storage)];
 
   it("run ESM bundles on nodejs24.x, arm64, without X-Ray", () => {
-    // Route functions, the fallback, the reaper, resume-deletes, the workspaces migration; with mail the SES event handler.
-    for (const [stage, count] of [[dev, routeFunctions.length + 4], [prod, routeFunctions.length + 5]] as const) {
+    // Route functions, the fallback, the reaper, resume-deletes, the workspaces migration, the build-mail sender; with mail the SES event handler.
+    for (const [stage, count] of [[dev, routeFunctions.length + 5], [prod, routeFunctions.length + 6]] as const) {
       const fns = allOwn(stage);
       expect(fns).toHaveLength(count);
       for (const [, fn] of fns) {
@@ -536,6 +536,8 @@ describe("least privilege", () => {
         invokesItself(name) ? ["lambda:InvokeFunction"] : [],
         // The on-failure destination of its background run (Lambda's destination grant).
         invokesItself(name) ? ["sqs:SendMessage"] : [],
+        // The build-mail queue (docs/testers.md): it distributes builds to testers.
+        accessOf(name).buildMailQueue ? ["sqs:SendMessage"] : [],
       ];
       expect(statements).toHaveLength(expected.filter((a) => a.length > 0).length);
       for (const s of statements) expect(s).toMatchObject({ Effect: "Allow" });
@@ -585,7 +587,17 @@ describe("least privilege", () => {
       // DeleteItem: presign and complete also serve the dashboard's uploads, whose session check ends an expired session.
       presign: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem"], objects: ["s3:PutObject"] },
       complete: {
-        table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
+        // BatchGetItem, Query, BatchWriteItem: complete's optional `distribute` and default groups (docs/testers.md).
+        table: [
+          "dynamodb:GetItem",
+          "dynamodb:BatchGetItem",
+          "dynamodb:UpdateItem",
+          "dynamodb:PutItem",
+          "dynamodb:DeleteItem",
+          "dynamodb:ConditionCheckItem",
+          "dynamodb:Query",
+          "dynamodb:BatchWriteItem",
+        ],
         // Multipart: CompleteMultipartUpload is authorized by PutObject; the part list is checked with ListParts.
         objects: ["s3:GetObject", "s3:GetObjectVersion", "s3:PutObject", "s3:ListMultipartUploadParts"],
       },
@@ -688,6 +700,8 @@ describe("least privilege", () => {
                 text.includes(":configuration-set/") ||
                 text.includes("ReapExpiredUploadsFailures") ||
                 text.includes("BackgroundFailures") ||
+                // The build-mail queue: distribute and complete send to it, the sender receives from it.
+                text.includes("BuildMail") ||
                 text.includes("OriginVerifySecret") ||
                 // Version listings: the bucket, only under uploads/; and a function invoking itself.
                 (JSON.stringify(s.Condition) === '{"StringLike":{"s3:prefix":["uploads/*"]}}' && /UploadsBucket[\w",]*Arn/.test(text)) ||
@@ -958,8 +972,8 @@ describe("one origin per stage (CloudFront)", () => {
 
   it("sends every route prefix of routes.ts to the API, uncached, with the headers the functions read, the viewer's address, cookies and query strings", () => {
     const config = configOf(dev);
-    expect(config.CacheBehaviors.map((b) => b.PathPattern).sort()).toEqual(["/api/*", "/apps/*", "/cli/*", "/download/*", "/install/*", "/share/*"]);
-    expect(apiPathPatterns()).toEqual(["/api/*", "/apps/*", "/cli/*", "/download/*", "/install/*", "/share/*"]);
+    expect(config.CacheBehaviors.map((b) => b.PathPattern).sort()).toEqual(["/api/*", "/apps/*", "/cli/*", "/download/*", "/install/*", "/share/*", "/unsubscribe/*"]);
+    expect(apiPathPatterns()).toEqual(["/api/*", "/apps/*", "/cli/*", "/download/*", "/install/*", "/share/*", "/unsubscribe/*"]);
     for (const route of routes) expect(apiPathPatterns().some((p) => route.path.startsWith(p.slice(0, -1))), route.path).toBe(true);
     for (const behavior of config.CacheBehaviors) {
       const policyId = (behavior.OriginRequestPolicyId as unknown as { Ref: string }).Ref;
@@ -1190,7 +1204,7 @@ describe("share host", () => {
 
   it("serves every path on the share host (one distribution, no host-specific behaviour), so the share page's links and cookie work there", () => {
     const config = props<{ DistributionConfig: { CacheBehaviors: { PathPattern: string }[] } }>(ofType(prod.web, "AWS::CloudFront::Distribution")[0]![1]).DistributionConfig;
-    expect(config.CacheBehaviors.map((b) => b.PathPattern).sort()).toEqual(["/api/*", "/apps/*", "/cli/*", "/download/*", "/install/*", "/share/*"]);
+    expect(config.CacheBehaviors.map((b) => b.PathPattern).sort()).toEqual(["/api/*", "/apps/*", "/cli/*", "/download/*", "/install/*", "/share/*", "/unsubscribe/*"]);
     expect(prod.web.Outputs?.ShareBaseUrl?.Value).toBe("https://apps.example.com");
   });
 
@@ -1318,6 +1332,13 @@ describe("more alarms", () => {
     expect(all.find((a) => a.MetricName === "Reputation.BounceRate")).toMatchObject({ Namespace: "AWS/SES", Threshold: 0.05 });
     expect(all.find((a) => a.MetricName === "Reputation.ComplaintRate")).toMatchObject({ Namespace: "AWS/SES", Threshold: 0.001 });
     for (const [template, id] of [...ofType(prod.storage, "AWS::SQS::Queue").map(([q]) => [prod.storage, q] as const), ...ofType(prod.api, "AWS::SQS::Queue").map(([q]) => [prod.api, q] as const)]) {
+      // The build-mail queue holds mails waiting for their turn (its depth is normal work): the age
+      // of its oldest message is watched instead; its dead-letter queue's depth like every other.
+      if (id.startsWith("BuildMail") && !id.startsWith("BuildMailFailures")) {
+        const age = alarmsIn(template).find(([, a]) => a.MetricName === "ApproximateAgeOfOldestMessage" && JSON.stringify(a.Dimensions).includes(id));
+        expect(age?.[1], id).toMatchObject({ Threshold: 900, ComparisonOperator: "GreaterThanOrEqualToThreshold" });
+        continue;
+      }
       const depth = alarmsIn(template).find(([, a]) => a.MetricName === "ApproximateNumberOfMessagesVisible" && JSON.stringify(a.Dimensions).includes(id));
       expect(depth?.[1], id).toMatchObject({ Threshold: 1, ComparisonOperator: "GreaterThanOrEqualToThreshold" });
     }

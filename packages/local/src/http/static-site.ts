@@ -13,7 +13,7 @@ import { extname, resolve, sep } from "node:path";
  */
 
 /** Prefixes the API owns: never answered with the dashboard, so their JSON 404/405 stay intact. */
-const API_PREFIXES = ["/api", "/share", "/download", "/install"];
+const API_PREFIXES = ["/api", "/share", "/download", "/install", "/unsubscribe"];
 /**
  * Prefixes whose sub-paths only are the API's, as CloudFront's `/apps/*` behaviour matches them:
  * `/apps` itself is the tester portal (a dashboard route), `/apps/<slug>` a project's app page.
