@@ -40,4 +40,16 @@ export const queryKeys = {
         ? ([...queryKeys.workspaces.all, "detail", workspaceId, "audit", filter.actor ?? "", filter.action ?? ""] as const)
         : ([...queryKeys.workspaces.all, "detail", workspaceId, "audit"] as const),
   },
+  /**
+   * The tester portal (issue 20): a tester's session (the `hangar_tester` cookie, apart from the
+   * dashboard's) and what was sent to them; `tester.all` is everything a tester sign-out drops.
+   */
+  tester: {
+    all: ["tester"] as const,
+    session: ["tester", "session"] as const,
+    apps: ["tester", "apps"] as const,
+    app: (projectId: string) => ["tester", "apps", projectId] as const,
+  },
+  /** A group's invite link as it previews, before anyone joins (belongs to the link, not a session). */
+  joinPreview: (token: string) => ["join", token] as const,
 };

@@ -27,6 +27,11 @@ export const ROUTE_PATTERNS = [
   "/settings/members",
   "/settings/audit",
   "/invitations/accept",
+  // The tester side (issue 20): testers are addresses with their own session, not accounts.
+  "/tester/sign-in",
+  "/apps",
+  "/tester/apps/:projectId",
+  "/join/:token",
 ] as const;
 
 export type RoutePattern = (typeof ROUTE_PATTERNS)[number];
@@ -67,4 +72,6 @@ export const paths = {
   /** A page of one workspace (a link that can be shared, a reload that keeps it). */
   inWorkspace: (path: WorkspacePath, workspaceId: string) => `${path}?workspace=${id(workspaceId)}` as const,
   invitation: (token: string) => `/invitations/accept?token=${id(token)}` as const,
+  /** One app's builds sent to the signed-in tester. */
+  testerApp: (projectId: string) => `/tester/apps/${id(projectId)}` as const,
 } satisfies Record<string, (...args: never[]) => AppPath>;

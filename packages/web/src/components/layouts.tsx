@@ -15,7 +15,7 @@ export function usePageTitle(title: string) {
 }
 
 /** Moves focus to the page's heading after client-side navigation, as a page load would. */
-function useFocusOnNavigate() {
+export function useFocusOnNavigate() {
   const ref = useRef<HTMLHeadingElement | null>(null);
   const { pathname } = useLocation();
   const first = useRef(true);
@@ -29,14 +29,14 @@ function useFocusOnNavigate() {
   return ref;
 }
 
-/** The signed-out pages: one centred card under the logo. */
-export function AuthLayout({ title, subtitle, children, footer, icon: iconNode }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode; icon?: ReactNode }) {
+/** The signed-out pages: one centred card under the logo (which leads `home`: the tester pages' is their apps). */
+export function AuthLayout({ title, subtitle, children, footer, icon: iconNode, home = "/" }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode; icon?: ReactNode; home?: AppPath }) {
   usePageTitle(title);
   const headingRef = useFocusOnNavigate();
   return (
     <div className="auth-page">
       <header className="auth-header">
-        <Link to="/" className="auth-logo" aria-label="Hangar home">
+        <Link to={home} className="auth-logo" aria-label="Hangar home">
           <Logo />
         </Link>
       </header>
