@@ -77,12 +77,12 @@ export function BuildActions({ build, device, label }: { build: TesterBuild; dev
   );
 }
 
-/** Version, platform, date and size in one line. */
-export function BuildFacts({ build }: { build: TesterBuild }) {
+/** Platform, version (unless a heading says it already), date and size in one line. */
+export function BuildFacts({ build, version = true }: { build: TesterBuild; version?: boolean }) {
   return (
     <p className="file-meta">
       <span className="badge badge-muted">{platformLabel(build.platform)}</span>
-      <span>{buildVersion(build)}</span>
+      {version && <span>{buildVersion(build)}</span>}
       <span>
         <time dateTime={build.uploadedAt}>{formatDateTime(build.uploadedAt)}</time>
       </span>

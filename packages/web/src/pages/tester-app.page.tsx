@@ -67,7 +67,7 @@ function BuildEntry({ build, latest, device, fallbackName }: { build: TesterBuil
           <h2 className="tester-build-title">
             {buildVersion(build)} {latest && <span className="badge badge-success">Latest</span>}
           </h2>
-          <BuildFacts build={build} />
+          <BuildFacts build={build} version={false} />
         </div>
       </div>
       {build.message && (

@@ -14,13 +14,6 @@ import { useForm } from "../components/use-form";
 const FIELDS = ["email"] as const;
 const LABELS = { email: "E-mail address" };
 
-const envelope = (
-  <svg viewBox="0 0 48 48" focusable="false">
-    <rect x="6" y="11" width="36" height="26" rx="4" />
-    <path d="m8 14 16 12 16-12" />
-  </svg>
-);
-
 const check = (
   <svg viewBox="0 0 48 48" focusable="false">
     <circle cx="24" cy="24" r="17" />
@@ -123,9 +116,6 @@ function SignInForm() {
   if (sentTo) {
     return (
       <div className="tester-sent" data-testid="sign-in-sent">
-        <div className="auth-icon" aria-hidden="true">
-          {envelope}
-        </div>
         <Notice kind="success" title="Check your mail.">
           If <strong className="break-anywhere">{sentTo}</strong> receives builds through Hangar, a sign-in link is on its way. It works once, for 15 minutes.
         </Notice>
