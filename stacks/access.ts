@@ -191,6 +191,20 @@ export const access = {
     mail: ["ses:SendEmail"],
     originSecret: true,
   },
+  // Tester access (docs/testers.md): tester sessions (Put, Get, Delete), the mailed tokens (Put; the
+  // redeem is a conditional Delete), the limiter counters (UpdateItem), who is a tester and what was
+  // sent to them on gsi1 (Query), the builds' file, project, workspace, distribution and share items
+  // (BatchGetItem), the install-link stage secret (Get; Put the first time), tester-groups' invite
+  // links and the join's transaction (Get, Put, Update, ConditionCheck). Presigned icon GETs. The
+  // magic-link mails go out after the answer, from an asynchronous invocation of itself.
+  tester: {
+    table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
+    index: ["dynamodb:Query"],
+    objects: ["s3:GetObject", "s3:GetObjectVersion"],
+    mail: ["ses:SendEmail"],
+    selfInvoke: true,
+    originSecret: true,
+  },
   // The CLI tarball is packed from files in its own bundle: no table, no objects.
   cli: { originSecret: true },
   // Answers unknown paths (404) and wrong methods (405): it touches no resource.

@@ -55,6 +55,7 @@ import { ChangePassword, EmailOnly, ProfileInput, ResetConfirm, SessionRef, Sign
 import { SessionNotFoundError } from "@hangar/core/account-errors";
 import { CreateInvitation, InvitationRef, InvitationTokenInput, invitationNotFound } from "@hangar/core/invitations";
 import { linkNotFound, ShareKeyRef, ShareSettings } from "@hangar/core/links";
+import { appNotFound, JoinLinkInput, JoinRequest, TesterSignIn, TesterTokenInput } from "@hangar/core/tester-access";
 import { UnknownLinkError } from "@hangar/core/link-errors";
 import * as z from "zod/mini";
 import { RouteNotFoundError } from "./middleware/http-errors";
@@ -170,6 +171,15 @@ export const routeInput = {
   "POST /api/workspaces/{workspaceId}/invitations/{invitationId}/resend": dashboard(invitation),
   "POST /api/invitations/preview": dashboard({ body: InvitationTokenInput }),
   "POST /api/invitations/accept": dashboard({ body: InvitationTokenInput }),
+  // Tester access: called by the tester pages of the web app, so of the dashboard kind (same-origin guard, headers).
+  "POST /api/tester/sign-in": dashboard({ body: TesterSignIn }),
+  "POST /api/tester/session": dashboard({ body: TesterTokenInput }),
+  "GET /api/tester/session": dashboard({}),
+  "DELETE /api/tester/session": dashboard({}),
+  "GET /api/tester/apps": dashboard({}),
+  "GET /api/tester/apps/{projectId}": dashboard({ params: ProjectRef, notFound: appNotFound }),
+  "POST /api/join/preview": dashboard({ body: JoinLinkInput }),
+  "POST /api/join": dashboard({ body: JoinRequest }),
   "GET /cli/{fileName}": api(cliFile),
   "HEAD /cli/{fileName}": api(cliFile),
 } as const satisfies Record<RouteKey, RouteInput>;

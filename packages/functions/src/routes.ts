@@ -62,6 +62,11 @@ export const functions = {
   // Invitations to workspaces (docs/teams.md, "Invitations"): create, list, revoke and re-send them
   // (each sends a mail from the request), the accept page's preview, and the accept.
   invitations: { handler: "packages/functions/src/invitations/invitations.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  // Tester access (docs/testers.md, "Tester sign-in and the portal API"): magic-link sign-in and the
+  // tester session, the join flow of invite links, the tester portal's reads. Table and mail only;
+  // the mails go out after the answer (an asynchronous invocation of itself), so no answer or
+  // timing says whether an address is a tester.
+  tester: { handler: "packages/functions/src/tester/tester.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
   cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
@@ -165,6 +170,16 @@ export const routes = [
   { method: "PATCH", path: "/api/workspaces/{workspaceId}/members/{userId}", auth: "session", fn: "workspaces" },
   { method: "DELETE", path: "/api/workspaces/{workspaceId}/members/{userId}", auth: "session", fn: "workspaces" },
   { method: "POST", path: "/api/workspaces/{workspaceId}/transfer", auth: "session", fn: "workspaces" },
+  // Tester access (docs/testers.md): the tester portal's own cookie (`hangar_tester`), never a dashboard
+  // session; sign-in, join and sign-out need none. Mails are sent whatever the address, answers equal.
+  { method: "POST", path: "/api/tester/sign-in", auth: "none", fn: "tester" },
+  { method: "POST", path: "/api/tester/session", auth: "none", fn: "tester" },
+  { method: "GET", path: "/api/tester/session", auth: "tester", fn: "tester" },
+  { method: "DELETE", path: "/api/tester/session", auth: "none", fn: "tester" },
+  { method: "GET", path: "/api/tester/apps", auth: "tester", fn: "tester" },
+  { method: "GET", path: "/api/tester/apps/{projectId}", auth: "tester", fn: "tester" },
+  { method: "POST", path: "/api/join/preview", auth: "none", fn: "tester" },
+  { method: "POST", path: "/api/join", auth: "none", fn: "tester" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/cli/{fileName}", auth: "none", fn: "cli" },
   { method: "HEAD", path: "/cli/{fileName}", auth: "none", fn: "cli" },

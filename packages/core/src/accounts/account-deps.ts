@@ -12,7 +12,7 @@ import type {
   RateLimitDecision,
   RateLimiter,
   SessionRepository,
-  TokenPurpose,
+  AccountTokenPurpose,
   TokenRepository,
   UserAccount,
   UserRepository,
@@ -111,7 +111,7 @@ export async function assertNotCommon(deps: AccountDeps, password: string, field
 }
 
 /** Mints a single-use token: the link carries it, the table only its SHA-256. */
-export async function issueToken(deps: AccountDeps, userId: string, purpose: TokenPurpose): Promise<string> {
+export async function issueToken(deps: AccountDeps, userId: string, purpose: AccountTokenPurpose): Promise<string> {
   const token = deps.ids.secret();
   const now = deps.clock.now();
   const ttl = purpose === "verify_email" ? deps.settings.verifyTokenTtlSeconds : deps.settings.resetTokenTtlSeconds;

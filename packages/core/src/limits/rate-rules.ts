@@ -66,6 +66,19 @@ export const defaultRateRules = {
   invitationsPerInviter: { limit: 20, windowSeconds: 60 * 60 },
   /** Looks at an invitation link before signing in (the accept page) per client. */
   invitationPreview: { limit: 60, windowSeconds: 15 * 60 },
+
+  // Tester access (issue 20, docs/testers.md "Tester sign-in and the portal API").
+  /** Magic-link requests of the tester portal per client (a test lab shares one address, so not tiny). */
+  testerSignIn: { limit: 30, windowSeconds: 15 * 60 },
+  /** Magic links (sign-in and join confirmations) per tester address: Hangar must not flood an inbox. */
+  testerMailPerAddress: { limit: 5, windowSeconds: 60 * 60 },
+  /** Join requests and invite-link previews per client. */
+  joinPerClient: { limit: 60, windowSeconds: 15 * 60 },
+  /**
+   * Join requests per invite link from all clients together: a link posted in the team's chat has
+   * thirty people joining within minutes; a leaked link cannot mail the world through Hangar.
+   */
+  joinPerLink: { limit: 200, windowSeconds: 60 * 60 },
 } as const satisfies Record<string, RateRule>;
 
 export type RateRuleName = keyof typeof defaultRateRules;

@@ -1,4 +1,4 @@
-import { ConflictError, type BackgroundTasks, type MailMessage, type Mailer, type MailSuppression, type MailSuppressionRepository, type SuppressionReason, type OneTimeToken, type PasswordHasher, type Session, type SessionRepository, type TokenPurpose, type TokenRepository, type UserAccount, type UserRepository, type Profile, DependencyError } from "../../src";
+import { ConflictError, type BackgroundTasks, type MailMessage, type Mailer, type MailSuppression, type MailSuppressionRepository, type SuppressionReason, type OneTimeToken, type PasswordHasher, type Session, type SessionRepository, type TokenOf, type TokenPurpose, type TokenRepository, type UserAccount, type UserRepository, type Profile, DependencyError } from "../../src";
 import { defaultAccountSettings, runAccountMailTask, type AccountDeps, type AccountIds, type AccountMailTask } from "../../src/accounts";
 import { defaultRateRules } from "../../src/limits/rate-rules";
 import { CountingRateLimiter, fixedClock } from "../support/fakes";
@@ -79,11 +79,12 @@ export class MemoryTokens implements TokenRepository {
   async create(token: OneTimeToken) {
     this.items.set(token.tokenHash, structuredClone(token));
   }
-  async consume(tokenHash: string, purpose: TokenPurpose, nowSeconds: number) {
+  async consume<P extends TokenPurpose>(tokenHash: string, purpose: P | readonly P[], nowSeconds: number) {
     const t = this.items.get(tokenHash);
-    if (!t || t.purpose !== purpose || t.expiresAt <= nowSeconds) return undefined;
+    const purposes: readonly TokenPurpose[] = typeof purpose === "string" ? [purpose] : purpose;
+    if (!t || !purposes.includes(t.purpose) || t.expiresAt <= nowSeconds) return undefined;
     this.items.delete(tokenHash);
-    return t;
+    return t as TokenOf<P>;
   }
 }
 

@@ -23,6 +23,7 @@ import {
 } from "@hangar/core/account-errors";
 import { InvitationConflictError, InvitationGoneError, WrongAccountError } from "@hangar/core/invitation-errors";
 import { LinkGoneError, LinkPasswordRequiredError, UnknownLinkError, WrongLinkPasswordError } from "@hangar/core/link-errors";
+import { AppNotFoundError, JoinLinkGoneError } from "@hangar/core/tester-access-errors";
 import type { HttpEvent, HttpResult } from "./http-context";
 
 /*
@@ -118,6 +119,9 @@ const STATUS_BY_CLASS: [abstract new (...args: never[]) => HangarError, number][
   [InvitationGoneError, 410],
   [WrongAccountError, 403],
   [InvitationConflictError, 409],
+  // Tester access (core's tester-access/tester-access-errors.ts).
+  [JoinLinkGoneError, 410],
+  [AppNotFoundError, 404],
 ];
 
 export interface ErrorBody {

@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import type { OneTimeToken, TokenPurpose, TokenRepository } from "../../ports";
+import type { OneTimeToken, TokenOf, TokenPurpose, TokenRepository } from "../../ports";
 import { dynamoFailure, isConditionFailure } from "./dynamo-errors";
 import { keys } from "./table-keys";
 
@@ -27,24 +27,36 @@ export class DynamoTokenRepository implements TokenRepository {
     }
   }
 
-  async consume(tokenHash: string, purpose: TokenPurpose, nowSeconds: number): Promise<OneTimeToken | undefined> {
+  async consume<P extends TokenPurpose>(tokenHash: string, purpose: P | readonly P[], nowSeconds: number): Promise<TokenOf<P> | undefined> {
+    const purposes: readonly TokenPurpose[] = typeof purpose === "string" ? [purpose] : purpose;
+    const names = purposes.map((_, i) => `:purpose${i}`);
     try {
       const { Attributes } = await this.db.send(
         new DeleteCommand({
           TableName: this.tableName,
           Key: keys.token(tokenHash),
           // TTL deletes lazily (up to days late): an expired token must fail here, not linger usable.
-          ConditionExpression: "attribute_exists(pk) AND purpose = :purpose AND expiresAt > :now",
-          ExpressionAttributeValues: { ":purpose": purpose, ":now": nowSeconds },
+          ConditionExpression: `attribute_exists(pk) AND purpose IN (${names.join(", ")}) AND expiresAt > :now`,
+          ExpressionAttributeValues: { ...Object.fromEntries(purposes.map((p, i) => [names[i]!, p])), ":now": nowSeconds },
           ReturnValues: "ALL_OLD",
         }),
       );
       if (!Attributes) return undefined;
-      const { userId, createdAt, expiresAt } = Attributes;
-      return { tokenHash, purpose, userId, createdAt, expiresAt };
+      return tokenOf(tokenHash, Attributes) as TokenOf<P>;
     } catch (error) {
       if (isConditionFailure(error)) return undefined;
       throw dynamoFailure("DeleteItem(token)", error);
     }
   }
+}
+
+/** The stored item as the port's token: an account's names its user, a tester's its address (and a join its link). */
+function tokenOf(tokenHash: string, item: Record<string, unknown>): OneTimeToken {
+  const { createdAt, expiresAt } = item as { createdAt: string; expiresAt: number };
+  const purpose = item.purpose as TokenPurpose;
+  if (purpose === "verify_email" || purpose === "reset_password") {
+    return { tokenHash, purpose, userId: item.userId as string, createdAt, expiresAt };
+  }
+  const text = (name: string) => (typeof item[name] === "string" ? { [name]: item[name] as string } : {});
+  return { tokenHash, purpose, email: item.email as string, createdAt, expiresAt, ...text("groupId"), ...text("linkId"), ...text("joinToken") };
 }

@@ -1,0 +1,29 @@
+import { HangarError } from "../errors/domain-errors";
+
+/**
+ * Errors of tester access (docs/testers.md). The HTTP layer maps each class to a status
+ * (functions/src/middleware/http-errors.ts); `code` is what the tester pages branch on. A used,
+ * expired or unknown magic link is accounts' InvalidTokenError (400 `invalid_token`), a missing or
+ * dead tester cookie accounts' NotSignedInError (401 `not_signed_in`): the same words as the dashboard's.
+ */
+
+/**
+ * 410: an invite link that lets nobody in any more: unknown, revoked, replaced, expired or full.
+ * One answer for all, so a guesser learns nothing from it.
+ */
+export class JoinLinkGoneError extends HangarError {
+  readonly code = "join_link_gone";
+  constructor() {
+    super("This invite link no longer works: it was revoked or replaced, it expired, or its group is full. Ask whoever sent it for a new one");
+  }
+}
+
+/** 404 `app_not_found`: nothing of this project was sent to the signed-in tester (or the id names no project). */
+export class AppNotFoundError extends HangarError {
+  readonly code = "app_not_found";
+  constructor() {
+    super("No build of this app was sent to you");
+  }
+}
+
+export const appNotFound = () => new AppNotFoundError();
