@@ -1,7 +1,15 @@
 import { apiRequest } from "./api-client";
-import type { JoinPreview, TesterApp, TesterAppDetail, TesterSession, TesterSignedIn } from "./tester.types";
+import type { JoinPreview, TesterAppDetail, TesterApps, TesterMailAnswer, TesterSessionAnswer, TesterSessionView } from "@hangar/core/tester-access-schema";
 
-export type { JoinPreview, TesterApp, TesterAppDetail, TesterBuild, TesterSession, TesterSignedIn } from "./tester.types";
+// The answers are core's (browser-safe types, no code reaches the bundle), named as the pages read them.
+export type {
+  JoinPreview,
+  TesterAppDetail,
+  TesterAppSummary as TesterApp,
+  TesterBuild,
+  TesterSessionView as TesterSession,
+  TesterSessionAnswer as TesterSignedIn,
+} from "@hangar/core/tester-access-schema";
 
 /*
  * The tester side of issue 20: testers are e-mail addresses with their own session cookie
@@ -13,16 +21,16 @@ const tester = { expectSignedOut: true } as const;
 
 export const testerApi = {
   /** 202 whatever the address: a mail goes out only to known testers. */
-  requestSignIn: (email: string) => apiRequest<{ status: "sent" }>("POST", "/api/tester/sign-in", { email }, tester),
+  requestSignIn: (email: string) => apiRequest<TesterMailAnswer>("POST", "/api/tester/sign-in", { email }, tester),
   /** Lands a magic link: sets the tester cookie. */
-  signIn: (token: string) => apiRequest<TesterSignedIn>("POST", "/api/tester/session", { token }, tester),
-  session: () => apiRequest<TesterSession>("GET", "/api/tester/session", undefined, tester),
+  signIn: (token: string) => apiRequest<TesterSessionAnswer>("POST", "/api/tester/session", { token }, tester),
+  session: () => apiRequest<TesterSessionView>("GET", "/api/tester/session", undefined, tester),
   signOut: () => apiRequest<void>("DELETE", "/api/tester/session", undefined, tester),
 
-  apps: () => apiRequest<{ items: TesterApp[] }>("GET", "/api/tester/apps", undefined, tester),
+  apps: () => apiRequest<TesterApps>("GET", "/api/tester/apps", undefined, tester),
   app: (projectId: string) => apiRequest<TesterAppDetail>("GET", `/api/tester/apps/${encodeURIComponent(projectId)}`, undefined, tester),
 
   joinPreview: (token: string) => apiRequest<JoinPreview>("POST", "/api/join/preview", { token }, tester),
   /** 202 always: the confirmation mail is a `tester_join` magic link. */
-  join: (token: string, email: string) => apiRequest<unknown>("POST", "/api/join", { token, email }, tester),
+  join: (token: string, email: string) => apiRequest<TesterMailAnswer>("POST", "/api/join", { token, email }, tester),
 };
