@@ -997,7 +997,7 @@ describe("one origin per stage (CloudFront)", () => {
     const config = configOf(dev);
     // CloudFront's path patterns: `*` any run of characters, `?` one; the whole path must match.
     const matches = (pattern: string, path: string) => new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`).test(path);
-    const patterns = config.CacheBehaviors.map((b) => b.PathPattern);
+    const patterns = config.CacheBehaviors.map((b) => b.PathPattern ?? "");
     const rewrite = new Function(`${SPA_REWRITE_CODE}; return handler;`)() as (e: unknown) => { uri: string };
     for (const path of ["/apps", "/tester/sign-in", "/tester/apps/prj_1", "/join/AbC-123_x"]) {
       expect(patterns.filter((p) => matches(p, path)), path).toEqual([]);
