@@ -9,6 +9,9 @@ import { AuditLogPage } from "../pages/audit-log.page";
 import { MembersPage } from "../pages/members.page";
 import { NewWorkspacePage } from "../pages/new-workspace.page";
 import { WorkspaceSettingsPage } from "../pages/workspace-settings.page";
+import { TesterGroupPage } from "../pages/tester-group.page";
+import { TesterPage } from "../pages/tester.page";
+import { TestersPage } from "../pages/testers.page";
 import { CheckEmailPage } from "../pages/check-email.page";
 import { DashboardPage } from "../pages/dashboard.page";
 import { DeveloperSettingsPage } from "../pages/developer-settings.page";
@@ -67,6 +70,9 @@ export const ROUTES: { [P in RoutePattern]: Route<P> } = {
   "/settings/audit": { access: "account", render: () => <AuditLogPage /> },
   // Signed in or not: the page itself says what to do (accept, switch accounts, sign in or up).
   "/invitations/accept": { access: "any", render: () => <AcceptInvitationPage /> },
+  "/testers": { access: "account", render: () => <TestersPage /> },
+  "/testers/groups/:groupId": { access: "account", render: (p) => <TesterGroupPage groupId={p.groupId} /> },
+  "/testers/people/:email": { access: "account", render: (p) => <TesterPage email={p.email} /> },
 };
 
 /** The first route (in `ROUTE_PATTERNS` order: `/projects/new` before `/projects/:projectId`) a path matches. */

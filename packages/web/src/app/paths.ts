@@ -27,6 +27,9 @@ export const ROUTE_PATTERNS = [
   "/settings/members",
   "/settings/audit",
   "/invitations/accept",
+  "/testers",
+  "/testers/groups/:groupId",
+  "/testers/people/:email",
 ] as const;
 
 export type RoutePattern = (typeof ROUTE_PATTERNS)[number];
@@ -54,8 +57,8 @@ export type AppPath = "/" | RoutePath | `${RoutePath}?${string}`;
 const id = (value: string) => encodeURIComponent(value);
 
 /** The pages that show the current workspace's data, which `?workspace=` chooses (app/workspace.ts). */
-export type WorkspacePath = "/dashboard" | "/projects" | "/projects/new" | "/security/developer-settings" | "/settings/workspace" | "/settings/members" | "/settings/audit";
-export const WORKSPACE_PATHS: readonly WorkspacePath[] = ["/dashboard", "/projects", "/projects/new", "/security/developer-settings", "/settings/workspace", "/settings/members", "/settings/audit"];
+export type WorkspacePath = "/dashboard" | "/projects" | "/projects/new" | "/security/developer-settings" | "/settings/workspace" | "/settings/members" | "/settings/audit" | "/testers";
+export const WORKSPACE_PATHS: readonly WorkspacePath[] = ["/dashboard", "/projects", "/projects/new", "/security/developer-settings", "/settings/workspace", "/settings/members", "/settings/audit", "/testers"];
 
 /** Builders for the routes with parameters (and the query some pages read). */
 export const paths = {
@@ -67,4 +70,7 @@ export const paths = {
   /** A page of one workspace (a link that can be shared, a reload that keeps it). */
   inWorkspace: (path: WorkspacePath, workspaceId: string) => `${path}?workspace=${id(workspaceId)}` as const,
   invitation: (token: string) => `/invitations/accept?token=${id(token)}` as const,
+  testerGroup: (groupId: string) => `/testers/groups/${id(groupId)}` as const,
+  /** A tester is an address, not a record of one workspace: the page names the workspace it shows. */
+  tester: (email: string, workspaceId: string) => `/testers/people/${id(email)}?workspace=${id(workspaceId)}` as const,
 } satisfies Record<string, (...args: never[]) => AppPath>;
