@@ -72,7 +72,7 @@ export const ROUTES: { [P in RoutePattern]: Route<P> } = {
   "/invitations/accept": { access: "any", render: () => <AcceptInvitationPage /> },
   "/testers": { access: "account", render: () => <TestersPage /> },
   "/testers/groups/:groupId": { access: "account", render: (p) => <TesterGroupPage groupId={p.groupId} /> },
-  "/testers/people/:email": { access: "account", render: (p) => <TesterPage email={p.email} /> },
+  "/testers/people": { access: "account", render: () => <TesterPage /> },
 };
 
 /** The first route (in `ROUTE_PATTERNS` order: `/projects/new` before `/projects/:projectId`) a path matches. */

@@ -29,7 +29,7 @@ export const ROUTE_PATTERNS = [
   "/invitations/accept",
   "/testers",
   "/testers/groups/:groupId",
-  "/testers/people/:email",
+  "/testers/people",
 ] as const;
 
 export type RoutePattern = (typeof ROUTE_PATTERNS)[number];
@@ -71,6 +71,10 @@ export const paths = {
   inWorkspace: (path: WorkspacePath, workspaceId: string) => `${path}?workspace=${id(workspaceId)}` as const,
   invitation: (token: string) => `/invitations/accept?token=${id(token)}` as const,
   testerGroup: (groupId: string) => `/testers/groups/${id(groupId)}` as const,
-  /** A tester is an address, not a record of one workspace: the page names the workspace it shows. */
-  tester: (email: string, workspaceId: string) => `/testers/people/${id(email)}?workspace=${id(workspaceId)}` as const,
+  /**
+   * A tester's page. The address is in the query, not the path: a path whose last segment has a
+   * dot (`…@example.com`) is a file to the local server and CloudFront (stacks/web-stack.ts), never
+   * a client route. A tester is an address, not a record of one workspace: the page names its workspace.
+   */
+  tester: (email: string, workspaceId: string) => `/testers/people?email=${id(email)}&workspace=${id(workspaceId)}` as const,
 } satisfies Record<string, (...args: never[]) => AppPath>;

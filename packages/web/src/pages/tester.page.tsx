@@ -3,7 +3,7 @@ import { testerInstallsQuery, workspaceTestersQuery } from "../api/testers.queri
 import type { Workspace } from "../api/workspaces.api";
 import { formatDateTime } from "../app/format";
 import { paths } from "../app/paths";
-import { Link } from "../app/router";
+import { Link, useSearchParam } from "../app/router";
 import { buildLabel, deviceLabel } from "../app/testers";
 import { useWorkspace } from "../app/workspace";
 import { InWorkspace, Loaded } from "../components/data";
@@ -11,15 +11,16 @@ import { platformLabel } from "../components/file-list";
 import { AppShell, Card, EmptyState } from "../components/layouts";
 
 /**
- * One tester of the workspace (an address, `?workspace=` says which workspace's view): the
+ * One tester of the workspace (`?email=`; `?workspace=` says which workspace's view): the
  * groups they are in and every build they installed through their personal link or the portal,
  * newest first. Read-only for every role: groups are changed on the group's page.
  */
-export function TesterPage({ email }: { email: string }) {
+export function TesterPage() {
   const current = useWorkspace();
+  const email = useSearchParam("email")?.trim() ?? "";
   return (
     <AppShell
-      title={email}
+      title={email || "Tester"}
       description="A tester of this workspace: their groups and what they installed."
       actions={
         <Link to={current.workspace ? paths.inWorkspace("/testers", current.workspace.workspaceId) : "/testers"} className="button button-secondary">
@@ -27,7 +28,13 @@ export function TesterPage({ email }: { email: string }) {
         </Link>
       }
     >
-      <InWorkspace current={current}>{(workspace) => <Tester key={workspace.workspaceId} workspace={workspace} email={email} />}</InWorkspace>
+      {email ? (
+        <InWorkspace current={current}>{(workspace) => <Tester key={workspace.workspaceId} workspace={workspace} email={email} />}</InWorkspace>
+      ) : (
+        <EmptyState title="No tester chosen">
+          <p>Open a tester from a group or from the list on the Testers page.</p>
+        </EmptyState>
+      )}
     </AppShell>
   );
 }
