@@ -9,9 +9,6 @@ import { AuditLogPage } from "../pages/audit-log.page";
 import { MembersPage } from "../pages/members.page";
 import { NewWorkspacePage } from "../pages/new-workspace.page";
 import { WorkspaceSettingsPage } from "../pages/workspace-settings.page";
-import { TesterGroupPage } from "../pages/tester-group.page";
-import { TesterPage } from "../pages/tester.page";
-import { TestersPage } from "../pages/testers.page";
 import { CheckEmailPage } from "../pages/check-email.page";
 import { DashboardPage } from "../pages/dashboard.page";
 import { DeveloperSettingsPage } from "../pages/developer-settings.page";
@@ -22,6 +19,9 @@ import { ProfilePage } from "../pages/profile.page";
 import { NewProjectPage, ProjectsPage } from "../pages/projects.page";
 import { ProjectPage } from "../pages/project.page";
 import { FilePage } from "../pages/file.page";
+import { TesterGroupPage } from "../pages/tester-group.page";
+import { TesterPage } from "../pages/tester.page";
+import { TestersPage } from "../pages/testers.page";
 import { KeyUsagePage } from "../pages/key-usage.page";
 import { ResetPasswordPage } from "../pages/reset-password.page";
 import { SignUpPage } from "../pages/sign-up.page";
@@ -61,6 +61,9 @@ export const ROUTES: { [P in RoutePattern]: Route<P> } = {
   "/projects/new": { access: "account", render: () => <NewProjectPage /> },
   "/projects/:projectId": { access: "account", render: (p) => <ProjectPage projectId={p.projectId} /> },
   "/files/:fileId": { access: "account", render: (p) => <FilePage fileId={p.fileId} /> },
+  "/testers": { access: "account", render: () => <TestersPage /> },
+  "/testers/groups/:groupId": { access: "account", render: (p) => <TesterGroupPage groupId={p.groupId} /> },
+  "/testers/people": { access: "account", render: () => <TesterPage /> },
   "/security/developer-settings": { access: "account", render: () => <DeveloperSettingsPage /> },
   "/security/developer-settings/keys/:clientId": { access: "account", render: (p) => <KeyUsagePage clientId={p.clientId} /> },
   "/account": { access: "account", render: () => <AccountPage /> },
@@ -70,9 +73,6 @@ export const ROUTES: { [P in RoutePattern]: Route<P> } = {
   "/settings/audit": { access: "account", render: () => <AuditLogPage /> },
   // Signed in or not: the page itself says what to do (accept, switch accounts, sign in or up).
   "/invitations/accept": { access: "any", render: () => <AcceptInvitationPage /> },
-  "/testers": { access: "account", render: () => <TestersPage /> },
-  "/testers/groups/:groupId": { access: "account", render: (p) => <TesterGroupPage groupId={p.groupId} /> },
-  "/testers/people": { access: "account", render: () => <TesterPage /> },
 };
 
 /** The first route (in `ROUTE_PATTERNS` order: `/projects/new` before `/projects/:projectId`) a path matches. */
