@@ -26,6 +26,8 @@ export const AUDIT_ACTIONS = [
   "project.deleted",
   "build.uploaded",
   "build.deleted",
+  // A build sent to testers (issue 20, docs/testers.md): groups, recipients and new mails in details.
+  "build.distribute",
   "key.created",
   "key.regenerated",
   "key.revoked",
