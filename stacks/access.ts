@@ -191,6 +191,18 @@ export const access = {
     mail: ["ses:SendEmail"],
     originSecret: true,
   },
+  // Installs (docs/testers.md): a personal link's item and the build's record (GetItem), a tester
+  // session of the link's address (GetItem), the per-client rules (UpdateItem), the record of a
+  // download or install start (a transaction: ConditionCheck of the file, Update of the install
+  // item, Put of the tester's last install); the dashboard's lists (session Get/Update/Delete, the
+  // membership and project reads, Query of a build's partition and of a tester's installs on
+  // gsi1). Signed GETs of the package and icon versions; no object writes, no mail.
+  installs: {
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"],
+    index: ["dynamodb:Query"],
+    objects: ["s3:GetObject", "s3:GetObjectVersion"],
+    originSecret: true,
+  },
   // The CLI tarball is packed from files in its own bundle: no table, no objects.
   cli: { originSecret: true },
   // Answers unknown paths (404) and wrong methods (405): it touches no resource.

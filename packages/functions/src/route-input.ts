@@ -56,6 +56,7 @@ import { SessionNotFoundError } from "@hangar/core/account-errors";
 import { CreateInvitation, InvitationRef, InvitationTokenInput, invitationNotFound } from "@hangar/core/invitations";
 import { linkNotFound, ShareKeyRef, ShareSettings } from "@hangar/core/links";
 import { UnknownLinkError } from "@hangar/core/link-errors";
+import { InstallTokenRef, TesterRef, testerNotFound } from "@hangar/core/installs";
 import * as z from "zod/mini";
 import { RouteNotFoundError } from "./middleware/http-errors";
 import type { RouteKey } from "./routes";
@@ -99,6 +100,9 @@ const workspace = { params: WorkspaceRef, notFound: workspaceNotFound } as const
 // A malformed member id names no member; a malformed workspace id, no workspace: both are 404s.
 const member = { params: MemberRef, notFound: workspaceNotFound } as const;
 const invitation = { params: InvitationRef, notFound: invitationNotFound } as const;
+// Personal install links: a malformed token names nothing (the share pages' 404, as a page for browsers).
+const installToken = { params: InstallTokenRef, notFound: () => new UnknownLinkError() } as const;
+const tester = { params: TesterRef, notFound: testerNotFound } as const;
 
 export const routeInput = {
   "POST /api/upload/api-key/presign": api({ body: Presign }),
@@ -170,6 +174,16 @@ export const routeInput = {
   "POST /api/workspaces/{workspaceId}/invitations/{invitationId}/resend": dashboard(invitation),
   "POST /api/invitations/preview": dashboard({ body: InvitationTokenInput }),
   "POST /api/invitations/accept": dashboard({ body: InvitationTokenInput }),
+  "GET /install/{token}": page(installToken),
+  "HEAD /install/{token}": page(installToken),
+  "GET /install/{token}/download": page(installToken),
+  "HEAD /install/{token}/download": page(installToken),
+  "GET /install/{token}/manifest.plist": page(installToken),
+  "HEAD /install/{token}/manifest.plist": page(installToken),
+  "GET /install/{token}/icon.png": page(installToken),
+  "HEAD /install/{token}/icon.png": page(installToken),
+  "GET /api/files/{fileId}/installs": dashboard(file),
+  "GET /api/workspaces/{workspaceId}/testers/{email}/installs": dashboard(tester),
   "GET /cli/{fileName}": api(cliFile),
   "HEAD /cli/{fileName}": api(cliFile),
 } as const satisfies Record<RouteKey, RouteInput>;

@@ -62,6 +62,10 @@ export const functions = {
   // Invitations to workspaces (docs/teams.md, "Invitations"): create, list, revoke and re-send them
   // (each sends a mail from the request), the accept page's preview, and the accept.
   invitations: { handler: "packages/functions/src/invitations/invitations.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  // Personal install links and who installed what (docs/testers.md): a tester's page of a build on
+  // the share host, its counted download and manifest, and the dashboard's lists of the records.
+  // Table reads and writes, and signed GETs of packages and icons; no mail, no object writes.
+  installs: { handler: "packages/functions/src/installs/installs.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
   cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
@@ -165,6 +169,20 @@ export const routes = [
   { method: "PATCH", path: "/api/workspaces/{workspaceId}/members/{userId}", auth: "session", fn: "workspaces" },
   { method: "DELETE", path: "/api/workspaces/{workspaceId}/members/{userId}", auth: "session", fn: "workspaces" },
   { method: "POST", path: "/api/workspaces/{workspaceId}/transfer", auth: "session", fn: "workspaces" },
+  // Personal install links (docs/testers.md, "Personal install links and who installed what"): the
+  // share page of one build for the tester it was sent to; its download and manifest count for them.
+  // The share link's password, expiry and cap do not apply (the distribution is the grant).
+  { method: "GET", path: "/install/{token}", auth: "none", fn: "installs" },
+  { method: "HEAD", path: "/install/{token}", auth: "none", fn: "installs" },
+  { method: "GET", path: "/install/{token}/download", auth: "none", fn: "installs" },
+  { method: "HEAD", path: "/install/{token}/download", auth: "none", fn: "installs" },
+  { method: "GET", path: "/install/{token}/manifest.plist", auth: "none", fn: "installs" },
+  { method: "HEAD", path: "/install/{token}/manifest.plist", auth: "none", fn: "installs" },
+  { method: "GET", path: "/install/{token}/icon.png", auth: "none", fn: "installs" },
+  { method: "HEAD", path: "/install/{token}/icon.png", auth: "none", fn: "installs" },
+  // Who installed what: a build's testers, and a tester's builds in a workspace.
+  { method: "GET", path: "/api/files/{fileId}/installs", auth: "session", fn: "installs" },
+  { method: "GET", path: "/api/workspaces/{workspaceId}/testers/{email}/installs", auth: "session", fn: "installs" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/cli/{fileName}", auth: "none", fn: "cli" },
   { method: "HEAD", path: "/cli/{fileName}", auth: "none", fn: "cli" },

@@ -176,8 +176,14 @@ function actionButton({ action, primary, label }: InstallAction, links: PageLink
     : html`<a class="button ${kind}" href="${links.downloadUrl}" download>${label}</a>`;
 }
 
+/** What differs on a tester's personal install page (installs/installs.handler.ts) from the share page. */
+export interface PageOptions {
+  /** The tester the build was sent to: "Sent to <address>" under the build's name. */
+  sentTo?: string;
+}
+
 /** The build's page: what it is, the buttons and notices its offer (install-offer.ts) gives this device, and its details. */
-export function renderSharePage({ file, offer, iconUrl }: Pick<SharePage, "file" | "offer" | "iconUrl">, links: PageLinks): string {
+export function renderSharePage({ file, offer, iconUrl }: Pick<SharePage, "file" | "offer" | "iconUrl">, links: PageLinks, options: PageOptions = {}): string {
   const m = file.metadata;
   const ios = m.platform === "ios";
   const p = m.provisioning as Provisioning | undefined;
@@ -210,7 +216,7 @@ export function renderSharePage({ file, offer, iconUrl }: Pick<SharePage, "file"
   const devices = offer.registeredDevices;
   const body = html`<section class="card" aria-labelledby="app-title">
 <div class="app">${iconUrl ? html`<img src="${iconUrl}" alt="" width="72" height="72">` : html`<div class="placeholder" aria-hidden="true"></div>`}
-<div><h1 id="app-title">${m.appName}</h1><p class="sub">${describeBuild(file)}</p></div></div>
+<div><h1 id="app-title">${m.appName}</h1><p class="sub">${describeBuild(file)}</p>${options.sentTo && html`<p class="sub">Sent to <strong>${options.sentTo}</strong></p>`}</div></div>
 ${offer.notices.length > 0 && html`<div class="notice" role="note">${offer.notices.map((n) => noticeText(n, file))}</div>`}
 <div class="actions">${offer.actions.map((a) => actionButton(a, links))}</div>
 ${devices !== undefined && html`<p class="sub">Installs only on the ${devices} device${devices === 1 ? "" : "s"} registered in its provisioning profile.</p>`}
