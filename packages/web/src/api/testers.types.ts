@@ -1,9 +1,17 @@
 /*
- * The testers API's answers (issue 20), as the shared contract fixes them (CONTRACT-20: "HTTP API").
- * They MIRROR the contract until core's browser-safe modules carry them: `@hangar/core/tester-groups-schema`,
- * `distribution-schema`, `installs-schema` and `app-pages-schema`. This is the one file to switch to
- * those imports (re-export them under these names); nothing else in the web app declares these shapes.
+ * The testers API's answers (issue 20). Those core defines come from its browser-safe modules
+ * (`@hangar/core/distribution-schema`, `installs-schema`: types only, nothing reaches the bundle).
+ * The rest MIRROR the shared contract (CONTRACT-20, "HTTP API") until `@hangar/core/tester-groups-schema`
+ * and `app-pages-schema` carry them: this is the one file to switch to those imports (re-export them
+ * under these names); nothing else in the web app declares these shapes.
  */
+export type {
+  DistributionAnswer as DistributeAnswer,
+  DistributionsAnswer,
+  DistributionView as Distribution,
+  RecipientStatus,
+} from "@hangar/core/distribution-schema";
+export type { DeviceFamily, FileInstall, InstallVia, TesterInstall } from "@hangar/core/installs-schema";
 
 /** A group's self-service invite link (`{public}/join/<token>`); `url` can be shown again at any time. */
 export interface InviteLink {
@@ -53,66 +61,12 @@ export interface WorkspaceTester {
   lastInstall: LastInstall | null;
 }
 
-/** `GET /api/workspaces/{workspaceId}/testers/{email}/installs`, newest first. */
-export interface TesterInstall {
-  fileId: string;
-  projectId: string;
-  projectName: string;
-  platform: string;
-  version: string | null;
-  build: string | null;
-  firstAt: string;
-  lastAt: string;
-  deviceFamily: string;
-}
-
+/** The body of a distribute as the dashboard sends it (core's `DistributeInput` with its defaults left out). */
 export interface DistributeInput {
   groups?: string[];
   testers?: string[];
   notify?: boolean;
   message?: string;
-}
-
-/** recipients: distinct addresses named; queued: new mails (a tester already sent this build gets none). */
-export interface DistributeAnswer {
-  distributionId: string;
-  recipients: number;
-  queued: number;
-}
-
-export interface Distribution {
-  distributionId: string;
-  createdAt: string;
-  createdBy: { userId: string; email: string | null } | { clientId: string };
-  groups: { groupId: string; name: string }[];
-  testers: string[];
-  message: string | null;
-  notify: boolean;
-  recipients: number;
-}
-
-export type RecipientStatus = "queued" | "sent" | "suppressed" | "unsubscribed" | "capped" | "failed" | "silent";
-
-export interface Recipient {
-  email: string;
-  status: RecipientStatus;
-  sentAt: string | null;
-}
-
-export interface DistributionsAnswer {
-  items: Distribution[];
-  recipients: Recipient[];
-}
-
-/** `GET /api/files/{fileId}/installs`: one row per tester who fetched this build through their link or the portal. */
-export interface FileInstall {
-  email: string;
-  firstAt: string;
-  lastAt: string;
-  downloads: number;
-  installStarts: number;
-  deviceFamily: string;
-  via: "link" | "portal";
 }
 
 export interface AppPageInput {

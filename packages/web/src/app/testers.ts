@@ -1,6 +1,6 @@
 import { ACTIONS } from "@hangar/core/roles";
 import { ApiError, describeError } from "../api/api-client";
-import type { InviteLink, LastInstall, RecipientStatus } from "../api/testers.api";
+import type { DeviceFamily, InviteLink, LastInstall, RecipientStatus } from "../api/testers.api";
 import { platformLabel } from "../components/file-list";
 import { formatDateTime } from "./format";
 import type { Action } from "../api/workspaces.api";
@@ -100,12 +100,13 @@ export function buildLabel(build: { version: string | null; build: string | null
   return build.version ?? build.build ?? "unknown version";
 }
 
-export function lastInstallLabel(last: LastInstall): string {
+export function lastInstallLabel(last: Pick<LastInstall, "version" | "build"> & { platform: string | null }): string {
   return `${buildLabel(last)} · ${platformLabel(last.platform)}`;
 }
 
 export const RECIPIENT_STATUS: Record<RecipientStatus, { label: string; badge: string; hint: string }> = {
   queued: { label: "Queued", badge: "badge-muted", hint: "The mail is waiting to be sent at the sender's rate." },
+  sending: { label: "Sending", badge: "badge-muted", hint: "The mail is being sent." },
   sent: { label: "Mailed", badge: "badge-success", hint: "The mail left Hangar." },
   silent: { label: "Not mailed", badge: "badge-muted", hint: "Sent without a mail (notify off): the build is in their portal." },
   suppressed: { label: "Bounced before", badge: "badge-warning", hint: "Mail to this address bounced or was reported as spam, so Hangar sends it none." },
@@ -114,5 +115,5 @@ export const RECIPIENT_STATUS: Record<RecipientStatus, { label: string; badge: s
   failed: { label: "Failed", badge: "badge-danger", hint: "The mail could not be sent." },
 };
 
-export const DEVICE_FAMILY_LABEL: Record<string, string> = { ios: "iPhone or iPad", android: "Android", desktop: "Desktop", other: "Other device" };
-export const deviceLabel = (family: string) => DEVICE_FAMILY_LABEL[family.toLowerCase()] ?? family;
+const DEVICE_FAMILY_LABEL: Record<DeviceFamily, string> = { iPhone: "iPhone", iPad: "iPad", Android: "Android", desktop: "Desktop browser", other: "Other (a script or tool)" };
+export const deviceLabel = (family: DeviceFamily) => DEVICE_FAMILY_LABEL[family] ?? family;

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { FileDetail } from "../api/dashboard.api";
-import type { DistributeAnswer, Distribution, DistributionsAnswer, FileInstall } from "../api/testers.api";
+import type { DistributeAnswer, Distribution, DistributionsAnswer, FileInstall, InstallVia } from "../api/testers.api";
 import { distributionsQuery, fileInstallsQuery, groupsQuery, useDistribute } from "../api/testers.queries";
 import { formatDateTime } from "../app/format";
 import { paths } from "../app/paths";
@@ -156,14 +156,23 @@ function Installs({ items, workspaceId }: { items: readonly FileInstall[]; works
               </td>
               <td data-label="Device">{deviceLabel(i.deviceFamily)}</td>
               <td data-label="How">
-                {i.via === "portal" ? "Tester portal" : "Personal link"} · {i.downloads} {i.downloads === 1 ? "download" : "downloads"}
-                {i.installStarts > 0 && `, ${i.installStarts} ${i.installStarts === 1 ? "install" : "installs"}`}
+                <InstallCounts via={i.via} downloads={i.downloads} installStarts={i.installStarts} />
               </td>
             </tr>
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** "Personal link · 2 downloads, 1 install": how a tester came, and what they fetched. */
+export function InstallCounts({ via, downloads, installStarts }: { via: InstallVia; downloads: number; installStarts: number }) {
+  return (
+    <>
+      {via === "portal" ? "Tester portal" : "Personal link"} · {downloads} {downloads === 1 ? "download" : "downloads"}
+      {installStarts > 0 && `, ${installStarts} ${installStarts === 1 ? "install" : "installs"}`}
+    </>
   );
 }
 
@@ -199,15 +208,16 @@ function DistributeForm({ file, workspaceId, onClose }: { file: FileDetail; work
     });
   };
   if (sent) {
-    const already = sent.recipients - sent.queued;
+    const others = sent.recipients - sent.queued - sent.capped;
     return (
       <div className="stack-tight">
         <Notice title={`Sent to ${sent.recipients} ${sent.recipients === 1 ? "tester" : "testers"}.`}>
           <p data-testid="distribute-result">
             {notify
-              ? `${sent.queued} ${sent.queued === 1 ? "mail is" : "mails are"} on the way${already > 0 ? `; ${already} had this build already and get no second mail` : ""}.`
+              ? `${sent.queued} new ${sent.queued === 1 ? "mail is" : "mails are"} on the way.${others > 0 ? ` ${others} got none: they had this build already, unsubscribed, or their address bounced before.` : ""}`
               : "No mail was sent: the build is in their tester portal."}{" "}
-            Their mail status is listed under “Sent to”.
+            {sent.capped > 0 && `${sent.capped} got no mail because the workspace reached its daily mail cap; the build is in their portal. `}
+            Each tester’s mail status is listed under “Sent to”.
           </p>
         </Notice>
         <div className="form-actions">

@@ -5,6 +5,7 @@ import { formatDateTime } from "../app/format";
 import { paths } from "../app/paths";
 import { Link, useSearchParam } from "../app/router";
 import { buildLabel, deviceLabel } from "../app/testers";
+import { InstallCounts } from "../components/file-testers";
 import { useWorkspace } from "../app/workspace";
 import { InWorkspace, Loaded } from "../components/data";
 import { platformLabel } from "../components/file-list";
@@ -91,6 +92,7 @@ function Tester({ workspace, email }: { workspace: Workspace; email: string }) {
                       <th scope="col">First</th>
                       <th scope="col">Last</th>
                       <th scope="col">Device</th>
+                      <th scope="col">How</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -99,12 +101,13 @@ function Tester({ workspace, email }: { workspace: Workspace; email: string }) {
                         <th scope="row">
                           <Link to={paths.file(i.fileId)}>{buildLabel(i)}</Link> <span className="muted">{platformLabel(i.platform)}</span>
                         </th>
-                        <td data-label="Project">
-                          <Link to={paths.project(i.projectId)}>{i.projectName}</Link>
-                        </td>
+                        <td data-label="Project">{i.projectName ? <Link to={paths.project(i.projectId)}>{i.projectName}</Link> : <span className="muted">A deleted project</span>}</td>
                         <td data-label="First">{formatDateTime(i.firstAt)}</td>
                         <td data-label="Last">{formatDateTime(i.lastAt)}</td>
                         <td data-label="Device">{deviceLabel(i.deviceFamily)}</td>
+                        <td data-label="How">
+                          <InstallCounts via={i.via} downloads={i.downloads} installStarts={i.installStarts} />
+                        </td>
                       </tr>
                     ))}
                   </tbody>
