@@ -203,6 +203,25 @@ export const access = {
     objects: ["s3:GetObject", "s3:GetObjectVersion"],
     originSecret: true,
   },
+  // Tester groups (docs/testers.md "Groups"): session (Get/Update/Delete) and membership reads; a
+  // group found by its id (Query of gsi1); groups, names, testers and invite links in transactions
+  // (Put/Update/Delete) with the workspace's and group's counters; the testers of a group (Query of
+  // its partition), which addresses a group holds and the installs' last builds (BatchGetItem); a
+  // group's delete removes its testers (BatchWriteItem); the `join-link` stage secret (Get/Put);
+  // the audit entry (Put).
+  testers: {
+    table: [
+      "dynamodb:GetItem",
+      "dynamodb:BatchGetItem",
+      "dynamodb:PutItem",
+      "dynamodb:UpdateItem",
+      "dynamodb:DeleteItem",
+      "dynamodb:Query",
+      "dynamodb:BatchWriteItem",
+    ],
+    index: ["dynamodb:Query"],
+    originSecret: true,
+  },
   // The CLI tarball is packed from files in its own bundle: no table, no objects.
   cli: { originSecret: true },
   // Answers unknown paths (404) and wrong methods (405): it touches no resource.

@@ -55,6 +55,8 @@ import { ChangePassword, EmailOnly, ProfileInput, ResetConfirm, SessionRef, Sign
 import { SessionNotFoundError } from "@hangar/core/account-errors";
 import { CreateInvitation, InvitationRef, InvitationTokenInput, invitationNotFound } from "@hangar/core/invitations";
 import { linkNotFound, ShareKeyRef, ShareSettings } from "@hangar/core/links";
+import { AddTesters, CreateGroup, CreateInviteLink, GroupRef, GroupTesterRef, RenameGroup } from "@hangar/core/tester-groups-schema";
+import { GroupNotFoundError } from "@hangar/core/tester-group-errors";
 import { UnknownLinkError } from "@hangar/core/link-errors";
 import { InstallTokenRef, TesterRef, testerNotFound } from "@hangar/core/installs";
 import * as z from "zod/mini";
@@ -103,6 +105,9 @@ const invitation = { params: InvitationRef, notFound: invitationNotFound } as co
 // Personal install links: a malformed token names nothing (the share pages' 404, as a page for browsers).
 const installToken = { params: InstallTokenRef, notFound: () => new UnknownLinkError() } as const;
 const tester = { params: TesterRef, notFound: testerNotFound } as const;
+// A malformed group id names no group; the tester's address is any bounded text (the use case normalizes it).
+const group = { params: GroupRef, notFound: () => new GroupNotFoundError() } as const;
+const groupTester = { params: GroupTesterRef, notFound: () => new GroupNotFoundError() } as const;
 
 export const routeInput = {
   "POST /api/upload/api-key/presign": api({ body: Presign }),
@@ -184,6 +189,17 @@ export const routeInput = {
   "HEAD /install/{token}/icon.png": page(installToken),
   "GET /api/files/{fileId}/installs": dashboard(file),
   "GET /api/workspaces/{workspaceId}/testers/{email}/installs": dashboard(tester),
+  "GET /api/workspaces/{workspaceId}/groups": dashboard(workspace),
+  "POST /api/workspaces/{workspaceId}/groups": dashboard({ ...workspace, body: CreateGroup }),
+  "GET /api/groups/{groupId}": dashboard(group),
+  "PATCH /api/groups/{groupId}": dashboard({ ...group, body: RenameGroup }),
+  "DELETE /api/groups/{groupId}": dashboard(group),
+  // 1,000 addresses of up to 254 characters, as JSON: up to ~260 KB, over the default 64 KiB.
+  "POST /api/groups/{groupId}/testers": dashboard({ ...group, body: AddTesters, maxBodyBytes: 512 * 1024 }),
+  "DELETE /api/groups/{groupId}/testers/{email}": dashboard(groupTester),
+  "POST /api/groups/{groupId}/invite-link": dashboard({ ...group, body: CreateInviteLink }),
+  "DELETE /api/groups/{groupId}/invite-link": dashboard(group),
+  "GET /api/workspaces/{workspaceId}/testers": dashboard(workspace),
   "GET /cli/{fileName}": api(cliFile),
   "HEAD /cli/{fileName}": api(cliFile),
 } as const satisfies Record<RouteKey, RouteInput>;

@@ -66,6 +66,9 @@ export const functions = {
   // the share host, its counted download and manifest, and the dashboard's lists of the records.
   // Table reads and writes, and signed GETs of packages and icons; no mail, no object writes.
   installs: { handler: "packages/functions/src/installs/installs.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  // Tester groups (docs/testers.md "Groups"): create, rename, delete, add and remove testers, invite
+  // links (the URL shown again from the stage secret), and the workspace's testers. Table only.
+  testers: { handler: "packages/functions/src/testers/testers.handler.handler", memoryMB: 256, timeoutSeconds: 29 },
   // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
   cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
@@ -183,6 +186,17 @@ export const routes = [
   // Who installed what: a build's testers, and a tester's builds in a workspace.
   { method: "GET", path: "/api/files/{fileId}/installs", auth: "session", fn: "installs" },
   { method: "GET", path: "/api/workspaces/{workspaceId}/testers/{email}/installs", auth: "session", fn: "installs" },
+  // Tester groups and their invite links (issue 20, docs/testers.md "Groups"); admins manage, members see.
+  { method: "GET", path: "/api/workspaces/{workspaceId}/groups", auth: "session", fn: "testers" },
+  { method: "POST", path: "/api/workspaces/{workspaceId}/groups", auth: "session", fn: "testers" },
+  { method: "GET", path: "/api/groups/{groupId}", auth: "session", fn: "testers" },
+  { method: "PATCH", path: "/api/groups/{groupId}", auth: "session", fn: "testers" },
+  { method: "DELETE", path: "/api/groups/{groupId}", auth: "session", fn: "testers" },
+  { method: "POST", path: "/api/groups/{groupId}/testers", auth: "session", fn: "testers" },
+  { method: "DELETE", path: "/api/groups/{groupId}/testers/{email}", auth: "session", fn: "testers" },
+  { method: "POST", path: "/api/groups/{groupId}/invite-link", auth: "session", fn: "testers" },
+  { method: "DELETE", path: "/api/groups/{groupId}/invite-link", auth: "session", fn: "testers" },
+  { method: "GET", path: "/api/workspaces/{workspaceId}/testers", auth: "session", fn: "testers" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/cli/{fileName}", auth: "none", fn: "cli" },
   { method: "HEAD", path: "/cli/{fileName}", auth: "none", fn: "cli" },

@@ -33,6 +33,14 @@ export const AUDIT_ACTIONS = [
   "key.revoked",
   "link.settings_changed",
   "link.regenerated",
+  // Tester groups (issue 20, docs/testers.md "Groups").
+  "group.create",
+  "group.update",
+  "group.delete",
+  "group.testers_add",
+  "group.tester_remove",
+  "group.invite_link_create",
+  "group.invite_link_revoke",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -41,7 +49,7 @@ export interface AuditEntryInput {
   actor: AuditActor;
   action: AuditAction;
   /** What was acted on: `{ type: "key", id: "hgr_…", label: "CI" }`. */
-  target?: { type: "workspace" | "member" | "invitation" | "project" | "build" | "key" | "link"; id: string; label?: string };
+  target?: { type: "workspace" | "member" | "invitation" | "project" | "build" | "key" | "link" | "group"; id: string; label?: string };
   /** Small, safe, already-bounded facts (a role change's from/to, which link settings changed). */
   details?: Record<string, string | number | boolean | null>;
 }

@@ -22,6 +22,7 @@ import {
   SessionNotFoundError,
 } from "@hangar/core/account-errors";
 import { InvitationConflictError, InvitationGoneError, WrongAccountError } from "@hangar/core/invitation-errors";
+import { GroupConflictError, GroupNotFoundError, JoinLinkGoneError, TesterNotFoundError } from "@hangar/core/tester-group-errors";
 import { LinkGoneError, LinkPasswordRequiredError, UnknownLinkError, WrongLinkPasswordError } from "@hangar/core/link-errors";
 import type { HttpEvent, HttpResult } from "./http-context";
 
@@ -118,6 +119,11 @@ const STATUS_BY_CLASS: [abstract new (...args: never[]) => HangarError, number][
   [InvitationGoneError, 410],
   [WrongAccountError, 403],
   [InvitationConflictError, 409],
+  // Tester groups and their invite links (core's tester-groups/tester-group-errors.ts).
+  [GroupNotFoundError, 404],
+  [TesterNotFoundError, 404],
+  [GroupConflictError, 409],
+  [JoinLinkGoneError, 410],
 ];
 
 export interface ErrorBody {
