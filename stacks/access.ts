@@ -96,8 +96,9 @@ export const access = {
   // The share item with its settings; UpdateItem counts downloads (download) and install starts
   // and wrong link passwords (share). Presigned GETs run with these functions' credentials; they
   // name the version complete pinned.
+  // The share page also reads its project's newest files on gsi1 (Query) for its "a newer build is available".
   download: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem"], objects: ["s3:GetObject", "s3:GetObjectVersion"], originSecret: true },
-  share: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem"], objects: ["s3:GetObject", "s3:GetObjectVersion"], originSecret: true },
+  share: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem"], index: ["dynamodb:Query"], objects: ["s3:GetObject", "s3:GetObjectVersion"], originSecret: true },
   // Users, sessions, tokens, limiter counters: sessions are listed with a Query of the user's
   // partition and ended with BatchWriteItem; sign-up writes user + e-mail in one transaction (Put).
   // The mails of sign-up, resend and reset go out after the answer (equal work for every address).
@@ -199,6 +200,19 @@ export const access = {
   // gsi1). Signed GETs of the package and icon versions; no object writes, no mail.
   installs: {
     table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"],
+    index: ["dynamodb:Query"],
+    objects: ["s3:GetObject", "s3:GetObjectVersion"],
+    originSecret: true,
+  },
+  // Apps (issue 20, docs/testers.md): the app page reads its lookup item and project (GetItem), the
+  // project's files on gsi1 (Query), counts downloads and install starts on the builds' share items
+  // and the per-client and password limits (UpdateItem), and signs GETs of packages and icons. The
+  // settings: session (Get/Update/Delete), the project's page in a transaction (Update of the
+  // project, Put of the new lookup, Delete of the old), the audit entry (Put). Update tokens: Put in
+  // a transaction with the project's count (Update), listed on gsi1, revoked by Delete + Update;
+  // the update check reads the token (Get), counts its limit and its last use (Update).
+  apps: {
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
     index: ["dynamodb:Query"],
     objects: ["s3:GetObject", "s3:GetObjectVersion"],
     originSecret: true,

@@ -59,6 +59,8 @@ import { AddTesters, CreateGroup, CreateInviteLink, GroupRef, GroupTesterRef, Re
 import { GroupNotFoundError } from "@hangar/core/tester-group-errors";
 import { UnknownLinkError } from "@hangar/core/link-errors";
 import { InstallTokenRef, TesterRef, testerNotFound } from "@hangar/core/installs";
+import { AppFileRef, AppPageSettings, AppSlugRef, CreateUpdateToken, LatestUpdateQuery, UpdateTokenRef } from "@hangar/core/app-pages-schema";
+import { AppPageNotFoundError, UpdateTokenNotFoundError } from "@hangar/core/app-page-errors";
 import * as z from "zod/mini";
 import { RouteNotFoundError } from "./middleware/http-errors";
 import type { RouteKey } from "./routes";
@@ -95,6 +97,10 @@ const cliFile = {
 } as const;
 
 const project = { params: ProjectRef, notFound: projectNotFound } as const;
+/** An app page's address and its files: a malformed one is the page's 404 (browsers get its page). */
+const appPage = { params: AppSlugRef, notFound: () => new AppPageNotFoundError() } as const;
+const appFile = { params: AppFileRef, notFound: () => new AppPageNotFoundError() } as const;
+const updateToken = { params: UpdateTokenRef, notFound: () => new UpdateTokenNotFoundError() } as const;
 const key = { params: KeyRef, notFound: keyNotFound } as const;
 const file = { params: FileRef, notFound: fileNotFound } as const;
 const sharedFile = { params: FileRef, notFound: linkNotFound } as const;
@@ -200,6 +206,23 @@ export const routeInput = {
   "POST /api/groups/{groupId}/invite-link": dashboard({ ...group, body: CreateInviteLink }),
   "DELETE /api/groups/{groupId}/invite-link": dashboard(group),
   "GET /api/workspaces/{workspaceId}/testers": dashboard(workspace),
+  // Issue 20, apps (docs/testers.md): the page's password form is form-encoded, read by the function itself.
+  "GET /apps/{slug}": page(appPage),
+  "HEAD /apps/{slug}": page(appPage),
+  "POST /apps/{slug}": page(appPage),
+  "GET /apps/{slug}/files/{fileId}/download": page(appFile),
+  "HEAD /apps/{slug}/files/{fileId}/download": page(appFile),
+  "GET /apps/{slug}/files/{fileId}/manifest.plist": page(appFile),
+  "HEAD /apps/{slug}/files/{fileId}/manifest.plist": page(appFile),
+  "GET /apps/{slug}/files/{fileId}/icon.png": page(appFile),
+  "HEAD /apps/{slug}/files/{fileId}/icon.png": page(appFile),
+  "GET /api/projects/{projectId}/app-page": dashboard(project),
+  "PUT /api/projects/{projectId}/app-page": dashboard({ ...project, body: AppPageSettings }),
+  "GET /api/projects/{projectId}/update-tokens": dashboard(project),
+  "POST /api/projects/{projectId}/update-tokens": dashboard({ ...project, body: CreateUpdateToken }),
+  // A malformed project id in a token's path names no token of it: the token's 404.
+  "DELETE /api/projects/{projectId}/update-tokens/{tokenId}": dashboard(updateToken),
+  "GET /api/updates/latest": api({ query: LatestUpdateQuery }),
   "GET /cli/{fileName}": api(cliFile),
   "HEAD /cli/{fileName}": api(cliFile),
 } as const satisfies Record<RouteKey, RouteInput>;

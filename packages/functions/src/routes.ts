@@ -69,6 +69,10 @@ export const functions = {
   // Tester groups (docs/testers.md "Groups"): create, rename, delete, add and remove testers, invite
   // links (the URL shown again from the stage secret), and the workspace's testers. Table only.
   testers: { handler: "packages/functions/src/testers/testers.handler.handler", memoryMB: 256, timeoutSeconds: 29 },
+  // Issue 20 (docs/testers.md, "The app page and the update check"): a project's public app page, its
+  // settings and update tokens, and the in-app update check. The check alone takes an update token.
+  // 512 MB: a page password is checked with the accounts' scrypt parameters (128 MiB per hash).
+  apps: { handler: "packages/functions/src/apps/apps.handler.handler", memoryMB: 512, timeoutSeconds: 10 },
   // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
   cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
@@ -197,6 +201,24 @@ export const routes = [
   { method: "POST", path: "/api/groups/{groupId}/invite-link", auth: "session", fn: "testers" },
   { method: "DELETE", path: "/api/groups/{groupId}/invite-link", auth: "session", fn: "testers" },
   { method: "GET", path: "/api/workspaces/{workspaceId}/testers", auth: "session", fn: "testers" },
+  // Issue 20, the apps function (docs/testers.md, "The app page and the update check"): the public page of a
+  // project's latest builds, its password form and files (on the share host too), its settings, the
+  // update tokens, and the in-app update check (the one route an update token opens).
+  { method: "GET", path: "/apps/{slug}", auth: "none", fn: "apps" },
+  { method: "HEAD", path: "/apps/{slug}", auth: "none", fn: "apps" },
+  { method: "POST", path: "/apps/{slug}", auth: "none", fn: "apps" },
+  { method: "GET", path: "/apps/{slug}/files/{fileId}/download", auth: "none", fn: "apps" },
+  { method: "HEAD", path: "/apps/{slug}/files/{fileId}/download", auth: "none", fn: "apps" },
+  { method: "GET", path: "/apps/{slug}/files/{fileId}/manifest.plist", auth: "none", fn: "apps" },
+  { method: "HEAD", path: "/apps/{slug}/files/{fileId}/manifest.plist", auth: "none", fn: "apps" },
+  { method: "GET", path: "/apps/{slug}/files/{fileId}/icon.png", auth: "none", fn: "apps" },
+  { method: "HEAD", path: "/apps/{slug}/files/{fileId}/icon.png", auth: "none", fn: "apps" },
+  { method: "GET", path: "/api/projects/{projectId}/app-page", auth: "session", fn: "apps" },
+  { method: "PUT", path: "/api/projects/{projectId}/app-page", auth: "session", fn: "apps" },
+  { method: "GET", path: "/api/projects/{projectId}/update-tokens", auth: "session", fn: "apps" },
+  { method: "POST", path: "/api/projects/{projectId}/update-tokens", auth: "session", fn: "apps" },
+  { method: "DELETE", path: "/api/projects/{projectId}/update-tokens/{tokenId}", auth: "session", fn: "apps" },
+  { method: "GET", path: "/api/updates/latest", auth: "updateToken", fn: "apps" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/cli/{fileName}", auth: "none", fn: "cli" },
   { method: "HEAD", path: "/cli/{fileName}", auth: "none", fn: "cli" },

@@ -66,6 +66,14 @@ export const defaultRateRules = {
   invitationsPerInviter: { limit: 20, windowSeconds: 60 * 60 },
   /** Looks at an invitation link before signing in (the accept page) per client. */
   invitationPreview: { limit: 60, windowSeconds: 15 * 60 },
+
+  /**
+   * In-app update checks per update token (GET /api/updates/latest): a token ships inside every
+   * copy of a test build, so this is the whole tester base's allowance — an app checks at launch,
+   * thirty testers a few times an hour each stay far below it; a leaked token cannot be used to
+   * hammer the table.
+   */
+  updateCheck: { limit: 600, windowSeconds: 60 },
 } as const satisfies Record<string, RateRule>;
 
 export type RateRuleName = keyof typeof defaultRateRules;

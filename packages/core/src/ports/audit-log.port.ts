@@ -41,6 +41,10 @@ export const AUDIT_ACTIONS = [
   "group.tester_remove",
   "group.invite_link_create",
   "group.invite_link_revoke",
+  // Issue 20 (docs/testers.md): a project's public app page and its update tokens.
+  "project.app_page_update",
+  "update_token.created",
+  "update_token.revoked",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -24,6 +24,7 @@ import {
 import { InvitationConflictError, InvitationGoneError, WrongAccountError } from "@hangar/core/invitation-errors";
 import { GroupConflictError, GroupNotFoundError, JoinLinkGoneError, TesterNotFoundError } from "@hangar/core/tester-group-errors";
 import { LinkGoneError, LinkPasswordRequiredError, UnknownLinkError, WrongLinkPasswordError } from "@hangar/core/link-errors";
+import { AppBuildNotFoundError, AppPageNotFoundError, InvalidUpdateTokenError, UpdateTokenNotFoundError } from "@hangar/core/app-page-errors";
 import type { HttpEvent, HttpResult } from "./http-context";
 
 /*
@@ -124,6 +125,11 @@ const STATUS_BY_CLASS: [abstract new (...args: never[]) => HangarError, number][
   [TesterNotFoundError, 404],
   [GroupConflictError, 409],
   [JoinLinkGoneError, 410],
+  // App pages and the update check (core's app-pages/app-page-errors.ts).
+  [AppPageNotFoundError, 404],
+  [AppBuildNotFoundError, 404],
+  [UpdateTokenNotFoundError, 404],
+  [InvalidUpdateTokenError, 401],
 ];
 
 export interface ErrorBody {
@@ -159,7 +165,7 @@ export function mapError(error: unknown, requestId: string): MappedError {
   const headers: Record<string, string> = {};
   if (domain instanceof RateLimitedError) headers["Retry-After"] = String(domain.retryAfterSeconds);
   if (domain instanceof MethodNotAllowedError) headers["Allow"] = domain.allowed.join(", ");
-  if (domain instanceof MissingCredentialsError || domain instanceof InvalidCredentialsError) {
+  if (domain instanceof MissingCredentialsError || domain instanceof InvalidCredentialsError || domain instanceof InvalidUpdateTokenError) {
     headers["WWW-Authenticate"] = 'Bearer realm="hangar"';
   }
   return {

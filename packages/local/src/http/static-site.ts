@@ -14,6 +14,11 @@ import { extname, resolve, sep } from "node:path";
 
 /** Prefixes the API owns: never answered with the dashboard, so their JSON 404/405 stay intact. */
 const API_PREFIXES = ["/api", "/share", "/download"];
+/**
+ * Prefixes whose sub-paths only are the API's, as CloudFront's `/apps/*` behaviour matches them:
+ * `/apps` itself is the tester portal (a dashboard route), `/apps/<slug>` a project's app page.
+ */
+const API_SUBPATH_PREFIXES = ["/apps"];
 
 /**
  * Headers on every dashboard answer (issue 9: a strict CSP holds because the build inlines
@@ -89,7 +94,7 @@ export interface StaticSite {
 }
 
 export function isApiPath(path: string): boolean {
-  return API_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  return API_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) || API_SUBPATH_PREFIXES.some((prefix) => path.startsWith(`${prefix}/`));
 }
 
 /**
