@@ -96,8 +96,9 @@ export const access = {
   // The share item with its settings; UpdateItem counts downloads (download) and install starts
   // and wrong link passwords (share). Presigned GETs run with these functions' credentials; they
   // name the version complete pinned.
+  // The share page also reads its project's newest files on gsi1 (Query) for its "a newer build is available".
   download: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem"], objects: ["s3:GetObject", "s3:GetObjectVersion"], originSecret: true },
-  share: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem"], objects: ["s3:GetObject", "s3:GetObjectVersion"], originSecret: true },
+  share: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem"], index: ["dynamodb:Query"], objects: ["s3:GetObject", "s3:GetObjectVersion"], originSecret: true },
   // Users, sessions, tokens, limiter counters: sessions are listed with a Query of the user's
   // partition and ended with BatchWriteItem; sign-up writes user + e-mail in one transaction (Put).
   // The mails of sign-up, resend and reset go out after the answer (equal work for every address).
@@ -203,6 +204,50 @@ export const access = {
     objects: ["s3:GetObject", "s3:GetObjectVersion"],
     mail: ["ses:SendEmail"],
     selfInvoke: true,
+    originSecret: true,
+  },
+  // Installs (docs/testers.md): a personal link's item and the build's record (GetItem), a tester
+  // session of the link's address (GetItem), the per-client rules (UpdateItem), the record of a
+  // download or install start (a transaction: ConditionCheck of the file, Update of the install
+  // item, Put of the tester's last install); the dashboard's lists (session Get/Update/Delete, the
+  // membership and project reads, Query of a build's partition and of a tester's installs on
+  // gsi1). Signed GETs of the package and icon versions; no object writes, no mail.
+  installs: {
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"],
+    index: ["dynamodb:Query"],
+    objects: ["s3:GetObject", "s3:GetObjectVersion"],
+    originSecret: true,
+  },
+  // Apps (issue 20, docs/testers.md): the app page reads its lookup item and project (GetItem), the
+  // project's files on gsi1 (Query), counts downloads and install starts on the builds' share items
+  // and the per-client and password limits (UpdateItem), and signs GETs of packages and icons. The
+  // settings: session (Get/Update/Delete), the project's page in a transaction (Update of the
+  // project, Put of the new lookup, Delete of the old), the audit entry (Put). Update tokens: Put in
+  // a transaction with the project's count (Update), listed on gsi1, revoked by Delete + Update;
+  // the update check reads the token (Get), counts its limit and its last use (Update).
+  apps: {
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
+    index: ["dynamodb:Query"],
+    objects: ["s3:GetObject", "s3:GetObjectVersion"],
+    originSecret: true,
+  },
+  // Tester groups (docs/testers.md "Groups"): session (Get/Update/Delete) and membership reads; a
+  // group found by its id (Query of gsi1); groups, names, testers and invite links in transactions
+  // (Put/Update/Delete) with the workspace's and group's counters; the testers of a group (Query of
+  // its partition), which addresses a group holds and the installs' last builds (BatchGetItem); a
+  // group's delete removes its testers (BatchWriteItem); the `join-link` stage secret (Get/Put);
+  // the audit entry (Put).
+  testers: {
+    table: [
+      "dynamodb:GetItem",
+      "dynamodb:BatchGetItem",
+      "dynamodb:PutItem",
+      "dynamodb:UpdateItem",
+      "dynamodb:DeleteItem",
+      "dynamodb:Query",
+      "dynamodb:BatchWriteItem",
+    ],
+    index: ["dynamodb:Query"],
     originSecret: true,
   },
   // The CLI tarball is packed from files in its own bundle: no table, no objects.

@@ -56,7 +56,12 @@ import { SessionNotFoundError } from "@hangar/core/account-errors";
 import { CreateInvitation, InvitationRef, InvitationTokenInput, invitationNotFound } from "@hangar/core/invitations";
 import { linkNotFound, ShareKeyRef, ShareSettings } from "@hangar/core/links";
 import { appNotFound, JoinLinkInput, JoinRequest, TesterSignIn, TesterTokenInput } from "@hangar/core/tester-access";
+import { AddTesters, CreateGroup, CreateInviteLink, GroupRef, GroupTesterRef, RenameGroup } from "@hangar/core/tester-groups-schema";
+import { GroupNotFoundError } from "@hangar/core/tester-group-errors";
 import { UnknownLinkError } from "@hangar/core/link-errors";
+import { InstallTokenRef, TesterRef, testerNotFound } from "@hangar/core/installs";
+import { AppFileRef, AppPageSettings, AppSlugRef, CreateUpdateToken, LatestUpdateQuery, UpdateTokenRef } from "@hangar/core/app-pages-schema";
+import { AppPageNotFoundError, UpdateTokenNotFoundError } from "@hangar/core/app-page-errors";
 import * as z from "zod/mini";
 import { RouteNotFoundError } from "./middleware/http-errors";
 import type { RouteKey } from "./routes";
@@ -93,6 +98,10 @@ const cliFile = {
 } as const;
 
 const project = { params: ProjectRef, notFound: projectNotFound } as const;
+/** An app page's address and its files: a malformed one is the page's 404 (browsers get its page). */
+const appPage = { params: AppSlugRef, notFound: () => new AppPageNotFoundError() } as const;
+const appFile = { params: AppFileRef, notFound: () => new AppPageNotFoundError() } as const;
+const updateToken = { params: UpdateTokenRef, notFound: () => new UpdateTokenNotFoundError() } as const;
 const key = { params: KeyRef, notFound: keyNotFound } as const;
 const file = { params: FileRef, notFound: fileNotFound } as const;
 const sharedFile = { params: FileRef, notFound: linkNotFound } as const;
@@ -100,6 +109,12 @@ const workspace = { params: WorkspaceRef, notFound: workspaceNotFound } as const
 // A malformed member id names no member; a malformed workspace id, no workspace: both are 404s.
 const member = { params: MemberRef, notFound: workspaceNotFound } as const;
 const invitation = { params: InvitationRef, notFound: invitationNotFound } as const;
+// Personal install links: a malformed token names nothing (the share pages' 404, as a page for browsers).
+const installToken = { params: InstallTokenRef, notFound: () => new UnknownLinkError() } as const;
+const tester = { params: TesterRef, notFound: testerNotFound } as const;
+// A malformed group id names no group; the tester's address is any bounded text (the use case normalizes it).
+const group = { params: GroupRef, notFound: () => new GroupNotFoundError() } as const;
+const groupTester = { params: GroupTesterRef, notFound: () => new GroupNotFoundError() } as const;
 
 export const routeInput = {
   "POST /api/upload/api-key/presign": api({ body: Presign }),
@@ -180,6 +195,44 @@ export const routeInput = {
   "GET /api/tester/apps/{projectId}": dashboard({ params: ProjectRef, notFound: appNotFound }),
   "POST /api/join/preview": dashboard({ body: JoinLinkInput }),
   "POST /api/join": dashboard({ body: JoinRequest }),
+  "GET /install/{token}": page(installToken),
+  "HEAD /install/{token}": page(installToken),
+  "GET /install/{token}/download": page(installToken),
+  "HEAD /install/{token}/download": page(installToken),
+  "GET /install/{token}/manifest.plist": page(installToken),
+  "HEAD /install/{token}/manifest.plist": page(installToken),
+  "GET /install/{token}/icon.png": page(installToken),
+  "HEAD /install/{token}/icon.png": page(installToken),
+  "GET /api/files/{fileId}/installs": dashboard(file),
+  "GET /api/workspaces/{workspaceId}/testers/{email}/installs": dashboard(tester),
+  "GET /api/workspaces/{workspaceId}/groups": dashboard(workspace),
+  "POST /api/workspaces/{workspaceId}/groups": dashboard({ ...workspace, body: CreateGroup }),
+  "GET /api/groups/{groupId}": dashboard(group),
+  "PATCH /api/groups/{groupId}": dashboard({ ...group, body: RenameGroup }),
+  "DELETE /api/groups/{groupId}": dashboard(group),
+  // 1,000 addresses of up to 254 characters, as JSON: up to ~260 KB, over the default 64 KiB.
+  "POST /api/groups/{groupId}/testers": dashboard({ ...group, body: AddTesters, maxBodyBytes: 512 * 1024 }),
+  "DELETE /api/groups/{groupId}/testers/{email}": dashboard(groupTester),
+  "POST /api/groups/{groupId}/invite-link": dashboard({ ...group, body: CreateInviteLink }),
+  "DELETE /api/groups/{groupId}/invite-link": dashboard(group),
+  "GET /api/workspaces/{workspaceId}/testers": dashboard(workspace),
+  // Issue 20, apps (docs/testers.md): the page's password form is form-encoded, read by the function itself.
+  "GET /apps/{slug}": page(appPage),
+  "HEAD /apps/{slug}": page(appPage),
+  "POST /apps/{slug}": page(appPage),
+  "GET /apps/{slug}/files/{fileId}/download": page(appFile),
+  "HEAD /apps/{slug}/files/{fileId}/download": page(appFile),
+  "GET /apps/{slug}/files/{fileId}/manifest.plist": page(appFile),
+  "HEAD /apps/{slug}/files/{fileId}/manifest.plist": page(appFile),
+  "GET /apps/{slug}/files/{fileId}/icon.png": page(appFile),
+  "HEAD /apps/{slug}/files/{fileId}/icon.png": page(appFile),
+  "GET /api/projects/{projectId}/app-page": dashboard(project),
+  "PUT /api/projects/{projectId}/app-page": dashboard({ ...project, body: AppPageSettings }),
+  "GET /api/projects/{projectId}/update-tokens": dashboard(project),
+  "POST /api/projects/{projectId}/update-tokens": dashboard({ ...project, body: CreateUpdateToken }),
+  // A malformed project id in a token's path names no token of it: the token's 404.
+  "DELETE /api/projects/{projectId}/update-tokens/{tokenId}": dashboard(updateToken),
+  "GET /api/updates/latest": api({ query: LatestUpdateQuery }),
   "GET /cli/{fileName}": api(cliFile),
   "HEAD /cli/{fileName}": api(cliFile),
 } as const satisfies Record<RouteKey, RouteInput>;

@@ -67,6 +67,17 @@ export const functions = {
   // the mails go out after the answer (an asynchronous invocation of itself), so no answer or
   // timing says whether an address is a tester.
   tester: { handler: "packages/functions/src/tester/tester.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  // Personal install links and who installed what (docs/testers.md): a tester's page of a build on
+  // the share host, its counted download and manifest, and the dashboard's lists of the records.
+  // Table reads and writes, and signed GETs of packages and icons; no mail, no object writes.
+  installs: { handler: "packages/functions/src/installs/installs.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  // Tester groups (docs/testers.md "Groups"): create, rename, delete, add and remove testers, invite
+  // links (the URL shown again from the stage secret), and the workspace's testers. Table only.
+  testers: { handler: "packages/functions/src/testers/testers.handler.handler", memoryMB: 256, timeoutSeconds: 29 },
+  // Issue 20 (docs/testers.md, "The app page and the update check"): a project's public app page, its
+  // settings and update tokens, and the in-app update check. The check alone takes an update token.
+  // 512 MB: a page password is checked with the accounts' scrypt parameters (128 MiB per hash).
+  apps: { handler: "packages/functions/src/apps/apps.handler.handler", memoryMB: 512, timeoutSeconds: 10 },
   // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
   cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
@@ -180,6 +191,49 @@ export const routes = [
   { method: "GET", path: "/api/tester/apps/{projectId}", auth: "tester", fn: "tester" },
   { method: "POST", path: "/api/join/preview", auth: "none", fn: "tester" },
   { method: "POST", path: "/api/join", auth: "none", fn: "tester" },
+  // Personal install links (docs/testers.md, "Personal install links and who installed what"): the
+  // share page of one build for the tester it was sent to; its download and manifest count for them.
+  // The share link's password, expiry and cap do not apply (the distribution is the grant).
+  { method: "GET", path: "/install/{token}", auth: "none", fn: "installs" },
+  { method: "HEAD", path: "/install/{token}", auth: "none", fn: "installs" },
+  { method: "GET", path: "/install/{token}/download", auth: "none", fn: "installs" },
+  { method: "HEAD", path: "/install/{token}/download", auth: "none", fn: "installs" },
+  { method: "GET", path: "/install/{token}/manifest.plist", auth: "none", fn: "installs" },
+  { method: "HEAD", path: "/install/{token}/manifest.plist", auth: "none", fn: "installs" },
+  { method: "GET", path: "/install/{token}/icon.png", auth: "none", fn: "installs" },
+  { method: "HEAD", path: "/install/{token}/icon.png", auth: "none", fn: "installs" },
+  // Who installed what: a build's testers, and a tester's builds in a workspace.
+  { method: "GET", path: "/api/files/{fileId}/installs", auth: "session", fn: "installs" },
+  { method: "GET", path: "/api/workspaces/{workspaceId}/testers/{email}/installs", auth: "session", fn: "installs" },
+  // Tester groups and their invite links (issue 20, docs/testers.md "Groups"); admins manage, members see.
+  { method: "GET", path: "/api/workspaces/{workspaceId}/groups", auth: "session", fn: "testers" },
+  { method: "POST", path: "/api/workspaces/{workspaceId}/groups", auth: "session", fn: "testers" },
+  { method: "GET", path: "/api/groups/{groupId}", auth: "session", fn: "testers" },
+  { method: "PATCH", path: "/api/groups/{groupId}", auth: "session", fn: "testers" },
+  { method: "DELETE", path: "/api/groups/{groupId}", auth: "session", fn: "testers" },
+  { method: "POST", path: "/api/groups/{groupId}/testers", auth: "session", fn: "testers" },
+  { method: "DELETE", path: "/api/groups/{groupId}/testers/{email}", auth: "session", fn: "testers" },
+  { method: "POST", path: "/api/groups/{groupId}/invite-link", auth: "session", fn: "testers" },
+  { method: "DELETE", path: "/api/groups/{groupId}/invite-link", auth: "session", fn: "testers" },
+  { method: "GET", path: "/api/workspaces/{workspaceId}/testers", auth: "session", fn: "testers" },
+  // Issue 20, the apps function (docs/testers.md, "The app page and the update check"): the public page of a
+  // project's latest builds, its password form and files (on the share host too), its settings, the
+  // update tokens, and the in-app update check (the one route an update token opens).
+  { method: "GET", path: "/apps/{slug}", auth: "none", fn: "apps" },
+  { method: "HEAD", path: "/apps/{slug}", auth: "none", fn: "apps" },
+  { method: "POST", path: "/apps/{slug}", auth: "none", fn: "apps" },
+  { method: "GET", path: "/apps/{slug}/files/{fileId}/download", auth: "none", fn: "apps" },
+  { method: "HEAD", path: "/apps/{slug}/files/{fileId}/download", auth: "none", fn: "apps" },
+  { method: "GET", path: "/apps/{slug}/files/{fileId}/manifest.plist", auth: "none", fn: "apps" },
+  { method: "HEAD", path: "/apps/{slug}/files/{fileId}/manifest.plist", auth: "none", fn: "apps" },
+  { method: "GET", path: "/apps/{slug}/files/{fileId}/icon.png", auth: "none", fn: "apps" },
+  { method: "HEAD", path: "/apps/{slug}/files/{fileId}/icon.png", auth: "none", fn: "apps" },
+  { method: "GET", path: "/api/projects/{projectId}/app-page", auth: "session", fn: "apps" },
+  { method: "PUT", path: "/api/projects/{projectId}/app-page", auth: "session", fn: "apps" },
+  { method: "GET", path: "/api/projects/{projectId}/update-tokens", auth: "session", fn: "apps" },
+  { method: "POST", path: "/api/projects/{projectId}/update-tokens", auth: "session", fn: "apps" },
+  { method: "DELETE", path: "/api/projects/{projectId}/update-tokens/{tokenId}", auth: "session", fn: "apps" },
+  { method: "GET", path: "/api/updates/latest", auth: "updateToken", fn: "apps" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/cli/{fileName}", auth: "none", fn: "cli" },
   { method: "HEAD", path: "/cli/{fileName}", auth: "none", fn: "cli" },

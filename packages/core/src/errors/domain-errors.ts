@@ -87,7 +87,7 @@ export class RateLimitedError extends HangarError {
 
 export class NotFoundError extends HangarError {
   constructor(
-    readonly code: "upload_not_found" | "file_not_found" | "project_not_found" | "key_not_found" | "workspace_not_found" | "member_not_found" | "invitation_not_found",
+    readonly code: "upload_not_found" | "file_not_found" | "project_not_found" | "key_not_found" | "workspace_not_found" | "member_not_found" | "invitation_not_found" | "tester_not_found",
     message: string,
   ) {
     super(message);

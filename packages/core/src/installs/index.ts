@@ -1,2 +1,7 @@
-// Issue 20 (docs/testers.md): filled by the installs work; node code allowed here.
-export {};
+// Issue 20 (docs/testers.md, "Personal install links and who installed what"): node code.
+export * from "./installs.schema";
+export * from "./install-records.port";
+export * from "./install-records.dynamo";
+export * from "./device-family";
+export * from "./personal-link";
+export * from "./install-history";

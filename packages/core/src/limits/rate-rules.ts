@@ -79,6 +79,13 @@ export const defaultRateRules = {
    * thirty people joining within minutes; a leaked link cannot mail the world through Hangar.
    */
   joinPerLink: { limit: 200, windowSeconds: 60 * 60 },
+  /**
+   * In-app update checks per update token (GET /api/updates/latest): a token ships inside every
+   * copy of a test build, so this is the whole tester base's allowance — an app checks at launch,
+   * thirty testers a few times an hour each stay far below it; a leaked token cannot be used to
+   * hammer the table.
+   */
+  updateCheck: { limit: 600, windowSeconds: 60 },
 } as const satisfies Record<string, RateRule>;
 
 export type RateRuleName = keyof typeof defaultRateRules;

@@ -199,7 +199,7 @@ export class DynamoShareLinks implements ShareLinks {
     }
   }
 
-  private counterUpdate(userKey: string, day: string, counter: "downloads" | "installs", prefix: string, cap: boolean) {
+  private counterUpdate(userKey: string, day: string, counter: "downloads" | "installs", prefix: string, cap: boolean, uncapped = false) {
     const stale = staleDays(day);
     return new UpdateCommand({
       TableName: this.tableName,
@@ -209,14 +209,16 @@ export class DynamoShareLinks implements ShareLinks {
       // deleted build's trace, which has no fileId), the link must be on,
       // and for downloads the count must be below the cap: DynamoDB serializes updates of one item,
       // so under any concurrency exactly maxDownloads downloads are admitted.
-      ConditionExpression:
-        "attribute_exists(fileId) AND (attribute_not_exists(enabled) OR enabled = :on)" +
+      // A visit through the project's app page (core's app-pages) counts on the live build whatever its link's switch and cap.
+      ConditionExpression: uncapped
+        ? "attribute_exists(fileId)"
+        : "attribute_exists(fileId) AND (attribute_not_exists(enabled) OR enabled = :on)" +
         (cap ? " AND (attribute_not_exists(maxDownloads) OR (attribute_not_exists(downloads) AND maxDownloads > :zero) OR downloads < maxDownloads)" : ""),
       ExpressionAttributeNames: {
         "#today": `${prefix}${day}`,
         ...Object.fromEntries(stale.map((d, i) => [`#old${i}`, `${prefix}${d}`])),
       },
-      ExpressionAttributeValues: { ":one": 1, ":on": true, ...(cap ? { ":zero": 0 } : {}) },
+      ExpressionAttributeValues: { ":one": 1, ...(uncapped ? {} : { ":on": true }), ...(cap ? { ":zero": 0 } : {}) },
     });
   }
 
@@ -240,6 +242,18 @@ export class DynamoShareLinks implements ShareLinks {
     } catch (error) {
       // A link disabled or deleted between the read and the count: nothing to count.
       if (!isConditionFailure(error)) throw dynamoFailure("UpdateItem(count install)", error);
+    }
+  }
+
+  /**
+   * One download or install start through the project's app page (core's app-pages/visit-app-page.ts):
+   * on the build's counts, without its link's cap or switch. Nothing is counted once the build is gone.
+   */
+  async countUncapped(userKey: string, day: string, counter: "downloads" | "installs"): Promise<void> {
+    try {
+      await this.db.send(this.counterUpdate(userKey, day, counter, counter === "downloads" ? DOWNLOADS_OF : INSTALLS_OF, false, true));
+    } catch (error) {
+      if (!isConditionFailure(error)) throw dynamoFailure(`UpdateItem(count ${counter} via app page)`, error);
     }
   }
 }

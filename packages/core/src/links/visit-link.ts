@@ -54,7 +54,8 @@ export const ICON_SECONDS = 3600;
 
 const retryAfterOf = (decision: RateLimitDecision, now: Date) => Math.max(1, decision.state.resetAt - Math.floor(now.getTime() / 1000));
 
-async function admit(limiter: RateLimiter, subject: string, rule: VisitLimitedError["rule"], now: Date): Promise<void> {
+/** One hit on a per-client rule; over it, a 429 that says which rule (also the personal install links', installs/). */
+export async function admit(limiter: RateLimiter, subject: string, rule: VisitLimitedError["rule"], now: Date): Promise<void> {
   const decision = await limiter.hit(subject, now);
   if (!decision.allowed) throw new VisitLimitedError(rule, decision.state, retryAfterOf(decision, now));
 }
@@ -79,7 +80,7 @@ async function openLink(deps: LinkVisitDeps, visit: Visit, now: Date, options: {
 const urlToken = (link: ShareLink, now: Date) => (link.passwordHash && link.tokenSecret ? signLinkToken(link.tokenSecret, link.userKey, now) : undefined);
 
 /** The package of a link, as a short-lived GET that saves it under its original name. */
-function packageLocation(signer: UrlSigner, shared: SharedFile, expiresInSeconds: number): Promise<string> {
+export function packageLocation(signer: UrlSigner, shared: SharedFile, expiresInSeconds: number): Promise<string> {
   // Signed for the version complete inspected; records from before versioning have none and serve the current one.
   return signer.presignGet({
     key: shared.key,
@@ -90,7 +91,7 @@ function packageLocation(signer: UrlSigner, shared: SharedFile, expiresInSeconds
 }
 
 /** The icon stored beside the package at complete, as a short-lived GET (undefined without one). */
-async function iconLocation(signer: UrlSigner, shared: SharedFile, expiresInSeconds: number): Promise<string | undefined> {
+export async function iconLocation(signer: UrlSigner, shared: SharedFile, expiresInSeconds: number): Promise<string | undefined> {
   if (!shared.iconKey) return undefined;
   return signer.presignGet({
     key: shared.iconKey,

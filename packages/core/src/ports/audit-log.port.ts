@@ -26,11 +26,25 @@ export const AUDIT_ACTIONS = [
   "project.deleted",
   "build.uploaded",
   "build.deleted",
+  // A build sent to testers (issue 20, docs/testers.md): groups, recipients and new mails in details.
+  "build.distribute",
   "key.created",
   "key.regenerated",
   "key.revoked",
   "link.settings_changed",
   "link.regenerated",
+  // Tester groups (issue 20, docs/testers.md "Groups").
+  "group.create",
+  "group.update",
+  "group.delete",
+  "group.testers_add",
+  "group.tester_remove",
+  "group.invite_link_create",
+  "group.invite_link_revoke",
+  // Issue 20 (docs/testers.md): a project's public app page and its update tokens.
+  "project.app_page_update",
+  "update_token.created",
+  "update_token.revoked",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -39,7 +53,7 @@ export interface AuditEntryInput {
   actor: AuditActor;
   action: AuditAction;
   /** What was acted on: `{ type: "key", id: "hgr_…", label: "CI" }`. */
-  target?: { type: "workspace" | "member" | "invitation" | "project" | "build" | "key" | "link"; id: string; label?: string };
+  target?: { type: "workspace" | "member" | "invitation" | "project" | "build" | "key" | "link" | "group"; id: string; label?: string };
   /** Small, safe, already-bounded facts (a role change's from/to, which link settings changed). */
   details?: Record<string, string | number | boolean | null>;
 }

@@ -3,6 +3,11 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /**
+   * Extra header fields, by name (the build mail's `List-Unsubscribe` and `List-Unsubscribe-Post`,
+   * RFC 8058). Names are fixed by the code that composes the mail; values never hold a line break.
+   */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

@@ -22,8 +22,10 @@ import {
   SessionNotFoundError,
 } from "@hangar/core/account-errors";
 import { InvitationConflictError, InvitationGoneError, WrongAccountError } from "@hangar/core/invitation-errors";
+import { GroupConflictError, GroupNotFoundError, JoinLinkGoneError as GroupJoinLinkGoneError, TesterNotFoundError } from "@hangar/core/tester-group-errors";
 import { LinkGoneError, LinkPasswordRequiredError, UnknownLinkError, WrongLinkPasswordError } from "@hangar/core/link-errors";
 import { AppNotFoundError, JoinLinkGoneError } from "@hangar/core/tester-access-errors";
+import { AppBuildNotFoundError, AppPageNotFoundError, InvalidUpdateTokenError, UpdateTokenNotFoundError } from "@hangar/core/app-page-errors";
 import type { HttpEvent, HttpResult } from "./http-context";
 
 /*
@@ -122,6 +124,16 @@ const STATUS_BY_CLASS: [abstract new (...args: never[]) => HangarError, number][
   // Tester access (core's tester-access/tester-access-errors.ts).
   [JoinLinkGoneError, 410],
   [AppNotFoundError, 404],
+  // Tester groups and their invite links (core's tester-groups/tester-group-errors.ts).
+  [GroupNotFoundError, 404],
+  [TesterNotFoundError, 404],
+  [GroupConflictError, 409],
+  [GroupJoinLinkGoneError, 410],
+  // App pages and the update check (core's app-pages/app-page-errors.ts).
+  [AppPageNotFoundError, 404],
+  [AppBuildNotFoundError, 404],
+  [UpdateTokenNotFoundError, 404],
+  [InvalidUpdateTokenError, 401],
 ];
 
 export interface ErrorBody {
@@ -157,7 +169,7 @@ export function mapError(error: unknown, requestId: string): MappedError {
   const headers: Record<string, string> = {};
   if (domain instanceof RateLimitedError) headers["Retry-After"] = String(domain.retryAfterSeconds);
   if (domain instanceof MethodNotAllowedError) headers["Allow"] = domain.allowed.join(", ");
-  if (domain instanceof MissingCredentialsError || domain instanceof InvalidCredentialsError) {
+  if (domain instanceof MissingCredentialsError || domain instanceof InvalidCredentialsError || domain instanceof InvalidUpdateTokenError) {
     headers["WWW-Authenticate"] = 'Bearer realm="hangar"';
   }
   return {

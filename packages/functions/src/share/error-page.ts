@@ -1,6 +1,6 @@
 import { UnknownLinkError, VisitLimitedError } from "@hangar/core/link-errors";
 import type { HttpEvent, HttpResult } from "../middleware/http-context";
-import type { MappedError } from "../middleware/http-errors";
+import type { ErrorPage, MappedError } from "../middleware/http-errors";
 import { htmlResult, wantsHtml } from "./share-access";
 import { renderGonePage, renderNoticePage, renderPasswordPage } from "./share-page";
 
@@ -26,6 +26,16 @@ const waitText = (seconds: number) => {
 /** The password form's own route: its answers are pages whatever the Accept header (only the page's form posts there). */
 const isPasswordForm = (event: HttpEvent) => event.routeKey === "POST /share/{userKey}";
 
+/** What differs between the pages that share these answers: the share link's and the app page's (apps function). */
+export interface PageErrorOptions {
+  /** Where the password form posts (the page's own address). */
+  formAction(event: HttpEvent): string;
+  /** The request is that form's post. */
+  isPasswordForm(event: HttpEvent): boolean;
+  /** The heading and text of a 404 this page has its own page for (undefined: the JSON stays). */
+  unknown(error: unknown): { heading: string; text: string } | undefined;
+}
+
 /**
  * The share and download functions' errors as pages, for browsers: the envelope maps every error
  * (middleware/http-errors.ts) and hands the result here; undefined keeps the JSON envelope, which
@@ -38,24 +48,34 @@ const isPasswordForm = (event: HttpEvent) => event.routeKey === "POST /share/{us
  * - the password form's wrong answer (401) and its 429: the form again, with the problem;
  * - other 429s: a notice with the wait, and Retry-After.
  */
-export function errorPage(mapped: MappedError, event: HttpEvent, error: unknown): HttpResult | undefined {
-  const { code, message } = mapped.body.error;
-  const retryAfter = Number(mapped.headers["Retry-After"]);
-  const limited = { headers: { "Retry-After": String(retryAfter) } };
-  const form = `/share/${event.pathParameters?.userKey ?? ""}`;
-  if (isPasswordForm(event)) {
-    if (code === "wrong_password") return htmlResult(mapped.status, renderPasswordPage(form, message));
-    if (mapped.status === 429) return htmlResult(429, renderPasswordPage(form, message), [], limited);
-  }
-  if (!wantsHtml(event)) return undefined;
-  if (mapped.status === 410 && Object.hasOwn(GONE_HEADING, code)) return htmlResult(410, renderGonePage(GONE_HEADING[code]!, message));
-  if (error instanceof UnknownLinkError) return htmlResult(404, renderGonePage(UNKNOWN.heading, UNKNOWN.text));
-  if (mapped.status === 401 && code === "password_required") return htmlResult(401, renderPasswordPage(form));
-  if (mapped.status === 429) {
-    // The JSON names the wait in seconds; the page in words.
-    const reason = error instanceof VisitLimitedError ? error.reason : "Too many requests.";
-    const text = `${reason} Try again in ${waitText(retryAfter)}.`;
-    return htmlResult(429, renderNoticePage("Too many requests", text), [], limited);
-  }
-  return undefined;
+export const errorPage: ErrorPage = pageErrors({
+  formAction: (event) => `/share/${event.pathParameters?.userKey ?? ""}`,
+  isPasswordForm,
+  unknown: (error) => (error instanceof UnknownLinkError ? UNKNOWN : undefined),
+});
+
+/** The answers above, for a page with these options (the app pages reuse them as they are). */
+export function pageErrors(options: PageErrorOptions): ErrorPage {
+  return (mapped: MappedError, event: HttpEvent, error: unknown): HttpResult | undefined => {
+    const { code, message } = mapped.body.error;
+    const retryAfter = Number(mapped.headers["Retry-After"]);
+    const limited = { headers: { "Retry-After": String(retryAfter) } };
+    const form = options.formAction(event);
+    if (options.isPasswordForm(event)) {
+      if (code === "wrong_password") return htmlResult(mapped.status, renderPasswordPage(form, message));
+      if (mapped.status === 429) return htmlResult(429, renderPasswordPage(form, message), [], limited);
+    }
+    if (!wantsHtml(event)) return undefined;
+    if (mapped.status === 410 && Object.hasOwn(GONE_HEADING, code)) return htmlResult(410, renderGonePage(GONE_HEADING[code]!, message));
+    const unknown = mapped.status === 404 ? options.unknown(error) : undefined;
+    if (unknown) return htmlResult(404, renderGonePage(unknown.heading, unknown.text));
+    if (mapped.status === 401 && code === "password_required") return htmlResult(401, renderPasswordPage(form));
+    if (mapped.status === 429) {
+      // The JSON names the wait in seconds; the page in words.
+      const reason = error instanceof VisitLimitedError ? error.reason : "Too many requests.";
+      const text = `${reason} Try again in ${waitText(retryAfter)}.`;
+      return htmlResult(429, renderNoticePage("Too many requests", text), [], limited);
+    }
+    return undefined;
+  };
 }

@@ -40,10 +40,14 @@ function tokensOf(event: HttpEvent): string[] {
   return [...(fromQuery ? [fromQuery] : []), ...fromCookies].slice(0, 8);
 }
 
-/** The visit as core's use cases take it: the key, the client the per-client rules count (client-info.ts), its proofs and user agent. */
-export function visitOf(event: HttpEvent): Visit {
+/**
+ * The visit as core's use cases take it: the key, the client the per-client rules count
+ * (client-info.ts), its proofs and user agent. The app pages (apps function) read theirs with
+ * their slug as the key.
+ */
+export function visitOf(event: HttpEvent, key: string | undefined = event.pathParameters?.userKey): Visit {
   return {
-    userKey: event.pathParameters?.userKey,
+    userKey: key,
     client: clientInfo(event, getRuntime().settings).ip,
     tokens: tokensOf(event),
     userAgent: header(event, "user-agent"),
@@ -68,6 +72,24 @@ export const withToken = (url: string, token: string | undefined) => (token ? `$
  * sub-resources, and the download), so it opens this link only.
  */
 export function accessCookies(userKey: string, access: { token: string; maxAgeSeconds: number }, secure: boolean): string[] {
+  return accessCookiesFor([`/share/${userKey}`, `/download/${userKey}`], access, secure);
+}
+
+/** The password's cookie for these paths (a share link's two; an app page's one, `/apps/<slug>`, which holds its files). */
+export function accessCookiesFor(paths: string[], access: { token: string; maxAgeSeconds: number }, secure: boolean): string[] {
   const attributes = `Max-Age=${access.maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
-  return [`/share/${userKey}`, `/download/${userKey}`].map((path) => `${LINK_COOKIE}=${access.token}; Path=${path}; ${attributes}`);
+  return paths.map((path) => `${LINK_COOKIE}=${access.token}; Path=${path}; ${attributes}`);
+}
+
+/** A password form is a few dozen bytes; anything far larger is not one. */
+const MAX_FORM_BYTES = 2048;
+
+/** The password of a page's form (application/x-www-form-urlencoded); undefined when absent or not one. */
+export function formPassword(event: HttpEvent): string | undefined {
+  const raw = event.body ?? "";
+  if (raw.length > MAX_FORM_BYTES * 2) return undefined;
+  const text = event.isBase64Encoded ? Buffer.from(raw, "base64").toString("utf8") : raw;
+  if (text.length > MAX_FORM_BYTES) return undefined;
+  const password = new URLSearchParams(text).get("password");
+  return password && password.length <= 256 ? password : undefined;
 }

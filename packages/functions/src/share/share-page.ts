@@ -42,7 +42,14 @@ input[type=password]{font:inherit;padding:.6rem .75rem;border:1px solid var(--fi
 button{font:inherit;cursor:pointer}
 .error{color:var(--err);margin:0}
 footer{text-align:center;color:var(--muted);font-size:.875rem}
-@media (max-width:30rem){main{padding:.75rem .75rem 2rem}.card{padding:1rem}.actions .button{flex:1 1 100%}.qr svg{width:150px;height:150px}dl{grid-template-columns:auto 1fr;gap:.4rem .75rem}}
+.newer{margin-top:1rem;padding:.75rem 1rem;border-radius:10px;border:1px solid var(--accent)}
+.newer p{margin:0}
+h3{font-size:1rem;margin:1rem 0 .4rem}
+.builds{list-style:none;margin:0;padding:0}
+.builds li{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;padding:.75rem 0;border-top:1px solid var(--line)}
+.builds li:first-child{border-top:0;padding-top:0}
+.builds .button{min-height:44px;padding:.5rem 1rem}
+@media (max-width:30rem){main{padding:.75rem .75rem 2rem}.card{padding:1rem}.actions .button,.builds .button{flex:1 1 100%}.qr svg{width:150px;height:150px}dl{grid-template-columns:auto 1fr;gap:.4rem .75rem}}
 `.trim();
 
 export const STYLE_HASH = `'sha256-${createHash("sha256").update(STYLE).digest("base64")}'`;
@@ -53,14 +60,15 @@ export function pageCsp(imageOrigins: string[] = []): string {
   return `default-src 'none'; img-src ${img}; style-src ${STYLE_HASH}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 }
 
-interface Frame {
+export interface Frame {
   title: string;
   /** Open Graph / Twitter card (omitted on protected, gone and unknown links). */
   card?: { title: string; description: string; url: string; image?: string | undefined };
   body: SafeHtml;
 }
 
-function frame({ title, card, body }: Frame): string {
+/** The document around every share and app page: the head, the one stylesheet, the footer. */
+export function frame({ title, card, body }: Frame): string {
   const meta = card
     ? html`<meta property="og:type" content="website">
 <meta property="og:title" content="${card.title}">
@@ -94,7 +102,7 @@ ${body}
 `.toString();
 }
 
-const platformName = (p: unknown) => (p === "ios" ? "iOS" : p === "android" ? "Android" : "");
+export const platformName = (p: unknown) => (p === "ios" ? "iOS" : p === "android" ? "Android" : "");
 const str = (v: unknown) => (typeof v === "string" && v.length > 0 ? v : undefined);
 
 interface Provisioning {
@@ -127,7 +135,7 @@ function blockerText(reason: keyof typeof INSTALL_BLOCKER_TEXT, file: SharedFile
   }
 }
 
-function noticeText(notice: InstallNotice, file: SharedFile): SafeHtml {
+export function noticeText(notice: InstallNotice, file: SharedFile): SafeHtml {
   switch (notice.kind) {
     case "not_installable":
       return html`<p><strong>Cannot be installed over the air.</strong> ${blockerText(notice.reason, file)}</p>`;
@@ -146,7 +154,7 @@ const formatDate = (iso: string) => {
   const d = new Date(t);
   return `${d.getUTCDate()} ${["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][d.getUTCMonth()]} ${d.getUTCFullYear()}`;
 };
-const formatDateTime = (iso: string) => {
+export const formatDateTime = (iso: string) => {
   const t = Date.parse(iso);
   return Number.isNaN(t) ? iso : `${formatDate(iso)}, ${new Date(t).toISOString().slice(11, 16)} UTC`;
 };
@@ -161,6 +169,8 @@ export interface PageLinks {
   iconRoute?: string;
   /** The share URL's QR code, inline SVG (drawn by the qrcode library, no user text in it). */
   qrSvg: string;
+  /** A newer build of the same app in the project (core's app-pages/newer-build.ts): its label and page. */
+  newer?: { label: string; url: string };
 }
 
 export function describeBuild(file: SharedFile): string {
@@ -169,15 +179,23 @@ export function describeBuild(file: SharedFile): string {
   return [`Version ${version}`, platformName(m.platform), formatBytes(file.fileSize)].filter(Boolean).join(" · ");
 }
 
-function actionButton({ action, primary, label }: InstallAction, links: PageLinks): SafeHtml {
+/** One button of an install offer; `ariaLabel` names the build where several buttons share a label (the app page's list). */
+export function actionButton({ action, primary, label }: InstallAction, links: Pick<PageLinks, "installUrl" | "downloadUrl">, ariaLabel?: string): SafeHtml {
   const kind = primary ? "primary" : "secondary";
+  const named = ariaLabel ? html` aria-label="${ariaLabel}"` : undefined;
   return action === "install"
-    ? html`<a class="button ${kind}" href="${links.installUrl}">${label}</a>`
-    : html`<a class="button ${kind}" href="${links.downloadUrl}" download>${label}</a>`;
+    ? html`<a class="button ${kind}" href="${links.installUrl}"${named}>${label}</a>`
+    : html`<a class="button ${kind}" href="${links.downloadUrl}" download${named}>${label}</a>`;
+}
+
+/** What differs on a tester's personal install page (installs/installs.handler.ts) from the share page. */
+export interface PageOptions {
+  /** The tester the build was sent to: "Sent to <address>" under the build's name. */
+  sentTo?: string;
 }
 
 /** The build's page: what it is, the buttons and notices its offer (install-offer.ts) gives this device, and its details. */
-export function renderSharePage({ file, offer, iconUrl }: Pick<SharePage, "file" | "offer" | "iconUrl">, links: PageLinks): string {
+export function renderSharePage({ file, offer, iconUrl }: Pick<SharePage, "file" | "offer" | "iconUrl">, links: PageLinks, options: PageOptions = {}): string {
   const m = file.metadata;
   const ios = m.platform === "ios";
   const p = m.provisioning as Provisioning | undefined;
@@ -210,7 +228,8 @@ export function renderSharePage({ file, offer, iconUrl }: Pick<SharePage, "file"
   const devices = offer.registeredDevices;
   const body = html`<section class="card" aria-labelledby="app-title">
 <div class="app">${iconUrl ? html`<img src="${iconUrl}" alt="" width="72" height="72">` : html`<div class="placeholder" aria-hidden="true"></div>`}
-<div><h1 id="app-title">${m.appName}</h1><p class="sub">${describeBuild(file)}</p></div></div>
+<div><h1 id="app-title">${m.appName}</h1><p class="sub">${describeBuild(file)}</p>${options.sentTo && html`<p class="sub">Sent to <strong>${options.sentTo}</strong></p>`}</div></div>
+${links.newer && html`<div class="newer" role="note"><p>A newer build is available: <a href="${links.newer.url}">${links.newer.label}</a></p></div>`}
 ${offer.notices.length > 0 && html`<div class="notice" role="note">${offer.notices.map((n) => noticeText(n, file))}</div>`}
 <div class="actions">${offer.actions.map((a) => actionButton(a, links))}</div>
 ${devices !== undefined && html`<p class="sub">Installs only on the ${devices} device${devices === 1 ? "" : "s"} registered in its provisioning profile.</p>`}

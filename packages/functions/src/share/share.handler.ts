@@ -1,12 +1,17 @@
+import type { SharedFile } from "@hangar/core";
+import { newerBuildThan, versionLabel } from "@hangar/core/app-pages";
 import { openSharePage, shareIcon, shareManifest, shareQr, unlockShareLink } from "@hangar/core/links";
+import { projectFiles } from "../composition/apps";
 import { linkVisitDeps } from "../composition/links";
+import { getRuntime } from "../composition/root";
+import { logger } from "../observability";
 import type { HttpEvent, HttpResult } from "../middleware/http-context";
 import { httpFunction } from "../middleware/http-function";
 import { record } from "../observability/metrics";
 import { errorPage } from "./error-page";
 import { renderManifest } from "./manifest";
 import { qrSvg } from "./qr-code";
-import { accessCookies, htmlResult, isHead, shareBase, visitOf, withToken } from "./share-access";
+import { accessCookies, formPassword, htmlResult, isHead, shareBase, visitOf, withToken } from "./share-access";
 import { renderSharePage } from "./share-page";
 
 /**
@@ -16,17 +21,32 @@ import { renderSharePage } from "./share-page";
  * error-page.ts for browsers.
  */
 
-/** A password form is a few dozen bytes; anything far larger is not one. */
-const MAX_FORM_BYTES = 2048;
-
 const originOf = (url: string) => new URL(url).origin;
+
+/**
+ * A newer build of the same app in the project (one small Query, core's app-pages/newer-build.ts),
+ * linked by its own share page: the visitor of an old link lands one tap from the current build.
+ * Never fails the page: the notice is a courtesy, the build shown is what the link promised.
+ */
+async function newerNotice(file: SharedFile, shareBaseUrl: string): Promise<{ label: string; url: string } | undefined> {
+  try {
+    const newer = await newerBuildThan(projectFiles(), file, getRuntime().clock.now());
+    return newer && { label: versionLabel(newer.metadata.version, newer.metadata.buildNumber), url: `${shareBaseUrl}/share/${newer.userKey}` };
+  } catch (error) {
+    logger.warn("newer-build lookup failed", { error });
+    return undefined;
+  }
+}
 
 async function page(event: HttpEvent): Promise<HttpResult> {
   const shareBaseUrl = shareBase(event);
   const shown = await openSharePage(linkVisitDeps(), { ...visitOf(event), insecure: new URL(shareBaseUrl).protocol === "http:" });
   const { file } = shown;
   const shareUrl = `${shareBaseUrl}/share/${file.userKey}`;
+  // A HEAD answers like the GET without a body: it needs no notice.
+  const newer = isHead(event) ? undefined : await newerNotice(file, shareBaseUrl);
   const html = renderSharePage(shown, {
+    ...(newer ? { newer } : {}),
     shareUrl,
     downloadUrl: `${shareBaseUrl}/download/${file.userKey}`,
     ...(file.metadata.platform === "ios"
@@ -37,15 +57,6 @@ async function page(event: HttpEvent): Promise<HttpResult> {
     qrSvg: await qrSvg(shareUrl, "QR code of this page's address"),
   });
   return htmlResult(200, html, shown.iconUrl ? [originOf(shown.iconUrl)] : []);
-}
-
-function formPassword(event: HttpEvent): string | undefined {
-  const raw = event.body ?? "";
-  if (raw.length > MAX_FORM_BYTES * 2) return undefined;
-  const text = event.isBase64Encoded ? Buffer.from(raw, "base64").toString("utf8") : raw;
-  if (text.length > MAX_FORM_BYTES) return undefined;
-  const password = new URLSearchParams(text).get("password");
-  return password && password.length <= 256 ? password : undefined;
 }
 
 /** The password form: a right answer earns the link's cookie and goes back to the page (303). */

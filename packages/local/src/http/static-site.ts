@@ -15,7 +15,6 @@ import { routes } from "@hangar/functions/routes";
 
 /** Prefixes the API owns: never answered with the dashboard, so their JSON 404/405 stay intact. */
 const API_PREFIXES = ["/api", "/share", "/download"];
-
 /**
  * Below these the API answers too: the first segment of every route in routes.ts, as CloudFront
  * sends `/<segment>/*` to the API (stacks/web-stack.ts). Only what is *below* one: CloudFront's

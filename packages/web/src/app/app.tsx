@@ -19,6 +19,9 @@ import { ProfilePage } from "../pages/profile.page";
 import { NewProjectPage, ProjectsPage } from "../pages/projects.page";
 import { ProjectPage } from "../pages/project.page";
 import { FilePage } from "../pages/file.page";
+import { TesterGroupPage } from "../pages/tester-group.page";
+import { TesterPage } from "../pages/tester.page";
+import { TestersPage } from "../pages/testers.page";
 import { KeyUsagePage } from "../pages/key-usage.page";
 import { ResetPasswordPage } from "../pages/reset-password.page";
 import { SignUpPage } from "../pages/sign-up.page";
@@ -64,6 +67,9 @@ export const ROUTES: { [P in RoutePattern]: Route<P> } = {
   "/projects/new": { access: "account", render: () => <NewProjectPage /> },
   "/projects/:projectId": { access: "account", render: (p) => <ProjectPage projectId={p.projectId} /> },
   "/files/:fileId": { access: "account", render: (p) => <FilePage fileId={p.fileId} /> },
+  "/testers": { access: "account", render: () => <TestersPage /> },
+  "/testers/groups/:groupId": { access: "account", render: (p) => <TesterGroupPage groupId={p.groupId} /> },
+  "/testers/people": { access: "account", render: () => <TesterPage /> },
   "/security/developer-settings": { access: "account", render: () => <DeveloperSettingsPage /> },
   "/security/developer-settings/keys/:clientId": { access: "account", render: (p) => <KeyUsagePage clientId={p.clientId} /> },
   "/account": { access: "account", render: () => <AccountPage /> },

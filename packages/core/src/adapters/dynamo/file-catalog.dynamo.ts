@@ -5,6 +5,9 @@ import { dynamoFailure, untilProcessed } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
 import { batchWrite } from "./usage.dynamo";
 import { endedLinkItem } from "./ended-link.dynamo";
+import { DynamoStageSecret } from "./stage-secret.dynamo";
+import { removeTesterItems } from "../../installs/install-records.dynamo";
+import { INSTALL_LINK_SECRET } from "../../testers/install-link";
 
 /**
  * A project's files on gsi1 (`PROJECT#<id>` / `FILE#<createdAt>#<fileId>`), newest first. A page
@@ -12,6 +15,8 @@ import { endedLinkItem } from "./ended-link.dynamo";
  */
 export class DynamoFileCatalog implements FileCatalog {
   private readonly records: DynamoFileRepository;
+  /** Keys the personal install links of deleted builds' testers (removeTesterItems). */
+  private readonly installLinkSecret: DynamoStageSecret;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -20,6 +25,7 @@ export class DynamoFileCatalog implements FileCatalog {
     private readonly now: () => Date = () => new Date(),
   ) {
     this.records = new DynamoFileRepository(db, tableName);
+    this.installLinkSecret = new DynamoStageSecret(db, tableName, INSTALL_LINK_SECRET);
   }
 
   get(fileId: string): Promise<FileRecord | undefined> {
@@ -98,6 +104,11 @@ export class DynamoFileCatalog implements FileCatalog {
 
   async removeMany(files: FileRecord[]): Promise<void> {
     const now = this.now();
+    // What testers left of the builds (distributions, recipients, installs, personal links) goes
+    // first, so a purge stopped after it finds the records again; and once more after the records,
+    // for a download counted in between (recording needs the record from then on).
+    const fileIds = files.map((f) => f.fileId);
+    await removeTesterItems(this.db, this.tableName, this.installLinkSecret, fileIds, now);
     const requests = files.flatMap((f) => [
       { DeleteRequest: { Key: keys.file(f.fileId) } },
       // The share item gives way to the link's trace: its visitors learn the build was removed (410).
@@ -111,5 +122,6 @@ export class DynamoFileCatalog implements FileCatalog {
     } catch (error) {
       throw dynamoFailure("BatchWriteItem(files)", error);
     }
+    await removeTesterItems(this.db, this.tableName, this.installLinkSecret, fileIds, now);
   }
 }

@@ -35,6 +35,8 @@ export class SesMailer implements Mailer {
         Simple: {
           Subject: { Data: message.subject, Charset: "UTF-8" },
           Body: { Text: { Data: message.text, Charset: "UTF-8" }, Html: { Data: message.html, Charset: "UTF-8" } },
+          // SES v2 adds these to the message it builds (List-Unsubscribe of the build mail, RFC 8058).
+          ...(message.headers ? { Headers: Object.entries(message.headers).map(([Name, Value]) => ({ Name, Value })) } : {}),
         },
       },
       ...(this.options.configurationSet ? { ConfigurationSetName: this.options.configurationSet } : {}),

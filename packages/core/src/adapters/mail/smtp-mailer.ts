@@ -20,7 +20,7 @@ export class SmtpMailer implements Mailer {
 
   async send(message: MailMessage): Promise<void> {
     try {
-      await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+      await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text, html: message.html, ...(message.headers ? { headers: message.headers } : {}) });
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       throw new DependencyError("mail", `SMTP delivery failed (${typeof code === "string" ? code : "error"})`, { cause: error });

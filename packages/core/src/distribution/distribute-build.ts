@@ -1,0 +1,293 @@
+import { normalizeEmail } from "../accounts/account.schema";
+import { emailProblem } from "../accounts/account-input.schema";
+import { recordChange } from "../dashboard/audit-record";
+import type { FileRef } from "../dashboard/dashboard.schema";
+import { fileNotFound } from "../dashboard/files";
+import { NotFoundError, ValidationError, type FieldIssue } from "../errors/domain-errors";
+import type { AuditLog, Clock, FileRecord, ProjectCatalog, RateLimiter, StageSecret, TesterGroupDirectory, WorkspaceCatalog } from "../ports";
+import { installLinkHash, installLinkToken } from "../testers/install-link";
+import type { Actor } from "../workspaces/actor";
+import { projectAccess } from "../workspaces/project-access";
+import { BuildNotCompletedError, GroupNotFoundError } from "./distribution-errors";
+import type { DistributionCreator, DistributionRecord, DistributionStore, MailQueue, NewRecipient } from "./distribution.port";
+import type { DistributionAnswer, DistributeInput, RecipientStatus } from "./distribution.schema";
+
+/**
+ * Sending a build to testers (issue 20 item 3, docs/testers.md "Distribution and build mail").
+ *
+ * The request does the bookkeeping only and answers 202 at once: one `recipient` item per tester
+ * per build, written with a condition so that a second distribution of the same build (another
+ * group with the same person, a re-run of CI) mails nobody twice, each with its personal install
+ * link item; then one queue message per new mail. The mails themselves go out at the sender's
+ * rate from the queue (deliver-build-mail.ts), so 1,000 testers cost the request ~2,000 small
+ * writes, not 1,000 SMTP/SES round trips.
+ *
+ * Rejected: sending from the request (API Gateway's 29 s end a 1,000-tester send at SES's 14/s),
+ * and a queue message per distribution fanned out by the consumer (one poisoned address would
+ * retry the whole list, and the answer could not say how many mails were new).
+ */
+export interface DistributionDeps {
+  files: { get(fileId: string): Promise<FileRecord | undefined> };
+  projects: Pick<ProjectCatalog, "workspaceOf" | "get">;
+  workspaces: Pick<WorkspaceCatalog, "membership" | "get">;
+  groups: TesterGroupDirectory;
+  distributions: DistributionStore;
+  queue: MailQueue;
+  /** The stage secret named `install-link` (testers/install-link.ts). */
+  installLinkSecret: StageSecret;
+  /** Build mails per workspace and UTC day (rate rule `buildMailPerWorkspace`). */
+  buildMailCap: RateLimiter;
+  audit: Pick<AuditLog, "record">;
+  clock: Clock;
+  newDistributionId(): string;
+}
+
+/** What a distribution will do, resolved and checked before anything is written. */
+export interface DistributionPlan {
+  groups: { groupId: string; name: string }[];
+  /** Explicit addresses, normalized. */
+  testers: string[];
+  /** Every distinct address, with the names of the groups that brought it in (empty: named by address). */
+  addresses: Map<string, string[]>;
+  notify: boolean;
+  message: string | null;
+}
+
+/** The build being sent, as the use cases after the access check know it. */
+export interface DistributionTarget {
+  fileId: string;
+  projectId: string;
+  workspaceId: string;
+  workspaceName: string;
+  createdBy: DistributionCreator;
+  /** The member who sent it (audit log); undefined for CI (an API key's complete). */
+  actor?: Actor;
+  fileName: string;
+}
+
+/** Normalized, distinct addresses, or a 400 naming each bad one (`testers[3]`). */
+function normalizedTesters(testers: readonly string[]): string[] {
+  const issues: FieldIssue[] = [];
+  const out = new Set<string>();
+  testers.forEach((raw, i) => {
+    const email = normalizeEmail(raw);
+    const problem = emailProblem(email);
+    if (problem) issues.push({ field: `testers[${i}]`, message: problem });
+    else out.add(email);
+  });
+  if (issues.length > 0) throw new ValidationError(issues.slice(0, 20));
+  return [...out];
+}
+
+/**
+ * Resolves the groups (by id or name; `missing` refs of the input are a 404 naming them) and the
+ * project's default groups (a default group deleted since is skipped, not an error), and lists
+ * every distinct address. Reads only: complete calls it before completing, so a typo in
+ * `--groups` fails the upload's complete instead of half-completing it.
+ */
+export async function planDistribution(
+  deps: Pick<DistributionDeps, "groups">,
+  workspaceId: string,
+  input: Pick<DistributeInput, "groups" | "testers" | "notify"> & { message?: string | null | undefined },
+  defaultGroupIds: readonly string[] = [],
+): Promise<DistributionPlan> {
+  const testers = normalizedTesters(input.testers);
+  const named = [...new Set(input.groups.map((g) => g.trim()).filter((g) => g.length > 0))];
+  const defaults = defaultGroupIds.filter((id) => !named.includes(id));
+  const refs = [...named, ...defaults];
+  const resolved = refs.length > 0 ? await deps.groups.resolve(workspaceId, refs) : { groups: [], missing: [] };
+  const missing = resolved.missing.filter((ref) => named.includes(ref));
+  if (missing.length > 0) throw new GroupNotFoundError(missing);
+  const groups = [...new Map(resolved.groups.map((g) => [g.groupId, { groupId: g.groupId, name: g.name }])).values()];
+  const addresses = new Map<string, string[]>();
+  const members = await Promise.all(groups.map(async (g) => ({ g, emails: await deps.groups.addresses(g.groupId) })));
+  for (const { g, emails } of members) {
+    for (const email of emails) addresses.set(email, [...(addresses.get(email) ?? []), g.name]);
+  }
+  for (const email of testers) if (!addresses.has(email)) addresses.set(email, []);
+  return { groups, testers, addresses, notify: input.notify, message: input.message ?? null };
+}
+
+/**
+ * Admits as many of `wanted` mails as the workspace's daily cap still allows: the limiter is all
+ * or nothing per hit, so a refused hit is retried with half the count (at most log2(1,000) ≈ 10
+ * round trips when the cap is nearly reached; one otherwise).
+ */
+async function admitted(cap: RateLimiter, workspaceId: string, now: Date, wanted: number): Promise<number> {
+  let admittedCount = 0;
+  let ask = wanted;
+  while (ask > 0 && admittedCount < wanted) {
+    const decision = await cap.hit(workspaceId, now, ask);
+    if (decision.allowed) {
+      admittedCount += ask;
+      ask = Math.min(ask, wanted - admittedCount);
+    } else {
+      ask = Math.floor(ask / 2);
+    }
+  }
+  return admittedCount;
+}
+
+/**
+ * Writes the distribution, its new recipients and their install links, and queues their mails.
+ * Statuses are decided here (silent, unsubscribed, suppressed, capped, queued) so the file page
+ * shows each tester's fate at once; the sender checks unsubscribe and suppression again.
+ */
+export async function sendPlannedBuild(
+  deps: Omit<DistributionDeps, "files" | "projects" | "workspaces" | "groups">,
+  target: DistributionTarget,
+  plan: DistributionPlan,
+): Promise<DistributionAnswer> {
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const distributionId = deps.newDistributionId();
+  const emails = [...plan.addresses.keys()];
+  const record: DistributionRecord = {
+    distributionId,
+    fileId: target.fileId,
+    projectId: target.projectId,
+    workspaceId: target.workspaceId,
+    workspaceName: target.workspaceName,
+    groups: plan.groups,
+    testers: plan.testers,
+    message: plan.message,
+    notify: plan.notify,
+    recipients: emails.length,
+    createdAt: at,
+    createdBy: target.createdBy,
+  };
+  // The distribution first: the sender reads its message, so it must exist before any mail is queued.
+  const [existing, secret] = await Promise.all([
+    deps.distributions.existingRecipients(target.fileId, emails),
+    deps.installLinkSecret.bytes(),
+    deps.distributions.putDistribution(record),
+  ]);
+  const fresh = emails.filter((e) => !existing.has(e));
+  const [unsubscribed, suppressed] = plan.notify
+    ? await Promise.all([deps.distributions.unsubscribed(target.projectId, fresh), deps.distributions.suppressed(fresh)])
+    : [new Set<string>(), new Set<string>()];
+  const mailable = fresh.filter((e) => !unsubscribed.has(e) && !suppressed.has(e));
+  const allowed = plan.notify && mailable.length > 0 ? await admitted(deps.buildMailCap, target.workspaceId, now, mailable.length) : 0;
+  const admittedSet = new Set(mailable.slice(0, allowed));
+  const statusOf = (email: string): RecipientStatus => {
+    if (!plan.notify) return "silent";
+    if (unsubscribed.has(email)) return "unsubscribed";
+    if (suppressed.has(email)) return "suppressed";
+    return admittedSet.has(email) ? "queued" : "capped";
+  };
+  const recipients: NewRecipient[] = fresh.map((email) => ({
+    email,
+    fileId: target.fileId,
+    projectId: target.projectId,
+    workspaceId: target.workspaceId,
+    distributionId,
+    createdAt: at,
+    status: statusOf(email),
+    viaGroups: plan.addresses.get(email) ?? [],
+  }));
+  const hashes = new Map(fresh.map((email) => [email, installLinkHash(installLinkToken(secret, target.fileId, email))]));
+  const written = await deps.distributions.addRecipients(recipients, hashes);
+  const queued = recipients.filter((r) => r.status === "queued" && written.has(r.email));
+  // A copy still `queued` from an earlier distribution whose enqueue failed is queued again: the
+  // sender's claim makes a second message for one recipient harmless.
+  const stale = [...existing].filter(([, status]) => status === "queued").map(([email]) => email);
+  const jobs = [...queued.map((r) => r.email), ...stale].map((email) => ({ fileId: target.fileId, email }));
+  if (jobs.length > 0) await deps.queue.enqueue(jobs);
+  if (target.actor) {
+    await recordChange(deps, target.actor, {
+      workspaceId: target.workspaceId,
+      action: "build.distribute",
+      target: { type: "build", id: target.fileId, label: target.fileName },
+      details: { projectId: target.projectId, distributionId, groups: plan.groups.length, recipients: emails.length, queued: queued.length, notify: plan.notify },
+    });
+  }
+  return { distributionId, recipients: emails.length, queued: queued.length, capped: recipients.filter((r) => r.status === "capped").length };
+}
+
+/**
+ * A completed build of an active project the actor may act on: 404 `file_not_found` for an
+ * unknown id and for another workspace's build alike; 403 for a member whose role does not allow
+ * `action`; 409 `build_not_completed` for a pending or rejected upload.
+ */
+async function ownBuild(deps: Pick<DistributionDeps, "files" | "projects" | "workspaces">, actor: Actor, { fileId }: FileRef, action: "builds.distribute" | "workspace.read") {
+  const file = await deps.files.get(fileId);
+  if (!file) throw fileNotFound();
+  const { project } = await projectAccess(deps, actor.userId, file.projectId, action, file.workspaceId).catch((error: unknown) => {
+    throw error instanceof NotFoundError ? fileNotFound() : error;
+  });
+  if (project.status !== "active") throw fileNotFound();
+  return { file, project };
+}
+
+/** POST /api/files/{fileId}/distribute (builds.distribute): 202 `{distributionId, recipients, queued, capped}`. */
+export async function distributeBuild(deps: DistributionDeps, actor: Actor, input: FileRef & DistributeInput): Promise<DistributionAnswer> {
+  if (input.groups.length === 0 && input.testers.length === 0) {
+    throw new ValidationError([{ field: "groups", message: "name at least one group or tester" }]);
+  }
+  const { file, project } = await ownBuild(deps, actor, input, "builds.distribute");
+  if (file.status !== "completed") throw new BuildNotCompletedError();
+  const [plan, workspace] = await Promise.all([planDistribution(deps, project.workspaceId, input), deps.workspaces.get(project.workspaceId)]);
+  return sendPlannedBuild(
+    deps,
+    {
+      fileId: file.fileId,
+      projectId: project.projectId,
+      workspaceId: project.workspaceId,
+      workspaceName: workspace?.name ?? "",
+      createdBy: { userId: actor.userId, email: null },
+      actor,
+      fileName: file.fileName,
+    },
+    plan,
+  );
+}
+
+/** GET /api/files/{fileId}/distributions (workspace.read): every distribution, newest first, and every recipient's status. */
+export async function listDistributions(deps: Pick<DistributionDeps, "files" | "projects" | "workspaces" | "distributions">, actor: Actor, input: FileRef) {
+  const { file } = await ownBuild(deps, actor, input, "workspace.read");
+  const [distributions, recipients] = await Promise.all([deps.distributions.listDistributions(file.fileId), deps.distributions.listRecipients(file.fileId)]);
+  return {
+    items: distributions
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+      .map((d) => ({
+        distributionId: d.distributionId,
+        createdAt: d.createdAt,
+        createdBy: d.createdBy,
+        groups: d.groups,
+        testers: d.testers,
+        message: d.message,
+        notify: d.notify,
+        recipients: d.recipients,
+      })),
+    recipients: recipients
+      .sort((a, b) => a.email.localeCompare(b.email))
+      .map((r) => ({ email: r.email, status: r.status, sentAt: r.sentAt ?? null })),
+  };
+}
+
+/** GET /api/projects/{projectId}/default-groups (workspace.read). */
+export async function getDefaultGroups(deps: Pick<DistributionDeps, "projects" | "workspaces" | "distributions">, actor: Actor, input: { projectId: string }) {
+  const { project } = await projectAccess(deps, actor.userId, input.projectId, "workspace.read");
+  return { groupIds: await deps.distributions.defaultGroups(project.workspaceId, project.projectId) };
+}
+
+/**
+ * PUT /api/projects/{projectId}/default-groups (projects.manage): the groups every completed
+ * upload of the project is sent to. Refs may be ids or names; what is stored is ids (a renamed
+ * group stays a default). An unknown ref is a 404 naming it.
+ */
+export async function setDefaultGroups(
+  deps: Pick<DistributionDeps, "projects" | "workspaces" | "distributions" | "groups">,
+  actor: Actor,
+  input: { projectId: string; groupIds: string[] },
+) {
+  const { project } = await projectAccess(deps, actor.userId, input.projectId, "projects.manage");
+  const refs = [...new Set(input.groupIds)];
+  const { groups, missing } = refs.length > 0 ? await deps.groups.resolve(project.workspaceId, refs) : { groups: [], missing: [] };
+  if (missing.length > 0) throw new GroupNotFoundError(missing);
+  const groupIds = [...new Set(groups.map((g) => g.groupId))];
+  if (!(await deps.distributions.setDefaultGroups(project.workspaceId, project.projectId, groupIds))) throw projectNotFoundAfterAll();
+  return { groupIds };
+}
+
+const projectNotFoundAfterAll = () => new NotFoundError("project_not_found", "No project with this id in your workspaces");

@@ -1,0 +1,141 @@
+import { contentDisposition, GENERIC_MEDIA_TYPE } from "@hangar/core";
+import { installLinkUrl } from "@hangar/core/testers";
+import { listFileInstalls, listTesterInstalls, openPersonalPage, personalDownload, personalIcon, personalManifest, type PersonalVisit } from "@hangar/core/installs";
+import { clientInfo } from "../accounts/client-info";
+import { dashboardRouteMiddlewares } from "../composition/dashboard-http";
+import { installHistoryDeps, personalLinkDeps } from "../composition/installs";
+import { getRuntime } from "../composition/root";
+import { actorOf } from "../middleware/actor";
+import { header, type HttpEvent, type HttpResult } from "../middleware/http-context";
+import type { MappedError } from "../middleware/http-errors";
+import { httpFunction, json } from "../middleware/http-function";
+import { record } from "../observability/metrics";
+import { errorPage } from "../share/error-page";
+import { renderManifest } from "../share/manifest";
+import { qrSvg } from "../share/qr-code";
+import { htmlResult, isHead, shareBase } from "../share/share-access";
+import { renderNoticePage, renderSharePage } from "../share/share-page";
+
+/**
+ * Personal install links and who installed what (docs/testers.md). `/install/{token}` is the share
+ * page of one build for the tester it was sent to, rendered by the share page's own template
+ * (share/share-page.ts) with "Sent to <address>"; its download and manifest count for that tester
+ * (core's installs/personal-link.ts decides, as links/visit-link.ts does for share links). Every
+ * address these pages hand out is on the share host and under `/install/<token>`, so the install
+ * an iPhone starts from the page counts too. The dashboard's routes list the records.
+ */
+
+const NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+
+/** The portal's cookie (tester sessions, docs/testers.md): its value, when the request carried one. */
+export const TESTER_COOKIE = "hangar_tester";
+
+function testerCookie(event: HttpEvent): string | undefined {
+  const found = (event.cookies ?? []).find((c) => c.startsWith(`${TESTER_COOKIE}=`));
+  return found?.slice(TESTER_COOKIE.length + 1);
+}
+
+function visitOf(event: HttpEvent): PersonalVisit {
+  return {
+    token: event.pathParameters?.token,
+    client: clientInfo(event, getRuntime().settings).ip,
+    userAgent: header(event, "user-agent"),
+    testerCookie: testerCookie(event),
+  };
+}
+
+/** The personal page's own address on the share host (the token was checked by core before this is used). */
+const pageUrl = (event: HttpEvent) => installLinkUrl(shareBase(event), event.pathParameters?.token ?? "");
+
+const originOf = (url: string) => new URL(url).origin;
+
+async function page(event: HttpEvent): Promise<HttpResult> {
+  const shown = await openPersonalPage(personalLinkDeps(), { ...visitOf(event), insecure: new URL(shareBase(event)).protocol === "http:" });
+  const url = pageUrl(event);
+  const html = renderSharePage(
+    shown,
+    {
+      shareUrl: url,
+      downloadUrl: `${url}/download`,
+      ...(shown.file.metadata.platform === "ios" ? { installUrl: `itms-services://?action=download-manifest&url=${encodeURIComponent(`${url}/manifest.plist`)}` } : {}),
+      ...(shown.file.iconKey ? { iconRoute: `${url}/icon.png` } : {}),
+      // Scanned on the phone, the page keeps counting for this tester.
+      qrSvg: await qrSvg(url, "QR code of this page's address"),
+    },
+    { sentTo: shown.email },
+  );
+  return htmlResult(200, html, shown.iconUrl ? [originOf(shown.iconUrl)] : []);
+}
+
+async function download(event: HttpEvent): Promise<HttpResult> {
+  const served = await personalDownload(personalLinkDeps(), { ...visitOf(event), headOnly: isHead(event) });
+  switch (served.kind) {
+    case "described":
+      return {
+        statusCode: 200,
+        headers: {
+          "Content-Type": GENERIC_MEDIA_TYPE,
+          "Content-Length": String(served.fileSize),
+          "Content-Disposition": contentDisposition(served.fileName),
+          "X-Content-Type-Options": "nosniff",
+          ...NO_STORE,
+        },
+        body: "",
+      };
+    case "preview":
+      return htmlResult(
+        403,
+        renderNoticePage("Open this link on your phone", "This is the download of a test build: it installs on a phone, not in a preview.", {
+          href: pageUrl(event),
+          label: "Go to the install page",
+        }),
+      );
+    case "counted":
+      record.download();
+      return { statusCode: 302, headers: { Location: served.location, ...NO_STORE }, body: "" };
+  }
+}
+
+/** The OTA manifest: its package is the personal download, so the install itself counts for the tester. */
+async function manifest(event: HttpEvent): Promise<HttpResult> {
+  const found = await personalManifest(personalLinkDeps(), { ...visitOf(event), headOnly: isHead(event) });
+  if (found.installStart) record.installStart();
+  const url = pageUrl(event);
+  const body = renderManifest(found.file, {
+    packageUrl: `${url}/download`,
+    ...(found.file.iconKey ? { iconUrl: `${url}/icon.png` } : {}),
+  });
+  return { statusCode: 200, headers: { "Content-Type": "text/xml; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" }, body };
+}
+
+async function icon(event: HttpEvent): Promise<HttpResult> {
+  const { location } = await personalIcon(personalLinkDeps(), visitOf(event));
+  return { statusCode: 302, headers: { Location: location, ...NO_STORE }, body: "" };
+}
+
+/** The share pages' error pages for the personal pages (404, 410, 429); the dashboard's routes keep JSON. */
+function installErrorPage(mapped: MappedError, event: HttpEvent, error: unknown): HttpResult | undefined {
+  return event.routeKey.includes(" /install/") ? errorPage(mapped, event, error) : undefined;
+}
+
+export const handler = httpFunction(
+  "installs",
+  {
+    "GET /install/{token}": { handler: page },
+    "HEAD /install/{token}": { handler: page },
+    "GET /install/{token}/download": { handler: download },
+    "HEAD /install/{token}/download": { handler: download },
+    "GET /install/{token}/manifest.plist": { handler: manifest },
+    "HEAD /install/{token}/manifest.plist": { handler: manifest },
+    "GET /install/{token}/icon.png": { handler: icon },
+    "HEAD /install/{token}/icon.png": { handler: icon },
+    "GET /api/files/{fileId}/installs": {
+      handler: async (_e, c) => json(200, await listFileInstalls(installHistoryDeps(), actorOf(c), c.params)),
+    },
+    "GET /api/workspaces/{workspaceId}/testers/{email}/installs": {
+      handler: async (_e, c) => json(200, await listTesterInstalls(installHistoryDeps(), actorOf(c), c.params)),
+    },
+  },
+  dashboardRouteMiddlewares(),
+  { errorPage: installErrorPage },
+);
