@@ -196,10 +196,11 @@ export const access = {
   // redeem is a conditional Delete), the limiter counters (UpdateItem), who is a tester and what was
   // sent to them on gsi1 (Query), the builds' file, project, workspace, distribution and share items
   // (BatchGetItem), the install-link stage secret (Get; Put the first time), tester-groups' invite
-  // links and the join's transaction (Get, Put, Update, ConditionCheck). Presigned icon GETs. The
+  // links, their group and workspace (Get) and the join's transaction (Put the tester, Update the
+  // group's counters). Presigned icon GETs. The
   // magic-link mails go out after the answer, from an asynchronous invocation of itself.
   tester: {
-    table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
+    table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
     index: ["dynamodb:Query"],
     objects: ["s3:GetObject", "s3:GetObjectVersion"],
     mail: ["ses:SendEmail"],

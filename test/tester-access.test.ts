@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { createHash, randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { browser, dash, mailsTo, signedIn, uniqueEmail, type Browser } from "./support/accounts";
@@ -330,14 +330,99 @@ describe("the portal's API", () => {
   });
 });
 
+/** The owner's personal workspace, a group in it, and an invite link of that group. */
+async function groupWithLink(settings: { maxMembers?: number | null; expiresAt?: string | null } = {}) {
+  const spaces = await dash(owner, "GET", "/api/workspaces");
+  const workspaceId = spaces.json.items[0].workspaceId as string;
+  const made = await dash(owner, "POST", `/api/workspaces/${workspaceId}/groups`, { name: `QA ${randomBytes(3).toString("hex")}` });
+  expect(made.status, made.text).toBe(201);
+  const groupId = made.json.groupId as string;
+  const link = await dash(owner, "POST", `/api/groups/${groupId}/invite-link`, settings);
+  expect(link.status, link.text).toBe(201);
+  const token = new RegExp(`/join/(${TOKEN})$`).exec(link.json.url)![1]!;
+  return { workspaceId, groupId, groupName: made.json.name as string, token };
+}
+
+/** Asks to join through the link as `email` and returns the confirmation link's token from the mail. */
+async function joinToken(linkToken: string, email: string): Promise<string> {
+  const asked = await dash(browser(), "POST", "/api/join", { token: linkToken, email });
+  expect(asked.status, asked.text).toBe(202);
+  expect(asked.json).toEqual({ status: "sent" });
+  const [mail] = await mailsTo(email, 1);
+  expect(mail!.subject).toMatch(/confirm your address to join/);
+  return (await magicTokens(email, 1)).at(-1)!;
+}
+
 describe("join flow", () => {
-  it("an unknown invite link is 410 join_link_gone; a join request answers 202 and mails nothing", async () => {
+  it("preview, join request, the mailed confirmation: the tester is in the group and signed in", async () => {
+    const { groupId, groupName, token } = await groupWithLink();
+    const preview = await dash(browser(), "POST", "/api/join/preview", { token });
+    expect(preview.status, preview.text).toBe(200);
+    expect(preview.json).toMatchObject({ groupName, expiresAt: null, open: true, workspaceName: expect.any(String) });
+
+    const email = uniqueEmail("joiner");
+    const confirm = await joinToken(token, email);
+    const t = browser();
+    const session = await dash(t, "POST", "/api/tester/session", { token: confirm });
+    expect(session.status, session.text).toBe(200);
+    expect(session.json).toMatchObject({ email, joined: { groupId, groupName, workspaceName: preview.json.workspaceName } });
+    expect((await dash(t, "GET", "/api/tester/session")).json.email).toBe(email);
+    // The portal is empty until a build is sent; the owner sees the tester as joined.
+    expect((await dash(t, "GET", "/api/tester/apps")).json.items).toEqual([]);
+    const group = await dash(owner, "GET", `/api/groups/${groupId}`);
+    expect(group.json.testers).toEqual([expect.objectContaining({ email, source: "joined" })]);
+    // A second click on the confirmation is a used link.
+    expect((await dash(browser(), "POST", "/api/tester/session", { token: confirm })).json.error.code).toBe("invalid_token");
+    // A group member is a tester: a sign-in request now mails a link.
+    await dash(browser(), "POST", "/api/tester/sign-in", { email });
+    await magicTokens(email, 2);
+  });
+
+  it("the member cap: the confirmation that would pass it is 410, and the full link previews as gone", async () => {
+    const { token } = await groupWithLink({ maxMembers: 1 });
+    const first = uniqueEmail("first");
+    const second = uniqueEmail("second");
+    // Both ask while the link is open; the first to confirm takes the one place.
+    const [firstToken, secondToken] = [await joinToken(token, first), await joinToken(token, second)];
+    expect((await dash(browser(), "POST", "/api/tester/session", { token: firstToken })).status).toBe(200);
+    const late = await dash(browser(), "POST", "/api/tester/session", { token: secondToken });
+    expect(late.status, late.text).toBe(410);
+    expect(late.json.error.code).toBe("join_link_gone");
+    expect(late.headers.getSetCookie()).toEqual([]);
+    const preview = await dash(browser(), "POST", "/api/join/preview", { token });
+    expect(preview.status).toBe(410);
+    expect(preview.json.error.code).toBe("join_link_gone");
+  });
+
+  it("an expired link and a revoked link are 410; a confirmation of a revoked link signs nobody in", async () => {
+    const expiring = await groupWithLink({ expiresAt: new Date(Date.now() + 3600_000).toISOString() });
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: { pk: `WORKSPACE#${expiring.workspaceId}`, sk: `GROUP#${expiring.groupId}` },
+        UpdateExpression: "SET inviteLink.expiresAt = :past",
+        ExpressionAttributeValues: { ":past": "2021-06-01T00:00:00.000Z" },
+      }),
+    );
+    expect((await dash(browser(), "POST", "/api/join/preview", { token: expiring.token })).json.error.code).toBe("join_link_gone");
+
+    const revoked = await groupWithLink();
+    const email = uniqueEmail("revoked");
+    const confirm = await joinToken(revoked.token, email);
+    expect((await dash(owner, "DELETE", `/api/groups/${revoked.groupId}/invite-link`)).status).toBe(204);
+    expect((await dash(browser(), "POST", "/api/join/preview", { token: revoked.token })).status).toBe(410);
+    const session = await dash(browser(), "POST", "/api/tester/session", { token: confirm });
+    expect(session.status).toBe(410);
+    expect(session.json.error.code).toBe("join_link_gone");
+    expect((await dash(owner, "GET", `/api/groups/${revoked.groupId}`)).json.testers).toEqual([]);
+  });
+
+  it("an unknown invite link is 410 join_link_gone; a join request answers 202 all the same", async () => {
     const token = randomBytes(32).toString("base64url");
     const preview = await dash(browser(), "POST", "/api/join/preview", { token });
     expect(preview.status).toBe(410);
     expect(preview.json.error.code).toBe("join_link_gone");
-    const email = uniqueEmail("joiner");
-    const join = await dash(browser(), "POST", "/api/join", { token, email });
+    const join = await dash(browser(), "POST", "/api/join", { token, email: uniqueEmail("joiner") });
     expect(join.status).toBe(202);
     expect(join.json).toEqual({ status: "sent" });
   });

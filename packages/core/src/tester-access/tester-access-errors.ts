@@ -5,18 +5,11 @@ import { HangarError } from "../errors/domain-errors";
  * (functions/src/middleware/http-errors.ts); `code` is what the tester pages branch on. A used,
  * expired or unknown magic link is accounts' InvalidTokenError (400 `invalid_token`), a missing or
  * dead tester cookie accounts' NotSignedInError (401 `not_signed_in`): the same words as the dashboard's.
+ * Browser-safe like tester-groups' errors: `@hangar/core/tester-access-errors`.
  */
 
-/**
- * 410: an invite link that lets nobody in any more: unknown, revoked, replaced, expired or full.
- * One answer for all, so a guesser learns nothing from it.
- */
-export class JoinLinkGoneError extends HangarError {
-  readonly code = "join_link_gone";
-  constructor() {
-    super("This invite link no longer works: it was revoked or replaced, it expired, or its group is full. Ask whoever sent it for a new one");
-  }
-}
+/** 410 `join_link_gone`: tester-groups' error for an invite link that lets nobody in (one answer for every reason). */
+export { JoinLinkGoneError } from "../tester-groups/tester-group-errors";
 
 /** 404 `app_not_found`: nothing of this project was sent to the signed-in tester (or the id names no project). */
 export class AppNotFoundError extends HangarError {

@@ -22,9 +22,9 @@ import {
   SessionNotFoundError,
 } from "@hangar/core/account-errors";
 import { InvitationConflictError, InvitationGoneError, WrongAccountError } from "@hangar/core/invitation-errors";
-import { GroupConflictError, GroupNotFoundError, JoinLinkGoneError as GroupJoinLinkGoneError, TesterNotFoundError } from "@hangar/core/tester-group-errors";
+import { GroupConflictError, GroupNotFoundError, JoinLinkGoneError, TesterNotFoundError } from "@hangar/core/tester-group-errors";
 import { LinkGoneError, LinkPasswordRequiredError, UnknownLinkError, WrongLinkPasswordError } from "@hangar/core/link-errors";
-import { AppNotFoundError, JoinLinkGoneError } from "@hangar/core/tester-access-errors";
+import { AppNotFoundError } from "@hangar/core/tester-access-errors";
 import { AppBuildNotFoundError, AppPageNotFoundError, InvalidUpdateTokenError, UpdateTokenNotFoundError } from "@hangar/core/app-page-errors";
 import type { HttpEvent, HttpResult } from "./http-context";
 
@@ -121,14 +121,13 @@ const STATUS_BY_CLASS: [abstract new (...args: never[]) => HangarError, number][
   [InvitationGoneError, 410],
   [WrongAccountError, 403],
   [InvitationConflictError, 409],
-  // Tester access (core's tester-access/tester-access-errors.ts).
-  [JoinLinkGoneError, 410],
-  [AppNotFoundError, 404],
   // Tester groups and their invite links (core's tester-groups/tester-group-errors.ts).
   [GroupNotFoundError, 404],
   [TesterNotFoundError, 404],
   [GroupConflictError, 409],
-  [GroupJoinLinkGoneError, 410],
+  [JoinLinkGoneError, 410],
+  // Tester access (core's tester-access/tester-access-errors.ts; a dead invite link is tester-groups' JoinLinkGoneError).
+  [AppNotFoundError, 404],
   // App pages and the update check (core's app-pages/app-page-errors.ts).
   [AppPageNotFoundError, 404],
   [AppBuildNotFoundError, 404],
