@@ -87,6 +87,15 @@ describe("the audit log records every action of AUDIT_ACTIONS done through the A
     const deleted = await dash(owner.b, "DELETE", `/api/projects/${project.projectId}`, { confirmName: "Audited app" }, { "User-Agent": owner.ua });
     expect([200, 202, 204], deleted.text).toContain(deleted.status);
 
+    // Tester groups (issue 20): made, renamed, filled, a tester removed, an invite link made and revoked, deleted.
+    const group = await as(owner, "POST", `${base}/groups`, { name: "Audited testers" }, 201);
+    await as(owner, "PATCH", `/api/groups/${group.groupId}`, { name: "Audited testers, renamed" }, 200);
+    await as(owner, "POST", `/api/groups/${group.groupId}/testers`, { emails: ["t1@example.com", "t2@example.com"] }, 200);
+    await as(owner, "DELETE", `/api/groups/${group.groupId}/testers/t1%40example.com`, undefined, 204);
+    await as(owner, "POST", `/api/groups/${group.groupId}/invite-link`, {}, 201);
+    await as(owner, "DELETE", `/api/groups/${group.groupId}/invite-link`, undefined, 204);
+    await as(owner, "DELETE", `/api/groups/${group.groupId}`, undefined, 204);
+
     // Every page of the log, as its owner reads it.
     const entries: { action: string; actor: { userId: string; email: string | null; ip: string | null; userAgentFamily: string | null }; target: { type: string; id: string } | null }[] = [];
     let cursor: string | null = null;
@@ -117,6 +126,13 @@ describe("the audit log records every action of AUDIT_ACTIONS done through the A
       "key.revoked": { by: dev, target: key.clientId },
       "build.deleted": { by: dev, target: build.fileId },
       "project.deleted": { by: owner, target: project.projectId },
+      "group.create": { by: owner, target: group.groupId },
+      "group.update": { by: owner, target: group.groupId },
+      "group.testers_add": { by: owner, target: group.groupId },
+      "group.tester_remove": { by: owner, target: group.groupId },
+      "group.invite_link_create": { by: owner, target: group.groupId },
+      "group.invite_link_revoke": { by: owner, target: group.groupId },
+      "group.delete": { by: owner, target: group.groupId },
     };
     for (const [action, { by, target }] of Object.entries(expected)) {
       const entry = entries.find((e) => e.action === action && e.target?.id === target);

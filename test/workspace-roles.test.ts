@@ -35,7 +35,7 @@ const NOT_WORKSPACE_DATA = new Set([
 ]);
 
 /** 404 codes of the access check: what a non-member gets, exactly as for an unknown id. */
-const ACCESS_NOT_FOUND = ["workspace_not_found", "project_not_found", "key_not_found", "file_not_found"];
+const ACCESS_NOT_FOUND = ["workspace_not_found", "project_not_found", "key_not_found", "file_not_found", "group_not_found"];
 
 type Caller = Role | "stranger";
 
@@ -57,6 +57,8 @@ interface Fixture {
   presigned: { key: string };
   /** A member (viewer) for the member routes to act on. */
   memberId: string;
+  /** A tester group (owner's) with one tester, `tester@example.com` (issue 20). */
+  groupId: string;
 }
 
 interface Call {
@@ -118,6 +120,17 @@ const CALLS: Record<string, (w: World, f: Fixture) => Call> = {
     loose: true,
   }),
   "GET /api/workspaces/{workspaceId}/audit": (w) => ({ path: `/api/workspaces/${w.workspaceId}/audit` }),
+  // Tester groups (issue 20).
+  "GET /api/workspaces/{workspaceId}/groups": (w) => ({ path: `/api/workspaces/${w.workspaceId}/groups` }),
+  "POST /api/workspaces/{workspaceId}/groups": (w) => ({ path: `/api/workspaces/${w.workspaceId}/groups`, body: { name: `G ${randomIds.userKey()}` } }),
+  "GET /api/groups/{groupId}": (_w, f) => ({ path: `/api/groups/${f.groupId}` }),
+  "PATCH /api/groups/{groupId}": (_w, f) => ({ path: `/api/groups/${f.groupId}`, body: { name: `Renamed ${randomIds.userKey()}` } }),
+  "DELETE /api/groups/{groupId}": (_w, f) => ({ path: `/api/groups/${f.groupId}` }),
+  "POST /api/groups/{groupId}/testers": (_w, f) => ({ path: `/api/groups/${f.groupId}/testers`, body: { emails: ["another@example.com"] } }),
+  "DELETE /api/groups/{groupId}/testers/{email}": (_w, f) => ({ path: `/api/groups/${f.groupId}/testers/tester%40example.com` }),
+  "POST /api/groups/{groupId}/invite-link": (_w, f) => ({ path: `/api/groups/${f.groupId}/invite-link`, body: { maxMembers: 10 } }),
+  "DELETE /api/groups/{groupId}/invite-link": (_w, f) => ({ path: `/api/groups/${f.groupId}/invite-link` }),
+  "GET /api/workspaces/{workspaceId}/testers": (w) => ({ path: `/api/workspaces/${w.workspaceId}/testers` }),
 };
 
 const userIdOf = async (b: Browser): Promise<string> => (await dash(b, "GET", "/api/account")).json.userId;
@@ -145,11 +158,12 @@ async function newFixture(w: World): Promise<Fixture> {
   // The uploads under way are the key's (the owner's dashboard uploads count on a per-account
   // rule this many fixtures would exhaust): the dashboard routes that continue them may answer
   // 404 upload_not_found to a caller who did not start them, which is still not a refusal of access.
-  const [{ fileId }, multipart, presigned, memberId] = await Promise.all([
+  const [{ fileId }, multipart, presigned, memberId, groupId] = await Promise.all([
     uploadIpa(key),
     call("/api/upload/api-key/multipart", { method: "POST", key, body: declared }),
     presign(key, declared),
     seedMember(w.workspaceId, "viewer"),
+    newGroup(w),
   ]);
   expect(multipart.status, multipart.text).toBe(200);
   expect(presigned.status, presigned.text).toBe(200);
@@ -161,7 +175,17 @@ async function newFixture(w: World): Promise<Fixture> {
     multipart: { key: multipart.json.key, uploadId: multipart.json.uploadId },
     presigned: { key: presigned.json.key },
     memberId,
+    groupId,
   };
+}
+
+/** A tester group of the workspace with one tester (owner's). */
+async function newGroup(w: World): Promise<string> {
+  const group = await dash(w.owner, "POST", `/api/workspaces/${w.workspaceId}/groups`, { name: `Matrix ${randomIds.userKey()}` });
+  expect(group.status, group.text).toBe(201);
+  const added = await dash(w.owner, "POST", `/api/groups/${group.json.groupId}/testers`, { emails: ["tester@example.com"] });
+  expect(added.status, added.text).toBe(200);
+  return group.json.groupId as string;
 }
 
 function checkAnswer(route: string, caller: Caller, call: Call, reply: Reply) {

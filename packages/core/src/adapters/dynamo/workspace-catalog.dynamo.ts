@@ -479,8 +479,15 @@ export class DynamoWorkspaceCatalog implements WorkspaceCatalog {
           if (!failed) break;
           if (attempt >= ATTEMPTS) throw changedMeanwhile("remove workspace member");
         }
+      } else if (item.type === "group") {
+        // A tester group (docs/testers.md): its testers' partition and its invite link go with it.
+        await this.removePartition(`GROUP#${item.groupId}`, "group testers");
+        await transact(this.db, "remove tester group", [
+          { Delete: { TableName: this.tableName, Key: { pk: item.pk, sk: item.sk } } },
+          ...(typeof item.inviteLink?.tokenHash === "string" ? [{ Delete: { TableName: this.tableName, Key: keys.groupInviteLink(item.inviteLink.tokenHash) } }] : []),
+        ]);
       } else if (item.type !== "workspace") {
-        // Invitations (with their mailed token) and project names left behind.
+        // Invitations (with their mailed token), project and group names, testers' last installs left behind.
         await transact(this.db, "remove workspace item", [
           { Delete: { TableName: this.tableName, Key: { pk: item.pk, sk: item.sk } } },
           ...(typeof item.tokenHash === "string" ? [{ Delete: { TableName: this.tableName, Key: keys.token(item.tokenHash) } }] : []),
