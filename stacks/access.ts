@@ -161,8 +161,9 @@ export const access = {
   },
   // Files: the latest files list the account's projects (Query of the user's partition) and read
   // their rows' link counts (BatchGetItem); get; delete (BatchWriteItem of record, seal and the
-  // share item's trace) with the project's count (UpdateItem). Presigned icon GETs; deleting every
-  // version of a file's objects.
+  // share item's trace) with the project's count (UpdateItem), and what testers left of the build
+  // (Query of its partition, BatchWriteItem, a conditional DeleteItem of a last install; the
+  // install-link secret by GetItem). Presigned icon GETs; deleting every version of a file's objects.
   files: {
     table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem", "dynamodb:Query"],
     index: ["dynamodb:Query"],

@@ -1,5 +1,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { DynamoStageSecret, keys } from "@hangar/core/dynamo";
+import { INSTALL_LINK_SECRET, installLinkHash, installLinkToken } from "@hangar/core/testers";
 import { ScryptPasswordHasher } from "@hangar/core/accounts";
 import { DynamoShareLinks } from "@hangar/core/links-dynamo";
 import { newTokenSecret } from "@hangar/core/links";
@@ -30,7 +32,7 @@ let dataDir: string;
 let publicBase: string;
 let shareBase: string;
 let doc: DynamoDBDocumentClient;
-let done: { userKey: string; shareUrl: string; downloadUrl: string };
+let done: { fileId: string; userKey: string; shareUrl: string; downloadUrl: string };
 
 const hrefs = (html: string) =>
   [...html.matchAll(/<a class="button (?:primary|secondary)" href="([^"]+)"[^>]*>([^<]+)<\/a>/g)].map((m) => ({ href: m[1]!.replace(/&amp;/g, "&"), label: m[2] }));
@@ -134,6 +136,30 @@ describe("a share host apart from the public URL", () => {
     const svg = await get(`${shareBase}/share/${done.userKey}/qr.svg`);
     expect(svg.status).toBe(200);
     expect(decodeQr(svg.text)).toBe(done.shareUrl);
+  });
+
+  it("a tester's personal install link (docs/testers.md) is served on the share host, and everything it hands out stays there", async () => {
+    // The installLink item a distribution writes for one tester (contract of issue 20).
+    const email = "tester@share-host.hangar.test";
+    const secret = await new DynamoStageSecret(doc, stack.info.tableName, INSTALL_LINK_SECRET).bytes();
+    const token = installLinkToken(secret, done.fileId, email);
+    const item = { email, fileId: done.fileId, projectId: "prj_sharehost", workspaceId: "ws_sharehost", createdAt: new Date().toISOString() };
+    await doc.send(new PutCommand({ TableName: stack.info.tableName, Item: { ...keys.installLink(installLinkHash(token)), type: "installLink", ...item } }));
+    const personal = `${shareBase}/install/${token}`;
+
+    // The share link's password does not apply: the page opens, without a cookie, on the share host.
+    const iphone = await get(personal, { Accept: "text/html", "User-Agent": IPHONE });
+    expect(iphone.status).toBe(200);
+    const [install, download] = hrefs(iphone.text);
+    expect(decodeURIComponent(install!.href.split("&url=")[1]!)).toBe(`${personal}/manifest.plist`);
+    expect(download!.href).toBe(`${personal}/download`);
+    // A desktop gets the QR code: it opens the same personal page on the phone.
+    const desktop = await get(personal, { Accept: "text/html", "User-Agent": DESKTOP });
+    expect(decodeQr(/<svg role="img" aria-label="QR code[\s\S]*?<\/svg>/.exec(desktop.text)![0])).toBe(personal);
+    const manifest = await get(`${personal}/manifest.plist`, { "User-Agent": IPHONE });
+    const parsed = plist.parse(manifest.text) as { items: { assets: { kind: string; url: string }[] }[] };
+    for (const asset of parsed.items[0]!.assets) expect(new URL(asset.url).origin).toBe(shareBase);
+    expect((await get(`${personal}/download`, { "User-Agent": IPHONE })).status).toBe(302);
   });
 });
 

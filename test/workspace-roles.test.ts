@@ -131,6 +131,9 @@ const CALLS: Record<string, (w: World, f: Fixture) => Call> = {
   "POST /api/groups/{groupId}/invite-link": (_w, f) => ({ path: `/api/groups/${f.groupId}/invite-link`, body: { maxMembers: 10 } }),
   "DELETE /api/groups/{groupId}/invite-link": (_w, f) => ({ path: `/api/groups/${f.groupId}/invite-link` }),
   "GET /api/workspaces/{workspaceId}/testers": (w) => ({ path: `/api/workspaces/${w.workspaceId}/testers` }),
+  // Who installed what (installs function).
+  "GET /api/files/{fileId}/installs": (_w, f) => ({ path: `/api/files/${f.fileId}/installs` }),
+  "GET /api/workspaces/{workspaceId}/testers/{email}/installs": (w) => ({ path: `/api/workspaces/${w.workspaceId}/testers/${encodeURIComponent("tester@hangar.test")}/installs` }),
 };
 
 const userIdOf = async (b: Browser): Promise<string> => (await dash(b, "GET", "/api/account")).json.userId;

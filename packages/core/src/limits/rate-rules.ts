@@ -31,9 +31,9 @@ export const defaultRateRules = {
   /** Sign-ups, resends and reset requests per client. */
   mailPerClient: { limit: 30, windowSeconds: 15 * 60 },
 
-  /** Share pages, their QR codes, icons and install manifests per client. */
+  /** Share pages, their QR codes, icons and install manifests per client (personal install pages too, docs/testers.md). */
   sharePage: { limit: 120, windowSeconds: 60 },
-  /** Requests to download links per client (counted or not: HEAD, bots, refusals). */
+  /** Requests to download links per client (counted or not: HEAD, bots, refusals), personal install links' included. */
   download: { limit: 60, windowSeconds: 60 },
   /**
    * Counted downloads of one link per client and UTC day: one client cannot use up a link's cap
