@@ -83,6 +83,10 @@ describe("the audit log records every action of AUDIT_ACTIONS done through the A
     const key = await as(dev, "POST", "/api/keys", { name: "CI", projectId: project.projectId }, 201);
     await as(dev, "POST", `/api/keys/${key.clientId}/regenerate`, undefined, 200);
     await as(dev, "DELETE", `/api/keys/${key.clientId}`, undefined, 204);
+    // Issue 20: the project's app page and an update token.
+    await as(dev, "PUT", `/api/projects/${project.projectId}/app-page`, { enabled: true }, 200);
+    const updateToken = await as(dev, "POST", `/api/projects/${project.projectId}/update-tokens`, { name: "Beta builds" }, 201);
+    await as(dev, "DELETE", `/api/projects/${project.projectId}/update-tokens/${updateToken.tokenId}`, undefined, 204);
     await as(dev, "DELETE", `/api/files/${build.fileId}`, undefined, 204);
     const deleted = await dash(owner.b, "DELETE", `/api/projects/${project.projectId}`, { confirmName: "Audited app" }, { "User-Agent": owner.ua });
     expect([200, 202, 204], deleted.text).toContain(deleted.status);
@@ -133,6 +137,9 @@ describe("the audit log records every action of AUDIT_ACTIONS done through the A
       "group.invite_link_create": { by: owner, target: group.groupId },
       "group.invite_link_revoke": { by: owner, target: group.groupId },
       "group.delete": { by: owner, target: group.groupId },
+      "project.app_page_update": { by: dev, target: project.projectId },
+      "update_token.created": { by: dev, target: project.projectId },
+      "update_token.revoked": { by: dev, target: project.projectId },
     };
     for (const [action, { by, target }] of Object.entries(expected)) {
       const entry = entries.find((e) => e.action === action && e.target?.id === target);

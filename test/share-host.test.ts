@@ -1,7 +1,8 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
-import { DynamoStageSecret, keys } from "@hangar/core/dynamo";
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { DynamoProjectCatalog, DynamoStageSecret, keys } from "@hangar/core/dynamo";
 import { INSTALL_LINK_SECRET, installLinkHash, installLinkToken } from "@hangar/core/testers";
+import { DynamoAppPages, newSlug } from "@hangar/core/app-pages";
 import { ScryptPasswordHasher } from "@hangar/core/accounts";
 import { DynamoShareLinks } from "@hangar/core/links-dynamo";
 import { newTokenSecret } from "@hangar/core/links";
@@ -160,6 +161,54 @@ describe("a share host apart from the public URL", () => {
     const parsed = plist.parse(manifest.text) as { items: { assets: { kind: string; url: string }[] }[] };
     for (const asset of parsed.items[0]!.assets) expect(new URL(asset.url).origin).toBe(shareBase);
     expect((await get(`${personal}/download`, { "User-Agent": IPHONE })).status).toBe(302);
+  });
+});
+
+describe("an app page on the share host (issue 20)", () => {
+  it("is served there with its password; every link of the page and its manifest stays on the share host", async () => {
+    // Published as PUT /api/projects/{id}/app-page does it: the settings on the project, the slug's lookup item.
+    const info = stack.info;
+    const file = (await doc.send(new GetCommand({ TableName: info.tableName, Key: { pk: `FILE#${done.fileId}`, sk: "FILE" } }))).Item!;
+    const project = (await new DynamoProjectCatalog(doc, info.tableName).find(file.projectId as string))!;
+    const slug = newSlug(project.name);
+    const pages = new DynamoAppPages(doc, info.tableName);
+    const state = { enabled: true, slug, passwordHash: await new ScryptPasswordHasher().hash(PASSWORD), tokenSecret: newTokenSecret() };
+    expect(await pages.save(project, state, undefined)).toBe(true);
+    const pageUrl = `${shareBase}/apps/${slug}`;
+
+    expect((await get(pageUrl, { Accept: "text/html", "User-Agent": DESKTOP })).status).toBe(401);
+    const unlocked = await fetch(pageUrl, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html" },
+      body: new URLSearchParams({ password: PASSWORD }).toString(),
+      redirect: "manual",
+    });
+    expect(unlocked.status).toBe(303);
+    const cookies = unlocked.headers.getSetCookie();
+    expect(cookies.map((c) => /Path=([^;]+)/.exec(c)?.[1])).toEqual([`/apps/${slug}`]);
+    expect(cookies[0]).not.toMatch(/Domain=/i);
+    const cookie = cookies[0]!.split(";")[0]!;
+
+    const iphone = await get(pageUrl, { Accept: "text/html", "User-Agent": IPHONE, Cookie: cookie });
+    expect(iphone.status).toBe(200);
+    const links = hrefs(iphone.text);
+    expect(links.length).toBeGreaterThan(0);
+    const install = links.find((l) => l.href.startsWith("itms-services:"))!;
+    const manifestUrl = new URL(decodeURIComponent(install.href.split("url=")[1]!));
+    expect(manifestUrl.origin).toBe(shareBase);
+    expect(manifestUrl.pathname).toBe(`/apps/${slug}/files/${done.fileId}/manifest.plist`);
+    const manifest = await get(manifestUrl.toString());
+    expect(manifest.status).toBe(200);
+    const parsed = plist.parse(manifest.text) as { items: { assets: { url: string }[] }[] };
+    for (const asset of parsed.items[0]!.assets) expect(new URL(asset.url).origin).toBe(shareBase);
+    const desktop = await get(pageUrl, { Accept: "text/html", "User-Agent": DESKTOP, Cookie: cookie });
+    for (const link of hrefs(desktop.text)) {
+      const target = link.href.startsWith("itms-services:") ? decodeURIComponent(link.href.split("url=")[1]!) : link.href;
+      expect(new URL(target).origin, link.href).toBe(shareBase);
+    }
+    expect(decodeQr(/<svg role="img" aria-label="QR code[\s\S]*?<\/svg>/.exec(desktop.text)![0])).toBe(pageUrl);
+    const download = await get(`${pageUrl}/files/${done.fileId}/download`, { Cookie: cookie });
+    expect(download.status).toBe(302);
   });
 });
 

@@ -134,6 +134,13 @@ const CALLS: Record<string, (w: World, f: Fixture) => Call> = {
   // Who installed what (installs function).
   "GET /api/files/{fileId}/installs": (_w, f) => ({ path: `/api/files/${f.fileId}/installs` }),
   "GET /api/workspaces/{workspaceId}/testers/{email}/installs": (w) => ({ path: `/api/workspaces/${w.workspaceId}/testers/${encodeURIComponent("tester@hangar.test")}/installs` }),
+  // Issue 20, apps: the app page's settings and the update tokens.
+  "GET /api/projects/{projectId}/app-page": (_w, f) => ({ path: `/api/projects/${f.projectId}/app-page` }),
+  "PUT /api/projects/{projectId}/app-page": (_w, f) => ({ path: `/api/projects/${f.projectId}/app-page`, body: { enabled: true } }),
+  "GET /api/projects/{projectId}/update-tokens": (_w, f) => ({ path: `/api/projects/${f.projectId}/update-tokens` }),
+  "POST /api/projects/{projectId}/update-tokens": (_w, f) => ({ path: `/api/projects/${f.projectId}/update-tokens`, body: { name: "Matrix" } }),
+  // No such token: allowed means 404 update_token_not_found, never a refusal of access.
+  "DELETE /api/projects/{projectId}/update-tokens/{tokenId}": (_w, f) => ({ path: `/api/projects/${f.projectId}/update-tokens/utk_0000000000000000`, loose: true }),
 };
 
 const userIdOf = async (b: Browser): Promise<string> => (await dash(b, "GET", "/api/account")).json.userId;

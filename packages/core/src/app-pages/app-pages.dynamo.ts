@@ -60,9 +60,10 @@ export class DynamoAppPages implements AppPageStore {
           TableName: this.tableName,
           Key: keys.project(project.workspaceId, project.projectId),
           UpdateExpression: "SET appPage = :page",
-          ConditionExpression: `attribute_exists(pk) AND #status = :active AND ${previous ? "appPage.slug = :previous" : "attribute_not_exists(appPage)"}`,
+          // Projects made before the status attribute (key:create's) are active without it.
+          ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(#status) OR #status <> :deleting) AND ${previous ? "appPage.slug = :previous" : "attribute_not_exists(appPage)"}`,
           ExpressionAttributeNames: { "#status": "status" },
-          ExpressionAttributeValues: { ":page": next, ":active": "active", ...(previous ? { ":previous": previous } : {}) },
+          ExpressionAttributeValues: { ":page": next, ":deleting": "deleting", ...(previous ? { ":previous": previous } : {}) },
         },
       },
     ];
@@ -79,12 +80,19 @@ export class DynamoAppPages implements AppPageStore {
     return (await transact(this.db, "app page", items)) === undefined;
   }
 
-  /** Removes a project's lookup item (its project's purge; the settings go with the project item). */
-  async forget(slug: string): Promise<void> {
+  /**
+   * What a project's purge removes of its app page and update tokens (dashboard/purge.ts, before
+   * the project item itself): the slug's lookup item and every token, so no address or token of a
+   * deleted project is left behind. Idempotent: a purge that stopped half way runs it again.
+   */
+  async forgetProject(workspaceId: string, projectId: string): Promise<void> {
+    const tokens = new DynamoUpdateTokens(this.db, this.tableName);
+    const [project, owned] = await Promise.all([this.project(workspaceId, projectId), tokens.list(projectId)]);
+    const doomed = [...(project?.appPage ? [keys.appPage(project.appPage.slug)] : []), ...owned.map((t) => keys.updateToken(t.tokenHash))];
     try {
-      await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.appPage(slug) }));
+      await Promise.all(doomed.map((Key) => this.db.send(new DeleteCommand({ TableName: this.tableName, Key }))));
     } catch (error) {
-      throw dynamoFailure("DeleteItem(app page)", error);
+      throw dynamoFailure("DeleteItem(app page, update tokens)", error);
     }
   }
 }
@@ -121,9 +129,10 @@ export class DynamoUpdateTokens implements UpdateTokenStore {
           TableName: this.tableName,
           Key: keys.project(record.workspaceId, record.projectId),
           UpdateExpression: "ADD updateTokenCount :one",
-          ConditionExpression: "attribute_exists(pk) AND #status = :active AND (attribute_not_exists(updateTokenCount) OR updateTokenCount < :cap)",
+          ConditionExpression:
+            "attribute_exists(pk) AND (attribute_not_exists(#status) OR #status <> :deleting) AND (attribute_not_exists(updateTokenCount) OR updateTokenCount < :cap)",
           ExpressionAttributeNames: { "#status": "status" },
-          ExpressionAttributeValues: { ":one": 1, ":active": "active", ":cap": cap },
+          ExpressionAttributeValues: { ":one": 1, ":deleting": "deleting", ":cap": cap },
         },
       },
       {

@@ -37,6 +37,8 @@ export interface DashboardDeps {
   users: Pick<UserRepository, "get">;
   /** Every change is recorded after it succeeded (docs/teams.md lists the actions). */
   audit: Pick<AuditLog, "record">;
+  /** A project's app page and update tokens (issue 20, app-pages/), removed by its purge. */
+  appPages?: { forgetProject(workspaceId: string, projectId: string): Promise<void> };
 }
 
 /** When a long-running step should hand the rest to the background (checked between pages). */

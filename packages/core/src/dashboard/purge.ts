@@ -1,7 +1,7 @@
 import type { ProjectPurgeTask, ProjectView, WorkspaceCatalog, WorkspacePurgeTask } from "../ports";
 import type { Budget, DashboardDeps } from "./dashboard-deps";
 
-type PurgeDeps = Pick<DashboardDeps, "projects" | "keys" | "files" | "usage" | "objects" | "pendingDeletes" | "clock">;
+type PurgeDeps = Pick<DashboardDeps, "projects" | "keys" | "files" | "usage" | "objects" | "pendingDeletes" | "clock" | "appPages">;
 
 /** What a workspace's purge needs of the workspace catalog. */
 export type WorkspacePurgeCatalog = Pick<WorkspaceCatalog, "get" | "markDeleting" | "remove">;
@@ -62,6 +62,8 @@ export async function purgeProject(deps: PurgeDeps, task: ProjectPurgeTask, budg
     await deps.usage.removeAll(key.clientId);
     await deps.keys.remove(key.clientId);
   }
+  // Its app page's address and its update tokens, while the project item still names the slug.
+  await deps.appPages?.forgetProject(task.workspaceId, task.projectId);
   await deps.projects.remove(task.workspaceId, task.projectId, project.name);
   await deps.pendingDeletes.finished(task);
   return "done";

@@ -144,6 +144,7 @@ const UNKNOWN_BUILD = {
 const pageErrorPage = pageErrors({
   formAction: (event) => `/apps/${event.pathParameters?.slug ?? ""}`,
   isPasswordForm: (event) => event.routeKey === "POST /apps/{slug}",
+  protectedWording: { title: "Protected app", heading: "This app's page is protected" },
   unknown: (error) => (error instanceof AppPageNotFoundError ? UNKNOWN_PAGE : error instanceof AppBuildNotFoundError ? UNKNOWN_BUILD : undefined),
 });
 

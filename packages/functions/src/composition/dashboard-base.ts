@@ -1,4 +1,5 @@
 import type { DashboardDeps } from "@hangar/core";
+import { DynamoAppPages } from "@hangar/core/app-pages";
 import { DynamoFileCatalog, DynamoPendingDeletes, DynamoStageSecret, DynamoUsage, DynamoUserRepository } from "@hangar/core/dynamo";
 import { auditLog } from "./audit-log";
 import { once } from "./once";
@@ -31,5 +32,7 @@ export const dashboardBaseDeps = once((): DashboardBaseDeps => {
     // Who created a key, by id (the key list's createdBy).
     users: new DynamoUserRepository(db, table),
     audit: auditLog(),
+    // A project's purge removes its app page's address and its update tokens (issue 20).
+    appPages: new DynamoAppPages(db, table),
   };
 });

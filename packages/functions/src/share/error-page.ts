@@ -32,6 +32,8 @@ export interface PageErrorOptions {
   formAction(event: HttpEvent): string;
   /** The request is that form's post. */
   isPasswordForm(event: HttpEvent): boolean;
+  /** The password page's title and heading (a share link's by default). */
+  protectedWording?: { title: string; heading: string };
   /** The heading and text of a 404 this page has its own page for (undefined: the JSON stays). */
   unknown(error: unknown): { heading: string; text: string } | undefined;
 }
@@ -62,14 +64,14 @@ export function pageErrors(options: PageErrorOptions): ErrorPage {
     const limited = { headers: { "Retry-After": String(retryAfter) } };
     const form = options.formAction(event);
     if (options.isPasswordForm(event)) {
-      if (code === "wrong_password") return htmlResult(mapped.status, renderPasswordPage(form, message));
-      if (mapped.status === 429) return htmlResult(429, renderPasswordPage(form, message), [], limited);
+      if (code === "wrong_password") return htmlResult(mapped.status, renderPasswordPage(form, message, options.protectedWording));
+      if (mapped.status === 429) return htmlResult(429, renderPasswordPage(form, message, options.protectedWording), [], limited);
     }
     if (!wantsHtml(event)) return undefined;
     if (mapped.status === 410 && Object.hasOwn(GONE_HEADING, code)) return htmlResult(410, renderGonePage(GONE_HEADING[code]!, message));
     const unknown = mapped.status === 404 ? options.unknown(error) : undefined;
     if (unknown) return htmlResult(404, renderGonePage(unknown.heading, unknown.text));
-    if (mapped.status === 401 && code === "password_required") return htmlResult(401, renderPasswordPage(form));
+    if (mapped.status === 401 && code === "password_required") return htmlResult(401, renderPasswordPage(form, undefined, options.protectedWording));
     if (mapped.status === 429) {
       // The JSON names the wait in seconds; the page in words.
       const reason = error instanceof VisitLimitedError ? error.reason : "Too many requests.";

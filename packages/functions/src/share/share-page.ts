@@ -251,11 +251,14 @@ ${raw(details)}
   });
 }
 
+/** What a password page protects, in its title and heading: a build's link, or a project's app page. */
+export const PROTECTED_BUILD = { title: "Protected build", heading: "This build is protected" };
+
 /** A protected link: nothing of the build until the password is given. */
-export function renderPasswordPage(action: string, problem?: string): string {
+export function renderPasswordPage(action: string, problem?: string, wording: { title: string; heading: string } = PROTECTED_BUILD): string {
   return frame({
-    title: "Protected build",
-    body: html`<section class="card" aria-labelledby="pw-title"><h1 id="pw-title">This build is protected</h1>
+    title: wording.title,
+    body: html`<section class="card" aria-labelledby="pw-title"><h1 id="pw-title">${wording.heading}</h1>
 <p class="sub">Enter the password the person who shared it gave you.</p>
 <form method="post" action="${action}">
 <label for="password">Password</label>
