@@ -300,7 +300,7 @@ function InviteLinkCard({ group, manage }: { group: GroupDetail; manage: boolean
                 {INVITE_STATE_LABEL[state]}
               </span>
             </p>
-            <CopyField id="invite-link-url" label="Invite link" value={link.url} />
+            <CopyField id="invite-link-url" label="Invite link address" value={link.url} />
             <dl className="key-facts">
               <div>
                 <dt>Created</dt>
