@@ -47,6 +47,8 @@ export interface FunctionAccess {
   readonly selfInvoke?: true;
   /** GetSecretValue on the origin-verify secret, read before the first origin check (its ARN is in the environment). */
   readonly originSecret?: true;
+  /** sqs:SendMessage on the build-mail queue (HANGAR_BUILD_MAIL_QUEUE_URL): it distributes builds to testers. */
+  readonly buildMailQueue?: true;
 }
 
 /**
@@ -78,11 +80,24 @@ export const access = {
   // Reads the package (HEAD, then ranged GETs of the version HEAD saw) and stores the icon beside
   // it; a multipart complete's part list is checked against ListParts.
   // A dashboard upload's audit entry (PutItem); its access check as presign's (gsi1 Query).
+  // Its optional `distribute` and the project's default groups (docs/testers.md): as the
+  // distribution function's distribute (group reads by Get and Query, recipients' BatchGetItem and
+  // conditional Puts, install links by BatchWriteItem, the mails onto the build-mail queue).
   complete: {
-    table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
+    table: [
+      "dynamodb:GetItem",
+      "dynamodb:BatchGetItem",
+      "dynamodb:UpdateItem",
+      "dynamodb:PutItem",
+      "dynamodb:DeleteItem",
+      "dynamodb:ConditionCheckItem",
+      "dynamodb:Query",
+      "dynamodb:BatchWriteItem",
+    ],
     index: ["dynamodb:Query"],
     objects: ["s3:GetObject", "s3:GetObjectVersion", "s3:PutObject", "s3:ListMultipartUploadParts"],
     originSecret: true,
+    buildMailQueue: true,
   },
   // The pending record of a multipart upload (Put at start, Get for part URLs, Delete at abort).
   // CreateMultipartUpload and the presigned UploadParts (run with its credentials) are authorized
@@ -236,6 +251,19 @@ export const access = {
     index: ["dynamodb:Query"],
     originSecret: true,
   },
+  // Distribution (docs/testers.md): session (Get/Update/Delete), the file, project and membership
+  // reads (GetItem; the project's workspace on gsi1), the groups (GetItem by id or name, Query of a
+  // group's testers), the recipients already there and the unsubscribed and suppressed addresses
+  // (BatchGetItem), the distribution and each recipient (conditional PutItem), install links
+  // (BatchWriteItem), the daily cap (UpdateItem), the stage secrets (Get; Put the first time),
+  // distributions and recipients of a build (Query of its partition), default groups (UpdateItem of
+  // the project), unsubscribes (UpdateItem), the audit entry (Put). The mails go onto the queue.
+  distribution: {
+    table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:BatchWriteItem"],
+    index: ["dynamodb:Query"],
+    originSecret: true,
+    buildMailQueue: true,
+  },
   // The CLI tarball is packed from files in its own bundle: no table, no objects.
   cli: { originSecret: true },
   // Answers unknown paths (404) and wrong methods (405): it touches no resource.
@@ -270,6 +298,24 @@ export function migrationStatements(arns: Pick<AccessArns, "tableArn">): PolicyS
 export const sesEventsActions = {
   table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
 } as const;
+
+/**
+ * The build-mail sender (distribution/distribution-mail.handler.ts, fed by the build-mail queue):
+ * claims and settles recipients (UpdateItem), reads the file, the distribution, the stage secrets
+ * and the suppression (GetItem) and the unsubscribe (BatchGetItem), and sends through SES. Its
+ * queue's ReceiveMessage/DeleteMessage come with the event source mapping.
+ */
+export const distributionMailActions = {
+  table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"],
+  mail: ["ses:SendEmail"],
+} as const;
+
+export function distributionMailStatements(arns: Pick<AccessArns, "tableArn" | "mailIdentityArns">): PolicyStatement[] {
+  return [
+    allow(distributionMailActions.table, [arns.tableArn]),
+    ...(arns.mailIdentityArns?.length ? [allow(distributionMailActions.mail, arns.mailIdentityArns)] : []),
+  ];
+}
 
 /**
  * The scheduled housekeeping function that finishes projects and accounts left in "deleting"
@@ -312,6 +358,8 @@ export interface AccessArns {
   originVerifySecretArn?: string;
   /** The uploads bucket itself (version listings, conditioned to `uploads/`). */
   bucketArn?: string;
+  /** The build-mail queue (distribute and complete send to it). */
+  buildMailQueueArn?: string;
 }
 
 const allow = (actions: readonly string[], resources: string[]) =>
@@ -325,6 +373,7 @@ export function functionStatements(name: FunctionName, arns: AccessArns): Policy
     [grants.objects, [arns.uploadsArn]],
     [grants.mail, arns.mailIdentityArns],
     [grants.originSecret ? secretActions : undefined, arns.originVerifySecretArn ? [arns.originVerifySecretArn] : undefined],
+    [grants.buildMailQueue ? ["sqs:SendMessage"] : undefined, arns.buildMailQueueArn ? [arns.buildMailQueueArn] : undefined],
   ];
   const statements = rows
     .filter(([actions, resources]) => actions?.length && resources?.length)
@@ -415,6 +464,7 @@ export function permissionRows(routeFunctions: readonly RouteFunctionName[]): Pe
       ...(grants.originSecret ? [`${secretActions.join(", ")} (origin secret)`] : []),
       ...(grants.mail?.length ? [`${grants.mail.join(", ")} (mail identity, configuration set)`] : []),
       ...(grants.selfInvoke ? ["lambda:InvokeFunction (itself)", `${backgroundFailureActions.join(", ")} (BackgroundFailures)`] : []),
+      ...(grants.buildMailQueue ? ["sqs:SendMessage (BuildMail)"] : []),
     ]);
   });
   const resume = row(RESUME_DELETES_AS, [`${secretActions.join(", ")} (origin secret)`, `${backgroundFailureActions.join(", ")} (BackgroundFailures)`]);
@@ -423,6 +473,14 @@ export function permissionRows(routeFunctions: readonly RouteFunctionName[]): Pe
     row("fallback", []),
     { ...resume, fn: "ResumeDeletes" },
     { fn: "SesEvents", table: strip(sesEventsActions.table), index: [], bucket: [], objects: [], other: [`${backgroundFailureActions.join(", ")} (BackgroundFailures)`] },
+    {
+      fn: "DistributionMail",
+      table: strip(distributionMailActions.table),
+      index: [],
+      bucket: [],
+      objects: [],
+      other: [`${distributionMailActions.mail.join(", ")} (mail identity, configuration set)`, "sqs:ReceiveMessage, DeleteMessage, ChangeMessageVisibility, GetQueueAttributes, GetQueueUrl (BuildMail, event source)"],
+    },
     { fn: "MigrateWorkspaces", table: strip(migrationActions.table), index: [], bucket: [], objects: [], other: [] },
     {
       fn: "ReapExpiredUploads",

@@ -16,10 +16,11 @@ import { LambdaSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { NagSuppressions } from "cdk-nag";
 import { Api, Function, Script, use, type StackContext } from "sst/constructs";
-import { CLI_PACKAGE_FILES, functions as functionTable, routeKey, routes, type FunctionDefinition, type FunctionName, type RouteDefinition, type RouteFunctionName } from "@hangar/functions";
-import { accessOf, functionStatements, mailIdentityArns, migrationStatements, RESUME_DELETES_AS, sesEventsStatements } from "./access";
+import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
+import { BUILD_MAIL_MAX_RECEIVES, BUILD_MAIL_TIMEOUT_SECONDS, buildMailPace, CLI_PACKAGE_FILES, functions as functionTable, routeKey, routes, type FunctionDefinition, type FunctionName, type RouteDefinition, type RouteFunctionName } from "@hangar/functions";
+import { accessOf, distributionMailStatements, functionStatements, mailIdentityArns, migrationStatements, RESUME_DELETES_AS, sesEventsStatements } from "./access";
 import { ALARM_PERIOD, alarm, CUSTOM_METRICS_NAMESPACE, deadLetterAlarm, functionAlarms, sesReputationAlarms } from "./alarms";
-import { MIGRATE_WORKSPACES_HANDLER, RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER } from "./handlers";
+import { DISTRIBUTION_MAIL_HANDLER, MIGRATE_WORKSPACES_HANDLER, RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER } from "./handlers";
 import { suppressHttpFunction, suppressProviders, suppressScript } from "./nag";
 import { domainZone, functionEnvironment, stageSettings, type StageSettings, type Throttle } from "./settings";
 import { StorageStack } from "./storage-stack";
@@ -143,12 +144,33 @@ export function ApiStack({ stack, app }: StackContext) {
   const baseEnvironment = functionEnvironment(settings, { tableName: table.tableName, bucketName: bucket.bucketName });
   const mail = settings.mailFrom ? mailResources(stack, settings, backgroundFailures, baseEnvironment) : undefined;
 
-  const environment = functionEnvironment(settings, {
-    tableName: table.tableName,
-    bucketName: bucket.bucketName,
-    originVerifySecretArn: originVerify.secretArn,
-    ...(mail ? { sesConfigurationSet: mail.configurationSet.configurationSetName } : {}),
+  /*
+   * Build mails (docs/testers.md "Distribution and build mail"): one message per mail, sent by the
+   * distribution-mail function at SES's per-second quota. A message received
+   * BUILD_MAIL_MAX_RECEIVES times without being sent lands in its dead-letter queue (alarmed).
+   */
+  const buildMailFailures = new Queue(stack, "BuildMailFailures", { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+  NagSuppressions.addResourceSuppressions(buildMailFailures, [
+    { id: "AwsSolutions-SQS3", reason: "This queue is itself the dead-letter queue of the build-mail queue." },
+    { id: "Serverless-SQSRedrivePolicy", reason: "This queue is itself the dead-letter queue of the build-mail queue." },
+  ]);
+  const buildMail = new Queue(stack, "BuildMail", {
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    visibilityTimeout: Duration.seconds(BUILD_MAIL_TIMEOUT_SECONDS * 2),
+    retentionPeriod: Duration.days(4),
+    deadLetterQueue: { queue: buildMailFailures, maxReceiveCount: BUILD_MAIL_MAX_RECEIVES },
   });
+
+  const environment = {
+    ...functionEnvironment(settings, {
+      tableName: table.tableName,
+      bucketName: bucket.bucketName,
+      originVerifySecretArn: originVerify.secretArn,
+      ...(mail ? { sesConfigurationSet: mail.configurationSet.configurationSetName } : {}),
+    }),
+    HANGAR_BUILD_MAIL_QUEUE_URL: buildMail.queueUrl,
+  };
   const mailIdentities = mailIdentityArns(settings.mailFrom, mail?.configurationSet.configurationSetName, stack.partition, stack.region, stack.account);
 
   const define = (id: string, fn: Pick<FunctionDefinition, "handler" | "memoryMB" | "timeoutSeconds">, env: Record<string, string> = environment) =>
@@ -172,7 +194,9 @@ export function ApiStack({ stack, app }: StackContext) {
     if (name === "fallback") continue;
     const fn = define(name, functionTable[name]);
     // Explicit statements instead of `bind`, which would grant dynamodb:* and s3:*.
-    fn.attachPermissions(functionStatements(name, { ...arns, mailIdentityArns: mailIdentities, originVerifySecretArn: originVerify.secretArn }));
+    fn.attachPermissions(
+      functionStatements(name, { ...arns, mailIdentityArns: mailIdentities, originVerifySecretArn: originVerify.secretArn, buildMailQueueArn: buildMail.queueArn }),
+    );
     if (accessOf(name).selfInvoke) {
       // Its own policy, not the role's default one: the function depends on that, so naming the
       // function's ARN there would be a dependency cycle.
@@ -215,6 +239,24 @@ export function ApiStack({ stack, app }: StackContext) {
   const migrate = new Script(stack, "MigrateWorkspacesScript", { version: WORKSPACES_MIGRATION_VERSION, onCreate: migrateFn, onUpdate: migrateFn });
   for (const fn of functions.values()) migrate.node.addDependency(fn);
   suppressScript(migrate, migrateFn);
+
+  // The build-mail sender: reserved concurrency and batch size from SES's per-second quota
+  // (build-mail-pace.ts), so all instances together never send faster than SES allows.
+  const pace = buildMailPace(settings.buildMailPerSecond ?? 14);
+  const distributionMail = new Function(stack, "DistributionMail", {
+    handler: DISTRIBUTION_MAIL_HANDLER,
+    memorySize: 256,
+    timeout: BUILD_MAIL_TIMEOUT_SECONDS,
+    environment: {
+      ...baseEnvironment,
+      ...(mail ? { HANGAR_SES_CONFIGURATION_SET: mail.configurationSet.configurationSetName } : {}),
+    },
+    reservedConcurrentExecutions: pace.concurrency,
+    logGroup: new LogGroup(stack, "DistributionMailLogs", { retention: retentionDays(settings) }),
+  });
+  distributionMail.attachPermissions(distributionMailStatements({ ...arns, mailIdentityArns: mailIdentities }));
+  distributionMail.addEventSource(new SqsEventSource(buildMail, { batchSize: pace.batchSize, reportBatchItemFailures: true, maxConcurrency: Math.max(2, pace.concurrency) }));
+  suppressHttpFunction(distributionMail, true);
 
   if (mail) {
     mail.events.attachPermissions(sesEventsStatements(arns));
@@ -273,11 +315,14 @@ export function ApiStack({ stack, app }: StackContext) {
     dimensions: { service: "$.service", stage: "$.stage" },
   });
 
-  const backgroundFunctions: [string, Function][] = [["ResumeDeletes", resumeDeletes], ...(mail ? [["SesEvents", mail.events] as [string, Function]] : [])];
+  const backgroundFunctions: [string, Function][] = [["ResumeDeletes", resumeDeletes], ["DistributionMail", distributionMail], ...(mail ? [["SesEvents", mail.events] as [string, Function]] : [])];
   if (topic) {
     addApiAlarms(stack, api, functions, fallback, topic);
     for (const [id, fn] of backgroundFunctions) functionAlarms(stack, id, fn, topic);
     deadLetterAlarm(stack, backgroundFailures, topic, "BackgroundFailuresDepth", "Background work failed for good (a delete, the resume schedule, SES events): see docs/deploy.md");
+    deadLetterAlarm(stack, buildMailFailures, topic, "BuildMailFailuresDepth", "Build mails given up after retries (SES down or refusing): see docs/testers.md");
+    // Mails waiting longer than 15 minutes: the sender is stuck or far slower than distributions arrive.
+    alarm(stack, "BuildMailAge", "Build mails have waited in the queue for more than 15 minutes", buildMail.metricApproximateAgeOfOldestMessage({ period: ALARM_PERIOD, statistic: "Maximum" }), 900, topic);
     if (mail) sesReputationAlarms(stack, topic);
     const tooMany = new MathExpression({
       expression: "IF(requests > 0, 100 * throttled / requests, 0)",
@@ -302,6 +347,8 @@ export function ApiStack({ stack, app }: StackContext) {
     mail,
     originVerify,
     backgroundFailures,
+    buildMail,
+    distributionMail,
     /** The host CloudFront sends API requests to (web-stack.ts). */
     originHost: originDomain?.domainName,
   };

@@ -30,6 +30,8 @@ export interface StageSettings {
   /** HANGAR_RATE_RULES: per-rule overrides of the per-client limits (core's limits/rate-rules.ts). */
   rateRules?: string;
   pendingTtlSeconds?: number;
+  /** HANGAR_BUILD_MAIL_PER_SECOND: SES's per-second quota, the build-mail sender's pace (docs/testers.md); unset → 14. */
+  buildMailPerSecond?: number;
   /** Optional custom domain of the stage's CloudFront distribution; see docs/deploy.md for the two modes. */
   customDomain?: CustomDomainSettings;
   /** HANGAR_MAIL_FROM, parsed: the sender of account mails; its domain is the SES identity the stack creates. */
@@ -156,6 +158,7 @@ const HANDLER_SETTINGS = {
   rateWindowSeconds: "HANGAR_RATE_WINDOW_SECONDS",
   rateRules: "HANGAR_RATE_RULES",
   pendingTtlSeconds: "HANGAR_PENDING_TTL_SECONDS",
+  buildMailPerSecond: "HANGAR_BUILD_MAIL_PER_SECOND",
 } as const;
 
 /** us-east-1: CloudFront only uses certificates from there, whatever the stage's region. */
@@ -325,6 +328,7 @@ export function functionEnvironment(
     HANGAR_RATE_WINDOW_SECONDS: settings.rateWindowSeconds,
     HANGAR_RATE_RULES: settings.rateRules,
     HANGAR_PENDING_TTL_SECONDS: settings.pendingTtlSeconds,
+    HANGAR_BUILD_MAIL_PER_SECOND: settings.buildMailPerSecond,
   };
   for (const [key, value] of Object.entries(optional)) {
     if (value !== undefined) env[key] = String(value);

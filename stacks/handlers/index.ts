@@ -6,3 +6,5 @@ export const SES_EVENTS_HANDLER = "packages/functions/src/mail/ses-events.handle
 export const RESUME_DELETES_HANDLER = "packages/functions/src/housekeeping/resume-deletes.handler.handler";
 /** The deploy's data migration onto workspaces (an SST Script of the API stack, api-stack.ts). */
 export const MIGRATE_WORKSPACES_HANDLER = "packages/functions/src/migrations/workspaces-migration.handler.handler";
+/** The build-mail sender, fed by the build-mail queue at SES's rate (api-stack.ts; docs/testers.md). */
+export const DISTRIBUTION_MAIL_HANDLER = "packages/functions/src/distribution/distribution-mail.handler.handler";

@@ -61,6 +61,7 @@ import { UnknownLinkError } from "@hangar/core/link-errors";
 import { InstallTokenRef, TesterRef, testerNotFound } from "@hangar/core/installs";
 import { AppFileRef, AppPageSettings, AppSlugRef, CreateUpdateToken, LatestUpdateQuery, UpdateTokenRef } from "@hangar/core/app-pages-schema";
 import { AppPageNotFoundError, UpdateTokenNotFoundError } from "@hangar/core/app-page-errors";
+import { DefaultGroupsInput, DistributeInput, UnsubscribeRef } from "@hangar/core/distribution-schema";
 import * as z from "zod/mini";
 import { RouteNotFoundError } from "./middleware/http-errors";
 import type { RouteKey } from "./routes";
@@ -223,6 +224,13 @@ export const routeInput = {
   // A malformed project id in a token's path names no token of it: the token's 404.
   "DELETE /api/projects/{projectId}/update-tokens/{tokenId}": dashboard(updateToken),
   "GET /api/updates/latest": api({ query: LatestUpdateQuery }),
+  // Issue 20, distribute (docs/testers.md). The unsubscribe token is checked by its MAC in the use case.
+  "POST /api/files/{fileId}/distribute": dashboard({ ...file, body: DistributeInput }),
+  "GET /api/files/{fileId}/distributions": dashboard(file),
+  "GET /api/projects/{projectId}/default-groups": dashboard(project),
+  "PUT /api/projects/{projectId}/default-groups": dashboard({ ...project, body: DefaultGroupsInput }),
+  "GET /unsubscribe/{token}": page({ params: UnsubscribeRef, notFound: () => new RouteNotFoundError("unsubscribe_not_found", "No unsubscribe link at this address") }),
+  "POST /unsubscribe/{token}": page({ params: UnsubscribeRef, notFound: () => new RouteNotFoundError("unsubscribe_not_found", "No unsubscribe link at this address") }),
   "GET /cli/{fileName}": api(cliFile),
   "HEAD /cli/{fileName}": api(cliFile),
 } as const satisfies Record<RouteKey, RouteInput>;

@@ -73,6 +73,10 @@ export const functions = {
   // settings and update tokens, and the in-app update check. The check alone takes an update token.
   // 512 MB: a page password is checked with the accounts' scrypt parameters (128 MiB per hash).
   apps: { handler: "packages/functions/src/apps/apps.handler.handler", memoryMB: 512, timeoutSeconds: 10 },
+  // Sending builds to testers (docs/testers.md "Distribution and build mail"): distribute, the
+  // distributions of a build, a project's default groups, and the build mail's unsubscribe page.
+  // Queues the mails (SQS); the distribution-mail function (stacks) sends them at SES's rate.
+  distribution: { handler: "packages/functions/src/distribution/distribution.handler.handler", memoryMB: 512, timeoutSeconds: 29 },
   // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
   cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
@@ -219,6 +223,14 @@ export const routes = [
   { method: "POST", path: "/api/projects/{projectId}/update-tokens", auth: "session", fn: "apps" },
   { method: "DELETE", path: "/api/projects/{projectId}/update-tokens/{tokenId}", auth: "session", fn: "apps" },
   { method: "GET", path: "/api/updates/latest", auth: "updateToken", fn: "apps" },
+  // Issue 20, distribute: sending a build to testers, and the build mail's one-click unsubscribe
+  // (RFC 8058: mail clients POST `List-Unsubscribe=One-Click`; the page's button posts the same).
+  { method: "POST", path: "/api/files/{fileId}/distribute", auth: "session", fn: "distribution" },
+  { method: "GET", path: "/api/files/{fileId}/distributions", auth: "session", fn: "distribution" },
+  { method: "GET", path: "/api/projects/{projectId}/default-groups", auth: "session", fn: "distribution" },
+  { method: "PUT", path: "/api/projects/{projectId}/default-groups", auth: "session", fn: "distribution" },
+  { method: "GET", path: "/unsubscribe/{token}", auth: "none", fn: "distribution" },
+  { method: "POST", path: "/unsubscribe/{token}", auth: "none", fn: "distribution" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/cli/{fileName}", auth: "none", fn: "cli" },
   { method: "HEAD", path: "/cli/{fileName}", auth: "none", fn: "cli" },

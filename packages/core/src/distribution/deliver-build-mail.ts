@@ -24,8 +24,17 @@ export interface BuildMailDeps {
   unsubscribeSecret: StageSecret;
   clock: Clock;
   settings: BuildMailSettings;
-  /** `{public}` (portal, unsubscribe) and `{share}` (install link) of the stage. */
-  bases: { publicBaseUrl: string; shareBaseUrl: string };
+}
+
+const BASE = /^https?:\/\/[^\s/]+$/;
+const FILE_ID = /^[A-Za-z0-9_]{1,64}$/;
+
+/** A well-formed job, or undefined: what arrives from a queue is checked like any input. */
+export function buildMailJobOf(raw: unknown): BuildMailJob | undefined {
+  const j = raw as Partial<Record<string, unknown>> | null;
+  if (!j || typeof j.fileId !== "string" || !FILE_ID.test(j.fileId) || typeof j.email !== "string" || j.email.length > 254 || !j.email.includes("@")) return undefined;
+  if (typeof j.publicBaseUrl !== "string" || !BASE.test(j.publicBaseUrl) || typeof j.shareBaseUrl !== "string" || !BASE.test(j.shareBaseUrl)) return undefined;
+  return { fileId: j.fileId, email: j.email, publicBaseUrl: j.publicBaseUrl, shareBaseUrl: j.shareBaseUrl };
 }
 
 /** What became of one job: the queue acknowledges all of these; a thrown DependencyError is retried. */
@@ -83,11 +92,11 @@ export async function deliverBuildMail(deps: BuildMailDeps, job: BuildMailJob): 
     platform: str(meta.platform),
     releaseNotes: file.buildContext?.releaseNotes ?? null,
     message: distribution.message,
-    iconUrl: file.iconKey && file.userKey ? `${deps.bases.shareBaseUrl}/share/${file.userKey}/icon.png` : null,
-    installUrl: installLinkUrl(deps.bases.shareBaseUrl, installLinkToken(installSecret, job.fileId, job.email)),
-    portalUrl: `${deps.bases.publicBaseUrl}/apps`,
+    iconUrl: file.iconKey && file.userKey ? `${job.shareBaseUrl}/share/${file.userKey}/icon.png` : null,
+    installUrl: installLinkUrl(job.shareBaseUrl, installLinkToken(installSecret, job.fileId, job.email)),
+    portalUrl: `${job.publicBaseUrl}/apps`,
     unsubscribeUrl: unsubscribeUrl(
-      deps.bases.publicBaseUrl,
+      job.publicBaseUrl,
       unsubscribeToken(unsubscribeSecret, { workspaceId: recipient.workspaceId, projectId: recipient.projectId, email: job.email }),
     ),
     workspaceName: distribution.workspaceName,

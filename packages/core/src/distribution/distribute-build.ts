@@ -63,6 +63,8 @@ export interface DistributionTarget {
   /** The member who sent it (audit log); undefined for CI (an API key's complete). */
   actor?: Actor;
   fileName: string;
+  /** The link bases of the request (the mail's install, portal and unsubscribe links). */
+  bases: { publicBaseUrl: string; shareBaseUrl: string };
 }
 
 /** Normalized, distinct addresses, or a 400 naming each bad one (`testers[3]`). */
@@ -191,7 +193,7 @@ export async function sendPlannedBuild(
   // A copy still `queued` from an earlier distribution whose enqueue failed is queued again: the
   // sender's claim makes a second message for one recipient harmless.
   const stale = [...existing].filter(([, status]) => status === "queued").map(([email]) => email);
-  const jobs = [...queued.map((r) => r.email), ...stale].map((email) => ({ fileId: target.fileId, email }));
+  const jobs = [...queued.map((r) => r.email), ...stale].map((email) => ({ fileId: target.fileId, email, ...target.bases }));
   if (jobs.length > 0) await deps.queue.enqueue(jobs);
   if (target.actor) {
     await recordChange(deps, target.actor, {
@@ -220,7 +222,12 @@ async function ownBuild(deps: Pick<DistributionDeps, "files" | "projects" | "wor
 }
 
 /** POST /api/files/{fileId}/distribute (builds.distribute): 202 `{distributionId, recipients, queued, capped}`. */
-export async function distributeBuild(deps: DistributionDeps, actor: Actor, input: FileRef & DistributeInput): Promise<DistributionAnswer> {
+export async function distributeBuild(
+  deps: DistributionDeps,
+  actor: Actor,
+  input: FileRef & DistributeInput,
+  bases: { publicBaseUrl: string; shareBaseUrl: string },
+): Promise<DistributionAnswer> {
   if (input.groups.length === 0 && input.testers.length === 0) {
     throw new ValidationError([{ field: "groups", message: "name at least one group or tester" }]);
   }
@@ -237,6 +244,7 @@ export async function distributeBuild(deps: DistributionDeps, actor: Actor, inpu
       createdBy: { userId: actor.userId, email: null },
       actor,
       fileName: file.fileName,
+      bases: { publicBaseUrl: bases.publicBaseUrl, shareBaseUrl: bases.shareBaseUrl },
     },
     plan,
   );

@@ -77,10 +77,16 @@ export interface DistributionStore {
   setDefaultGroups(workspaceId: string, projectId: string, groupIds: readonly string[]): Promise<boolean>;
 }
 
-/** One build mail to send: the recipient's keys (everything else is read when it is sent). */
+/**
+ * One build mail to send: the recipient's keys (everything else is read when it is sent) and the
+ * bases of the links the request would have used (as the accounts' mail tasks carry theirs: the
+ * sender has no request to read a host from).
+ */
 export interface BuildMailJob {
   fileId: string;
   email: string;
+  publicBaseUrl: string;
+  shareBaseUrl: string;
 }
 
 /**

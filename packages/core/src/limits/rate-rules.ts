@@ -74,6 +74,12 @@ export const defaultRateRules = {
    * hammer the table.
    */
   updateCheck: { limit: 600, windowSeconds: 60 },
+  /**
+   * Build mails per workspace and UTC day (docs/testers.md): thirty testers and a few builds a day
+   * are far below; a script that distributes in a loop stops here (status `capped`), not at SES's
+   * daily quota, which every workspace of the stage shares.
+   */
+  buildMailPerWorkspace: { limit: 2000, windowSeconds: 24 * 3600 },
 } as const satisfies Record<string, RateRule>;
 
 export type RateRuleName = keyof typeof defaultRateRules;

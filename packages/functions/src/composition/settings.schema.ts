@@ -100,6 +100,14 @@ export const Settings = z.object({
   ),
   /** The SES configuration set whose bounce and complaint events reach mail/ses-events.handler.ts. */
   HANGAR_SES_CONFIGURATION_SET: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, "must be an SES configuration set name"))),
+  /**
+   * Build mails per second the sender may hand to the mail service (docs/testers.md "Distribution
+   * and build mail"): SES's per-second sending quota of the account (14 when production access is
+   * granted; 1 in the sandbox). The stack sizes the distribution-mail function from it too.
+   */
+  HANGAR_BUILD_MAIL_PER_SECOND: intFromEnv(14, 1, 1000),
+  /** The build-mail queue's URL (SQS; set by the stack on the functions that distribute). Unset: the in-process sender (local stack). */
+  HANGAR_BUILD_MAIL_QUEUE_URL: z.optional(z.url({ protocol: /^https?$/, error: "must be an SQS queue URL" })),
   /** The stage's name (set by the stacks on every function): the `stage` dimension of every metric. */
   HANGAR_STAGE: z.optional(z.string().check(z.minLength(1))),
   /**

@@ -23,6 +23,7 @@ import {
 } from "@hangar/core/account-errors";
 import { InvitationConflictError, InvitationGoneError, WrongAccountError } from "@hangar/core/invitation-errors";
 import { GroupConflictError, GroupNotFoundError, JoinLinkGoneError, TesterNotFoundError } from "@hangar/core/tester-group-errors";
+import { BuildNotCompletedError, GroupNotFoundError as DistributionGroupNotFoundError } from "@hangar/core/distribution-errors";
 import { LinkGoneError, LinkPasswordRequiredError, UnknownLinkError, WrongLinkPasswordError } from "@hangar/core/link-errors";
 import { AppBuildNotFoundError, AppPageNotFoundError, InvalidUpdateTokenError, UpdateTokenNotFoundError } from "@hangar/core/app-page-errors";
 import type { HttpEvent, HttpResult } from "./http-context";
@@ -70,7 +71,7 @@ export class MethodNotAllowedError extends HangarError {
 /** 404 for what no route serves: an unknown path, or a name the CLI route does not serve. */
 export class RouteNotFoundError extends HangarError {
   constructor(
-    readonly code: "route_not_found" | "cli_not_found",
+    readonly code: "route_not_found" | "cli_not_found" | "unsubscribe_not_found",
     message: string,
   ) {
     super(message);
@@ -130,6 +131,9 @@ const STATUS_BY_CLASS: [abstract new (...args: never[]) => HangarError, number][
   [AppBuildNotFoundError, 404],
   [UpdateTokenNotFoundError, 404],
   [InvalidUpdateTokenError, 401],
+  // Distribution (core's distribution/distribution-errors.ts).
+  [DistributionGroupNotFoundError, 404],
+  [BuildNotCompletedError, 409],
 ];
 
 export interface ErrorBody {

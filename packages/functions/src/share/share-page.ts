@@ -67,7 +67,7 @@ export interface Frame {
   body: SafeHtml;
 }
 
-/** The document around every share and app page: the head, the one stylesheet, the footer. */
+/** The document around every share and app page (head, stylesheet, footer); the build mail's unsubscribe page uses it too. */
 export function frame({ title, card, body }: Frame): string {
   const meta = card
     ? html`<meta property="og:type" content="website">

@@ -1,0 +1,121 @@
+import { DynamoMailSuppressions, DynamoStageSecret } from "@hangar/core/dynamo";
+import {
+  DynamoDistributions,
+  DynamoGroupDirectory,
+  UNSUBSCRIBE_SECRET,
+  defaultBuildMailSettings,
+  deliverBuildMail,
+  type BuildMailDeps,
+  type BuildMailJob,
+  type DistributionDeps,
+  type MailQueue,
+  type UnsubscribeDeps,
+} from "@hangar/core/distribution";
+import { INSTALL_LINK_SECRET } from "@hangar/core/testers";
+import { randomBytes } from "node:crypto";
+import { logger } from "../observability/logger";
+import { lazyMailer } from "./accounts";
+import { auditLog } from "./audit-log";
+import { once } from "./once";
+import { getRuntime } from "./root";
+import { workspaceCatalog } from "./workspace-catalog";
+
+/**
+ * What the distribution function, complete (its optional `distribute`) and the distribution-mail
+ * sender add to the runtime: distributions and recipients on the table, the tester groups, the
+ * stage secrets of install links and unsubscribe links, and the build-mail queue.
+ */
+export const distributionStore = once(() => {
+  const { db, settings } = getRuntime();
+  return new DynamoDistributions(db, settings.HANGAR_TABLE_NAME);
+});
+
+/**
+ * The tester groups as distribution reads them (core's TesterGroupDirectory port): the
+ * distribution module's read-only reader of the group items, until the tester-groups module's
+ * own adapter takes its place here (same items, same port).
+ */
+export const testerGroups = once(() => {
+  const { db, settings } = getRuntime();
+  return new DynamoGroupDirectory(db, settings.HANGAR_TABLE_NAME);
+});
+
+const secrets = once(() => {
+  const { db, settings } = getRuntime();
+  return {
+    installLink: new DynamoStageSecret(db, settings.HANGAR_TABLE_NAME, INSTALL_LINK_SECRET),
+    unsubscribe: new DynamoStageSecret(db, settings.HANGAR_TABLE_NAME, UNSUBSCRIBE_SECRET),
+  };
+});
+
+/** The sender's step (distribution-mail function on AWS, the in-process queue locally). */
+export const buildMailDeps = once((): BuildMailDeps => {
+  const { db, settings, files, clock } = getRuntime();
+  return {
+    distributions: distributionStore(),
+    files,
+    mailer: lazyMailer(settings),
+    suppressions: new DynamoMailSuppressions(db, settings.HANGAR_TABLE_NAME),
+    installLinkSecret: secrets().installLink,
+    unsubscribeSecret: secrets().unsubscribe,
+    clock,
+    settings: defaultBuildMailSettings,
+  };
+});
+
+/** Sends one job and logs what became of it (never the address). */
+export async function runBuildMailJob(job: BuildMailJob): Promise<void> {
+  const outcome = await deliverBuildMail(buildMailDeps(), job);
+  if (outcome !== "sent" && outcome !== "skipped") logger.info("build mail not sent", { outcome, fileId: job.fileId });
+}
+
+/**
+ * SQS when the stack named a queue (HANGAR_BUILD_MAIL_QUEUE_URL), the in-process sender
+ * otherwise (the local stack). Each is imported on first use: a request that queues nothing
+ * loads neither the SQS client nor the sender.
+ */
+export const buildMailQueue = once((): MailQueue => {
+  const { settings } = getRuntime();
+  const queue = once(async (): Promise<MailQueue> => {
+    if (settings.HANGAR_BUILD_MAIL_QUEUE_URL) {
+      const { SqsMailQueue } = await import("../distribution/sqs-mail-queue");
+      return new SqsMailQueue(settings.AWS_REGION, settings.HANGAR_BUILD_MAIL_QUEUE_URL);
+    }
+    const { LocalMailQueue } = await import("../distribution/local-mail-queue");
+    return new LocalMailQueue(settings.HANGAR_BUILD_MAIL_PER_SECOND, runBuildMailJob);
+  });
+  return { enqueue: async (jobs) => (await queue()).enqueue(jobs) };
+});
+
+export const newDistributionId = () => {
+  // dst_ + 16 base62, like the other ids of the contract (random-ids.ts's alphabet).
+  const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  let out = "dst_";
+  for (const byte of randomBytes(32)) {
+    if (byte < 248) out += BASE62[byte % 62];
+    if (out.length === 20) break;
+  }
+  return out.length === 20 ? out : `dst_${randomBytes(12).toString("hex").slice(0, 16)}`;
+};
+
+export const distributionDeps = once((): DistributionDeps => {
+  const runtime = getRuntime();
+  return {
+    files: runtime.files,
+    projects: runtime.projects,
+    workspaces: workspaceCatalog(),
+    groups: testerGroups(),
+    distributions: distributionStore(),
+    queue: buildMailQueue(),
+    installLinkSecret: secrets().installLink,
+    buildMailCap: runtime.limits.rule("buildMailPerWorkspace"),
+    audit: auditLog(),
+    clock: runtime.clock,
+    newDistributionId,
+  };
+});
+
+export const unsubscribeDeps = once((): UnsubscribeDeps => {
+  const runtime = getRuntime();
+  return { secret: secrets().unsubscribe, projects: runtime.projects, distributions: distributionStore(), clock: runtime.clock };
+});
