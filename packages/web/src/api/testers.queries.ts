@@ -15,8 +15,13 @@ export const workspaceTestersQuery = (workspaceId: string) =>
   queryOptions({ queryKey: queryKeys.testers.people(workspaceId), queryFn: async () => (await testersApi.testers(workspaceId)).items });
 export const testerInstallsQuery = (workspaceId: string, email: string) =>
   queryOptions({ queryKey: queryKeys.testers.installs(workspaceId, email), queryFn: async () => (await testersApi.testerInstalls(workspaceId, email)).items });
+/** While a mail is still waiting for the sender (queued, sending), the list asks again every few seconds: the page shows it leave. */
 export const distributionsQuery = (fileId: string) =>
-  queryOptions({ queryKey: queryKeys.testers.distributions(fileId), queryFn: () => testersApi.distributions(fileId) });
+  queryOptions({
+    queryKey: queryKeys.testers.distributions(fileId),
+    queryFn: () => testersApi.distributions(fileId),
+    refetchInterval: (query) => (query.state.data?.recipients.some((r) => r.status === "queued" || r.status === "sending") ? 2_000 : false),
+  });
 export const fileInstallsQuery = (fileId: string) =>
   queryOptions({ queryKey: queryKeys.testers.fileInstalls(fileId), queryFn: async () => (await testersApi.fileInstalls(fileId)).items });
 

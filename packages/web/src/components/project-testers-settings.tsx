@@ -1,3 +1,4 @@
+import { AppPageSettings as AppPageSettingsSchema, CreateUpdateToken } from "@hangar/core/app-pages-schema";
 import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { Project } from "../api/dashboard.api";
@@ -22,7 +23,7 @@ import { CopyButton, CopyField, ItemList, Loaded } from "./data";
 import { fieldId, PasswordField, TextField } from "./field";
 import { FormScaffold } from "./form-scaffold";
 import { Card } from "./layouts";
-import { useForm } from "./use-form";
+import { schemaErrors, useForm, whenEmpty } from "./use-form";
 
 /**
  * A project's tester settings (issue 20): the groups every completed upload goes to, the public
@@ -157,9 +158,9 @@ function AppPageForm({ project, page }: { project: Project; page: AppPage }) {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setNotice(undefined);
-    const errors = { password: password && password.length < 4 ? "Use at least 4 characters, or leave it empty." : undefined };
-    void form.submit(errors, async () => {
-      const input = { enabled, ...(removePassword ? { password: null } : password ? { password } : {}) };
+    const input = { enabled, ...(removePassword ? { password: null } : password ? { password } : {}) };
+    // The very schema the API parses (core's AppPageSettings: the share links' password rules).
+    void form.submit(schemaErrors(AppPageSettingsSchema, input, PAGE_LABELS), async () => {
       const answer = await inTesterWords(save.mutateAsync(input));
       setPassword("");
       setRemovePassword(false);
@@ -321,7 +322,7 @@ function CreateTokenForm({ project, onCreated }: { project: Project; onCreated(t
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = name.trim();
-    void form.submit({ name: trimmed ? (trimmed.length > 80 ? "Use at most 80 characters." : undefined) : "Enter a name, like “iOS beta builds”." }, async () => {
+    void form.submit(schemaErrors(CreateUpdateToken, { name: trimmed }, TOKEN_LABELS, { name: whenEmpty("Enter a name, like “iOS beta”.") }), async () => {
       onCreated(await inTesterWords(create.mutateAsync(trimmed)));
       setName("");
     });
@@ -365,7 +366,7 @@ if (connection.responseCode == 200) showUpdate(connection.inputStream.bufferedRe
       <CopyField id="update-token" label="Update token" value={token.token} />
       <details className="snippets">
         <summary>Use it in your app (Swift and Kotlin)</summary>
-        <p className="field-hint">Ask at launch; on 200, offer the install link. The full examples, with the answer&apos;s fields, are in Hangar&apos;s docs/testers.md (“In-app update check”).</p>
+        <p className="field-hint">Ask at launch; on 200, offer the install link. The full examples, with the answer&apos;s fields, are in Hangar&apos;s docs/testers.md (“The app page and the update check”).</p>
         <h4 className="field-label" id="swift-snippet-title">Swift (iOS)</h4>
         <pre className="code-block" aria-labelledby="swift-snippet-title">
           <code>{swift}</code>

@@ -14,7 +14,7 @@ import { fieldId, TextField } from "../components/field";
 import { FormScaffold } from "../components/form-scaffold";
 import { AppShell, Card, EmptyState } from "../components/layouts";
 import { useForm } from "../components/use-form";
-import { groupNameError, MAX_GROUP_NAME } from "./testers.page";
+import { groupNameError } from "./testers.page";
 
 /**
  * One tester group: its testers (how each joined, the last build they installed), adding
@@ -300,7 +300,7 @@ function InviteLinkCard({ group, manage }: { group: GroupDetail; manage: boolean
                 {INVITE_STATE_LABEL[state]}
               </span>
             </p>
-            <CopyField id="invite-link-url" label="Invite link" value={link.url} />
+            <CopyField id="invite-link-url" label="Invite link address" value={link.url} />
             <dl className="key-facts">
               <div>
                 <dt>Created</dt>
@@ -471,7 +471,7 @@ function GroupSettings({ group }: { group: GroupDetail }) {
   return (
     <Card title="Group settings" id="group-settings">
       <FormScaffold form={form} labels={RENAME_LABELS} onSubmit={onRename} notice={saved && <Notice>Group renamed.</Notice>} submit={{ label: "Rename group", busyLabel: "Saving…" }} aria-label="Rename group">
-        <TextField name="name" label={RENAME_LABELS.name} autoComplete="off" maxLength={MAX_GROUP_NAME} hint="CI names groups by id or name (--groups qa,beta): a rename changes which name it must use." {...form.bind("name", name, setName)} />
+        <TextField name="name" label={RENAME_LABELS.name} autoComplete="off" hint="CI names groups by id or name (--groups qa,beta): after a rename, a CI job that names it must use the new name." {...form.bind("name", name, setName)} />
       </FormScaffold>
       <div className="share-regenerate">
         <h3 className="subheading">Delete group</h3>

@@ -1,3 +1,4 @@
+import { CreateGroup, MAX_GROUP_NAME } from "@hangar/core/tester-groups-schema";
 import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { Group, WorkspaceTester } from "../api/testers.api";
@@ -12,7 +13,7 @@ import { InWorkspace, ItemList, ResourceList } from "../components/data";
 import { TextField } from "../components/field";
 import { FormScaffold } from "../components/form-scaffold";
 import { AppShell, Card, EmptyState } from "../components/layouts";
-import { useForm } from "../components/use-form";
+import { schemaErrors, useForm, whenEmpty } from "../components/use-form";
 
 /**
  * Testers: the workspace's tester groups (name, how many testers, the invite link's state) and,
@@ -158,14 +159,10 @@ function TesterTable({ testers, workspaceId }: { testers: readonly WorkspaceTest
 
 const GROUP_FIELDS = ["name"] as const;
 const GROUP_LABELS = { name: "Group name" };
-export const MAX_GROUP_NAME = 60;
 
-export function groupNameError(name: string): string | undefined {
-  const trimmed = name.trim();
-  if (!trimmed) return "Enter a name for the group.";
-  if (trimmed.length > MAX_GROUP_NAME) return `Use at most ${MAX_GROUP_NAME} characters.`;
-  return undefined;
-}
+/** A group name as the API checks it (core's `GroupName`: 1–60 characters, no comma), in the form's words. */
+export const groupNameError = (name: string) => schemaErrors(CreateGroup, { name }, GROUP_LABELS, { name: whenEmpty("Enter a name for the group.") }).name;
+export const GROUP_NAME_HINT = `Up to ${MAX_GROUP_NAME} characters, no commas: CI names groups with --groups qa,beta.`;
 
 function NewGroupForm({ workspaceId }: { workspaceId: string }) {
   const form = useForm(GROUP_FIELDS, GROUP_LABELS);
@@ -182,7 +179,7 @@ function NewGroupForm({ workspaceId }: { workspaceId: string }) {
   };
   return (
     <FormScaffold form={form} labels={GROUP_LABELS} onSubmit={onSubmit} submit={{ label: "Create group", busyLabel: "Creating…" }}>
-      <TextField name="name" label={GROUP_LABELS.name} autoComplete="off" maxLength={MAX_GROUP_NAME} {...form.bind("name", name, setName)} />
+      <TextField name="name" label={GROUP_LABELS.name} autoComplete="off" hint={GROUP_NAME_HINT} {...form.bind("name", name, setName)} />
     </FormScaffold>
   );
 }
