@@ -93,7 +93,7 @@ describe("the audit log records every action of AUDIT_ACTIONS done through the A
 
     // Tester groups (issue 20): made, renamed, filled, a tester removed, an invite link made and revoked, deleted.
     const group = await as(owner, "POST", `${base}/groups`, { name: "Audited testers" }, 201);
-    await as(owner, "PATCH", `/api/groups/${group.groupId}`, { name: "Audited testers, renamed" }, 200);
+    await as(owner, "PATCH", `/api/groups/${group.groupId}`, { name: "Audited testers (renamed)" }, 200);
     await as(owner, "POST", `/api/groups/${group.groupId}/testers`, { emails: ["t1@example.com", "t2@example.com"] }, 200);
     await as(owner, "DELETE", `/api/groups/${group.groupId}/testers/t1%40example.com`, undefined, 204);
     await as(owner, "POST", `/api/groups/${group.groupId}/invite-link`, {}, 201);

@@ -1,4 +1,5 @@
 import { PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { createHash } from "node:crypto";
 import { randomIds, type Role } from "@hangar/core";
 import { DynamoStageSecret, DynamoWorkspaceCatalog } from "@hangar/core/dynamo";
 import { DynamoTesterGroups, JOIN_LINK_SECRET, joinGroupByLink, previewJoinLink, JoinLinkGoneError, type JoinLinkDeps } from "@hangar/core/tester-groups";
@@ -359,5 +360,31 @@ describe("invite links", () => {
     // The group deleted: its link is gone with it.
     expect((await dash(team.owner, "DELETE", `/api/groups/${g.groupId}`)).status).toBe(204);
     await expect(joinGroupByLink(joinDeps(), { token: tokenOf(open.json.url), email: "after@example.com" })).rejects.toBeInstanceOf(JoinLinkGoneError);
+  });
+});
+
+describe("a workspace's delete", () => {
+  it("removes its groups, their testers and their invite links", async () => {
+    const t = await newTeam();
+    const g = await newGroup(t, "Goes with it");
+    await dash(t.owner, "POST", `/api/groups/${g.groupId}/testers`, { emails: addresses("ws-delete", 30) });
+    const link = await dash(t.owner, "POST", `/api/groups/${g.groupId}/invite-link`, {});
+    expect(link.status).toBe(201);
+    const deleted = await dash(t.owner, "DELETE", `/api/workspaces/${t.workspaceId}`, { confirmName: t.workspaceName });
+    expect(deleted.status, deleted.text).toBe(200);
+    for (const pk of [`GROUP#${g.groupId}`, `WORKSPACE#${t.workspaceId}`]) {
+      const left = await db().send(new QueryCommand({ TableName: table(), KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": pk }, ConsistentRead: true }));
+      expect(left.Items, pk).toEqual([]);
+    }
+    await expect(joinGroupByLink(joinDeps(), { token: tokenOf(link.json.url), email: "late@example.com" })).rejects.toBeInstanceOf(JoinLinkGoneError);
+    const stored = await db().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": `JOINLINK#${createHash("sha256").update(tokenOf(link.json.url)).digest("hex")}` },
+        ConsistentRead: true,
+      }),
+    );
+    expect(stored.Items).toEqual([]);
   });
 });
