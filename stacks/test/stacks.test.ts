@@ -1007,6 +1007,20 @@ describe("one origin per stage (CloudFront)", () => {
     }
   });
 
+  it("serves the tester pages (issue 20) from the app shell: `/apps` itself is no API path, though `/apps/<slug>` would be", () => {
+    const config = configOf(dev);
+    // CloudFront's path patterns: `*` any run of characters, `?` one; the whole path must match.
+    const matches = (pattern: string, path: string) => new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`).test(path);
+    const patterns = config.CacheBehaviors.map((b) => b.PathPattern ?? "");
+    const rewrite = new Function(`${SPA_REWRITE_CODE}; return handler;`)() as (e: unknown) => { uri: string };
+    for (const path of ["/apps", "/tester/sign-in", "/tester/apps/prj_1", "/join/AbC-123_x"]) {
+      expect(patterns.filter((p) => matches(p, path)), path).toEqual([]);
+      expect(rewrite({ request: { uri: path, headers: {} } }).uri, path).toBe("/index.html");
+    }
+    expect(matches("/apps/*", "/apps")).toBe(false);
+    expect(matches("/apps/*", "/apps/some-slug")).toBe(true);
+  });
+
   it("proves itself to the API with the origin secret, by dynamic reference to the API stack's secret", () => {
     const origin = configOf(dev).Origins.find((o) => o.CustomOriginConfig)!;
     const header = origin.OriginCustomHeaders!.find((h) => h.HeaderName === "x-hangar-origin-verify")!;

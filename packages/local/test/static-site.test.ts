@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawGet } from "../../../test/support/raw-http";
 import { startLocalApiServer, type Handler, type LocalApiServer } from "../src/http/local-api-server";
 import { dashboardSecurityHeaders } from "../src/http/static-site";
+import { routes } from "@hangar/functions/routes";
 
 /**
  * The dashboard on the API's origin: files with their types and cache rules, the SPA fallback for
@@ -92,7 +93,7 @@ describe("dashboard files", () => {
     expect(again.status).toBe(304);
   });
 
-  it.each(["/verify-email?token=abc", "/reset-password", "/projects/p1/files", "/login/"])(
+  it.each(["/verify-email?token=abc", "/reset-password", "/projects/p1/files", "/login/", "/apps", "/tester/sign-in?token=abc", "/tester/apps/p1", "/join/abc"])(
     "answers the client route %s with index.html (SPA fallback)",
     async (path) => {
       const res = await get(path);
@@ -104,6 +105,15 @@ describe("dashboard files", () => {
 });
 
 describe("what the dashboard leaves to the API", () => {
+  // As CloudFront's `/<segment>/*` behaviours (stacks/web-stack.ts): whatever a route of routes.ts
+  // starts with, the paths below it are the API's, while the bare `/apps` stays the tester portal's page.
+  it.each([...new Set(routes.map((r) => `/${r.path.split("/")[1]}/no-such-thing`))])("GET %s gets the API's answer, not index.html", async (path) => {
+    const res = await get(path);
+    expect(res.headers.get("content-type")).not.toContain("text/html");
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+    await res.arrayBuffer();
+  });
+
   it.each([
     ["GET", "/api/nothing-here"],
     ["GET", "/api"],

@@ -40,14 +40,22 @@ export interface BrowserSession {
 const CLIENT_IP_HEADER = "x-hangar-test-client-ip";
 let clients = 0;
 
-/** A fresh context (its own cookies and client address): one person in one browser. */
-export async function openSession(baseUrl: string): Promise<BrowserSession> {
+/** An iPhone's Safari as a tester's phone shows it (the tester pages and the install page choose their buttons by it). */
+export const IPHONE = {
+  viewport: { width: 390, height: 844 },
+  userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
+  isMobile: true,
+  hasTouch: true,
+} as const;
+
+/** A fresh context (its own cookies and client address): one person in one browser; `device` a phone's size and user agent. */
+export async function openSession(baseUrl: string, device: { viewport: { width: number; height: number }; userAgent?: string; isMobile?: boolean; hasTouch?: boolean } = { viewport: VIEWPORTS.desktop }): Promise<BrowserSession> {
   const browser = await sharedBrowser();
   clients += 1;
   const clientIp = `198.51.100.${(process.pid + clients) % 250 + 1}`;
   const context = await browser.newContext({
     baseURL: baseUrl,
-    viewport: VIEWPORTS.desktop,
+    ...device,
     locale: "en-US",
     timezoneId: "UTC",
     extraHTTPHeaders: { [CLIENT_IP_HEADER]: clientIp },

@@ -1,6 +1,7 @@
 import { createReadStream, existsSync, realpathSync, statSync, type Stats } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, resolve, sep } from "node:path";
+import { routes } from "@hangar/functions/routes";
 
 /**
  * The built dashboard, served by the local API server at `/` on the API's own origin (as
@@ -13,12 +14,14 @@ import { extname, resolve, sep } from "node:path";
  */
 
 /** Prefixes the API owns: never answered with the dashboard, so their JSON 404/405 stay intact. */
-const API_PREFIXES = ["/api", "/share", "/download", "/install", "/unsubscribe"];
+const API_PREFIXES = ["/api", "/share", "/download"];
 /**
- * Prefixes whose sub-paths only are the API's, as CloudFront's `/apps/*` behaviour matches them:
- * `/apps` itself is the tester portal (a dashboard route), `/apps/<slug>` a project's app page.
+ * Below these the API answers too: the first segment of every route in routes.ts, as CloudFront
+ * sends `/<segment>/*` to the API (stacks/web-stack.ts). Only what is *below* one: CloudFront's
+ * `/apps/*` does not match `/apps` itself, which is the tester portal's page in the app, while
+ * `/apps/<slug>` is a project's public page that the API serves (issue 20).
  */
-const API_SUBPATH_PREFIXES = ["/apps"];
+const ROUTE_PREFIXES = [...new Set(routes.map((r) => `/${r.path.split("/")[1]}/`))];
 
 /**
  * Headers on every dashboard answer (issue 9: a strict CSP holds because the build inlines
@@ -94,7 +97,7 @@ export interface StaticSite {
 }
 
 export function isApiPath(path: string): boolean {
-  return API_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) || API_SUBPATH_PREFIXES.some((prefix) => path.startsWith(`${prefix}/`));
+  return API_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) || ROUTE_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
 /**

@@ -14,6 +14,10 @@ export const queryKeys = {
     list: (workspaceId: string) => [...queryKeys.projects.lists(), workspaceId] as const,
     detail: (projectId: string) => [...queryKeys.projects.all, "detail", projectId] as const,
     files: (projectId: string) => [...queryKeys.projects.all, "detail", projectId, "files"] as const,
+    /** Issue 20's project settings: the groups every upload goes to, the public app page, update tokens. */
+    defaultGroups: (projectId: string) => [...queryKeys.projects.all, "detail", projectId, "default-groups"] as const,
+    appPage: (projectId: string) => [...queryKeys.projects.all, "detail", projectId, "app-page"] as const,
+    updateTokens: (projectId: string) => [...queryKeys.projects.all, "detail", projectId, "update-tokens"] as const,
   },
   files: {
     all: ["files"] as const,
@@ -24,6 +28,20 @@ export const queryKeys = {
     all: ["keys"] as const,
     list: (workspaceId: string) => [...queryKeys.keys.all, "list", workspaceId] as const,
     usage: (clientId: string) => [...queryKeys.keys.all, "usage", clientId] as const,
+  },
+  /**
+   * Testers (issue 20): one prefix, since a change to a group shows in the workspace's tester list,
+   * a tester's page and a build's recipients alike, and testers are few enough to refetch them all.
+   */
+  testers: {
+    all: ["testers"] as const,
+    groups: (workspaceId: string) => [...queryKeys.testers.all, "groups", workspaceId] as const,
+    group: (groupId: string) => [...queryKeys.testers.all, "group", groupId] as const,
+    people: (workspaceId: string) => [...queryKeys.testers.all, "people", workspaceId] as const,
+    installs: (workspaceId: string, email: string) => [...queryKeys.testers.all, "installs", workspaceId, email] as const,
+    /** A build's distributions with their recipients, and its per-tester installs. */
+    distributions: (fileId: string) => [...queryKeys.testers.all, "distributions", fileId] as const,
+    fileInstalls: (fileId: string) => [...queryKeys.testers.all, "file-installs", fileId] as const,
   },
   /** An invitation as its mailed link shows it, before anyone accepts it. */
   invitationPreview: (token: string) => ["invitation", token] as const,
@@ -40,4 +58,16 @@ export const queryKeys = {
         ? ([...queryKeys.workspaces.all, "detail", workspaceId, "audit", filter.actor ?? "", filter.action ?? ""] as const)
         : ([...queryKeys.workspaces.all, "detail", workspaceId, "audit"] as const),
   },
+  /**
+   * The tester portal (issue 20): a tester's session (the `hangar_tester` cookie, apart from the
+   * dashboard's) and what was sent to them; `tester.all` is everything a tester sign-out drops.
+   */
+  tester: {
+    all: ["tester"] as const,
+    session: ["tester", "session"] as const,
+    apps: ["tester", "apps"] as const,
+    app: (projectId: string) => ["tester", "apps", projectId] as const,
+  },
+  /** A group's invite link as it previews, before anyone joins (belongs to the link, not a session). */
+  joinPreview: (token: string) => ["join", token] as const,
 };

@@ -19,10 +19,17 @@ import { ProfilePage } from "../pages/profile.page";
 import { NewProjectPage, ProjectsPage } from "../pages/projects.page";
 import { ProjectPage } from "../pages/project.page";
 import { FilePage } from "../pages/file.page";
+import { TesterGroupPage } from "../pages/tester-group.page";
+import { TesterPage } from "../pages/tester.page";
+import { TestersPage } from "../pages/testers.page";
 import { KeyUsagePage } from "../pages/key-usage.page";
 import { ResetPasswordPage } from "../pages/reset-password.page";
 import { SignUpPage } from "../pages/sign-up.page";
 import { VerifyEmailPage } from "../pages/verify-email.page";
+import { JoinPage } from "../pages/join.page";
+import { TesterAppPage } from "../pages/tester-app.page";
+import { TesterAppsPage } from "../pages/tester-apps.page";
+import { TesterSignInPage } from "../pages/tester-sign-in.page";
 import { paths, ROUTE_PATTERNS, type ParamsOf, type RoutePath, type RoutePattern } from "./paths";
 import { matchPath, Redirect, useLocation, useSearchParam } from "./router";
 import { homeFor, useSession } from "./session";
@@ -31,9 +38,11 @@ import { homeFor, useSession } from "./session";
  * Who may see a page:
  * - "account": signed in (and with a profile, except the profile page itself);
  * - "guest": signed out (signed-in people go to their dashboard);
- * - "any": both (links from mails work whoever opens them).
+ * - "any": both (links from mails work whoever opens them);
+ * - "tester": the tester side (issue 20), which the dashboard session has nothing to do with: shown
+ *   without waiting for it, each page reading the tester session (`hangar_tester`) itself.
  */
-type Access = "account" | "guest" | "any";
+type Access = "account" | "guest" | "any" | "tester";
 
 interface Route<P extends RoutePattern> {
   access: Access;
@@ -58,6 +67,9 @@ export const ROUTES: { [P in RoutePattern]: Route<P> } = {
   "/projects/new": { access: "account", render: () => <NewProjectPage /> },
   "/projects/:projectId": { access: "account", render: (p) => <ProjectPage projectId={p.projectId} /> },
   "/files/:fileId": { access: "account", render: (p) => <FilePage fileId={p.fileId} /> },
+  "/testers": { access: "account", render: () => <TestersPage /> },
+  "/testers/groups/:groupId": { access: "account", render: (p) => <TesterGroupPage groupId={p.groupId} /> },
+  "/testers/people": { access: "account", render: () => <TesterPage /> },
   "/security/developer-settings": { access: "account", render: () => <DeveloperSettingsPage /> },
   "/security/developer-settings/keys/:clientId": { access: "account", render: (p) => <KeyUsagePage clientId={p.clientId} /> },
   "/account": { access: "account", render: () => <AccountPage /> },
@@ -67,6 +79,10 @@ export const ROUTES: { [P in RoutePattern]: Route<P> } = {
   "/settings/audit": { access: "account", render: () => <AuditLogPage /> },
   // Signed in or not: the page itself says what to do (accept, switch accounts, sign in or up).
   "/invitations/accept": { access: "any", render: () => <AcceptInvitationPage /> },
+  "/tester/sign-in": { access: "tester", render: () => <TesterSignInPage /> },
+  "/apps": { access: "tester", render: () => <TesterAppsPage /> },
+  "/tester/apps/:projectId": { access: "tester", render: (p) => <TesterAppPage projectId={p.projectId} /> },
+  "/join/:token": { access: "tester", render: (p) => <JoinPage token={p.token} /> },
 };
 
 /** The first route (in `ROUTE_PATTERNS` order: `/projects/new` before `/projects/:projectId`) a path matches. */
@@ -95,13 +111,16 @@ export function App() {
   const alias = ALIASES[normalized];
   if (alias) return <Redirect to={search ? `${alias}?${search.slice(1)}` : alias} />;
 
+  // A tester's page does not wait for (or depend on) the dashboard's session.
+  const route = findRoute(normalized);
+  if (route?.access === "tester") return <>{route.page}</>;
+
   // Nothing until we know who is there: no flash of the login form or of the dashboard frame.
   if (state.status === "loading") return <div className="boot" aria-busy="true" />;
   if (state.status === "unavailable") return <Unavailable message={state.error.message} />;
 
   if (normalized === "/") return <Redirect to={state.status === "signedIn" ? homeFor(state.account) : "/login"} />;
 
-  const route = findRoute(normalized);
   if (!route) return <NotFoundPage />;
   const here = pathname + search;
   if (route.access === "account") {

@@ -19,6 +19,10 @@ export const ROUTE_PATTERNS = [
   "/projects/new",
   "/projects/:projectId",
   "/files/:fileId",
+  // Testers (issue 20): the workspace's groups, one group, one tester (`?email=`).
+  "/testers",
+  "/testers/groups/:groupId",
+  "/testers/people",
   "/security/developer-settings",
   "/security/developer-settings/keys/:clientId",
   "/account",
@@ -27,6 +31,11 @@ export const ROUTE_PATTERNS = [
   "/settings/members",
   "/settings/audit",
   "/invitations/accept",
+  // The tester side (issue 20): testers are addresses with their own session, not accounts.
+  "/tester/sign-in",
+  "/apps",
+  "/tester/apps/:projectId",
+  "/join/:token",
 ] as const;
 
 export type RoutePattern = (typeof ROUTE_PATTERNS)[number];
@@ -54,17 +63,26 @@ export type AppPath = "/" | RoutePath | `${RoutePath}?${string}`;
 const id = (value: string) => encodeURIComponent(value);
 
 /** The pages that show the current workspace's data, which `?workspace=` chooses (app/workspace.ts). */
-export type WorkspacePath = "/dashboard" | "/projects" | "/projects/new" | "/security/developer-settings" | "/settings/workspace" | "/settings/members" | "/settings/audit";
-export const WORKSPACE_PATHS: readonly WorkspacePath[] = ["/dashboard", "/projects", "/projects/new", "/security/developer-settings", "/settings/workspace", "/settings/members", "/settings/audit"];
+export type WorkspacePath = "/dashboard" | "/projects" | "/projects/new" | "/security/developer-settings" | "/settings/workspace" | "/settings/members" | "/settings/audit" | "/testers";
+export const WORKSPACE_PATHS: readonly WorkspacePath[] = ["/dashboard", "/projects", "/projects/new", "/security/developer-settings", "/settings/workspace", "/settings/members", "/settings/audit", "/testers"];
 
 /** Builders for the routes with parameters (and the query some pages read). */
 export const paths = {
   project: (projectId: string) => `/projects/${id(projectId)}` as const,
   file: (fileId: string) => `/files/${id(fileId)}` as const,
+  testerGroup: (groupId: string) => `/testers/groups/${id(groupId)}` as const,
+  /**
+   * A tester's page. The address is in the query, not the path: a path whose last segment has a
+   * dot (`…@example.com`) is a file to the local server and CloudFront (stacks/web-stack.ts), never
+   * a client route. A tester is an address, not a record of one workspace: the page names its workspace.
+   */
+  tester: (email: string, workspaceId: string) => `/testers/people?email=${id(email)}&workspace=${id(workspaceId)}` as const,
   keyUsage: (clientId: string) => `/security/developer-settings/keys/${id(clientId)}` as const,
   /** A guarded page's address to come back to after signing in (or signing up, or filling in the profile). */
   withNext: (path: "/login" | "/profile" | "/sign-up", next: string) => `${path}?next=${id(next)}` as const,
   /** A page of one workspace (a link that can be shared, a reload that keeps it). */
   inWorkspace: (path: WorkspacePath, workspaceId: string) => `${path}?workspace=${id(workspaceId)}` as const,
   invitation: (token: string) => `/invitations/accept?token=${id(token)}` as const,
+  /** One app's builds sent to the signed-in tester. */
+  testerApp: (projectId: string) => `/tester/apps/${id(projectId)}` as const,
 } satisfies Record<string, (...args: never[]) => AppPath>;

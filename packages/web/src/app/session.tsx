@@ -37,8 +37,9 @@ const SESSION_KEY = sessionQuery().queryKey;
 /**
  * Everything cached but the session itself and what a signed-out page reads (an invitation's
  * preview, which belongs to the link, not to an account): one account's data never shows to the next.
+ * The tester side (its own session cookie, and a join link's preview) is no account's data either.
  */
-const KEPT_ON_SIGN_OUT: readonly unknown[] = [queryKeys.session[0], queryKeys.invitationPreview("")[0]];
+const KEPT_ON_SIGN_OUT: readonly unknown[] = [queryKeys.session[0], queryKeys.invitationPreview("")[0], queryKeys.tester.all[0], queryKeys.joinPreview("")[0]];
 const notSession = { predicate: (query: { queryKey: readonly unknown[] }) => !KEPT_ON_SIGN_OUT.includes(query.queryKey[0]) };
 
 export function SessionProvider({ children }: { children: ReactNode }) {

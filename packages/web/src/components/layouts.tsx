@@ -15,7 +15,7 @@ export function usePageTitle(title: string) {
 }
 
 /** Moves focus to the page's heading after client-side navigation, as a page load would. */
-function useFocusOnNavigate() {
+export function useFocusOnNavigate() {
   const ref = useRef<HTMLHeadingElement | null>(null);
   const { pathname } = useLocation();
   const first = useRef(true);
@@ -29,14 +29,14 @@ function useFocusOnNavigate() {
   return ref;
 }
 
-/** The signed-out pages: one centred card under the logo. */
-export function AuthLayout({ title, subtitle, children, footer, icon: iconNode }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode; icon?: ReactNode }) {
+/** The signed-out pages: one centred card under the logo (which leads `home`: the tester pages' is their apps). */
+export function AuthLayout({ title, subtitle, children, footer, icon: iconNode, home = "/" }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode; icon?: ReactNode; home?: AppPath }) {
   usePageTitle(title);
   const headingRef = useFocusOnNavigate();
   return (
     <div className="auth-page">
       <header className="auth-header">
-        <Link to="/" className="auth-logo" aria-label="Hangar home">
+        <Link to={home} className="auth-logo" aria-label="Hangar home">
           <Logo />
         </Link>
       </header>
@@ -80,6 +80,7 @@ const NAV: { section?: string; items: NavItem[] }[] = [
     items: [
       { to: "/dashboard", label: "Dashboard", icon: icon("M3 4.5A1.5 1.5 0 0 1 4.5 3h3A1.5 1.5 0 0 1 9 4.5v3A1.5 1.5 0 0 1 7.5 9h-3A1.5 1.5 0 0 1 3 7.5v-3Zm8 0A1.5 1.5 0 0 1 12.5 3h3A1.5 1.5 0 0 1 17 4.5v3A1.5 1.5 0 0 1 15.5 9h-3A1.5 1.5 0 0 1 11 7.5v-3Zm-8 8A1.5 1.5 0 0 1 4.5 11h3A1.5 1.5 0 0 1 9 12.5v3A1.5 1.5 0 0 1 7.5 17h-3A1.5 1.5 0 0 1 3 15.5v-3Zm8 0a1.5 1.5 0 0 1 1.5-1.5h3a1.5 1.5 0 0 1 1.5 1.5v3a1.5 1.5 0 0 1-1.5 1.5h-3a1.5 1.5 0 0 1-1.5-1.5v-3Z") },
       { to: "/projects", label: "Projects", prefix: "/projects/", icon: icon("M2.5 5.5A2 2 0 0 1 4.5 3.5h3.1a2 2 0 0 1 1.4.6l1 1h5.5a2 2 0 0 1 2 2v7.4a2 2 0 0 1-2 2h-11a2 2 0 0 1-2-2V5.5Z") },
+      { to: "/testers", label: "Testers", prefix: "/testers/", icon: icon("M6.5 9a3 3 0 1 0 0-6 3 3 0 0 0 0 6Zm-5 7a5 5 0 0 1 10 0 1 1 0 0 1-1 1h-8a1 1 0 0 1-1-1Zm12.3-9.7a1 1 0 0 1 1.4 0l.8.8 1.8-1.8a1 1 0 1 1 1.4 1.4l-2.5 2.5a1 1 0 0 1-1.4 0l-1.5-1.5a1 1 0 0 1 0-1.4Z") },
     ],
   },
   {

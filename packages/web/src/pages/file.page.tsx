@@ -13,6 +13,7 @@ import { ErrorSummary } from "../components/alerts";
 import { Button, DangerActions } from "../components/button";
 import { CopyField, Loaded } from "../components/data";
 import { AppIcon, FileStatus, platformLabel, versionOf } from "../components/file-list";
+import { FileTesters } from "../components/file-testers";
 import { AppShell, Card } from "../components/layouts";
 import { ShareLinkSettings } from "../components/share-link-settings";
 
@@ -84,7 +85,11 @@ export function FilePage({ fileId }: { fileId: string }) {
   const workspaceId = project.data?.workspaceId;
   const { can } = useWorkspace(workspaceId);
   // Until the project says which workspace this is, nothing that changes the build is offered.
-  const allowed = { links: Boolean(workspaceId) && can("links.manage"), builds: Boolean(workspaceId) && can("builds.manage") };
+  const allowed = {
+    links: Boolean(workspaceId) && can("links.manage"),
+    builds: Boolean(workspaceId) && can("builds.manage"),
+    distribute: Boolean(workspaceId) && can("builds.distribute"),
+  };
   return (
     <AppShell
       workspaceId={workspaceId}
@@ -99,7 +104,7 @@ export function FilePage({ fileId }: { fileId: string }) {
       }
     >
       <Loaded query={query} label="the build">
-        {(file) => <FileDetails file={file} canManageLinks={allowed.links} canDelete={allowed.builds} />}
+        {(file) => <FileDetails file={file} workspaceId={workspaceId} canManageLinks={allowed.links} canDelete={allowed.builds} canDistribute={allowed.distribute} />}
       </Loaded>
     </AppShell>
   );
@@ -149,7 +154,7 @@ function ReleaseNotes({ file }: { file: FileDetail }) {
   );
 }
 
-function FileDetails({ file, canManageLinks, canDelete }: { file: FileDetail; canManageLinks: boolean; canDelete: boolean }) {
+function FileDetails({ file, workspaceId, canManageLinks, canDelete, canDistribute }: { file: FileDetail; workspaceId: string | undefined; canManageLinks: boolean; canDelete: boolean; canDistribute: boolean }) {
   const share = file.share ?? null;
   const extra = Object.entries(file.metadata ?? {}).filter(([k]) => !SHOWN.has(k));
   return (
@@ -215,6 +220,7 @@ function FileDetails({ file, canManageLinks, canDelete }: { file: FileDetail; ca
           {file.downloadUrl && <CopyField id="download-url" label="Download link" value={file.downloadUrl} />}
         </Card>
       )}
+      {workspaceId && file.status !== "rejected" && <FileTesters file={file} workspaceId={workspaceId} canDistribute={canDistribute} />}
       <Card title="All metadata" id="metadata" description="Everything Hangar read from the package.">
         {extra.length === 0 ? (
           <p className="muted">No further metadata was extracted from this package.</p>

@@ -15,6 +15,7 @@ import { FileList, groupFiles } from "../components/file-list";
 import { FormScaffold } from "../components/form-scaffold";
 import { AppShell, Card, EmptyState } from "../components/layouts";
 import { ProjectForm } from "../components/project-form";
+import { ProjectTestersSettings } from "../components/project-testers-settings";
 import { UploadPanel } from "../components/upload-panel";
 import { useForm } from "../components/use-form";
 
@@ -86,6 +87,7 @@ export function ProjectPage({ projectId }: { projectId: string }) {
             {/* Controls a role cannot use are not offered (the API refuses them with 403 all the same). */}
             {project.status === "active" && can("builds.manage") && <UploadPanel projectId={project.projectId} />}
             <ProjectFiles project={project} canUpload={can("builds.manage")} canKeys={can("keys.manage")} />
+            {project.status === "active" && <ProjectTestersSettings project={project} canManage={can("projects.manage")} />}
             {project.status === "active" && can("projects.manage") && <DeleteProject project={project} />}
           </div>
         )}

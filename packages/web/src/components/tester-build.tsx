@@ -1,0 +1,92 @@
+import { formatBytes } from "@hangar/core/format-bytes";
+import type { TesterBuild } from "../api/tester.api";
+import { formatDateTime } from "../app/format";
+import { platformLabel } from "./file-list";
+
+/**
+ * What a tester's device can do with a build, as the share page decides it (core's
+ * `deviceOfUserAgent`), plus iPadOS: its Safari sends a Mac user agent, and a Mac has no touch
+ * screen, so a "Mac" with several touch points is an iPad.
+ */
+export type Device = "ios" | "android" | "desktop";
+
+export function currentDevice(): Device {
+  const ua = navigator.userAgent;
+  if (/\b(iPhone|iPad|iPod)\b/.test(ua)) return "ios";
+  if (/\bAndroid\b/.test(ua)) return "android";
+  if (/\bMacintosh\b/.test(ua) && navigator.maxTouchPoints > 1) return "ios";
+  return "desktop";
+}
+
+/** "1.4.0 (52)", or what there is of it. */
+export const buildVersion = (b: Pick<TesterBuild, "version" | "build">) =>
+  b.version ? `${b.version}${b.build ? ` (${b.build})` : ""}` : b.build ? `Build ${b.build}` : "Unknown version";
+
+/**
+ * The personal install link's own paths (the installs function serves them): the package, and
+ * the manifest iOS reads to install over the air. Both count for this tester, through the link.
+ */
+const downloadUrl = (b: TesterBuild) => `${b.installUrl}/download`;
+const itmsUrl = (b: TesterBuild) => `itms-services://?action=download-manifest&url=${encodeURIComponent(`${b.installUrl}/manifest.plist`)}`;
+
+/**
+ * The buttons of one build on this device (the share page's choices):
+ * - iPhone/iPad: Install for an iOS build iOS will take; for one it will refuse, why; for an
+ *   Android build, a note.
+ * - Android: Download APK; for an iOS build, a note.
+ * - a computer: both ways, each opening the build's install page (it has the QR code to scan with
+ *   the phone) or downloading the file, as a tester who sideloads from a laptop expects.
+ */
+export function BuildActions({ build, device, label }: { build: TesterBuild; device: Device; label: string }) {
+  const ios = build.platform === "ios";
+  const kind = ios ? "IPA" : "APK";
+  if (device === "ios" && !ios) return <p className="build-note">Android build: open this page on an Android device to install it.</p>;
+  if (device === "android" && ios) return <p className="build-note">iPhone and iPad build: open this page on an iPhone or iPad to install it.</p>;
+  const refused = <p className="build-note build-note-warning">iOS will not install this build (its signing does not allow it). Ask the team for a new one.</p>;
+  if (device === "ios" && !build.installable) return refused;
+  if (device === "ios") {
+    return (
+      <div className="build-actions">
+        <a className="button button-primary" href={itmsUrl(build)} aria-label={`Install ${label}`}>
+          Install
+        </a>
+      </div>
+    );
+  }
+  if (device === "android") {
+    return (
+      <div className="build-actions">
+        <a className="button button-primary" href={downloadUrl(build)} aria-label={`Download the APK of ${label}`}>
+          Download APK
+        </a>
+      </div>
+    );
+  }
+  return (
+    <div className="build-actions">
+      {ios && !build.installable && refused}
+      {(!ios || build.installable) && (
+        <a className="button button-primary" href={build.installUrl} aria-label={`Install ${label} on ${ios ? "an iPhone or iPad" : "an Android device"}`}>
+          Install on {ios ? "iPhone" : "Android"}
+        </a>
+      )}
+      <a className="button button-secondary" href={downloadUrl(build)} aria-label={`Download the ${kind} of ${label}`}>
+        Download {kind}
+      </a>
+    </div>
+  );
+}
+
+/** Platform, version (unless a heading says it already), date and size in one line. */
+export function BuildFacts({ build, version = true }: { build: TesterBuild; version?: boolean }) {
+  return (
+    <p className="file-meta">
+      <span className="badge badge-muted">{platformLabel(build.platform)}</span>
+      {version && <span>{buildVersion(build)}</span>}
+      <span>
+        <time dateTime={build.uploadedAt}>{formatDateTime(build.uploadedAt)}</time>
+      </span>
+      <span>{formatBytes(build.size)}</span>
+    </p>
+  );
+}
