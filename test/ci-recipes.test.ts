@@ -343,7 +343,7 @@ describe("action.yml", () => {
     expect(inputs.get("url")!.description).toMatch(/not ApiUrl/);
     expect(documented.get("url")).toMatch(/public `Url` \(not `ApiUrl`\)/);
     // The flag each optional input maps to is named in both places.
-    for (const [name, flag] of [["notes", "--notes"], ["notes-file", "--notes-file"]] as const) {
+    for (const [name, flag] of [["notes", "--notes"], ["notes-file", "--notes-file"], ["groups", "--groups"], ["testers", "--testers"], ["message", "--message"]] as const) {
       expect(inputs.get(name)!.description).toContain(flag);
       expect(documented.get(name)).toContain(flag);
     }

@@ -103,6 +103,11 @@ const CALLS: Record<string, (w: World, f: Fixture) => Call> = {
   "DELETE /api/files/{fileId}": (_w, f) => ({ path: `/api/files/${f.fileId}` }),
   "PATCH /api/files/{fileId}/share": (_w, f) => ({ path: `/api/files/${f.fileId}/share`, body: { maxDownloads: 50 } }),
   "POST /api/files/{fileId}/share/regenerate": (_w, f) => ({ path: `/api/files/${f.fileId}/share/regenerate` }),
+  // Issue 20, distribute: a silent copy (notify false) sends no mail; an empty default-groups list.
+  "POST /api/files/{fileId}/distribute": (_w, f) => ({ path: `/api/files/${f.fileId}/distribute`, body: { testers: ["matrix@hangar.test"], notify: false } }),
+  "GET /api/files/{fileId}/distributions": (_w, f) => ({ path: `/api/files/${f.fileId}/distributions` }),
+  "GET /api/projects/{projectId}/default-groups": (_w, f) => ({ path: `/api/projects/${f.projectId}/default-groups` }),
+  "PUT /api/projects/{projectId}/default-groups": (_w, f) => ({ path: `/api/projects/${f.projectId}/default-groups`, body: { groupIds: [] } }),
   "GET /api/workspaces/{workspaceId}": (w) => ({ path: `/api/workspaces/${w.workspaceId}` }),
   "PATCH /api/workspaces/{workspaceId}": (w) => ({ path: `/api/workspaces/${w.workspaceId}`, body: { name: w.workspaceName } }),
   // A name that does not match: allowed means 400 (the name checked after the role), never a delete.

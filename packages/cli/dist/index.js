@@ -15,7 +15,7 @@ import {
   installLinks,
   mediaTypeFor,
   uploadExitCode
-} from "./chunks/chunk-BFTFNEA4.js";
+} from "./chunks/chunk-WRPO5TKW.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import {
   HangarAbortError,

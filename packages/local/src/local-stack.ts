@@ -7,6 +7,7 @@ import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { startDynamoDbLocal, stopLeftoverDynamoDbLocal } from "./dynamodb/dynamodb-local";
 import { ensureTable } from "./dynamodb/ensure-table";
+import { startBuildMailSender } from "./housekeeping/build-mail-sender";
 import { DEFAULT_SWEEP_SECONDS, startDeleteSweep } from "./housekeeping/delete-sweep";
 import { startLocalApiServer } from "./http/local-api-server";
 import { startMailCatcher } from "./mail/mail-catcher";
@@ -262,6 +263,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     closers.push(() => api.close());
     const sweep = await startDeleteSweep({ everySeconds: options.deleteSweepSeconds ?? DEFAULT_SWEEP_SECONDS, log });
     closers.push(() => sweep.close());
+    const buildMail = await startBuildMailSender({ log });
+    closers.push(() => buildMail.close());
 
     const info: LocalStackInfo = {
       baseUrl: api.url,

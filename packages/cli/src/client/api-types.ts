@@ -29,6 +29,11 @@ export interface BuildContext {
   commit?: string;
   /** The CI run that built it (http or https). */
   ciUrl?: string;
+  /**
+   * Hangar's extension: send the completed build to tester groups (ids or names) and addresses,
+   * with a message (README "Send the build to testers"). A service that predates it ignores it.
+   */
+  distribute?: { groups?: string[]; testers?: string[]; message?: string; notify?: boolean };
 }
 
 export interface CompleteRequest extends PresignRequest, BuildContext {

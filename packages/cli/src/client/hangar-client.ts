@@ -405,7 +405,10 @@ function apiError(step: UploadStep, response: HttpAnswer, now: number): HangarAp
   if (status === 422 || (status === 409 && (init.code === "upload_mismatch" || init.code === "size_mismatch"))) {
     return new HangarRejectedError(init);
   }
-  if (status === 400 || status === 413 || status === 415 || (status >= 300 && status < 400)) return new HangarRequestError(init);
+  // A tester group named by --groups that the workspace does not have: the request's fault (exit 2).
+  if (status === 400 || status === 413 || status === 415 || (status === 404 && init.code === "group_not_found") || (status >= 300 && status < 400)) {
+    return new HangarRequestError(init);
+  }
   return new HangarApiError(init);
 }
 

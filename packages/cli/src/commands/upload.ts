@@ -65,6 +65,11 @@ Options:
   --name <file name>       Name announced to the service (default: the file's name).
   --notes <text>           Release notes shown on the share page (at most 5,000 characters).
   --notes-file <file>      Read the release notes from a UTF-8 file ("-" reads stdin).
+  --groups <names>         Send the build to these tester groups (names or ids, comma-separated:
+                           --groups qa,beta); an unknown group fails before the build completes.
+  --testers <addresses>    Send the build to these addresses too (comma-separated).
+  --message <text>         A message to the testers in the build mail (at most 1,000 characters).
+  --no-notify              Make the build available to them (their tester portal) without a mail.
   --no-verify              Do not check the file locally before uploading (by default a
                            file the service would refuse as not an APK/IPA is refused
                            here, exit 6, and nothing is sent).
@@ -151,6 +156,10 @@ export function parseUploadArgs(args: string[], env: NodeJS.ProcessEnv, secrets:
       name: { type: "string" },
       notes: { type: "string" },
       "notes-file": { type: "string" },
+      groups: { type: "string" },
+      testers: { type: "string" },
+      message: { type: "string" },
+      "no-notify": { type: "boolean", default: false },
       "no-ci-context": { type: "boolean", default: false },
       "no-verify": { type: "boolean", default: false },
       json: { type: "boolean", default: false },
@@ -233,7 +242,12 @@ export function parseUploadArgs(args: string[], env: NodeJS.ProcessEnv, secrets:
   }
   releaseNotes = releaseNotes?.replace(/\r\n?/g, "\n").trim();
   if (releaseNotes !== undefined && [...releaseNotes].length > MAX_NOTES) throw new UsageError(`release notes are ${[...releaseNotes].length} characters; at most ${MAX_NOTES} are accepted`);
-  const context: BuildContext = { ...(values["no-ci-context"] ? {} : ciContext(env)), ...(releaseNotes ? { releaseNotes } : {}) };
+  const distribute = distributeOf(values);
+  const context: BuildContext = {
+    ...(values["no-ci-context"] ? {} : ciContext(env)),
+    ...(releaseNotes ? { releaseNotes } : {}),
+    ...(distribute ? { distribute } : {}),
+  };
 
   const githubOutput = env.GITHUB_OUTPUT || undefined;
   if (values["github-output"] && !githubOutput) throw new UsageError("--github-output needs the GITHUB_OUTPUT variable (set by GitHub Actions)");
@@ -296,6 +310,7 @@ function hint(error: unknown): string | undefined {
   if (error instanceof HangarRejectedError) return "the service cannot read this file as an APK/IPA; check the build artifact";
   if (isRefusedPackage(error)) return "nothing was uploaded: the service would refuse this file (422 invalid_package); check the build artifact, or --no-verify to send it anyway";
   if (isRefusedUploadAddress(error)) return "object storage refused every upload address; check the machine's clock";
+  if (error instanceof HangarApiError && error.code === "group_not_found") return "the build was not completed: fix --groups (names or ids of the workspace's tester groups) and rerun";
   if (error instanceof HangarNetworkError) return "check HANGAR_URL and the network; rerunning may help";
   if (error instanceof HangarTimeoutError) return "raise --timeout for slow links or large files";
   return undefined;
@@ -325,6 +340,33 @@ function errorJson(error: unknown, exitCode: number): Record<string, unknown> {
 
 /** What complete accepts (packages/core/src/upload/upload.schema.ts). */
 const MAX_NOTES = 5000;
+/** complete's `distribute` (packages/core/src/distribution/distribution.schema.ts). */
+const MAX_MESSAGE = 1000;
+const MAX_LIST = { groups: 100, testers: 1000 } as const;
+
+const listOf = (text: string | undefined, flag: "groups" | "testers"): string[] => {
+  const items = [...new Set((text ?? "").split(",").map((s) => s.trim()).filter((s) => s.length > 0))];
+  if (items.length > MAX_LIST[flag]) throw new UsageError(`--${flag} names ${items.length}; at most ${MAX_LIST[flag]} are accepted`);
+  return items;
+};
+
+/** --groups, --testers, --message and --no-notify as complete's `distribute`; undefined when none is given. */
+function distributeOf(values: { groups?: string | undefined; testers?: string | undefined; message?: string | undefined; "no-notify"?: boolean | undefined }): BuildContext["distribute"] {
+  const groups = listOf(values.groups, "groups");
+  const testers = listOf(values.testers, "testers");
+  const message = values.message?.replace(/\r\n?/g, "\n").trim();
+  if (groups.length === 0 && testers.length === 0) {
+    if (message || values["no-notify"]) throw new UsageError("--message and --no-notify need --groups or --testers");
+    return undefined;
+  }
+  if (message !== undefined && [...message].length > MAX_MESSAGE) throw new UsageError(`--message is ${[...message].length} characters; at most ${MAX_MESSAGE} are accepted`);
+  return {
+    ...(groups.length > 0 ? { groups } : {}),
+    ...(testers.length > 0 ? { testers } : {}),
+    ...(message ? { message } : {}),
+    ...(values["no-notify"] ? { notify: false } : {}),
+  };
+}
 
 /** A CI variable, trimmed and bounded; undefined when unset, empty or holding control characters. */
 function ciValue(value: string | undefined, max: number): string | undefined {
@@ -391,6 +433,14 @@ export function installWarning(result: Pick<UploadResult, "installable" | "reaso
   return `hangar upload: warning: uploaded, but testers cannot install this build from its link: ${why} (${code})\n`;
 }
 
+/** complete's `distribution` answer, in one line: who it went to and how many mails were queued. */
+function testersLine(distribution: unknown): string[] {
+  const d = distribution as { recipients?: unknown; queued?: unknown; capped?: unknown } | null | undefined;
+  if (!d || typeof d.recipients !== "number" || typeof d.queued !== "number") return [];
+  const capped = typeof d.capped === "number" && d.capped > 0 ? `, ${d.capped} over the daily mail cap` : "";
+  return [`  Testers:   ${d.recipients} (${d.queued} new mail${d.queued === 1 ? "" : "s"} queued${capped})`];
+}
+
 function summary(result: UploadResult, fileName: string, size: number): string {
   const m = result.metadata;
   const build = typeof m["buildNumber"] === "string" && m["buildNumber"] !== "" ? ` (${m["buildNumber"]})` : "";
@@ -403,6 +453,7 @@ function summary(result: UploadResult, fileName: string, size: number): string {
     ...(typeof result.qrCodeUrl === "string" ? [`  QR code:   ${result.qrCodeUrl}`] : []),
     `  Download:  ${result.downloadUrl}`,
     ...(result.installable === false ? [`  Install:   not installable from the link (${typeof result.reason === "string" ? result.reason : "unknown"})`] : []),
+    ...testersLine(result.distribution),
     "",
   ].join("\n");
 }

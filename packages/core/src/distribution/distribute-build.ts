@@ -299,3 +299,45 @@ export async function setDefaultGroups(
 }
 
 const projectNotFoundAfterAll = () => new NotFoundError("project_not_found", "No project with this id in your workspaces");
+
+/**
+ * Complete's optional `distribute` (Hangar's extension of the upload spec) with the project's
+ * default groups: resolved before the upload is completed, so a typo in `--groups` fails the
+ * complete with 404 `group_not_found` and nothing half-done. null when there is nothing to send.
+ */
+export async function planUploadDistribution(
+  deps: Pick<DistributionDeps, "groups" | "distributions">,
+  where: { workspaceId: string; projectId: string },
+  input: DistributeInput | undefined,
+): Promise<DistributionPlan | null> {
+  const defaults = await deps.distributions.defaultGroups(where.workspaceId, where.projectId);
+  const given = input ?? { groups: [], testers: [], notify: true };
+  if (given.groups.length === 0 && given.testers.length === 0 && defaults.length === 0) return null;
+  const plan = await planDistribution(deps, where.workspaceId, given, defaults);
+  return plan.groups.length > 0 || plan.testers.length > 0 ? plan : null;
+}
+
+/** After complete: sends the completed build as planned. CI (an API key) is `createdBy: {clientId}`; a dashboard upload, its member. */
+export async function distributeUpload(
+  deps: Omit<DistributionDeps, "files" | "projects" | "groups">,
+  uploader: { workspaceId: string; projectId: string; clientId: string; actor?: Actor },
+  file: { fileId: string; fileName: string },
+  plan: DistributionPlan,
+  bases: { publicBaseUrl: string; shareBaseUrl: string },
+): Promise<DistributionAnswer> {
+  const workspace = await deps.workspaces.get(uploader.workspaceId);
+  return sendPlannedBuild(
+    deps,
+    {
+      fileId: file.fileId,
+      projectId: uploader.projectId,
+      workspaceId: uploader.workspaceId,
+      workspaceName: workspace?.name ?? "",
+      createdBy: uploader.actor ? { userId: uploader.actor.userId, email: null } : { clientId: uploader.clientId },
+      ...(uploader.actor ? { actor: uploader.actor } : {}),
+      fileName: file.fileName,
+      bases: { publicBaseUrl: bases.publicBaseUrl, shareBaseUrl: bases.shareBaseUrl },
+    },
+    plan,
+  );
+}

@@ -2,6 +2,7 @@
 // minified), which every Lambda carries into its cold start.
 import * as z from "zod/mini";
 import { parseInput } from "../validation/parse-input";
+import { DistributeInput } from "../distribution/distribution.schema";
 
 export const APK_MEDIA_TYPE = "application/vnd.android.package-archive";
 export const GENERIC_MEDIA_TYPE = "application/octet-stream";
@@ -129,6 +130,9 @@ export const Complete = z.object({
   branch: z.optional(DisplayText(255, false)),
   commit: z.optional(DisplayText(64, false)),
   ciUrl: z.optional(CiUrl),
+  // Hangar's extension (README "Send the build to testers"): the build goes to these groups and
+  // addresses once completed, beside the project's default groups.
+  distribute: z.optional(DistributeInput),
 });
 export type Complete = z.infer<typeof Complete>;
 
@@ -212,6 +216,7 @@ export const CompleteMultipart = z.object({
   branch: Complete.shape.branch,
   commit: Complete.shape.commit,
   ciUrl: Complete.shape.ciUrl,
+  distribute: Complete.shape.distribute,
 });
 export type CompleteMultipart = z.infer<typeof CompleteMultipart>;
 

@@ -1,29 +1,23 @@
-import { DynamoMailSuppressions, DynamoStageSecret } from "@hangar/core/dynamo";
+import { DynamoStageSecret } from "@hangar/core/dynamo";
 import {
   DynamoDistributions,
   DynamoGroupDirectory,
   UNSUBSCRIBE_SECRET,
-  defaultBuildMailSettings,
-  deliverBuildMail,
-  type BuildMailDeps,
-  type BuildMailJob,
   type DistributionDeps,
   type MailQueue,
   type UnsubscribeDeps,
 } from "@hangar/core/distribution";
 import { INSTALL_LINK_SECRET } from "@hangar/core/testers";
 import { randomBytes } from "node:crypto";
-import { logger } from "../observability/logger";
-import { lazyMailer } from "./accounts";
 import { auditLog } from "./audit-log";
 import { once } from "./once";
 import { getRuntime } from "./root";
 import { workspaceCatalog } from "./workspace-catalog";
 
 /**
- * What the distribution function, complete (its optional `distribute`) and the distribution-mail
- * sender add to the runtime: distributions and recipients on the table, the tester groups, the
- * stage secrets of install links and unsubscribe links, and the build-mail queue.
+ * What the distribution function and complete (its optional `distribute`) add to the runtime:
+ * distributions and recipients on the table, the tester groups, the stage secrets of install
+ * links and unsubscribe links, and the build-mail queue.
  */
 export const distributionStore = once(() => {
   const { db, settings } = getRuntime();
@@ -40,7 +34,8 @@ export const testerGroups = once(() => {
   return new DynamoGroupDirectory(db, settings.HANGAR_TABLE_NAME);
 });
 
-const secrets = once(() => {
+/** The stage secrets of personal install links and of unsubscribe links (each used for nothing else). */
+export const distributionSecrets = once(() => {
   const { db, settings } = getRuntime();
   return {
     installLink: new DynamoStageSecret(db, settings.HANGAR_TABLE_NAME, INSTALL_LINK_SECRET),
@@ -48,31 +43,10 @@ const secrets = once(() => {
   };
 });
 
-/** The sender's step (distribution-mail function on AWS, the in-process queue locally). */
-export const buildMailDeps = once((): BuildMailDeps => {
-  const { db, settings, files, clock } = getRuntime();
-  return {
-    distributions: distributionStore(),
-    files,
-    mailer: lazyMailer(settings),
-    suppressions: new DynamoMailSuppressions(db, settings.HANGAR_TABLE_NAME),
-    installLinkSecret: secrets().installLink,
-    unsubscribeSecret: secrets().unsubscribe,
-    clock,
-    settings: defaultBuildMailSettings,
-  };
-});
-
-/** Sends one job and logs what became of it (never the address). */
-export async function runBuildMailJob(job: BuildMailJob): Promise<void> {
-  const outcome = await deliverBuildMail(buildMailDeps(), job);
-  if (outcome !== "sent" && outcome !== "skipped") logger.info("build mail not sent", { outcome, fileId: job.fileId });
-}
-
 /**
- * SQS when the stack named a queue (HANGAR_BUILD_MAIL_QUEUE_URL), the in-process sender
- * otherwise (the local stack). Each is imported on first use: a request that queues nothing
- * loads neither the SQS client nor the sender.
+ * SQS when the stack named a queue (HANGAR_BUILD_MAIL_QUEUE_URL), the in-process queue otherwise
+ * (the local stack, whose sender drains it). Each is imported on first use: a request that queues
+ * nothing loads no SQS client. No mail code here: the sender is composition/build-mail.ts.
  */
 export const buildMailQueue = once((): MailQueue => {
   const { settings } = getRuntime();
@@ -81,8 +55,7 @@ export const buildMailQueue = once((): MailQueue => {
       const { SqsMailQueue } = await import("../distribution/sqs-mail-queue");
       return new SqsMailQueue(settings.AWS_REGION, settings.HANGAR_BUILD_MAIL_QUEUE_URL);
     }
-    const { LocalMailQueue } = await import("../distribution/local-mail-queue");
-    return new LocalMailQueue(settings.HANGAR_BUILD_MAIL_PER_SECOND, runBuildMailJob);
+    return (await import("../distribution/in-process-mail-queue")).inProcessMailQueue;
   });
   return { enqueue: async (jobs) => (await queue()).enqueue(jobs) };
 });
@@ -107,7 +80,7 @@ export const distributionDeps = once((): DistributionDeps => {
     groups: testerGroups(),
     distributions: distributionStore(),
     queue: buildMailQueue(),
-    installLinkSecret: secrets().installLink,
+    installLinkSecret: distributionSecrets().installLink,
     buildMailCap: runtime.limits.rule("buildMailPerWorkspace"),
     audit: auditLog(),
     clock: runtime.clock,
@@ -117,5 +90,5 @@ export const distributionDeps = once((): DistributionDeps => {
 
 export const unsubscribeDeps = once((): UnsubscribeDeps => {
   const runtime = getRuntime();
-  return { secret: secrets().unsubscribe, projects: runtime.projects, distributions: distributionStore(), clock: runtime.clock };
+  return { secret: distributionSecrets().unsubscribe, projects: runtime.projects, distributions: distributionStore(), clock: runtime.clock };
 });

@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { buildMailJobOf } from "@hangar/core/distribution";
-import { runBuildMailJob } from "../composition/distribution";
+import { runBuildMailJob } from "../composition/build-mail";
 import { getRuntime } from "../composition/root";
 import { logger } from "../observability/logger";
 import { flushMetrics } from "../observability/metrics";

@@ -11,7 +11,7 @@ import {
   run,
   uploadCommand,
   uploadExitCode
-} from "./chunk-BFTFNEA4.js";
+} from "./chunk-WRPO5TKW.js";
 import "./chunk-3WA5LAVB.js";
 import "./chunk-RWAKC5CX.js";
 import "./chunk-OA5U4LFR.js";

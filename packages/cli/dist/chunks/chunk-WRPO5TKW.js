@@ -449,7 +449,9 @@ function apiError(step, response, now) {
   if (status === 422 || status === 409 && (init.code === "upload_mismatch" || init.code === "size_mismatch")) {
     return new HangarRejectedError(init);
   }
-  if (status === 400 || status === 413 || status === 415 || status >= 300 && status < 400) return new HangarRequestError(init);
+  if (status === 400 || status === 413 || status === 415 || status === 404 && init.code === "group_not_found" || status >= 300 && status < 400) {
+    return new HangarRequestError(init);
+  }
   return new HangarApiError(init);
 }
 function invalidAnswer(step, message, response) {
@@ -651,6 +653,11 @@ Options:
   --name <file name>       Name announced to the service (default: the file's name).
   --notes <text>           Release notes shown on the share page (at most 5,000 characters).
   --notes-file <file>      Read the release notes from a UTF-8 file ("-" reads stdin).
+  --groups <names>         Send the build to these tester groups (names or ids, comma-separated:
+                           --groups qa,beta); an unknown group fails before the build completes.
+  --testers <addresses>    Send the build to these addresses too (comma-separated).
+  --message <text>         A message to the testers in the build mail (at most 1,000 characters).
+  --no-notify              Make the build available to them (their tester portal) without a mail.
   --no-verify              Do not check the file locally before uploading (by default a
                            file the service would refuse as not an APK/IPA is refused
                            here, exit 6, and nothing is sent).
@@ -701,6 +708,10 @@ function parseUploadArgs(args, env, secrets = []) {
       name: { type: "string" },
       notes: { type: "string" },
       "notes-file": { type: "string" },
+      groups: { type: "string" },
+      testers: { type: "string" },
+      message: { type: "string" },
+      "no-notify": { type: "boolean", default: false },
       "no-ci-context": { type: "boolean", default: false },
       "no-verify": { type: "boolean", default: false },
       json: { type: "boolean", default: false },
@@ -778,7 +789,12 @@ function parseUploadArgs(args, env, secrets = []) {
   }
   releaseNotes = releaseNotes?.replace(/\r\n?/g, "\n").trim();
   if (releaseNotes !== void 0 && [...releaseNotes].length > MAX_NOTES) throw new UsageError(`release notes are ${[...releaseNotes].length} characters; at most ${MAX_NOTES} are accepted`);
-  const context = { ...values["no-ci-context"] ? {} : ciContext(env), ...releaseNotes ? { releaseNotes } : {} };
+  const distribute = distributeOf(values);
+  const context = {
+    ...values["no-ci-context"] ? {} : ciContext(env),
+    ...releaseNotes ? { releaseNotes } : {},
+    ...distribute ? { distribute } : {}
+  };
   const githubOutput = env.GITHUB_OUTPUT || void 0;
   if (values["github-output"] && !githubOutput) throw new UsageError("--github-output needs the GITHUB_OUTPUT variable (set by GitHub Actions)");
   return {
@@ -827,6 +843,7 @@ function hint(error) {
   if (error instanceof HangarRejectedError) return "the service cannot read this file as an APK/IPA; check the build artifact";
   if (isRefusedPackage(error)) return "nothing was uploaded: the service would refuse this file (422 invalid_package); check the build artifact, or --no-verify to send it anyway";
   if (isRefusedUploadAddress(error)) return "object storage refused every upload address; check the machine's clock";
+  if (error instanceof HangarApiError && error.code === "group_not_found") return "the build was not completed: fix --groups (names or ids of the workspace's tester groups) and rerun";
   if (error instanceof HangarNetworkError) return "check HANGAR_URL and the network; rerunning may help";
   if (error instanceof HangarTimeoutError) return "raise --timeout for slow links or large files";
   return void 0;
@@ -842,6 +859,29 @@ function errorJson(error, exitCode) {
   return { code, ...step, ...base };
 }
 var MAX_NOTES = 5e3;
+var MAX_MESSAGE = 1e3;
+var MAX_LIST = { groups: 100, testers: 1e3 };
+var listOf = (text, flag) => {
+  const items = [...new Set((text ?? "").split(",").map((s) => s.trim()).filter((s) => s.length > 0))];
+  if (items.length > MAX_LIST[flag]) throw new UsageError(`--${flag} names ${items.length}; at most ${MAX_LIST[flag]} are accepted`);
+  return items;
+};
+function distributeOf(values) {
+  const groups = listOf(values.groups, "groups");
+  const testers = listOf(values.testers, "testers");
+  const message = values.message?.replace(/\r\n?/g, "\n").trim();
+  if (groups.length === 0 && testers.length === 0) {
+    if (message || values["no-notify"]) throw new UsageError("--message and --no-notify need --groups or --testers");
+    return void 0;
+  }
+  if (message !== void 0 && [...message].length > MAX_MESSAGE) throw new UsageError(`--message is ${[...message].length} characters; at most ${MAX_MESSAGE} are accepted`);
+  return {
+    ...groups.length > 0 ? { groups } : {},
+    ...testers.length > 0 ? { testers } : {},
+    ...message ? { message } : {},
+    ...values["no-notify"] ? { notify: false } : {}
+  };
+}
 function ciValue(value, max) {
   const v = value?.trim();
   return v && v.length <= max && !/[\u0000-\u001f\u007f]/.test(v) ? v : void 0;
@@ -891,6 +931,12 @@ function installWarning(result) {
   return `hangar upload: warning: uploaded, but testers cannot install this build from its link: ${why} (${code})
 `;
 }
+function testersLine(distribution) {
+  const d = distribution;
+  if (!d || typeof d.recipients !== "number" || typeof d.queued !== "number") return [];
+  const capped = typeof d.capped === "number" && d.capped > 0 ? `, ${d.capped} over the daily mail cap` : "";
+  return [`  Testers:   ${d.recipients} (${d.queued} new mail${d.queued === 1 ? "" : "s"} queued${capped})`];
+}
 function summary(result, fileName, size) {
   const m = result.metadata;
   const build = typeof m["buildNumber"] === "string" && m["buildNumber"] !== "" ? ` (${m["buildNumber"]})` : "";
@@ -903,6 +949,7 @@ function summary(result, fileName, size) {
     ...typeof result.qrCodeUrl === "string" ? [`  QR code:   ${result.qrCodeUrl}`] : [],
     `  Download:  ${result.downloadUrl}`,
     ...result.installable === false ? [`  Install:   not installable from the link (${typeof result.reason === "string" ? result.reason : "unknown"})`] : [],
+    ...testersLine(result.distribution),
     ""
   ].join("\n");
 }
