@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { dash, newClientIp, type Browser } from "./support/accounts";
 import { call, db, stack, type Key } from "./support/api";
 import { eventually, expireLink, IOS_INSTALLER, itemsMentioning, outsideTheAuditLog, newDashboardKey, newProject, uploadIpa, withoutLinkTraces } from "./support/dashboard";
-import { member } from "./support/workspaces";
+import { member, newWorkspace } from "./support/workspaces";
 
 /**
  * Personal install links and who installed what (docs/testers.md), on the local stack. Until a
@@ -325,7 +325,7 @@ describe("deleting builds leaves nothing of their testers", () => {
     const doomedKey = await newDashboardKey(owner.b, doomed.projectId);
     const build = await uploadIpa(doomedKey, "Gone.ipa");
     const email = testerAddress("gone");
-    const token = await installLinkOf(build, email, doomed.projectId);
+    const token = await installLinkOf(build, email, doomed.projectId, owner.personal);
     expect((await visit(`/install/${token}/download`, { "User-Agent": DESKTOP })).status).toBe(302);
 
     const deleted = await dash(owner.b, "DELETE", `/api/projects/${doomed.projectId}`, { confirmName: doomed.name });
@@ -333,14 +333,33 @@ describe("deleting builds leaves nothing of their testers", () => {
     await eventually(async () => (await leftOf(build.fileId, email, installLinkHash(token))).length === 0, "the project's builds leave no tester items");
     expect((await visit(`/install/${token}`, { ...HTML, "User-Agent": DESKTOP })).status).toBe(410);
   });
+
+  it("a deleted workspace: its builds' tester items and its testers' last installs", async () => {
+    const team = await newWorkspace(owner.b);
+    const made = await dash(owner.b, "POST", "/api/projects", { name: "Team app", color: "green", workspaceId: team.workspaceId });
+    expect(made.status, made.text).toBe(201);
+    const teamKey = await newDashboardKey(owner.b, made.json.projectId);
+    const build = await uploadIpa(teamKey, "Team.ipa");
+    const email = testerAddress("team");
+    const token = await installLinkOf(build, email, made.json.projectId, team.workspaceId);
+    expect((await visit(`/install/${token}/download`, { "User-Agent": DESKTOP })).status).toBe(302);
+    const lastInstall = { TableName: stack().tableName, Key: keys.lastInstall(team.workspaceId, email) };
+    expect((await db().send(new GetCommand(lastInstall))).Item).toBeDefined();
+
+    const deleted = await dash(owner.b, "DELETE", `/api/workspaces/${team.workspaceId}`, { confirmName: team.name });
+    expect(deleted.status, deleted.text).toBe(200);
+    await eventually(async () => (await leftOf(build.fileId, email, installLinkHash(token))).length === 0, "the workspace's builds leave no tester items");
+    expect((await db().send(new GetCommand(lastInstall))).Item).toBeUndefined();
+    expect((await visit(`/install/${token}`, { ...HTML, "User-Agent": DESKTOP })).status).toBe(410);
+  });
 });
 
 const PIXEL_UA = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36";
 
-/** sendTo for a build of another project. */
-async function installLinkOf(build: { fileId: string }, email: string, projectId: string): Promise<string> {
+/** sendTo for a build of another project (and workspace). */
+async function installLinkOf(build: { fileId: string }, email: string, projectId: string, workspaceId: string): Promise<string> {
   const token = installLinkToken(secret, build.fileId, email);
-  const common = { email, fileId: build.fileId, projectId, workspaceId: owner.personal, createdAt: new Date().toISOString() };
+  const common = { email, fileId: build.fileId, projectId, workspaceId, createdAt: new Date().toISOString() };
   await db().send(new PutCommand({ TableName: stack().tableName, Item: { ...keys.installLink(installLinkHash(token)), type: "installLink", ...common } }));
   await db().send(new PutCommand({ TableName: stack().tableName, Item: { ...keys.recipient(build.fileId, email), type: "recipient", ...common, status: "sent" } }));
   return token;
