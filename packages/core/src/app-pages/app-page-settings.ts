@@ -28,6 +28,8 @@ const SECRET_CHARS = 12;
 export function newSlug(projectName: string): string {
   const prefix = projectName
     .normalize("NFKD")
+    // Accents come apart from their letters: "Démo" reads "demo".
+    .replace(/\p{M}+/gu, "")
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")

@@ -16,13 +16,14 @@ export interface BuildNumbers {
   build: string | undefined;
 }
 
-const NUMERIC = /^\d{1,18}(\.\d{1,18}){0,5}$/;
+// Parts of at most 15 digits: exact as JavaScript numbers; a longer one is not a version anyone ships.
+const NUMERIC = /^\d{1,15}(\.\d{1,15}){0,5}$/;
 
 function parts(value: string | undefined, whole: boolean): number[] | undefined {
   if (value === undefined) return undefined;
   const trimmed = value.trim();
   if (whole) return NUMERIC.test(trimmed) ? trimmed.split(".").map(Number) : undefined;
-  const leading = /^v?(\d{1,18}(?:\.\d{1,18}){0,5})/i.exec(trimmed);
+  const leading = /^v?(\d{1,15}(?:\.\d{1,15}){0,5})(?![\d.]*\d)/i.exec(trimmed);
   return leading ? leading[1]!.split(".").map(Number) : undefined;
 }
 
