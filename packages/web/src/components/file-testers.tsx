@@ -111,7 +111,7 @@ function Recipients({ answer, workspaceId, canDistribute }: { answer: Distributi
 }
 
 function DistributionLine({ distribution: d }: { distribution: Distribution }) {
-  const by = "clientId" in d.createdBy ? `CI (key ${d.createdBy.clientId})` : (d.createdBy.email ?? "a former member");
+  const by = "clientId" in d.createdBy ? `CI (key ${d.createdBy.clientId})` : (d.createdBy.email ?? "a workspace member");
   const to = [...d.groups.map((g) => `“${g.name}”`), ...(d.testers.length ? [`${d.testers.length} ${d.testers.length === 1 ? "address" : "addresses"}`] : [])].join(", ");
   return (
     <>
