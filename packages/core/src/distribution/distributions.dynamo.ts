@@ -11,8 +11,12 @@ import { gsi1, keys } from "../adapters/dynamo/table-keys";
 import type { DistributionRecord, DistributionStore, NewRecipient, Recipient } from "./distribution.port";
 import type { RecipientStatus } from "./distribution.schema";
 
-/** Parallel conditional puts of one distribution: enough to write 1,000 recipients in well under a second, few enough not to burst a table's partition. */
-const WRITE_CONCURRENCY = 24;
+/**
+ * Parallel conditional puts of one distribution: 1,000 recipients are ~16 rounds of 64 (the SDK's
+ * default socket pool is 50 per host, so a few wait for a socket); one build's recipients share
+ * a partition (`FILE#<fileId>`), whose 1,000 writes per second DynamoDB adaptive capacity absorbs.
+ */
+const WRITE_CONCURRENCY = 64;
 
 async function inParallel<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
   let next = 0;

@@ -15,7 +15,9 @@ export class SmtpMailer implements Mailer {
     private readonly from: string,
   ) {
     // Bounded waits: a relay that hangs must not hold the request until the function times out.
-    this.transport = createTransport({ url, connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 10_000 });
+    // Pooled: the build-mail sender hands over many mails a second, and a connection per mail
+    // (greeting, EHLO) would cost more than the mail itself; an idle one closes at the socket timeout.
+    this.transport = createTransport({ url, pool: true, maxConnections: 5, connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 10_000 });
   }
 
   async send(message: MailMessage): Promise<void> {
