@@ -1,17 +1,18 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dash, type Browser as Person } from "../support/accounts";
+import { browser, dash, type Browser as Person } from "../support/accounts";
 import { call, stack, type Key } from "../support/api";
 import { IOS_INSTALLER, newDashboardKey, uploadIpa } from "../support/dashboard";
 import { addMember, member, newWorkspace } from "../support/workspaces";
 import { auditBothSchemes, openSession, type BrowserSession } from "./support/browser";
-import { listMail } from "./support/maildev";
+import { listMail, waitForLink } from "./support/maildev";
 
 /**
  * Issue 20's dashboard (item 10) in Chromium against the local stack. An owner of a team
- * workspace creates a tester group, adds testers by a pasted list and by an imported CSV, makes,
- * replaces and revokes the group's invite link, removes a tester and renames the group; sends a
+ * workspace creates a tester group, adds testers by a pasted list and by an imported CSV, makes
+ * the group's invite link (someone joins through it and shows as "Joined by link"), replaces and
+ * revokes it, removes a tester and renames the group; sends a
  * build to the group from the file page's dialog (keyboard only: Enter opens it, Escape closes it
  * and gives focus back), sees each recipient's mail status, and — after a tester opened the
  * personal link of their mail — who installed the build and the tester's history; publishes the
@@ -149,6 +150,19 @@ describe("the testers dashboard", () => {
     expect(first).toMatch(/\/join\/[A-Za-z0-9_-]{20,}$/);
     expect(await page.getByTestId("invite-link-state").textContent()).toBe("Invite link open");
     expect(await page.getByTestId("invite-link-joined").textContent()).toBe("0 of 10");
+
+    // Someone opens the link and joins (the calls the /join page and the mailed sign-in link make):
+    // the group shows how they came, and the link its count.
+    const joiner = `joiner-${tag}@example.com`;
+    const stranger = browser();
+    expect((await dash(stranger, "POST", "/api/join", { token: first.split("/join/")[1], email: joiner })).status).toBe(202);
+    const magic = new URL((await waitForLink(stack().mailUrl!, joiner, "/tester/sign-in")).link).searchParams.get("token");
+    expect((await dash(stranger, "POST", "/api/tester/session", { token: magic })).status).toBe(200);
+    await page.reload();
+    await eventually(() => page.getByTestId("invite-link-joined").textContent()).toBe("1 of 10");
+    await page.getByTestId("joined-testers").getByText(joiner).waitFor();
+    await eventually(() => rows(page, "group-testers").count()).toBe(4);
+    expect(await rows(page, "group-testers").filter({ hasText: joiner }).getByText("Joined by link").count()).toBe(1);
     await audited(page, "group");
 
     // Replaced: a new URL; revoked: none.
@@ -167,7 +181,7 @@ describe("the testers dashboard", () => {
     const confirm = page.getByRole("group", { name: `Confirm removing ${grace}` });
     await confirm.getByText("Builds already sent stay in their portal.", { exact: false }).waitFor();
     await confirm.getByRole("button", { name: "Remove", exact: true }).click();
-    await eventually(() => rows(page, "group-testers").count()).toBe(2);
+    await eventually(() => rows(page, "group-testers").count()).toBe(3);
 
     await page.getByLabel("Group name").fill("QA team");
     await page.getByRole("button", { name: "Rename group" }).click();
@@ -178,9 +192,9 @@ describe("the testers dashboard", () => {
     await page.getByRole("link", { name: "All groups" }).click();
     await expectPath(page, "/testers");
     const group = page.getByTestId("groups").locator("li").filter({ hasText: "QA team" });
-    await eventually(() => group.getByTestId("group-tester-count").textContent()).toBe("2");
+    await eventually(() => group.getByTestId("group-tester-count").textContent()).toBe("3");
     expect(await group.getByText("No invite link").count()).toBe(1);
-    await eventually(() => rows(page, "workspace-testers").count()).toBe(2);
+    await eventually(() => rows(page, "workspace-testers").count()).toBe(3);
     await audited(page, "testers");
 
     await page.getByRole("link", { name: ada }).click();
@@ -228,8 +242,8 @@ describe("the testers dashboard", () => {
     await dialog.getByLabel("Message to testers").fill("Please try the new sign-in.");
     await audited(page, "distribute-dialog");
     await dialog.getByRole("button", { name: "Send", exact: true }).click();
-    await dialog.getByText("Sent to 3 testers.").waitFor();
-    expect(await dialog.getByTestId("distribute-result").textContent()).toContain("3 new mails are on the way.");
+    await dialog.getByText("Sent to 4 testers.").waitFor();
+    expect(await dialog.getByTestId("distribute-result").textContent()).toContain("4 new mails are on the way.");
     await dialog.getByRole("button", { name: "Done" }).click();
     await dialog.waitFor({ state: "hidden" });
 
@@ -237,8 +251,8 @@ describe("the testers dashboard", () => {
     const distributions = page.getByTestId("distributions");
     await eventually(() => distributions.textContent()).toContain("“QA team”, 1 address");
     expect(await distributions.textContent()).toContain("Please try the new sign-in.");
-    await eventually(() => rows(page, "recipients").count()).toBe(3);
-    for (const address of [ada, lin, `extra-${tag}@example.com`]) {
+    await eventually(() => rows(page, "recipients").count()).toBe(4);
+    for (const address of [ada, lin, `joiner-${tag}@example.com`, `extra-${tag}@example.com`]) {
       await eventually(() => rows(page, "recipients").filter({ hasText: address }).textContent()).toContain("Mailed");
     }
 
@@ -327,7 +341,7 @@ describe("the testers dashboard", () => {
     expect(await page.getByRole("heading", { name: "New group" }).count()).toBe(0);
     await page.getByRole("link", { name: "QA team" }).click();
     await eventually(() => heading(page).textContent()).toBe("QA team");
-    await eventually(() => rows(page, "group-testers").count()).toBe(2);
+    await eventually(() => rows(page, "group-testers").count()).toBe(3);
     for (const control of ["Add testers", "Create invite link…", "Rename group", "Delete group…", `Remove ${ada}`]) {
       expect(await page.getByRole("button", { name: control }).count(), control).toBe(0);
     }
@@ -346,7 +360,7 @@ describe("the testers dashboard", () => {
 
     await page.goto(`/files/${fileId}`);
     await page.getByRole("heading", { name: "Testers" }).waitFor();
-    await eventually(() => rows(page, "recipients").count()).toBe(3);
+    await eventually(() => rows(page, "recipients").count()).toBe(4);
     await eventually(() => rows(page, "file-installs").count()).toBe(1);
     expect(await page.getByRole("button", { name: "Send to testers…" }).count()).toBe(0);
     expect(problems).toEqual([]);
