@@ -1,9 +1,7 @@
-import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { randomBytes } from "node:crypto";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { signedIn, uniqueEmail } from "../support/accounts";
-import { db } from "../support/api";
+import { dash, signedIn, uniqueEmail, type Browser } from "../support/accounts";
 import { newDashboardKey, newProject, uploadIpa } from "../support/dashboard";
 import { auditBothSchemes, IPHONE, openSession, type BrowserSession } from "./support/browser";
 import { waitForLink } from "./support/maildev";
@@ -13,13 +11,12 @@ import { waitForLink } from "./support/maildev";
  * stack: a tester asks for a magic link on an iPhone-sized browser, opens it from MailDev, lands on
  * `/apps` with the build sent to them and the button an iPhone needs, reads the build's notes and
  * the team's message, and signs out; a spent link, an unknown address, a computer's two buttons,
- * the empty portal and a dead invite link are each said plainly. axe-core in both schemes at 390
+ * the empty portal and a dead invite link are each said plainly; a group's invite link takes a new
+ * tester from its preview through the mailed confirmation to the portal. axe-core in both schemes at 390
  * and 1280 px on every page (screenshots in .tmp/screenshots/tester-portal/).
  *
- * What a distribution writes for a tester (the recipient item the portal reads, the tester's group
- * membership) is put into the table directly, as test/tester-access.test.ts does, so these pages
- * are checked on their own; the whole way through groups, the CLI and the build mail is
- * test/browser/testers-journey.test.ts.
+ * The owner's side goes through the API (groups, distribute); the whole way from a CI upload with
+ * `--groups` through the build mail is test/browser/testers-journey.test.ts.
  */
 
 const stack = inject("stack");
@@ -32,7 +29,6 @@ const MESSAGE = "Please try the new onboarding before Friday.";
 
 const sessions: BrowserSession[] = [];
 const violations: string[] = [];
-const table = () => stack.tableName;
 
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000, interval: 100 });
@@ -51,35 +47,17 @@ async function expectPath(page: Page, pathname: string) {
   await eventually(() => new URL(page.url()).pathname).toBe(pathname);
 }
 
-/** What sending `fileId` to `email` leaves for the portal: the recipient item (gsi1 `TESTER#`) and the distribution with its message. */
+/** The owner sends the build to `email` (with a message, or none), as the file page's Send to testers does. */
 async function sendBuild(fileId: string, email: string, message: string | null): Promise<void> {
-  const { Item: file } = await db().send(new GetCommand({ TableName: table(), Key: { pk: `FILE#${fileId}`, sk: "FILE" } }));
-  const distributionId = `dst_${randomBytes(8).toString("hex")}`;
-  const at = new Date().toISOString();
-  const base = { fileId, projectId: file!.projectId, workspaceId: file!.workspaceId };
-  await db().send(
-    new PutCommand({
-      TableName: table(),
-      Item: { pk: `FILE#${fileId}`, sk: `RECIPIENT#${email}`, type: "recipient", email, ...base, distributionId, createdAt: at, status: "sent", sentAt: at, gsi1pk: `TESTER#${email}`, gsi1sk: `BUILD#${at}#${fileId}` },
-    }),
-  );
-  await db().send(
-    new PutCommand({
-      TableName: table(),
-      Item: { pk: `FILE#${fileId}`, sk: `DISTRIBUTION#${distributionId}`, type: "distribution", distributionId, ...base, groupIds: [], testers: [email], message, notify: true, recipients: 1, createdAt: at, createdBy: { clientId: "test" } },
-    }),
-  );
+  const sent = await dash(owner, "POST", `/api/files/${fileId}/distribute`, { testers: [email], ...(message ? { message } : {}) });
+  expect(sent.status, sent.text).toBe(202);
 }
 
 /** A tester in a group who was sent nothing yet (a group's membership makes an address a tester). */
 async function addToGroup(email: string): Promise<void> {
-  const groupId = `grp_${randomBytes(8).toString("hex")}`;
-  await db().send(
-    new PutCommand({
-      TableName: table(),
-      Item: { pk: `GROUP#${groupId}`, sk: `TESTER#${email}`, type: "groupTester", groupId, workspaceId: "wks_none", email, addedAt: new Date().toISOString(), source: "added", addedBy: null, gsi1pk: `TESTER#${email}`, gsi1sk: `GROUP#${groupId}` },
-    }),
-  );
+  const group = await dash(owner, "POST", `/api/workspaces/${workspaceId}/groups`, { name: `Waiting ${randomBytes(2).toString("hex")}` });
+  expect(group.status, group.text).toBe(201);
+  expect((await dash(owner, "POST", `/api/groups/${group.json.groupId}/testers`, { emails: [email] })).status).toBe(200);
 }
 
 /** Asks for a magic link on the sign-in page and returns the link mailed (`exclude`: links already used). */
@@ -97,9 +75,14 @@ const testerDesk = uniqueEmail("portal-desk");
 const testerNew = uniqueEmail("portal-new");
 let projectId: string;
 let fileId: string;
+let owner: Browser;
+let workspaceId: string;
+let workspaceName: string;
 
 beforeAll(async () => {
-  const { b: owner } = await signedIn();
+  ({ b: owner } = await signedIn());
+  const personal = ((await dash(owner, "GET", "/api/workspaces")).json.items as { workspaceId: string; name: string; personal: boolean }[]).find((w) => w.personal)!;
+  ({ workspaceId, name: workspaceName } = personal);
   projectId = (await newProject(owner, APP)).projectId;
   const key = await newDashboardKey(owner, projectId);
   fileId = (await uploadIpa(key, "Portal.ipa", { releaseNotes: NOTES })).fileId;
@@ -206,6 +189,37 @@ describe("the tester portal", () => {
     await eventually(() => page.getByRole("heading", { name: "No builds yet" }).count()).toBe(1);
     expect(await page.locator(".empty-text").textContent()).toContain(testerNew);
     await audited(page, "apps-empty");
+  });
+
+  it("joins a group through its invite link: preview, address, the mailed confirmation, then the portal", async () => {
+    const groupName = `Beta ${randomBytes(2).toString("hex")}`;
+    const group = await dash(owner, "POST", `/api/workspaces/${workspaceId}/groups`, { name: groupName });
+    expect(group.status, group.text).toBe(201);
+    const link = await dash(owner, "POST", `/api/groups/${group.json.groupId}/invite-link`, { maxMembers: 30 });
+    expect(link.status, link.text).toBe(201);
+    const joiner = uniqueEmail("portal-joiner");
+
+    const { page, problems } = await person(IPHONE);
+    await page.goto(new URL(link.json.url).pathname);
+    await expect.poll(() => heading(page).textContent()).toBe(`Join “${groupName}”`);
+    expect(await page.locator(".auth-card").textContent()).toContain(workspaceName);
+    await audited(page, "join");
+    await page.getByLabel("E-mail address").fill(joiner);
+    await page.getByRole("button", { name: "Join the group" }).click();
+    await eventually(() => page.getByText("Check your mail.").count()).toBe(1);
+    await audited(page, "join-sent");
+
+    await page.goto((await waitForLink(mailUrl, joiner, "/tester/sign-in")).link);
+    await expect.poll(() => heading(page).textContent()).toBe("You're in");
+    expect(await page.getByTestId("joined").textContent()).toContain(`You joined ${groupName} of ${workspaceName}.`);
+    await audited(page, "joined");
+    await page.getByRole("link", { name: "See your apps" }).click();
+    await expectPath(page, "/apps");
+    await eventually(() => page.getByRole("heading", { name: "No builds yet" }).count()).toBe(1);
+    // The owner sees who joined.
+    const members = await dash(owner, "GET", `/api/groups/${group.json.groupId}`);
+    expect(members.json.testers).toEqual([expect.objectContaining({ email: joiner, source: "joined" })]);
+    expect(problems).toEqual([]);
   });
 
   it("says plainly when an invite link no longer works", async () => {

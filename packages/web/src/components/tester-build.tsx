@@ -39,6 +39,16 @@ const itmsUrl = (b: TesterBuild) => `itms-services://?action=download-manifest&u
  */
 export function BuildActions({ build, device, label }: { build: TesterBuild; device: Device; label: string }) {
   const ios = build.platform === "ios";
+  // A package whose platform the inspector could not tell (rare): offered as a plain download.
+  if (build.platform === null) {
+    return (
+      <div className="build-actions">
+        <a className="button button-secondary" href={downloadUrl(build)} aria-label={`Download ${label}`}>
+          Download
+        </a>
+      </div>
+    );
+  }
   const kind = ios ? "IPA" : "APK";
   if (device === "ios" && !ios) return <p className="build-note">Android build: open this page on an Android device to install it.</p>;
   if (device === "android" && ios) return <p className="build-note">iPhone and iPad build: open this page on an iPhone or iPad to install it.</p>;
