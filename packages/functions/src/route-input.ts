@@ -56,6 +56,8 @@ import { SessionNotFoundError } from "@hangar/core/account-errors";
 import { CreateInvitation, InvitationRef, InvitationTokenInput, invitationNotFound } from "@hangar/core/invitations";
 import { linkNotFound, ShareKeyRef, ShareSettings } from "@hangar/core/links";
 import { UnknownLinkError } from "@hangar/core/link-errors";
+import { CreateWebhook, DeliveriesQuery, DeliveryRef, TestWebhookQuery, UpdateWebhook, WebhookRef } from "@hangar/core/webhooks-schema";
+import { deliveryNotFound, webhookNotFound } from "@hangar/core/webhook-errors";
 import * as z from "zod/mini";
 import { RouteNotFoundError } from "./middleware/http-errors";
 import type { RouteKey } from "./routes";
@@ -99,6 +101,8 @@ const workspace = { params: WorkspaceRef, notFound: workspaceNotFound } as const
 // A malformed member id names no member; a malformed workspace id, no workspace: both are 404s.
 const member = { params: MemberRef, notFound: workspaceNotFound } as const;
 const invitation = { params: InvitationRef, notFound: invitationNotFound } as const;
+const webhook = { params: WebhookRef, notFound: webhookNotFound } as const;
+const delivery = { params: DeliveryRef, notFound: deliveryNotFound } as const;
 
 export const routeInput = {
   "POST /api/upload/api-key/presign": api({ body: Presign }),
@@ -170,6 +174,16 @@ export const routeInput = {
   "POST /api/workspaces/{workspaceId}/invitations/{invitationId}/resend": dashboard(invitation),
   "POST /api/invitations/preview": dashboard({ body: InvitationTokenInput }),
   "POST /api/invitations/accept": dashboard({ body: InvitationTokenInput }),
+  "GET /api/workspaces/{workspaceId}/webhooks": dashboard(workspace),
+  "POST /api/workspaces/{workspaceId}/webhooks": dashboard({ ...workspace, body: CreateWebhook }),
+  "GET /api/webhooks/{webhookId}": dashboard(webhook),
+  "PATCH /api/webhooks/{webhookId}": dashboard({ ...webhook, body: UpdateWebhook }),
+  "DELETE /api/webhooks/{webhookId}": dashboard(webhook),
+  "POST /api/webhooks/{webhookId}/rotate-secret": dashboard(webhook),
+  // No body: `?event=` names the example to send (default build.completed).
+  "POST /api/webhooks/{webhookId}/test": dashboard({ ...webhook, query: TestWebhookQuery }),
+  "GET /api/webhooks/{webhookId}/deliveries": dashboard({ ...webhook, query: DeliveriesQuery }),
+  "POST /api/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": dashboard(delivery),
   "GET /cli/{fileName}": api(cliFile),
   "HEAD /cli/{fileName}": api(cliFile),
 } as const satisfies Record<RouteKey, RouteInput>;

@@ -62,6 +62,10 @@ export const functions = {
   // Invitations to workspaces (docs/teams.md, "Invitations"): create, list, revoke and re-send them
   // (each sends a mail from the request), the accept page's preview, and the accept.
   invitations: { handler: "packages/functions/src/invitations/invitations.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  // Webhooks, Slack and Teams notifications of a workspace (docs/webhooks.md): endpoints, secrets,
+  // test events and delivery logs. Table only; the deliveries themselves are the delivery worker's
+  // (webhooks/deliver.handler.ts, triggered by the stack's queue, not by a route).
+  webhooks: { handler: "packages/functions/src/webhooks/webhooks.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
   cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
@@ -165,6 +169,17 @@ export const routes = [
   { method: "PATCH", path: "/api/workspaces/{workspaceId}/members/{userId}", auth: "session", fn: "workspaces" },
   { method: "DELETE", path: "/api/workspaces/{workspaceId}/members/{userId}", auth: "session", fn: "workspaces" },
   { method: "POST", path: "/api/workspaces/{workspaceId}/transfer", auth: "session", fn: "workspaces" },
+  // Webhooks (issue 21, docs/webhooks.md): members read them and their delivery logs; owners and
+  // admins manage them (webhooks.manage). Another workspace's webhook id is a 404.
+  { method: "GET", path: "/api/workspaces/{workspaceId}/webhooks", auth: "session", fn: "webhooks" },
+  { method: "POST", path: "/api/workspaces/{workspaceId}/webhooks", auth: "session", fn: "webhooks" },
+  { method: "GET", path: "/api/webhooks/{webhookId}", auth: "session", fn: "webhooks" },
+  { method: "PATCH", path: "/api/webhooks/{webhookId}", auth: "session", fn: "webhooks" },
+  { method: "DELETE", path: "/api/webhooks/{webhookId}", auth: "session", fn: "webhooks" },
+  { method: "POST", path: "/api/webhooks/{webhookId}/rotate-secret", auth: "session", fn: "webhooks" },
+  { method: "POST", path: "/api/webhooks/{webhookId}/test", auth: "session", fn: "webhooks" },
+  { method: "GET", path: "/api/webhooks/{webhookId}/deliveries", auth: "session", fn: "webhooks" },
+  { method: "POST", path: "/api/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", auth: "session", fn: "webhooks" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/cli/{fileName}", auth: "none", fn: "cli" },
   { method: "HEAD", path: "/cli/{fileName}", auth: "none", fn: "cli" },

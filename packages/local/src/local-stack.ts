@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import { startDynamoDbLocal, stopLeftoverDynamoDbLocal } from "./dynamodb/dynamodb-local";
 import { ensureTable } from "./dynamodb/ensure-table";
 import { DEFAULT_SWEEP_SECONDS, startDeleteSweep } from "./housekeeping/delete-sweep";
+import { startWebhookWorker } from "./housekeeping/webhook-worker";
 import { startLocalApiServer } from "./http/local-api-server";
 import { startMailCatcher } from "./mail/mail-catcher";
 import { startObjectStore } from "./object-store";
@@ -262,6 +263,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     closers.push(() => api.close());
     const sweep = await startDeleteSweep({ everySeconds: options.deleteSweepSeconds ?? DEFAULT_SWEEP_SECONDS, log });
     closers.push(() => sweep.close());
+    // Webhook deliveries (docs/webhooks.md): on AWS a queue-triggered function, here a poller.
+    const webhooks = await startWebhookWorker({ log });
+    closers.push(() => webhooks.close());
 
     const info: LocalStackInfo = {
       baseUrl: api.url,

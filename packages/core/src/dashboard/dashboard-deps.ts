@@ -1,4 +1,5 @@
 import type { IdSource } from "../ids/random-ids";
+import type { EventPublisher } from "../ports/events.port";
 import type {
   ApiKeyRepository,
   AuditLog,
@@ -37,6 +38,8 @@ export interface DashboardDeps {
   users: Pick<UserRepository, "get">;
   /** Every change is recorded after it succeeded (docs/teams.md lists the actions). */
   audit: Pick<AuditLog, "record">;
+  /** Webhooks (docs/webhooks.md): told after a change succeeded; absent where nothing listens. */
+  events?: EventPublisher;
 }
 
 /** When a long-running step should hand the rest to the background (checked between pages). */

@@ -50,7 +50,8 @@ export const userActor = (actor: Actor, email?: string | null): EventActor => ({
 
 /** Who uploaded: the dashboard member, or the API key. */
 export function uploaderActor(caller: { clientId: string; actor?: Actor }): EventActor {
-  return caller.actor || isDashboardUpload(caller) ? userActor(caller.actor ?? { userId: "" }) : { kind: "apiKey", clientId: caller.clientId };
+  // A dashboard upload always names its actor (uploader.ts); an API key's never does.
+  return caller.actor && isDashboardUpload(caller) ? userActor(caller.actor) : { kind: "apiKey", clientId: caller.clientId };
 }
 
 /** The routing fields of a build's event (project and branch filters). */

@@ -1,5 +1,5 @@
 import { decodeCursor, encodeCursor } from "../dashboard/cursor";
-import { ConflictError, NotFoundError, ValidationError } from "../errors/domain-errors";
+import { ConflictError, ValidationError } from "../errors/domain-errors";
 import type { Clock } from "../ports/clock.port";
 import type { ProjectCatalog } from "../ports/project-catalog.port";
 import type { StageSecret } from "../ports/stage-secret.port";
@@ -13,6 +13,7 @@ import { ForbiddenError } from "../workspaces/workspace-errors";
 import type { WorkspaceRef } from "../workspaces/workspace.schema";
 import { startDelivery } from "./deliver";
 import { sampleEvent } from "./sample-events";
+import { deliveryNotFound, webhookNotFound } from "./webhook-errors";
 import { checkedAddresses, RefusedTargetError, urlRefusal, type OutboundPolicy } from "./safe-request";
 import { newWebhookId, newWebhookSecret } from "./signing";
 import {
@@ -24,7 +25,7 @@ import {
   type DeliveryPageView,
   type DeliveryRef,
   type DeliveryView,
-  type TestWebhook,
+  type TestWebhookQuery,
   type UpdateWebhook,
   type WebhookRef,
   type WebhookView,
@@ -53,8 +54,7 @@ export interface WebhookDeps {
 /** How long the previous secret keeps signing after a rotation. */
 export const ROTATION_OVERLAP_MS = 24 * 3600_000;
 
-export const webhookNotFound = () => new NotFoundError("webhook_not_found", "No webhook with this id in your workspaces");
-export const deliveryNotFound = () => new NotFoundError("delivery_not_found", "No delivery with this id for this webhook (deliveries are kept 30 days)");
+export { deliveryNotFound, webhookNotFound };
 
 export function webhookView(endpoint: WebhookEndpoint, now: Date): WebhookView {
   const overlap = endpoint.previousSecretExpiresAt && Date.parse(endpoint.previousSecretExpiresAt) > now.getTime() ? endpoint.previousSecretExpiresAt : null;
@@ -218,10 +218,10 @@ export async function rotateWebhookSecret(deps: WebhookDeps, actor: Actor, input
  * the real delivery path, marked as a test in the log. A disabled endpoint gets nothing, tests
  * included: 409 `webhook_disabled` until it is turned on.
  */
-export async function sendTestEvent(deps: WebhookDeps, actor: Actor, input: WebhookRef & { body?: TestWebhook }): Promise<DeliveryView> {
+export async function sendTestEvent(deps: WebhookDeps, actor: Actor, input: WebhookRef & TestWebhookQuery): Promise<DeliveryView> {
   const endpoint = await webhookAccess(deps, actor, input.webhookId, "webhooks.manage");
   if (!endpoint.enabled) throw new ConflictError("webhook_disabled", "This webhook is turned off; turn it on to send it events");
-  const event = sampleEvent(input.body?.event ?? "build.completed", endpoint.workspaceId, deps.links, deps.clock.now());
+  const event = sampleEvent(input.event ?? "build.completed", endpoint.workspaceId, deps.links, deps.clock.now());
   const workspaceName = (await deps.workspaces.get(endpoint.workspaceId))?.name;
   return deliveryView(await startDelivery(deps, endpoint, event, { test: true, ...(workspaceName !== undefined ? { workspaceName } : {}) }));
 }

@@ -1,6 +1,7 @@
 import type { DashboardDeps } from "@hangar/core";
 import { DynamoFileCatalog, DynamoPendingDeletes, DynamoStageSecret, DynamoUsage, DynamoUserRepository } from "@hangar/core/dynamo";
 import { auditLog } from "./audit-log";
+import { eventPublisher } from "./events";
 import { once } from "./once";
 import { getRuntime } from "./root";
 import { workspaceCatalog } from "./workspace-catalog";
@@ -31,5 +32,6 @@ export const dashboardBaseDeps = once((): DashboardBaseDeps => {
     // Who created a key, by id (the key list's createdBy).
     users: new DynamoUserRepository(db, table),
     audit: auditLog(),
+    events: eventPublisher(),
   };
 });
