@@ -108,7 +108,7 @@ describe("webhooks on the local stack", () => {
     const workspaceId = team.json.workspaceId as string;
     const hook = await receiver([500, 500]);
     const created = await addWebhook(owner.b, workspaceId, { url: hook.url, events: ["build.completed"] });
-    const sent = await dash(owner.b, "POST", `/api/webhooks/${created.webhookId}/test`);
+    const sent = await dash(owner.b, "POST", `/api/webhooks/${created.webhookId}/test`, {});
     expect(sent.status, sent.text).toBe(202);
     expect(sent.json).toMatchObject({ test: true, event: "build.completed", state: "pending" });
     await eventually(async () => hook.received.length >= 3, "three attempts");
@@ -158,7 +158,7 @@ describe("webhooks on the local stack", () => {
     expect(payload).toMatchObject({ type: "key.created", data: { key: { clientId: created.json.clientId, name: "CI" } } });
     expect(payload.data.actor).toMatchObject({ kind: "user", userId: owner.userId, email: owner.email });
 
-    expect((await dash(owner.b, "POST", `/api/webhooks/${disabled.webhookId}/test`)).status).toBe(409);
+    expect((await dash(owner.b, "POST", `/api/webhooks/${disabled.webhookId}/test`, {})).status).toBe(409);
     // The enabled endpoint's second event shows the disabled one had its chance too.
     await dash(owner.b, "DELETE", `/api/keys/${created.json.clientId}`);
     const second = await dash(owner.b, "PATCH", `/api/webhooks/${enabled.webhookId}`, { events: ["key.created", "key.revoked"] });
@@ -177,9 +177,9 @@ describe("webhooks on the local stack", () => {
     const teams = await receiver();
     const s = await addWebhook(owner.b, workspaceId, { type: "slack", url: slack.url, events: ["build.completed"] });
     const t = await addWebhook(owner.b, workspaceId, { type: "teams", url: teams.url, events: ["build.completed"] });
-    const sentSlack = await dash(owner.b, "POST", `/api/webhooks/${s.webhookId}/test`);
+    const sentSlack = await dash(owner.b, "POST", `/api/webhooks/${s.webhookId}/test`, {});
     expect(sentSlack.status, sentSlack.text).toBe(202);
-    const sentTeams = await dash(owner.b, "POST", `/api/webhooks/${t.webhookId}/test?event=build.completed`);
+    const sentTeams = await dash(owner.b, "POST", `/api/webhooks/${t.webhookId}/test`, { event: "build.completed" });
     expect(sentTeams.status, sentTeams.text).toBe(202);
     await eventually(async () => slack.received.length >= 1 && teams.received.length >= 1, "the chat messages");
     const message = JSON.parse(slack.received[0]!.body);

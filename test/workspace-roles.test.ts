@@ -126,7 +126,7 @@ const CALLS: Record<string, (w: World, f: Fixture) => Call> = {
   "PATCH /api/webhooks/{webhookId}": (_w, f) => ({ path: `/api/webhooks/${f.webhookId}`, body: { description: "changed" } }),
   "DELETE /api/webhooks/{webhookId}": (_w, f) => ({ path: `/api/webhooks/${f.webhookId}` }),
   "POST /api/webhooks/{webhookId}/rotate-secret": (_w, f) => ({ path: `/api/webhooks/${f.webhookId}/rotate-secret` }),
-  "POST /api/webhooks/{webhookId}/test": (_w, f) => ({ path: `/api/webhooks/${f.webhookId}/test` }),
+  "POST /api/webhooks/{webhookId}/test": (_w, f) => ({ path: `/api/webhooks/${f.webhookId}/test`, body: {} }),
   "GET /api/webhooks/{webhookId}/deliveries": (_w, f) => ({ path: `/api/webhooks/${f.webhookId}/deliveries` }),
   // A delivery of no webhook: allowed means 404 delivery_not_found, never a refusal of access.
   "POST /api/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": (_w, f) => ({ path: `/api/webhooks/${f.webhookId}/deliveries/msg_000000000000000000000000/redeliver`, loose: true }),

@@ -56,7 +56,7 @@ import { SessionNotFoundError } from "@hangar/core/account-errors";
 import { CreateInvitation, InvitationRef, InvitationTokenInput, invitationNotFound } from "@hangar/core/invitations";
 import { linkNotFound, ShareKeyRef, ShareSettings } from "@hangar/core/links";
 import { UnknownLinkError } from "@hangar/core/link-errors";
-import { CreateWebhook, DeliveriesQuery, DeliveryRef, TestWebhookQuery, UpdateWebhook, WebhookRef } from "@hangar/core/webhooks-schema";
+import { CreateWebhook, DeliveriesQuery, DeliveryRef, TestWebhook, UpdateWebhook, WebhookRef } from "@hangar/core/webhooks-schema";
 import { deliveryNotFound, webhookNotFound } from "@hangar/core/webhook-errors";
 import * as z from "zod/mini";
 import { RouteNotFoundError } from "./middleware/http-errors";
@@ -180,8 +180,8 @@ export const routeInput = {
   "PATCH /api/webhooks/{webhookId}": dashboard({ ...webhook, body: UpdateWebhook }),
   "DELETE /api/webhooks/{webhookId}": dashboard(webhook),
   "POST /api/webhooks/{webhookId}/rotate-secret": dashboard(webhook),
-  // No body: `?event=` names the example to send (default build.completed).
-  "POST /api/webhooks/{webhookId}/test": dashboard({ ...webhook, query: TestWebhookQuery }),
+  // `{}` sends a build.completed example; `{"event": …}` names another.
+  "POST /api/webhooks/{webhookId}/test": dashboard({ ...webhook, body: TestWebhook }),
   "GET /api/webhooks/{webhookId}/deliveries": dashboard({ ...webhook, query: DeliveriesQuery }),
   "POST /api/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": dashboard(delivery),
   "GET /cli/{fileName}": api(cliFile),

@@ -25,7 +25,7 @@ import {
   type DeliveryPageView,
   type DeliveryRef,
   type DeliveryView,
-  type TestWebhookQuery,
+  type TestWebhook,
   type UpdateWebhook,
   type WebhookRef,
   type WebhookView,
@@ -218,7 +218,7 @@ export async function rotateWebhookSecret(deps: WebhookDeps, actor: Actor, input
  * the real delivery path, marked as a test in the log. A disabled endpoint gets nothing, tests
  * included: 409 `webhook_disabled` until it is turned on.
  */
-export async function sendTestEvent(deps: WebhookDeps, actor: Actor, input: WebhookRef & TestWebhookQuery): Promise<DeliveryView> {
+export async function sendTestEvent(deps: WebhookDeps, actor: Actor, input: WebhookRef & TestWebhook): Promise<DeliveryView> {
   const endpoint = await webhookAccess(deps, actor, input.webhookId, "webhooks.manage");
   if (!endpoint.enabled) throw new ConflictError("webhook_disabled", "This webhook is turned off; turn it on to send it events");
   const event = sampleEvent(input.event ?? "build.completed", endpoint.workspaceId, deps.links, deps.clock.now());

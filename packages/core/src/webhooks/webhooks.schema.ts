@@ -90,9 +90,9 @@ export const DeliveryRef = z.object({ webhookId: z.string().check(z.regex(WEBHOO
 export type DeliveryRef = z.infer<typeof DeliveryRef>;
 export const DeliveriesQuery = z.object({ cursor: z.optional(z.string().check(z.maxLength(512))) });
 export type DeliveriesQuery = z.infer<typeof DeliveriesQuery>;
-/** `POST /api/webhooks/{webhookId}/test?event=`: which example to send (default build.completed); no body. */
-export const TestWebhookQuery = z.object({ event: z.optional(z.enum(WEBHOOK_EVENTS, { error: "is not an event (docs/webhooks.md lists them)" })) });
-export type TestWebhookQuery = z.output<typeof TestWebhookQuery>;
+/** `POST /api/webhooks/{webhookId}/test`: `{}` sends a build.completed example, `{"event": "key.created"}` another. */
+export const TestWebhook = z.strictObject({ event: z.optional(z.enum(WEBHOOK_EVENTS, { error: "is not an event (docs/webhooks.md lists them)" })) });
+export type TestWebhook = z.output<typeof TestWebhook>;
 
 /** Why an endpoint is off: turned off by a person, or by the service after failing deliveries. */
 export type DisabledReason = "manual" | "failing";

@@ -50,7 +50,7 @@ export const handler = dashboardFunction("webhooks", {
     handler: async (e, c) => json(200, await rotateWebhookSecret(deps(e), actorOf(c), c.params)),
   },
   "POST /api/webhooks/{webhookId}/test": {
-    handler: async (e, c) => json(202, await sendTestEvent(deps(e), actorOf(c), { ...c.params, ...c.query })),
+    handler: async (e, c) => json(202, await sendTestEvent(deps(e), actorOf(c), { ...c.params, ...c.body })),
   },
   "GET /api/webhooks/{webhookId}/deliveries": {
     handler: async (e, c) => json(200, await listDeliveries(deps(e), actorOf(c), { ...c.params, ...c.query })),
