@@ -6,3 +6,5 @@ export const SES_EVENTS_HANDLER = "packages/functions/src/mail/ses-events.handle
 export const RESUME_DELETES_HANDLER = "packages/functions/src/housekeeping/resume-deletes.handler.handler";
 /** The deploy's data migration onto workspaces (an SST Script of the API stack, api-stack.ts). */
 export const MIGRATE_WORKSPACES_HANDLER = "packages/functions/src/migrations/workspaces-migration.handler.handler";
+/** Webhook deliveries, triggered by the webhook queue (api-stack.ts, docs/webhooks.md). */
+export const WEBHOOK_DELIVERY_HANDLER = "packages/functions/src/webhooks/deliver.handler.handler";
