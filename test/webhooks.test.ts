@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dash, type Browser } from "./support/accounts";
+import { dash, mailsTo, type Browser } from "./support/accounts";
 import { eventually, newDashboardKey, newProject, uploadIpa } from "./support/dashboard";
 import { addMember, member } from "./support/workspaces";
 
@@ -189,6 +189,39 @@ describe("webhooks on the local stack", () => {
     const card = JSON.parse(teams.received[0]!.body);
     expect(card).toMatchObject({ type: "message", attachments: [{ contentType: "application/vnd.microsoft.card.adaptive", content: { type: "AdaptiveCard", version: "1.4" } }] });
     expect(card.attachments[0].content.actions[0]).toMatchObject({ type: "Action.OpenUrl", title: "Install" });
+  });
+
+  it("turns an endpoint off after 15 failed attempts in a row and mails the owner why, escaped", async () => {
+    const team = await dash(owner.b, "POST", "/api/workspaces", { name: `Failing ${Date.now()}` });
+    const workspaceId = team.json.workspaceId as string;
+    const hook = await receiver(Array(100).fill(503));
+    const created = await addWebhook(owner.b, workspaceId, { url: hook.url, events: ["build.completed"], description: "<b>Deploy</b> & bot" });
+    // Five deliveries of three attempts each (the test stack's schedule is 1 s, 1 s).
+    for (let i = 0; i < 5; i++) expect((await dash(owner.b, "POST", `/api/webhooks/${created.webhookId}/test`, {})).status).toBe(202);
+    await eventually(async () => (await dash(owner.b, "GET", `/api/webhooks/${created.webhookId}`)).json.enabled === false, "the endpoint turned off");
+    const after = await dash(owner.b, "GET", `/api/webhooks/${created.webhookId}`);
+    expect(after.json).toMatchObject({ enabled: false, disabledReason: "failing" });
+    expect(hook.received.length).toBeGreaterThanOrEqual(15);
+
+    const turnedOff = async () => (await mailsTo(owner.email)).find((m) => m.subject.includes("turned off a webhook"));
+    await eventually(async () => (await turnedOff()) !== undefined, "the mail to the owner");
+    const mail = (await turnedOff())!;
+    expect(mail, "the mail to the owner").toBeTruthy();
+    expect(mail.text).toContain("“<b>Deploy</b> & bot” (127.0.0.1:");
+    expect(mail.text).toContain("answered with HTTP 503");
+    expect(mail.html).toContain("&lt;b&gt;Deploy&lt;/b&gt; &amp; bot");
+    expect(mail.html).not.toContain("<b>Deploy</b>");
+
+    // Off means nothing more arrives, not even the retries it had pending; on again works.
+    const seen = hook.received.length;
+    expect((await dash(owner.b, "POST", `/api/webhooks/${created.webhookId}/test`, {})).status).toBe(409);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(hook.received.length).toBe(seen);
+    hook.statuses = [];
+    const on = await dash(owner.b, "PATCH", `/api/webhooks/${created.webhookId}`, { enabled: true });
+    expect(on.json).toMatchObject({ enabled: true, disabledReason: null, failureStreak: 0 });
+    expect((await dash(owner.b, "POST", `/api/webhooks/${created.webhookId}/test`, {})).status).toBe(202);
+    await eventually(async () => hook.received.length > seen, "a delivery after turning it on");
   });
 
   it("refuses receivers the service may not call, at save time", async () => {

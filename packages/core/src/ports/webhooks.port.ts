@@ -62,7 +62,8 @@ export interface WebhookStore {
    * disabled (`failing`) in the same write. Answers whether this call disabled it.
    */
   settle(workspaceId: string, webhookId: string, ok: boolean, now: Date, disableWhen: (streak: number, failingSince: string) => boolean): Promise<{ disabled: boolean }>;
-  putDelivery(delivery: DeliveryRecord): Promise<void>;
+  /** Writes a new delivery; false when one with its id exists already (a fan-out run twice). */
+  putDelivery(delivery: DeliveryRecord): Promise<boolean>;
   getDelivery(webhookId: string, deliveryId: string): Promise<DeliveryRecord | undefined>;
   /** Newest first; `after` is the last delivery id of the previous page. */
   listDeliveries(webhookId: string, options: { after?: string; limit: number }): Promise<{ items: DeliveryRecord[]; after?: string }>;

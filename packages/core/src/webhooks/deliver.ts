@@ -11,7 +11,7 @@ import { slackMessage } from "./slack-message";
 import { teamsMessage } from "./teams-card";
 import type { WebhookEnvelope, WebhookEvent } from "./webhook-events";
 import type { DeliveryAttemptView } from "./webhooks.schema";
-import { newDeliveryId } from "./signing";
+import { deliveryIdFor, newDeliveryId } from "./signing";
 import { matchesBranch } from "./branch-glob";
 
 /**
@@ -86,7 +86,8 @@ export async function startDelivery(
 ): Promise<DeliveryRecord> {
   const now = deps.clock.now();
   const delivery: DeliveryRecord = {
-    deliveryId: newDeliveryId(now),
+    // A test event is new each time; a real one's id is derived, so a repeated fan-out repeats nothing.
+    deliveryId: options.test ? newDeliveryId(now) : deliveryIdFor(JSON.stringify(event), event.occurredAt, endpoint.webhookId),
     webhookId: endpoint.webhookId,
     workspaceId: endpoint.workspaceId,
     event: event.type,
@@ -97,6 +98,8 @@ export async function startDelivery(
     nextAttemptAt: now.toISOString(),
     attempts: [],
   };
+  // Queued even when the delivery existed: the run that wrote it may have stopped before queueing,
+  // and an attempt task for a delivery no longer pending does nothing.
   await deps.webhooks.putDelivery(delivery);
   await deps.queue.send({ kind: "attempt", workspaceId: endpoint.workspaceId, webhookId: endpoint.webhookId, deliveryId: delivery.deliveryId }, 0);
   return delivery;
@@ -205,7 +208,8 @@ async function mailDisabled(deps: DeliveryDeps, endpoint: WebhookEndpoint, last:
   const users = await Promise.all(admins.map((m) => deps.users.get(m.userId)));
   const label = endpointLabel(endpoint);
   const why = last.status !== null ? `the last one was answered with HTTP ${last.status}` : `the last one failed: ${last.error ?? "no answer"}`;
-  const link = `${deps.dashboardUrl}/settings/webhooks?workspace=${encodeURIComponent(endpoint.workspaceId)}`;
+  // Without a configured public URL (AWS without HANGAR_PUBLIC_URL) the mail names the page instead of linking it.
+  const link = deps.dashboardUrl ? `${deps.dashboardUrl}/settings/webhooks?workspace=${encodeURIComponent(endpoint.workspaceId)}` : undefined;
   for (const user of users) {
     if (!user) continue;
     await deps.mailer.send(
@@ -216,8 +220,11 @@ async function mailDisabled(deps: DeliveryDeps, endpoint: WebhookEndpoint, last:
           `Hangar could not deliver events to ${label} in the workspace “${workspace?.name ?? endpoint.workspaceId}”: ${deps.settings.disableAfterFailures} attempts in a row failed, and ${why}.`,
           "So that events stop piling up for a receiver that does not answer, the webhook is now turned off: it gets no events until someone turns it on again. Events of the time it was off are not sent later; their deliveries are in its log.",
         ],
-        action: { label: "See the webhook and its delivery log", url: link },
-        after: [`You get this mail as an owner or admin of the workspace. Fix the receiver, then turn the webhook on again (a test event shows whether it answers).`],
+        ...(link ? { action: { label: "See the webhook and its delivery log", url: link } } : {}),
+        after: [
+          ...(link ? [] : ["Its delivery log is in the dashboard, under Settings → Webhooks."]),
+          "You get this mail as an owner or admin of the workspace. Fix the receiver, then turn the webhook on again (a test event shows whether it answers).",
+        ],
       }),
     );
   }

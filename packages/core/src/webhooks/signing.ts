@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomInt } from "node:crypto";
+import { createHash, createHmac, randomBytes, randomInt } from "node:crypto";
 
 /**
  * Standard Webhooks signing (https://www.standardwebhooks.com): every delivery carries
@@ -56,4 +56,15 @@ export function signWebhook(secrets: readonly string[], id: string, timestampSec
   const content = `${id}.${timestampSeconds}.${body}`;
   const signatures = secrets.map((secret) => `v1,${createHmac("sha256", keyOf(secret)).update(content, "utf8").digest("base64")}`);
   return { "webhook-id": id, "webhook-timestamp": String(timestampSeconds), "webhook-signature": signatures.join(" ") };
+}
+
+/**
+ * The delivery id of an event to one endpoint, derived from both: a fan-out that runs twice (the
+ * queue is at least once) makes the same delivery, not a second one with another id. The time
+ * part is the event's, so the log still sorts by time.
+ */
+export function deliveryIdFor(eventJson: string, occurredAt: string, webhookId: string): string {
+  const digest = createHash("sha256").update(`${webhookId}\n${eventJson}`).digest();
+  const tail = Array.from(digest.subarray(0, 15), (byte) => BASE62[byte % 62]).join("");
+  return `msg_${sortable(Date.parse(occurredAt), 9)}${tail}`;
 }

@@ -237,22 +237,21 @@ export class DynamoWebhookStore implements WebhookStore {
     return { disabled };
   }
 
-  async putDelivery(delivery: DeliveryRecord): Promise<void> {
-    try {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: {
-            ...keys.webhookDelivery(delivery.webhookId, delivery.deliveryId),
-            type: "webhookDelivery",
-            ...delivery,
-            ttl: Math.floor(Date.parse(delivery.createdAt) / 1000) + DELIVERY_TTL_SECONDS,
-          },
-        }),
-      );
-    } catch (error) {
-      throw dynamoFailure("PutItem(webhookDelivery)", error);
-    }
+  putDelivery(delivery: DeliveryRecord): Promise<boolean> {
+    return conditionalWrite(
+      this.db,
+      "PutItem(webhookDelivery)",
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...keys.webhookDelivery(delivery.webhookId, delivery.deliveryId),
+          type: "webhookDelivery",
+          ...delivery,
+          ttl: Math.floor(Date.parse(delivery.createdAt) / 1000) + DELIVERY_TTL_SECONDS,
+        },
+        ConditionExpression: "attribute_not_exists(pk)",
+      }),
+    );
   }
 
   async getDelivery(webhookId: string, deliveryId: string): Promise<DeliveryRecord | undefined> {
