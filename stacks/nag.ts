@@ -78,6 +78,10 @@ export function suppressWebhookDelivery(fn: IConstruct): void {
         id: "Serverless-LambdaDLQ",
         reason: "Invoked by an SQS event source mapping: a message that keeps failing goes to the queue's redrive target (WebhookDeadLetters, alarmed).",
       },
+      {
+        id: "Serverless-LambdaEventSourceMappingDestination",
+        reason: "An SQS event source takes no on-failure destination: the queue's redrive policy (WebhookDeadLetters after five receives, alarmed) is where failed messages go.",
+      },
     ],
     true,
   );
