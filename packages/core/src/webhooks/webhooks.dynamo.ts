@@ -110,24 +110,6 @@ export class DynamoWebhookStore implements WebhookStore {
     return items.map((item) => this.endpoint(item)!).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
-  /** Whether the workspace has any webhook: one Query of at most one key (the local publisher's check). */
-  async any(workspaceId: string): Promise<boolean> {
-    try {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: "pk = :pk AND begins_with(sk, :sk)",
-          ExpressionAttributeValues: { ":pk": `WORKSPACE#${workspaceId}`, ":sk": "WEBHOOK#" },
-          ProjectionExpression: "pk",
-          Limit: 1,
-        }),
-      );
-      return (page.Items?.length ?? 0) > 0;
-    } catch (error) {
-      throw dynamoFailure("Query(anyWebhook)", error);
-    }
-  }
-
   private async updateItem(workspaceId: string, webhookId: string, what: string, set: Record<string, unknown>, remove: string[] = []): Promise<WebhookEndpoint | undefined> {
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
@@ -346,6 +328,24 @@ export class DynamoWebhookQueue implements WebhookQueue {
       await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...keys.webhookTask(randomUUID()), type: "webhookTask", dueAt: due, task, ttl: Math.floor(due / 1000) + 2 * 86_400 } }));
     } catch (error) {
       throw dynamoFailure("PutItem(webhookTask)", error);
+    }
+  }
+
+  /** Whether the workspace has any webhook: one Query of at most one key (the local publisher's check: a workspace without webhooks queues nothing). */
+  async any(workspaceId: string): Promise<boolean> {
+    try {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: "pk = :pk AND begins_with(sk, :sk)",
+          ExpressionAttributeValues: { ":pk": `WORKSPACE#${workspaceId}`, ":sk": "WEBHOOK#" },
+          ProjectionExpression: "pk",
+          Limit: 1,
+        }),
+      );
+      return (page.Items?.length ?? 0) > 0;
+    } catch (error) {
+      throw dynamoFailure("Query(anyWebhook)", error);
     }
   }
 

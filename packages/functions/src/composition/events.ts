@@ -1,5 +1,5 @@
 import type { EventPublisher, WebhookQueue } from "@hangar/core/webhooks";
-import { DynamoWebhookQueue, DynamoWebhookStore } from "@hangar/core/webhooks-dynamo";
+import { DynamoWebhookQueue } from "@hangar/core/webhooks-dynamo";
 import { SqsWebhookQueue } from "@hangar/core/webhooks-sqs";
 import { logger } from "../observability/logger";
 import { once } from "./once";
@@ -26,17 +26,16 @@ export const webhookQueue = once((): WebhookQueue => {
  * written at all (one Query of at most one key instead of the PutItem): the table then holds
  * nothing about a build beyond its own items, as on AWS, where the queue is not in the table.
  */
-export const eventPublisher = once((): EventPublisher => {
-  const { db, settings } = getRuntime();
-  const local = settings.HANGAR_WEBHOOK_QUEUE_URL ? undefined : new DynamoWebhookStore(db, settings.HANGAR_TABLE_NAME);
-  return {
+export const eventPublisher = once(
+  (): EventPublisher => ({
     publish: async (event) => {
       try {
-        if (local && !(await local.any(event.workspaceId))) return;
-        await webhookQueue().send({ kind: "event", event }, 0);
+        const queue = webhookQueue();
+        if (queue instanceof DynamoWebhookQueue && !(await queue.any(event.workspaceId))) return;
+        await queue.send({ kind: "event", event }, 0);
       } catch (error) {
         logger.warn("could not publish an event", { error: error as Error, event: event.type, workspaceId: event.workspaceId });
       }
     },
-  };
-});
+  }),
+);
