@@ -49,6 +49,11 @@ export interface FunctionAccess {
   readonly originSecret?: true;
   /** sqs:SendMessage on the build-mail queue (HANGAR_BUILD_MAIL_QUEUE_URL): it distributes builds to testers. */
   readonly buildMailQueue?: true;
+  /**
+   * sqs:SendMessage on the webhook queue (docs/webhooks.md): the functions whose use cases publish
+   * events (one send each), and the webhooks function (test events, redeliveries).
+   */
+  readonly webhookQueue?: true;
 }
 
 /**
@@ -98,6 +103,8 @@ export const access = {
     objects: ["s3:GetObject", "s3:GetObjectVersion", "s3:PutObject", "s3:ListMultipartUploadParts"],
     originSecret: true,
     buildMailQueue: true,
+    // build.completed and build.rejected.
+    webhookQueue: true,
   },
   // The pending record of a multipart upload (Put at start, Get for part URLs, Delete at abort).
   // CreateMultipartUpload and the presigned UploadParts (run with its credentials) are authorized
@@ -158,6 +165,8 @@ export const access = {
     table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"],
     index: ["dynamodb:Query"],
     originSecret: true,
+    // key.created and key.revoked.
+    webhookQueue: true,
   },
   // Files: the latest files list the account's projects (Query of the user's partition) and read
   // their rows' link counts (BatchGetItem); get; delete (BatchWriteItem of record, seal and the
@@ -170,6 +179,8 @@ export const access = {
     bucket: ["s3:ListBucketVersions"],
     objects: ["s3:GetObject", "s3:GetObjectVersion", "s3:DeleteObjectVersion"],
     originSecret: true,
+    // build.deleted.
+    webhookQueue: true,
   },
   // Links: session (Get/Update/Delete), file + project + share reads, settings (a transaction:
   // Update the share item beside ConditionChecks of the project and the caller's membership, and
@@ -180,6 +191,8 @@ export const access = {
     table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
     index: ["dynamodb:Query"],
     originSecret: true,
+    // link.settings_changed.
+    webhookQueue: true,
   },
   // Audit: session (Get, Update to slide it), the caller's member item (Get), the log itself
   // (Query of AUDIT#<workspace>), actors' user items for their current address (Get), the cursor
@@ -280,6 +293,17 @@ export const access = {
     originSecret: true,
     buildMailQueue: true,
   },
+  // Webhooks: session (Get/Update/Delete), membership and project reads (GetItem), a webhook by id
+  // (Query of gsi1, then GetItem), the workspace's webhooks (Query of its partition), create and
+  // delete in transactions with the workspace's counter (Put/Delete + Update), changes (Update),
+  // the delivery log (Query of the webhook's partition, GetItem, UpdateItem to redeliver), the
+  // cursor secret (Get; Put the first time). Test events and redeliveries are queued.
+  webhooks: {
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
+    index: ["dynamodb:Query"],
+    originSecret: true,
+    webhookQueue: true,
+  },
   // The CLI tarball is packed from files in its own bundle: no table, no objects.
   cli: { originSecret: true },
   // Answers unknown paths (404) and wrong methods (405): it touches no resource.
@@ -291,6 +315,31 @@ export const accessOf = (name: FunctionName): FunctionAccess => access[name];
 
 /** The action of `originSecret`. */
 export const secretActions = ["secretsmanager:GetSecretValue"] as const;
+
+/** The action of `webhookQueue`. */
+export const webhookQueueActions = ["sqs:SendMessage"] as const;
+
+/**
+ * The webhook delivery worker (webhooks/deliver.handler.ts, triggered by the webhook queue): the
+ * workspace's webhooks (Query of its partition) and one webhook (GetItem), deliveries (PutItem,
+ * GetItem, UpdateItem of attempts), the endpoint's lease and failure count (UpdateItem), the
+ * workspace, its members (Query) and their user items (GetItem) for the mail of a disabled
+ * endpoint; retries re-queued (sqs:SendMessage; the event source mapping's receive and delete
+ * rights come with it, api-stack.ts); that mail through SES.
+ */
+export const webhookDeliveryActions = {
+  table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+  queue: webhookQueueActions,
+  mail: ["ses:SendEmail"],
+} as const;
+
+export function webhookDeliveryStatements(arns: Pick<AccessArns, "tableArn" | "webhookQueueArn" | "mailIdentityArns">): PolicyStatement[] {
+  return [
+    allow(webhookDeliveryActions.table, [arns.tableArn]),
+    ...(arns.webhookQueueArn ? [allow(webhookDeliveryActions.queue, [arns.webhookQueueArn])] : []),
+    ...(arns.mailIdentityArns?.length ? [allow(webhookDeliveryActions.mail, arns.mailIdentityArns)] : []),
+  ];
+}
 
 /**
  * The deploy's migration onto workspaces (migrations/workspaces-migration.handler.ts, an SST
@@ -376,6 +425,8 @@ export interface AccessArns {
   bucketArn?: string;
   /** The build-mail queue (distribute and complete send to it). */
   buildMailQueueArn?: string;
+  /** The webhook queue (docs/webhooks.md), which publishers send events to. */
+  webhookQueueArn?: string;
 }
 
 const allow = (actions: readonly string[], resources: string[]) =>
@@ -390,6 +441,7 @@ export function functionStatements(name: FunctionName, arns: AccessArns): Policy
     [grants.mail, arns.mailIdentityArns],
     [grants.originSecret ? secretActions : undefined, arns.originVerifySecretArn ? [arns.originVerifySecretArn] : undefined],
     [grants.buildMailQueue ? ["sqs:SendMessage"] : undefined, arns.buildMailQueueArn ? [arns.buildMailQueueArn] : undefined],
+    [grants.webhookQueue ? webhookQueueActions : undefined, arns.webhookQueueArn ? [arns.webhookQueueArn] : undefined],
   ];
   const statements = rows
     .filter(([actions, resources]) => actions?.length && resources?.length)
@@ -481,6 +533,7 @@ export function permissionRows(routeFunctions: readonly RouteFunctionName[]): Pe
       ...(grants.mail?.length ? [`${grants.mail.join(", ")} (mail identity, configuration set)`] : []),
       ...(grants.selfInvoke ? ["lambda:InvokeFunction (itself)", `${backgroundFailureActions.join(", ")} (BackgroundFailures)`] : []),
       ...(grants.buildMailQueue ? ["sqs:SendMessage (BuildMail)"] : []),
+      ...(grants.webhookQueue ? [`${webhookQueueActions.join(", ")} (WebhookQueue)`] : []),
     ]);
   });
   const resume = row(RESUME_DELETES_AS, [`${secretActions.join(", ")} (origin secret)`, `${backgroundFailureActions.join(", ")} (BackgroundFailures)`]);
@@ -496,6 +549,14 @@ export function permissionRows(routeFunctions: readonly RouteFunctionName[]): Pe
       bucket: [],
       objects: [],
       other: [`${distributionMailActions.mail.join(", ")} (mail identity, configuration set)`, "sqs:ReceiveMessage, DeleteMessage, ChangeMessageVisibility, GetQueueAttributes, GetQueueUrl (BuildMail, event source)"],
+    },
+    {
+      fn: "WebhookDelivery",
+      table: strip(webhookDeliveryActions.table),
+      index: [],
+      bucket: [],
+      objects: [],
+      other: [`${webhookDeliveryActions.queue.join(", ")} (WebhookQueue; receive and delete by its event source)`, `${webhookDeliveryActions.mail.join(", ")} (mail identity, configuration set)`],
     },
     { fn: "MigrateWorkspaces", table: strip(migrationActions.table), index: [], bucket: [], objects: [], other: [] },
     {

@@ -14,15 +14,15 @@ import { Secret } from "aws-cdk-lib/aws-secretsmanager";
 import { ConfigurationSet, EmailIdentity, EmailSendingEvent, EventDestination, Identity, SuppressionReasons } from "aws-cdk-lib/aws-ses";
 import { Topic, type ITopic } from "aws-cdk-lib/aws-sns";
 import { LambdaSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
+import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { NagSuppressions } from "cdk-nag";
 import { Api, Function, Script, use, type StackContext } from "sst/constructs";
-import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import { BUILD_MAIL_MAX_RECEIVES, BUILD_MAIL_TIMEOUT_SECONDS, buildMailPace, CLI_PACKAGE_FILES, functions as functionTable, routeKey, routes, type FunctionDefinition, type FunctionName, type RouteDefinition, type RouteFunctionName } from "@hangar/functions";
-import { accessOf, distributionMailStatements, functionStatements, mailIdentityArns, migrationStatements, RESUME_DELETES_AS, sesEventsStatements } from "./access";
+import { accessOf, distributionMailStatements, functionStatements, mailIdentityArns, migrationStatements, RESUME_DELETES_AS, sesEventsStatements, webhookDeliveryStatements } from "./access";
 import { ALARM_PERIOD, alarm, CUSTOM_METRICS_NAMESPACE, deadLetterAlarm, functionAlarms, sesReputationAlarms } from "./alarms";
-import { DISTRIBUTION_MAIL_HANDLER, MIGRATE_WORKSPACES_HANDLER, RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER } from "./handlers";
-import { suppressHttpFunction, suppressProviders, suppressScript } from "./nag";
+import { DISTRIBUTION_MAIL_HANDLER, MIGRATE_WORKSPACES_HANDLER, RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER, WEBHOOK_DELIVERY_HANDLER } from "./handlers";
+import { suppressHttpFunction, suppressProviders, suppressScript, suppressWebhookDelivery } from "./nag";
 import { domainZone, functionEnvironment, stageSettings, type StageSettings, type Throttle } from "./settings";
 import { StorageStack } from "./storage-stack";
 
@@ -59,6 +59,10 @@ export const SERVER_ERROR_RATE_ALARM_PERCENT = 5;
  * own limits are normal; a tenth of all answers means a flood or a limit set too low.
  */
 export const TOO_MANY_REQUESTS_RATE_ALARM_PERCENT = 10;
+/** One webhook attempt takes at most 10 s; a batch of them runs in parallel with the writes around each. */
+export const WEBHOOK_DELIVERY_TIMEOUT_SECONDS = 60;
+/** Visible webhook tasks (due, not yet taken) above which deliveries are falling behind. */
+export const WEBHOOK_QUEUE_DEPTH_ALARM = 1000;
 /** The metric filter's count of 429 answers (namespace Hangar, the functions' dimensions). */
 export const API_429_METRIC = "ApiTooManyRequests";
 
@@ -141,8 +145,32 @@ export function ApiStack({ stack, app }: StackContext) {
     maxEventAge: BACKGROUND_MAX_EVENT_AGE,
   };
 
+  /*
+   * Webhook deliveries (docs/webhooks.md): events and delivery attempts are messages of this queue,
+   * retries are messages sent with a delay (at most 15 minutes; longer waits are re-sent by the
+   * worker), and the WebhookDelivery function below takes them. A message whose handling keeps
+   * throwing (not a receiver's failure: that is a recorded attempt) lands in the dead letters.
+   */
+  const webhookDeadLetters = new Queue(stack, "WebhookDeadLetters", {
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: Duration.days(14),
+  });
+  NagSuppressions.addResourceSuppressions(webhookDeadLetters, [
+    { id: "AwsSolutions-SQS3", reason: "This queue is itself the dead-letter queue of the webhook queue." },
+    { id: "Serverless-SQSRedrivePolicy", reason: "This queue is itself the dead-letter queue of the webhook queue." },
+  ]);
+  const webhookQueue = new Queue(stack, "WebhookQueue", {
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    // Six times the function's timeout, as Lambda's SQS event source asks.
+    visibilityTimeout: Duration.seconds(6 * WEBHOOK_DELIVERY_TIMEOUT_SECONDS),
+    retentionPeriod: Duration.days(4),
+    deadLetterQueue: { queue: webhookDeadLetters, maxReceiveCount: 5 },
+  });
+
   // The table and the stage, no origin secret: for functions that answer no HTTP request.
-  const baseEnvironment = functionEnvironment(settings, { tableName: table.tableName, bucketName: bucket.bucketName });
+  const baseEnvironment = functionEnvironment(settings, { tableName: table.tableName, bucketName: bucket.bucketName, webhookQueueUrl: webhookQueue.queueUrl });
   const mail = settings.mailFrom ? mailResources(stack, settings, backgroundFailures, baseEnvironment) : undefined;
 
   /*
@@ -169,6 +197,7 @@ export function ApiStack({ stack, app }: StackContext) {
       bucketName: bucket.bucketName,
       originVerifySecretArn: originVerify.secretArn,
       ...(mail ? { sesConfigurationSet: mail.configurationSet.configurationSetName } : {}),
+      webhookQueueUrl: webhookQueue.queueUrl,
     }),
     HANGAR_BUILD_MAIL_QUEUE_URL: buildMail.queueUrl,
   };
@@ -196,7 +225,7 @@ export function ApiStack({ stack, app }: StackContext) {
     const fn = define(name, functionTable[name]);
     // Explicit statements instead of `bind`, which would grant dynamodb:* and s3:*.
     fn.attachPermissions(
-      functionStatements(name, { ...arns, mailIdentityArns: mailIdentities, originVerifySecretArn: originVerify.secretArn, buildMailQueueArn: buildMail.queueArn }),
+      functionStatements(name, { ...arns, mailIdentityArns: mailIdentities, originVerifySecretArn: originVerify.secretArn, buildMailQueueArn: buildMail.queueArn, webhookQueueArn: webhookQueue.queueArn }),
     );
     if (accessOf(name).selfInvoke) {
       // Its own policy, not the role's default one: the function depends on that, so naming the
@@ -263,6 +292,17 @@ export function ApiStack({ stack, app }: StackContext) {
     [{ id: "Serverless-LambdaEventSourceMappingDestination", reason: "Failed messages go to the queue's own dead-letter queue (BuildMailFailures, redrive after 5 receives, alarmed); an SQS event source has no on-failure destination of its own." }],
     true,
   );
+  // The webhook delivery worker: up to ten tasks a batch, failed ones reported back one by one.
+  const webhookDeliveryEnvironment = functionEnvironment(settings, {
+    tableName: table.tableName,
+    bucketName: bucket.bucketName,
+    webhookQueueUrl: webhookQueue.queueUrl,
+    ...(mail ? { sesConfigurationSet: mail.configurationSet.configurationSetName } : {}),
+  });
+  const webhookDelivery = define("WebhookDelivery", { handler: WEBHOOK_DELIVERY_HANDLER, memoryMB: 256, timeoutSeconds: WEBHOOK_DELIVERY_TIMEOUT_SECONDS }, webhookDeliveryEnvironment);
+  webhookDelivery.attachPermissions(webhookDeliveryStatements({ tableArn: arns.tableArn, webhookQueueArn: webhookQueue.queueArn, mailIdentityArns: mailIdentities }));
+  webhookDelivery.addEventSource(new SqsEventSource(webhookQueue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 10 }));
+  suppressWebhookDelivery(webhookDelivery);
 
   if (mail) {
     mail.events.attachPermissions(sesEventsStatements(arns));
@@ -322,7 +362,12 @@ export function ApiStack({ stack, app }: StackContext) {
     dimensions: { service: "$.service", stage: "$.stage" },
   });
 
-  const backgroundFunctions: [string, Function][] = [["ResumeDeletes", resumeDeletes], ["DistributionMail", distributionMail], ...(mail ? [["SesEvents", mail.events] as [string, Function]] : [])];
+  const backgroundFunctions: [string, Function][] = [
+    ["ResumeDeletes", resumeDeletes],
+    ["DistributionMail", distributionMail],
+    ["WebhookDelivery", webhookDelivery],
+    ...(mail ? [["SesEvents", mail.events] as [string, Function]] : []),
+  ];
   if (topic) {
     addApiAlarms(stack, api, functions, fallback, topic);
     for (const [id, fn] of backgroundFunctions) functionAlarms(stack, id, fn, topic);
@@ -330,6 +375,16 @@ export function ApiStack({ stack, app }: StackContext) {
     deadLetterAlarm(stack, buildMailFailures, topic, "BuildMailFailuresDepth", "Build mails given up after retries (SES down or refusing): see docs/testers.md");
     // Mails waiting longer than 15 minutes: the sender is stuck or far slower than distributions arrive.
     alarm(stack, "BuildMailAge", "Build mails have waited in the queue for more than 15 minutes", buildMail.metricApproximateAgeOfOldestMessage({ period: ALARM_PERIOD, statistic: "Maximum" }), 900, topic);
+    deadLetterAlarm(stack, webhookDeadLetters, topic, "WebhookDeadLettersDepth", "Webhook tasks the delivery worker gave up on (events not fanned out, attempts not made): see docs/webhooks.md");
+    alarm(
+      stack,
+      "WebhookQueueDepth",
+      `More than ${WEBHOOK_QUEUE_DEPTH_ALARM} webhook tasks wait to be taken: deliveries are falling behind (docs/webhooks.md)`,
+      webhookQueue.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: "Maximum" }),
+      WEBHOOK_QUEUE_DEPTH_ALARM,
+      topic,
+      3,
+    );
     if (mail) sesReputationAlarms(stack, topic);
     const tooMany = new MathExpression({
       expression: "IF(requests > 0, 100 * throttled / requests, 0)",

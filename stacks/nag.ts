@@ -67,6 +67,26 @@ export function suppressReaper(fn: IConstruct): void {
   );
 }
 
+/** The webhook delivery function: fed by an SQS event source whose queue has its own dead-letter queue. */
+export function suppressWebhookDelivery(fn: IConstruct): void {
+  NagSuppressions.addResourceSuppressions(
+    fn,
+    [
+      BASIC_EXECUTION_ROLE,
+      NO_TRACING,
+      {
+        id: "Serverless-LambdaDLQ",
+        reason: "Invoked by an SQS event source mapping: a message that keeps failing goes to the queue's redrive target (WebhookDeadLetters, alarmed).",
+      },
+      {
+        id: "Serverless-LambdaEventSourceMappingDestination",
+        reason: "An SQS event source takes no on-failure destination: the queue's redrive policy (WebhookDeadLetters after five receives, alarmed) is where failed messages go.",
+      },
+    ],
+    true,
+  );
+}
+
 /** Ids of the custom-resource providers CDK and SST add to stacks (not code of this repository). */
 const PROVIDER_ID = /^(CustomResourceHandler|Custom::|AWS679f53fac002430cb0da5b7982bd2287)/;
 

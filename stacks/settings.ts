@@ -208,8 +208,19 @@ function handlerSettings(env: Env): Partial<Pick<StageSettings, keyof typeof HAN
   return settings;
 }
 
+/**
+ * Settings of the local stack only: a deployed stage must never call loopback receivers nor
+ * shorten the retry schedule, so a deploy environment that names one is refused rather than ignored.
+ */
+export const LOCAL_ONLY_SETTINGS = ["HANGAR_WEBHOOK_ALLOW_LOOPBACK", "HANGAR_WEBHOOK_RETRY_SCHEDULE"] as const;
+
 /** Pure: the settings of `stage` given a deploy environment. */
 export function resolveStageSettings(stage: string, env: Env): StageSettings {
+  for (const name of LOCAL_ONLY_SETTINGS) {
+    if (text(env, name) !== undefined) {
+      throw new StageSettingsError(name, "is a setting of the local stack only (docs/webhooks.md); a deployed stage never calls loopback receivers nor shortens webhook retries. Remove it from the deploy environment.");
+    }
+  }
   const production = bool(env, "HANGAR_PRODUCTION", PRODUCTION_STAGES.has(stage));
   const logLevel = (text(env, "HANGAR_LOG_LEVEL")?.toUpperCase() ?? "INFO") as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -303,7 +314,7 @@ export function resolveStageSettings(stage: string, env: Env): StageSettings {
  */
 export function functionEnvironment(
   settings: StageSettings,
-  resources: { tableName: string; bucketName: string; originVerifySecretArn?: string; sesConfigurationSet?: string },
+  resources: { tableName: string; bucketName: string; originVerifySecretArn?: string; sesConfigurationSet?: string; webhookQueueUrl?: string },
 ): Record<string, string> {
   const env: Record<string, string> = {
     HANGAR_TABLE_NAME: resources.tableName,
@@ -321,6 +332,8 @@ export function functionEnvironment(
     HANGAR_PUBLIC_URL: settings.publicUrl ?? (settings.customDomain ? `https://${settings.customDomain.domainName}` : undefined),
     HANGAR_MAIL_FROM: settings.mailFrom?.header,
     HANGAR_SES_CONFIGURATION_SET: resources.sesConfigurationSet,
+    // Where events and webhook deliveries are queued (docs/webhooks.md).
+    HANGAR_WEBHOOK_QUEUE_URL: resources.webhookQueueUrl,
     HANGAR_SHARE_BASE_URL: settings.shareBaseUrl,
     HANGAR_MAX_FILE_SIZE: settings.maxFileSize,
     HANGAR_MAX_MULTIPART_FILE_SIZE: settings.maxMultipartFileSize,

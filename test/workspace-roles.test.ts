@@ -35,7 +35,7 @@ const NOT_WORKSPACE_DATA = new Set([
 ]);
 
 /** 404 codes of the access check: what a non-member gets, exactly as for an unknown id. */
-const ACCESS_NOT_FOUND = ["workspace_not_found", "project_not_found", "key_not_found", "file_not_found", "group_not_found"];
+const ACCESS_NOT_FOUND = ["workspace_not_found", "project_not_found", "key_not_found", "file_not_found", "group_not_found", "webhook_not_found"];
 
 type Caller = Role | "stranger";
 
@@ -59,6 +59,8 @@ interface Fixture {
   memberId: string;
   /** A tester group (owner's) with one tester, `tester@example.com` (issue 20). */
   groupId: string;
+  /** A webhook of the workspace (to a port nothing listens on: its test events fail, harmlessly). */
+  webhookId: string;
 }
 
 interface Call {
@@ -147,6 +149,16 @@ const CALLS: Record<string, (w: World, f: Fixture) => Call> = {
   "POST /api/projects/{projectId}/update-tokens": (_w, f) => ({ path: `/api/projects/${f.projectId}/update-tokens`, body: { name: "Matrix" } }),
   // No such token: allowed means 404 update_token_not_found, never a refusal of access.
   "DELETE /api/projects/{projectId}/update-tokens/{tokenId}": (_w, f) => ({ path: `/api/projects/${f.projectId}/update-tokens/utk_0000000000000000`, loose: true }),
+  "GET /api/workspaces/{workspaceId}/webhooks": (w) => ({ path: `/api/workspaces/${w.workspaceId}/webhooks` }),
+  "POST /api/workspaces/{workspaceId}/webhooks": (w) => ({ path: `/api/workspaces/${w.workspaceId}/webhooks`, body: { url: "http://127.0.0.1:9/matrix", events: ["key.created"], enabled: false } }),
+  "GET /api/webhooks/{webhookId}": (_w, f) => ({ path: `/api/webhooks/${f.webhookId}` }),
+  "PATCH /api/webhooks/{webhookId}": (_w, f) => ({ path: `/api/webhooks/${f.webhookId}`, body: { description: "changed" } }),
+  "DELETE /api/webhooks/{webhookId}": (_w, f) => ({ path: `/api/webhooks/${f.webhookId}` }),
+  "POST /api/webhooks/{webhookId}/rotate-secret": (_w, f) => ({ path: `/api/webhooks/${f.webhookId}/rotate-secret` }),
+  "POST /api/webhooks/{webhookId}/test": (_w, f) => ({ path: `/api/webhooks/${f.webhookId}/test`, body: {} }),
+  "GET /api/webhooks/{webhookId}/deliveries": (_w, f) => ({ path: `/api/webhooks/${f.webhookId}/deliveries` }),
+  // A delivery of no webhook: allowed means 404 delivery_not_found, never a refusal of access.
+  "POST /api/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": (_w, f) => ({ path: `/api/webhooks/${f.webhookId}/deliveries/msg_000000000000000000000000/redeliver`, loose: true }),
 };
 
 const userIdOf = async (b: Browser): Promise<string> => (await dash(b, "GET", "/api/account")).json.userId;
@@ -163,6 +175,22 @@ async function seedMember(workspaceId: string, role: Role, userId?: string): Pro
   return id;
 }
 
+/**
+ * The webhook of the last fixture made for one change: removed when the next one is made, so the
+ * workspace stays under its limit of webhooks (the first fixture, the shared one, keeps its own).
+ */
+let fixtures = 0;
+let previousWebhook: string | undefined;
+
+async function fixtureWebhook(w: World): Promise<string> {
+  if (previousWebhook && fixtures > 1) await dash(w.owner, "DELETE", `/api/webhooks/${previousWebhook}`);
+  const hook = await dash(w.owner, "POST", `/api/workspaces/${w.workspaceId}/webhooks`, { url: "http://127.0.0.1:9/matrix", events: ["build.deleted"] });
+  expect(hook.status, hook.text).toBe(201);
+  previousWebhook = hook.json.webhookId as string;
+  fixtures++;
+  return previousWebhook;
+}
+
 async function newFixture(w: World): Promise<Fixture> {
   const projectName = `Matrix ${randomIds.userKey()}`;
   const project = await dash(w.owner, "POST", "/api/projects", { name: projectName, color: "green", workspaceId: w.workspaceId });
@@ -174,12 +202,13 @@ async function newFixture(w: World): Promise<Fixture> {
   // The uploads under way are the key's (the owner's dashboard uploads count on a per-account
   // rule this many fixtures would exhaust): the dashboard routes that continue them may answer
   // 404 upload_not_found to a caller who did not start them, which is still not a refusal of access.
-  const [{ fileId }, multipart, presigned, memberId, groupId] = await Promise.all([
+  const [{ fileId }, multipart, presigned, memberId, groupId, webhookId] = await Promise.all([
     uploadIpa(key),
     call("/api/upload/api-key/multipart", { method: "POST", key, body: declared }),
     presign(key, declared),
     seedMember(w.workspaceId, "viewer"),
     newGroup(w),
+    fixtureWebhook(w),
   ]);
   expect(multipart.status, multipart.text).toBe(200);
   expect(presigned.status, presigned.text).toBe(200);
@@ -192,6 +221,7 @@ async function newFixture(w: World): Promise<Fixture> {
     presigned: { key: presigned.json.key },
     memberId,
     groupId,
+    webhookId,
   };
 }
 

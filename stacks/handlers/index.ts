@@ -8,3 +8,5 @@ export const RESUME_DELETES_HANDLER = "packages/functions/src/housekeeping/resum
 export const MIGRATE_WORKSPACES_HANDLER = "packages/functions/src/migrations/workspaces-migration.handler.handler";
 /** The build-mail sender, fed by the build-mail queue at SES's rate (api-stack.ts; docs/testers.md). */
 export const DISTRIBUTION_MAIL_HANDLER = "packages/functions/src/distribution/distribution-mail.handler.handler";
+/** Webhook deliveries, triggered by the webhook queue (api-stack.ts, docs/webhooks.md). */
+export const WEBHOOK_DELIVERY_HANDLER = "packages/functions/src/webhooks/deliver.handler.handler";

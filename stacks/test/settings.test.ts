@@ -164,6 +164,16 @@ describe("resolveStageSettings", () => {
   });
 });
 
+describe("local-stack-only settings", () => {
+  it.each([
+    ["HANGAR_WEBHOOK_ALLOW_LOOPBACK", "1"],
+    ["HANGAR_WEBHOOK_RETRY_SCHEDULE", "1,1"],
+  ])("refuses %s at synth: a deployed stage never calls loopback receivers nor shortens retries", (name, value) => {
+    expect(() => resolveStageSettings("dev", { [name]: value })).toThrow(StageSettingsError);
+    expect(() => resolveStageSettings("prod", { [name]: value })).toThrow(new RegExp(`${name}.*local stack only`));
+  });
+});
+
 describe("functionEnvironment", () => {
   const resources = { tableName: "t", bucketName: "b" };
 

@@ -7,7 +7,7 @@ import { Settings, fallbackHandler, functions as functionTable, routeKey, routes
 import type { CloudAssembly } from "aws-cdk-lib/cx-api";
 import { access, accessOf, migrationActions, permissionsTable, reaperActions, secretActions } from "../access";
 import { REAPER_ITERATOR_AGE_ALARM_MS } from "../alarms";
-import { accessLogFormat, COMPLETE_P99_ALARM_MS } from "../api-stack";
+import { accessLogFormat, COMPLETE_P99_ALARM_MS, WEBHOOK_QUEUE_DEPTH_ALARM } from "../api-stack";
 import { MIGRATE_WORKSPACES_HANDLER, RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER } from "../handlers";
 import { expiredUploadFilter, REAPER_HANDLER, sealFilter, uploadsCors } from "../storage-stack";
 import { API_ORIGIN_HEADERS, apiPathPatterns, dashboardCsp, ORIGIN_READ_TIMEOUT_SECONDS, SPA_REWRITE_CODE, VIEWER_HOST_CODE } from "../web-stack";
@@ -188,7 +188,8 @@ describe("functions", () => {
   const allOwn = (s: Stage) => [...ownFunctions(s.api), ...ownFunctions(s.storage)];
 
   it("run ESM bundles on nodejs24.x, arm64, without X-Ray", () => {
-    // Route functions, the fallback, the reaper, resume-deletes, the workspaces migration, the build-mail sender; with mail the SES event handler.
+    // Route functions, the fallback, the reaper, resume-deletes, the workspaces migration, the build-mail
+    // sender, the webhook delivery worker; with mail the SES event handler.
     for (const [stage, count] of [[dev, routeFunctions.length + 5], [prod, routeFunctions.length + 6]] as const) {
       const fns = allOwn(stage);
       expect(fns).toHaveLength(count);
@@ -538,6 +539,8 @@ describe("least privilege", () => {
         invokesItself(name) ? ["sqs:SendMessage"] : [],
         // The build-mail queue (docs/testers.md): it distributes builds to testers.
         accessOf(name).buildMailQueue ? ["sqs:SendMessage"] : [],
+        // The events it publishes go to the webhook queue (docs/webhooks.md).
+        accessOf(name).webhookQueue ? ["sqs:SendMessage"] : [],
       ];
       expect(statements).toHaveLength(expected.filter((a) => a.length > 0).length);
       for (const s of statements) expect(s).toMatchObject({ Effect: "Allow" });
@@ -702,6 +705,8 @@ describe("least privilege", () => {
                 text.includes("BackgroundFailures") ||
                 // The build-mail queue: distribute and complete send to it, the sender receives from it.
                 text.includes("BuildMail") ||
+                // Events and webhook retries (SendMessage only; the worker's receive rights come with its event source).
+                text.includes("WebhookQueue") ||
                 text.includes("OriginVerifySecret") ||
                 // Version listings: the bucket, only under uploads/; and a function invoking itself.
                 (JSON.stringify(s.Condition) === '{"StringLike":{"s3:prefix":["uploads/*"]}}' && /UploadsBucket[\w",]*Arn/.test(text)) ||
@@ -1354,7 +1359,10 @@ describe("more alarms", () => {
         continue;
       }
       const depth = alarmsIn(template).find(([, a]) => a.MetricName === "ApproximateNumberOfMessagesVisible" && JSON.stringify(a.Dimensions).includes(id));
-      expect(depth?.[1], id).toMatchObject({ Threshold: 1, ComparisonOperator: "GreaterThanOrEqualToThreshold" });
+      // Every queue of failures alarms on its first message; the webhook queue is a work queue,
+      // busy by design: it alarms on a backlog.
+      const threshold = id.startsWith("WebhookQueue") ? WEBHOOK_QUEUE_DEPTH_ALARM : 1;
+      expect(depth?.[1], id).toMatchObject({ Threshold: threshold, ComparisonOperator: "GreaterThanOrEqualToThreshold" });
     }
   });
 

@@ -25,6 +25,10 @@ export default async function setup(project: TestProject) {
     HANGAR_DELETE_SWEEP_SECONDS: "2",
     // Part URLs live 15 s instead of 15 min, so test/multipart-upload.test.ts can resume after expiry.
     HANGAR_PART_URL_EXPIRES_SECONDS: "15",
+    // Webhooks to the tests' own receivers on 127.0.0.1, retried after 1 s instead of 5 s, 30 s, …
+    // (test/webhooks.test.ts; packages/core/test/webhooks covers the refusals with this off too).
+    HANGAR_WEBHOOK_ALLOW_LOOPBACK: "1",
+    HANGAR_WEBHOOK_RETRY_SCHEDULE: "1,1",
   });
   project.provide("stack", stack.info);
   return async () => {

@@ -64,6 +64,8 @@ import { InstallTokenRef, TesterRef, testerNotFound } from "@hangar/core/install
 import { AppFileRef, AppPageSettings, AppSlugRef, CreateUpdateToken, LatestUpdateQuery, UpdateTokenRef } from "@hangar/core/app-pages-schema";
 import { AppPageNotFoundError, UpdateTokenNotFoundError } from "@hangar/core/app-page-errors";
 import { DefaultGroupsInput, DistributeInput, UnsubscribeRef } from "@hangar/core/distribution-schema";
+import { CreateWebhook, DeliveriesQuery, DeliveryRef, TestWebhook, UpdateWebhook, WebhookRef } from "@hangar/core/webhooks-schema";
+import { deliveryNotFound, webhookNotFound } from "@hangar/core/webhook-errors";
 import * as z from "zod/mini";
 import { RouteNotFoundError } from "./middleware/http-errors";
 import type { RouteKey } from "./routes";
@@ -117,6 +119,8 @@ const groupTester = { params: GroupTesterRef, notFound: () => new GroupNotFoundE
 // Personal install links: a malformed token names nothing (the share pages' 404, as a page for browsers).
 const installToken = { params: InstallTokenRef, notFound: () => new UnknownLinkError() } as const;
 const tester = { params: TesterRef, notFound: testerNotFound } as const;
+const webhook = { params: WebhookRef, notFound: webhookNotFound } as const;
+const delivery = { params: DeliveryRef, notFound: deliveryNotFound } as const;
 
 export const routeInput = {
   "POST /api/upload/api-key/presign": api({ body: Presign }),
@@ -243,6 +247,16 @@ export const routeInput = {
   "PUT /api/projects/{projectId}/default-groups": dashboard({ ...project, body: DefaultGroupsInput }),
   "GET /unsubscribe/{token}": page({ params: UnsubscribeRef, notFound: () => new RouteNotFoundError("unsubscribe_not_found", "No unsubscribe link at this address") }),
   "POST /unsubscribe/{token}": page({ params: UnsubscribeRef, notFound: () => new RouteNotFoundError("unsubscribe_not_found", "No unsubscribe link at this address") }),
+  "GET /api/workspaces/{workspaceId}/webhooks": dashboard(workspace),
+  "POST /api/workspaces/{workspaceId}/webhooks": dashboard({ ...workspace, body: CreateWebhook }),
+  "GET /api/webhooks/{webhookId}": dashboard(webhook),
+  "PATCH /api/webhooks/{webhookId}": dashboard({ ...webhook, body: UpdateWebhook }),
+  "DELETE /api/webhooks/{webhookId}": dashboard(webhook),
+  "POST /api/webhooks/{webhookId}/rotate-secret": dashboard(webhook),
+  // `{}` sends a build.completed example; `{"event": …}` names another.
+  "POST /api/webhooks/{webhookId}/test": dashboard({ ...webhook, body: TestWebhook }),
+  "GET /api/webhooks/{webhookId}/deliveries": dashboard({ ...webhook, query: DeliveriesQuery }),
+  "POST /api/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": dashboard(delivery),
   "GET /cli/{fileName}": api(cliFile),
   "HEAD /cli/{fileName}": api(cliFile),
 } as const satisfies Record<RouteKey, RouteInput>;

@@ -82,6 +82,10 @@ export const functions = {
   // distributions of a build, a project's default groups, and the build mail's unsubscribe page.
   // Queues the mails (SQS); the distribution-mail function (stacks) sends them at SES's rate.
   distribution: { handler: "packages/functions/src/distribution/distribution.handler.handler", memoryMB: 512, timeoutSeconds: 29 },
+  // Webhooks, Slack and Teams notifications of a workspace (docs/webhooks.md): endpoints, secrets,
+  // test events and delivery logs. Table only; the deliveries themselves are the delivery worker's
+  // (webhooks/deliver.handler.ts, triggered by the stack's queue, not by a route).
+  webhooks: { handler: "packages/functions/src/webhooks/webhooks.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
   cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
@@ -248,6 +252,17 @@ export const routes = [
   { method: "PUT", path: "/api/projects/{projectId}/default-groups", auth: "session", fn: "distribution" },
   { method: "GET", path: "/unsubscribe/{token}", auth: "none", fn: "distribution" },
   { method: "POST", path: "/unsubscribe/{token}", auth: "none", fn: "distribution" },
+  // Webhooks (issue 21, docs/webhooks.md): members read them and their delivery logs; owners and
+  // admins manage them (webhooks.manage). Another workspace's webhook id is a 404.
+  { method: "GET", path: "/api/workspaces/{workspaceId}/webhooks", auth: "session", fn: "webhooks" },
+  { method: "POST", path: "/api/workspaces/{workspaceId}/webhooks", auth: "session", fn: "webhooks" },
+  { method: "GET", path: "/api/webhooks/{webhookId}", auth: "session", fn: "webhooks" },
+  { method: "PATCH", path: "/api/webhooks/{webhookId}", auth: "session", fn: "webhooks" },
+  { method: "DELETE", path: "/api/webhooks/{webhookId}", auth: "session", fn: "webhooks" },
+  { method: "POST", path: "/api/webhooks/{webhookId}/rotate-secret", auth: "session", fn: "webhooks" },
+  { method: "POST", path: "/api/webhooks/{webhookId}/test", auth: "session", fn: "webhooks" },
+  { method: "GET", path: "/api/webhooks/{webhookId}/deliveries", auth: "session", fn: "webhooks" },
+  { method: "POST", path: "/api/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", auth: "session", fn: "webhooks" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/cli/{fileName}", auth: "none", fn: "cli" },
   { method: "HEAD", path: "/cli/{fileName}", auth: "none", fn: "cli" },

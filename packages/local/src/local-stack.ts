@@ -9,6 +9,7 @@ import { startDynamoDbLocal, stopLeftoverDynamoDbLocal } from "./dynamodb/dynamo
 import { ensureTable } from "./dynamodb/ensure-table";
 import { startBuildMailSender } from "./housekeeping/build-mail-sender";
 import { DEFAULT_SWEEP_SECONDS, startDeleteSweep } from "./housekeeping/delete-sweep";
+import { startWebhookWorker } from "./housekeeping/webhook-worker";
 import { startLocalApiServer } from "./http/local-api-server";
 import { startMailCatcher } from "./mail/mail-catcher";
 import { startObjectStore } from "./object-store";
@@ -265,6 +266,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     closers.push(() => sweep.close());
     const buildMail = await startBuildMailSender({ log });
     closers.push(() => buildMail.close());
+    // Webhook deliveries (docs/webhooks.md): on AWS a queue-triggered function, here a poller.
+    const webhooks = await startWebhookWorker({ log });
+    closers.push(() => webhooks.close());
 
     const info: LocalStackInfo = {
       baseUrl: api.url,

@@ -1,4 +1,5 @@
 import type { IdSource } from "../ids/random-ids";
+import type { EventPublisher } from "../ports/events.port";
 import type {
   ApiKeyRepository,
   AuditLog,
@@ -39,6 +40,8 @@ export interface DashboardDeps {
   audit: Pick<AuditLog, "record">;
   /** A project's app page and update tokens (issue 20, app-pages/), removed by its purge. */
   appPages?: { forgetProject(workspaceId: string, projectId: string): Promise<void> };
+  /** Webhooks (docs/webhooks.md): told after a change succeeded; absent where nothing listens. */
+  events?: EventPublisher;
 }
 
 /** When a long-running step should hand the rest to the background (checked between pages). */

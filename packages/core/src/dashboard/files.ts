@@ -7,6 +7,7 @@ import type { DashboardDeps } from "./dashboard-deps";
 import { ownProject, workspaceOf } from "./projects";
 import { recordChange } from "./audit-record";
 import type { Actor } from "../workspaces/actor";
+import { buildPayload, buildRouting, userActor } from "../webhooks/event-builders";
 import { workspaceAccess } from "../workspaces/access";
 import { projectAccess } from "../workspaces/project-access";
 import type { Action } from "../workspaces/roles";
@@ -170,7 +171,7 @@ export async function getFile(
  * storage step fails the record is still there, so the person can retry and nothing is orphaned.
  */
 export async function deleteFile(
-  deps: Pick<DashboardDeps, "projects" | "workspaces" | "files" | "objects" | "audit">,
+  deps: Pick<DashboardDeps, "projects" | "workspaces" | "files" | "objects" | "audit" | "events"> & Partial<Pick<DashboardDeps, "clock">>,
   actor: Actor,
   input: FileRef,
 ): Promise<void> {
@@ -187,5 +188,13 @@ export async function deleteFile(
     action: "build.deleted",
     target: { type: "build", id: file.fileId, label: file.fileName },
     details: { projectId: project.projectId, projectName: project.name, version },
+  });
+  await deps.events?.publish({
+    type: "build.deleted",
+    occurredAt: (deps.clock?.now() ?? new Date()).toISOString(),
+    workspaceId: project.workspaceId,
+    ...buildRouting(file),
+    // The links died with the build: none in the payload.
+    data: { workspaceId: project.workspaceId, build: buildPayload(file, null), actor: userActor(actor) },
   });
 }

@@ -2,6 +2,7 @@ import { ConflictError, NotFoundError } from "../errors/domain-errors";
 import { hashSecret } from "../ids/random-ids";
 import { keyWorkspaceId, type ApiKey, type UsageDay } from "../ports";
 import type { Actor } from "../workspaces/actor";
+import { userActor } from "../webhooks/event-builders";
 import { workspaceAccess } from "../workspaces/access";
 import type { Action } from "../workspaces/roles";
 import { recordChange } from "./audit-record";
@@ -43,7 +44,7 @@ async function creatorsOf(deps: Pick<DashboardDeps, "users">, userIds: string[])
 export { MAX_ACTIVE_KEYS };
 
 export async function createKey(
-  deps: Pick<DashboardDeps, "keys" | "projects" | "workspaces" | "users" | "audit" | "clock" | "ids">,
+  deps: Pick<DashboardDeps, "keys" | "projects" | "workspaces" | "users" | "audit" | "clock" | "ids" | "events">,
   actor: Actor,
   input: CreateKey,
 ): Promise<CreatedKeyAnswer> {
@@ -79,6 +80,14 @@ export async function createKey(
       details: { projectId: project.projectId, projectName: project.name },
     }),
   ]);
+  await deps.events?.publish({
+    type: "key.created",
+    occurredAt: key.createdAt,
+    workspaceId: project.workspaceId,
+    projectId: project.projectId,
+    branch: null,
+    data: { workspaceId: project.workspaceId, key: { clientId, name: key.name, projectId: project.projectId }, actor: userActor(actor, email) },
+  });
   // The only answer besides regenerate that carries the secret; only its hash is stored.
   return {
     clientId,
@@ -136,11 +145,20 @@ export async function regenerateKey(deps: Pick<DashboardDeps, "keys" | "workspac
 }
 
 /** Revoking is idempotent; the key item stays (status revoked) so its usage stays readable. Any member with keys.manage may. */
-export async function revokeKey(deps: Pick<DashboardDeps, "keys" | "workspaces" | "audit" | "clock">, actor: Actor, input: KeyRef) {
+export async function revokeKey(deps: Pick<DashboardDeps, "keys" | "workspaces" | "audit" | "clock" | "events">, actor: Actor, input: KeyRef) {
   const { key, workspaceId } = await workspaceKey(deps, actor, input, "keys.manage");
   if (key.status !== "active") return;
-  if (await deps.keys.revoke(workspaceId, key, deps.clock.now().toISOString())) {
+  const now = deps.clock.now().toISOString();
+  if (await deps.keys.revoke(workspaceId, key, now)) {
     await recordChange(deps, actor, { workspaceId, action: "key.revoked", target: { type: "key", id: key.clientId, label: key.name } });
+    await deps.events?.publish({
+      type: "key.revoked",
+      occurredAt: now,
+      workspaceId,
+      projectId: key.projectId,
+      branch: null,
+      data: { workspaceId, key: { clientId: key.clientId, name: key.name, projectId: key.projectId }, actor: userActor(actor) },
+    });
   }
 }
 

@@ -87,7 +87,7 @@ export class RateLimitedError extends HangarError {
 
 export class NotFoundError extends HangarError {
   constructor(
-    readonly code: "upload_not_found" | "file_not_found" | "project_not_found" | "key_not_found" | "workspace_not_found" | "member_not_found" | "invitation_not_found" | "tester_not_found",
+    readonly code: "upload_not_found" | "file_not_found" | "project_not_found" | "key_not_found" | "workspace_not_found" | "member_not_found" | "invitation_not_found" | "tester_not_found" | "webhook_not_found" | "delivery_not_found",
     message: string,
   ) {
     super(message);
@@ -97,7 +97,7 @@ export class NotFoundError extends HangarError {
 /** The request is valid but conflicts with the state of the upload or of the stored object. */
 export class ConflictError extends HangarError {
   constructor(
-    readonly code: "upload_mismatch" | "object_missing" | "object_changed" | "size_mismatch" | "already_exists" | "project_deleting" | "key_revoked" | "limit_reached" | "last_owner" | "personal_workspace" | "workspace_not_empty" | "already_member" | "build_not_completed",
+    readonly code: "upload_mismatch" | "object_missing" | "object_changed" | "size_mismatch" | "already_exists" | "project_deleting" | "key_revoked" | "limit_reached" | "last_owner" | "personal_workspace" | "workspace_not_empty" | "already_member" | "build_not_completed" | "webhook_disabled",
     message: string,
     details?: Record<string, unknown>,
   ) {

@@ -14,6 +14,8 @@ import { dailySeries, linkState, newTokenSecret } from "./link-access";
 import type { ShareSettings } from "./link.schema";
 import type { FileRef } from "../dashboard/dashboard.schema";
 import type { ShareLink, ShareLinkChanges, ShareLinks } from "./share-link.port";
+import type { EventPublisher } from "../ports/events.port";
+import { buildPayload, buildRouting, userActor } from "../webhooks/event-builders";
 
 export interface LinkDeps {
   files: { get(fileId: string): Promise<FileRecord | undefined> };
@@ -24,6 +26,8 @@ export interface LinkDeps {
   hasher: PasswordHasher;
   clock: Clock;
   ids: { userKey(): string };
+  /** Webhooks (docs/webhooks.md): told after a change succeeded; absent where nothing listens. */
+  events?: EventPublisher;
 }
 
 export const linkNotFound = () => new NotFoundError("file_not_found", "No shared build with this id in your workspaces");
@@ -155,7 +159,22 @@ export async function updateShareSettings(
     throw linkNotFound();
   }
   if (!link || link.fileId !== file.fileId) throw linkNotFound();
-  return linkView(withChanges(link, changes), deps.clock.now(), bases);
+  const changed = withChanges(link, changes);
+  const now = deps.clock.now();
+  await deps.events?.publish({
+    type: "link.settings_changed",
+    occurredAt: now.toISOString(),
+    workspaceId,
+    ...buildRouting(file),
+    data: {
+      workspaceId,
+      build: buildPayload(file, bases),
+      link: { enabled: changed.enabled, expiresAt: changed.expiresAt ?? null, hasPassword: changed.passwordHash !== undefined, maxDownloads: changed.maxDownloads ?? null },
+      changed: Object.keys(changes),
+      actor: userActor(actor),
+    },
+  });
+  return linkView(changed, now, bases);
 }
 
 /** POST /api/files/{fileId}/share/regenerate: a new key; the old link is dead at once (404). */

@@ -15,8 +15,10 @@ export interface CompleteDeps {
   clock: Clock;
   ids: IdSource;
   settings: UploadSettings;
-  /** Told about each upload this call completed (usage and project counters); never fails the complete. */
-  onCompleted?: ((file: CompletedFile, caller: Uploader) => Promise<void>) | undefined;
+  /** Told about each upload this call completed (usage and project counters, webhooks); never fails the complete. */
+  onCompleted?: ((file: CompletedFile, caller: Uploader, links: LinkBases) => Promise<void>) | undefined;
+  /** Told about each upload this call rejected (webhooks' build.rejected); never fails the complete. */
+  onRejected?: ((file: FileRecord, caller: Uploader) => Promise<void>) | undefined;
 }
 
 const notFound = () =>
@@ -167,7 +169,10 @@ export async function finishUpload(
     if (!(error instanceof InvalidPackageError)) throw error;
     const rejection = { reason: error.reason, message: error.message };
     // The object is kept (the user may want it back); only the record changes state.
-    if (await deps.files.reject(file.fileId, rejection, now.toISOString())) throw error;
+    if (await deps.files.reject(file.fileId, rejection, now.toISOString())) {
+      await deps.onRejected?.({ ...file, ...buildContextOf(input), status: "rejected", rejection }, caller);
+      throw error;
+    }
     return outcomeOf(await deps.files.get(file.fileId), links);
   }
 
@@ -193,7 +198,7 @@ export async function finishUpload(
   };
   delete completed.expiresAt;
   if (await deps.files.complete(completed)) {
-    await deps.onCompleted?.(completed, caller);
+    await deps.onCompleted?.(completed, caller, links);
     return completeResult(completed, links);
   }
   // A concurrent complete won the conditional write: answer with its record. Our icon write may have

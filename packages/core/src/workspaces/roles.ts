@@ -35,6 +35,8 @@ export const ACTIONS = [
   "testers.manage",
   // Read the audit log.
   "audit.read",
+  // Webhooks, Slack and Teams notifications: add, change, delete, rotate secrets, test, redeliver.
+  "webhooks.manage",
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 

@@ -74,6 +74,16 @@ export const ROUTE_ACTIONS = {
   "GET /api/projects/{projectId}/update-tokens": "workspace.read",
   "POST /api/projects/{projectId}/update-tokens": "projects.manage",
   "DELETE /api/projects/{projectId}/update-tokens/{tokenId}": "projects.manage",
+  // Webhooks, Slack and Teams notifications (issue 21, docs/webhooks.md) and their delivery logs.
+  "GET /api/workspaces/{workspaceId}/webhooks": "workspace.read",
+  "POST /api/workspaces/{workspaceId}/webhooks": "webhooks.manage",
+  "GET /api/webhooks/{webhookId}": "workspace.read",
+  "PATCH /api/webhooks/{webhookId}": "webhooks.manage",
+  "DELETE /api/webhooks/{webhookId}": "webhooks.manage",
+  "POST /api/webhooks/{webhookId}/rotate-secret": "webhooks.manage",
+  "POST /api/webhooks/{webhookId}/test": "webhooks.manage",
+  "GET /api/webhooks/{webhookId}/deliveries": "workspace.read",
+  "POST /api/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": "webhooks.manage",
 } as const satisfies Record<string, Action>;
 
 export type WorkspaceRouteKey = keyof typeof ROUTE_ACTIONS;

@@ -4,25 +4,30 @@ import {
   recordChange,
   type CompleteDeps,
   type CompletedFile,
+  type FileRecord,
+  type LinkBases,
   type MultipartStore,
   type Uploader,
 } from "@hangar/core";
+import { buildPayload, buildRouting, uploaderActor } from "@hangar/core/events";
 import { S3MultipartStore, S3ObjectStore } from "@hangar/core/s3";
 import { S3PackageInspector } from "@hangar/core/s3-inspector";
 import { logger } from "../observability/logger";
 import { record } from "../observability/metrics";
 import { auditLog } from "./audit-log";
+import { eventPublisher } from "./events";
 import { once } from "./once";
 import { getRuntime } from "./root";
 import { s3Client } from "./s3-client";
 
 /**
  * Keeps the key's usage and the project's file count current (the project in the key's
- * workspace), and records a dashboard upload in the workspace's audit log (build.uploaded; an
- * API key's uploads are counted on its usage instead). The writes run together; a failure is
- * logged, never turned into a failed complete (the upload itself is stored).
+ * workspace), records a dashboard upload in the workspace's audit log (build.uploaded; an
+ * API key's uploads are counted on its usage instead) and publishes build.completed for the
+ * workspace's webhooks (one queue send). The writes run together; a failure is logged, never
+ * turned into a failed complete (the upload itself is stored).
  */
-async function countCompleted(file: CompletedFile, caller: Uploader): Promise<void> {
+async function countCompleted(file: CompletedFile, caller: Uploader, links: LinkBases): Promise<void> {
   const { usage, projects } = getRuntime();
   const workspaceId = keyWorkspaceId(caller);
   await Promise.all([
@@ -36,7 +41,37 @@ async function countCompleted(file: CompletedFile, caller: Uploader): Promise<vo
           details: { projectId: file.projectId, fileSize: file.fileSize },
         })
       : undefined,
+    eventPublisher().publish({
+      type: "build.completed",
+      occurredAt: file.completedAt,
+      workspaceId,
+      ...buildRouting(file),
+      data: {
+        workspaceId,
+        build: buildPayload(file, links),
+        installable: file.metadata.installable !== false,
+        installBlocker: typeof file.metadata.reason === "string" ? file.metadata.reason : null,
+        actor: uploaderActor(caller),
+      },
+    }),
   ]).catch((error: unknown) => logger.warn("could not count a completed upload", { error: error as Error, fileId: file.fileId }));
+}
+
+/** Publishes build.rejected: a package that could not be read (the CI learns it from the answer too). */
+async function publishRejected(file: FileRecord, caller: Uploader): Promise<void> {
+  const workspaceId = keyWorkspaceId(caller);
+  await eventPublisher().publish({
+    type: "build.rejected",
+    occurredAt: new Date().toISOString(),
+    workspaceId,
+    ...buildRouting(file),
+    data: {
+      workspaceId,
+      build: buildPayload(file, null),
+      rejection: file.rejection ?? { reason: "invalid_package", message: "The package could not be read" },
+      actor: uploaderActor(caller),
+    },
+  });
 }
 
 /**
@@ -61,5 +96,6 @@ export const completeDeps = once((): CompleteDeps & { multipart: MultipartStore 
     ids,
     settings: upload,
     onCompleted: countCompleted,
+    onRejected: publishRejected,
   };
 });

@@ -2,6 +2,7 @@ import type { DashboardDeps } from "@hangar/core";
 import { DynamoAppPages } from "@hangar/core/app-pages";
 import { DynamoFileCatalog, DynamoPendingDeletes, DynamoStageSecret, DynamoUsage, DynamoUserRepository } from "@hangar/core/dynamo";
 import { auditLog } from "./audit-log";
+import { eventPublisher } from "./events";
 import { once } from "./once";
 import { getRuntime } from "./root";
 import { workspaceCatalog } from "./workspace-catalog";
@@ -34,5 +35,6 @@ export const dashboardBaseDeps = once((): DashboardBaseDeps => {
     audit: auditLog(),
     // A project's purge removes its app page's address and its update tokens (issue 20).
     appPages: new DynamoAppPages(db, table),
+    events: eventPublisher(),
   };
 });

@@ -2,6 +2,7 @@ import type { LinkDeps, LinkPasswordLimits, LinkVisitDeps } from "@hangar/core/l
 import { DynamoShareLinks } from "@hangar/core/links-dynamo";
 import { ScryptPasswordHasher } from "@hangar/core/scrypt";
 import { auditLog } from "./audit-log";
+import { eventPublisher } from "./events";
 import { once } from "./once";
 import { getRuntime } from "./root";
 import { workspaceCatalog } from "./workspace-catalog";
@@ -44,6 +45,7 @@ export const linkDeps = once((): LinkDeps => {
     audit: auditLog(),
     clock: runtime.clock,
     ids: runtime.ids,
+    events: eventPublisher(),
   };
 });
 

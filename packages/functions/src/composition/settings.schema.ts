@@ -2,6 +2,7 @@
 import * as z from "zod/mini";
 import { parseMailFrom } from "@hangar/core/mail-from";
 import { parseRateRuleOverrides } from "@hangar/core/rate-rules";
+import { parseRetrySchedule } from "@hangar/core/webhook-schedule";
 
 const GiB = 1024 ** 3;
 /** One S3 PUT takes at most 5 GiB; a presigned single PUT cannot go beyond. */
@@ -74,6 +75,33 @@ export const Settings = z.object({
    * address API Gateway saw. Set it only when the API is reachable through that proxy alone.
    */
   HANGAR_CLIENT_IP_HEADER: z.optional(z.string().check(z.regex(/^[A-Za-z0-9-]{1,64}$/, "must be a header name"))),
+  /**
+   * Webhooks (docs/webhooks.md). The SQS queue of deliveries (set by the stack); unset: the local
+   * stack's in-process worker over the table.
+   */
+  HANGAR_WEBHOOK_QUEUE_URL: z.optional(z.url({ protocol: /^https$/, error: "must be an https:// SQS queue URL" })),
+  /**
+   * Local stack only (the deploy refuses it, stacks/settings.ts): `1` lets webhooks call http://
+   * receivers on 127.0.0.1 and ::1, for trying webhooks out and for the tests. Private,
+   * link-local and metadata addresses stay refused even then.
+   */
+  HANGAR_WEBHOOK_ALLOW_LOOPBACK: z.optional(z.enum(["0", "1"], { error: "must be 1 (or 0)" })),
+  /**
+   * Local stack only (the deploy refuses it): the waits between delivery attempts, comma-separated
+   * seconds (`1,1`: two retries a second apart, as the tests use). Unset: about 24 hours in 15 attempts.
+   */
+  HANGAR_WEBHOOK_RETRY_SCHEDULE: z.optional(
+    z.string().check(
+      z.refine((text) => Array.isArray(parseRetrySchedule(text)), {
+        error: (issue) => {
+          const parsed = parseRetrySchedule(String(issue.input));
+          return typeof parsed === "string" ? parsed : "is invalid";
+        },
+      }),
+    ),
+  ),
+  /** Failed delivery attempts in a row (over at least half the retry schedule) that turn an endpoint off. */
+  HANGAR_WEBHOOK_DISABLE_AFTER: intFromEnv(15, 1, 1000),
   /** Local stack only: DynamoDB Local and the local object store. Unset on AWS. */
   HANGAR_DYNAMODB_ENDPOINT: optionalUrl,
   HANGAR_S3_ENDPOINT: optionalUrl,

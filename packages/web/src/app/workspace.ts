@@ -84,6 +84,7 @@ export const ACTION_WORDS: Record<Action, string> = {
   "keys.manage": "manage API keys",
   "testers.manage": "manage tester groups",
   "audit.read": "read the audit log",
+  "webhooks.manage": "manage webhooks, Slack and Teams notifications",
 };
 
 /** "Can see projects, …, and manage API keys." for a role, from the policy. */

@@ -67,6 +67,13 @@ export const keys = {
   appPage: (slug: string) => ({ pk: `APPPAGE#${slug}`, sk: "APPPAGE" }),
   /** An update token (in-app update check), by the SHA-256 of the token. */
   updateToken: (tokenHash: string) => ({ pk: `UPDATETOKEN#${tokenHash}`, sk: "UPDATETOKEN" }),
+  // --- Webhooks (issue 21; docs/webhooks.md).
+  /** A webhook endpoint, in its workspace's partition; gsi1 `WEBHOOK#<id>` / `WEBHOOK` finds it by id alone. */
+  webhook: (workspaceId: string, webhookId: string) => ({ pk: `WORKSPACE#${workspaceId}`, sk: `WEBHOOK#${webhookId}` }),
+  /** One delivery of an event to an endpoint (its attempts inside); delivery ids sort by time. TTL 30 days. */
+  webhookDelivery: (webhookId: string, deliveryId: string) => ({ pk: `WEBHOOK#${webhookId}`, sk: `DELIVERY#${deliveryId}` }),
+  /** The local stack's delivery queue (SQS on AWS): one partition the in-process worker polls. */
+  webhookTask: (taskId: string) => ({ pk: "WEBHOOKQUEUE", sk: `TASK#${taskId}` }),
 } as const;
 
 export const gsi1 = {
@@ -76,6 +83,8 @@ export const gsi1 = {
   userWorkspaces: (userId: string) => `USER#${userId}`,
   /** A tester's groups (`GROUP#…`) and builds (`BUILD#<at>#<fileId>`): gsi1pk of groupTester and recipient items. */
   tester: (email: string) => `TESTER#${email}`,
+  /** A webhook endpoint by its id: gsi1pk of the webhook item (gsi1sk `WEBHOOK`). */
+  webhook: (webhookId: string) => `WEBHOOK#${webhookId}`,
 } as const;
 
 /** Names and types of the table's key attributes; the stack and the local stack create it from this. */

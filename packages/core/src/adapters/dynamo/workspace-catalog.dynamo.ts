@@ -459,7 +459,9 @@ export class DynamoWorkspaceCatalog implements WorkspaceCatalog {
           ...(typeof item.inviteLink?.tokenHash === "string" ? [{ Delete: { TableName: this.tableName, Key: keys.groupInviteLink(item.inviteLink.tokenHash) } }] : []),
         ]);
       } else if (item.type !== "workspace") {
-        // Invitations (with their mailed token), project and group names, testers' last installs left behind.
+        // A webhook's delivery log (its partition) goes with it, not 30 days later by TTL.
+        if (item.type === "webhook") await this.removePartition(`WEBHOOK#${item.webhookId}`, "webhook deliveries");
+        // Invitations (with their mailed token), project and group names, testers' last installs and webhooks left behind.
         await transact(this.db, "remove workspace item", [
           { Delete: { TableName: this.tableName, Key: { pk: item.pk, sk: item.sk } } },
           ...(typeof item.tokenHash === "string" ? [{ Delete: { TableName: this.tableName, Key: keys.token(item.tokenHash) } }] : []),
