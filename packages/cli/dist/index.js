@@ -15,7 +15,7 @@ import {
   installLinks,
   mediaTypeFor,
   uploadExitCode
-} from "./chunks/chunk-WRPO5TKW.js";
+} from "./chunks/chunk-C3P3S3OU.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import {
   HangarAbortError,

@@ -1815,6 +1815,9 @@ var metadataBounds = {
   platformLength: 64,
   /** Provisioning profile name, team name, team id and UUID. */
   provisioningLength: 256,
+  /** A profile's entitlement keys (Apple defines ~80). */
+  entitlements: 200,
+  entitlementLength: 256,
   /** Certificate fingerprints: APK signers (Android accepts 10) and a profile's developer certificates. */
   certificates: 100,
   iconPathLength: 512,
@@ -1892,6 +1895,9 @@ var Bounder = class {
     if (p.teamName !== void 0) out.teamName = this.text("provisioning.teamName", p.teamName, max);
     if (p.expiresAt !== void 0) out.expiresAt = this.text("provisioning.expiresAt", p.expiresAt, metadataBounds.versionLength);
     if (p.uuid !== void 0) out.uuid = this.text("provisioning.uuid", p.uuid, max);
+    if (p.entitlements !== void 0) {
+      out.entitlements = this.list("provisioning.entitlements", p.entitlements, metadataBounds.entitlements, metadataBounds.entitlementLength);
+    }
     return out;
   }
   signing(s) {
@@ -2692,6 +2698,7 @@ function parseMobileProvision(buf) {
     kind,
     developerCertificateSha256: developerCertificates(profile.DeveloperCertificates)
   };
+  if (isDict(entitlements)) info.entitlements = Object.keys(entitlements).sort();
   const uuid = plistString(profile.UUID);
   if (uuid !== void 0) info.uuid = uuid;
   const teamIds = profile.TeamIdentifier;

@@ -2,7 +2,7 @@ import {
   FileRangeReader,
   InspectError,
   inspectPackage
-} from "./chunk-D2TLYRCK.js";
+} from "./chunk-7H53YONX.js";
 import "./chunk-AEPEW2SX.js";
 import "./chunk-LM7JBYQ3.js";
 

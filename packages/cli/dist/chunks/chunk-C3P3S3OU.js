@@ -1010,7 +1010,7 @@ async function run(args, io) {
   try {
     if (opts.verify) {
       if (opts.verbose) err("hangar: checking the package locally\n");
-      const { checkPackage } = await import("./check-package-UXP7I3GN.js");
+      const { checkPackage } = await import("./check-package-C6BZ34UA.js");
       await checkPackage(opts.file, fileName);
     }
     const client = new HangarClient({ url: opts.url, clientId: opts.clientId, clientSecret: opts.clientSecret, retry: opts.retry });

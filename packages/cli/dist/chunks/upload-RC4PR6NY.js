@@ -11,7 +11,7 @@ import {
   run,
   uploadCommand,
   uploadExitCode
-} from "./chunk-WRPO5TKW.js";
+} from "./chunk-C3P3S3OU.js";
 import "./chunk-3WA5LAVB.js";
 import "./chunk-RWAKC5CX.js";
 import "./chunk-OA5U4LFR.js";
