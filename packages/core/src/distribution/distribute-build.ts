@@ -8,7 +8,7 @@ import type { AuditLog, Clock, FileRecord, ProjectCatalog, RateLimiter, StageSec
 import { installLinkHash, installLinkToken } from "../testers/install-link";
 import type { Actor } from "../workspaces/actor";
 import { projectAccess } from "../workspaces/project-access";
-import { BuildNotCompletedError, GroupNotFoundError } from "./distribution-errors";
+import { BuildNotCompletedError, groupsNotFound } from "./distribution-errors";
 import type { DistributionCreator, DistributionRecord, DistributionStore, MailQueue, NewRecipient } from "./distribution.port";
 import type { DistributionAnswer, DistributeInput, RecipientStatus } from "./distribution.schema";
 
@@ -99,7 +99,7 @@ export async function planDistribution(
   const refs = [...named, ...defaults];
   const resolved = refs.length > 0 ? await deps.groups.resolve(workspaceId, refs) : { groups: [], missing: [] };
   const missing = resolved.missing.filter((ref) => named.includes(ref));
-  if (missing.length > 0) throw new GroupNotFoundError(missing);
+  if (missing.length > 0) throw groupsNotFound(missing);
   const groups = [...new Map(resolved.groups.map((g) => [g.groupId, { groupId: g.groupId, name: g.name }])).values()];
   const addresses = new Map<string, string[]>();
   const members = await Promise.all(groups.map(async (g) => ({ g, emails: await deps.groups.addresses(g.groupId) })));
@@ -292,7 +292,7 @@ export async function setDefaultGroups(
   const { project } = await projectAccess(deps, actor.userId, input.projectId, "projects.manage");
   const refs = [...new Set(input.groupIds)];
   const { groups, missing } = refs.length > 0 ? await deps.groups.resolve(project.workspaceId, refs) : { groups: [], missing: [] };
-  if (missing.length > 0) throw new GroupNotFoundError(missing);
+  if (missing.length > 0) throw groupsNotFound(missing);
   const groupIds = [...new Set(groups.map((g) => g.groupId))];
   if (!(await deps.distributions.setDefaultGroups(project.workspaceId, project.projectId, groupIds))) throw projectNotFoundAfterAll();
   return { groupIds };

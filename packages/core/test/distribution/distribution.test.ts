@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { GroupNotFoundError } from "../../src/tester-groups/tester-group-errors";
 import { DependencyError, type FileRecord, type MailMessage, type RateLimiter, type TesterGroupDirectory } from "../../src";
 import {
   buildMail,
   deliverBuildMail,
-  GroupNotFoundError,
   planDistribution,
   sendPlannedBuild,
   unsubscribeSubjectOf,
@@ -147,7 +147,7 @@ describe("planning and sending a distribution", () => {
     const plan = await planDistribution({ groups: directory }, "ws_1", { groups: ["qa", "grp_beta"], testers: [" Both@X.test "], notify: true });
     expect([...plan.addresses.keys()].sort()).toEqual(["a@x.test", "b@x.test", "both@x.test"]);
     expect(plan.addresses.get("both@x.test")).toEqual(["QA", "Beta"]);
-    await expect(planDistribution({ groups: directory }, "ws_1", { groups: ["qa", "qe"], testers: [], notify: true })).rejects.toEqual(new GroupNotFoundError(["qe"]));
+    await expect(planDistribution({ groups: directory }, "ws_1", { groups: ["qa", "qe"], testers: [], notify: true })).rejects.toMatchObject({ constructor: GroupNotFoundError, code: "group_not_found", details: { missing: ["qe"] } });
     // A default group deleted since is skipped, not an error.
     const withDefaults = await planDistribution({ groups: directory }, "ws_1", { groups: [], testers: [], notify: true }, ["grp_gone", "grp_qa"]);
     expect(withDefaults.groups.map((g) => g.groupId)).toEqual(["grp_qa"]);

@@ -23,7 +23,7 @@ import {
 } from "@hangar/core/account-errors";
 import { InvitationConflictError, InvitationGoneError, WrongAccountError } from "@hangar/core/invitation-errors";
 import { GroupConflictError, GroupNotFoundError, JoinLinkGoneError, TesterNotFoundError } from "@hangar/core/tester-group-errors";
-import { BuildNotCompletedError, GroupNotFoundError as DistributionGroupNotFoundError } from "@hangar/core/distribution-errors";
+import { BuildNotCompletedError } from "@hangar/core/distribution-errors";
 import { LinkGoneError, LinkPasswordRequiredError, UnknownLinkError, WrongLinkPasswordError } from "@hangar/core/link-errors";
 import { AppNotFoundError } from "@hangar/core/tester-access-errors";
 import { AppBuildNotFoundError, AppPageNotFoundError, InvalidUpdateTokenError, UpdateTokenNotFoundError } from "@hangar/core/app-page-errors";
@@ -135,7 +135,6 @@ const STATUS_BY_CLASS: [abstract new (...args: never[]) => HangarError, number][
   [UpdateTokenNotFoundError, 404],
   [InvalidUpdateTokenError, 401],
   // Distribution (core's distribution/distribution-errors.ts).
-  [DistributionGroupNotFoundError, 404],
   [BuildNotCompletedError, 409],
 ];
 
