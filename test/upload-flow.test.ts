@@ -112,17 +112,26 @@ describe("concurrent completes", () => {
     const replies = await Promise.all(Array.from({ length: 8 }, () => complete(key, { ...declared, key: p.json.key })));
     expect(replies.map((r) => r.status)).toEqual(Array(8).fill(200));
     expect(new Set(replies.map((r) => r.json.userKey)).size).toBe(1);
-    // Every winner would have written its own share item: there must be exactly one.
-    const shares = await db().send(
-      new ScanCommand({
-        TableName: stack().tableName,
-        FilterExpression: "#type = :share AND fileId = :f",
-        ExpressionAttributeNames: { "#type": "type" },
-        ExpressionAttributeValues: { ":share": "share", ":f": p.json.fileId },
-      }),
-    );
-    expect(shares.Items).toHaveLength(1);
-    expect(shares.Items![0]!.userKey).toBe(replies[0]!.json.userKey);
+    // Every winner would have written its own share item: there must be exactly one. The whole
+    // table, page after page: a Scan's filter applies to one page (1 MB) at a time, and the shared
+    // test stack's table holds far more than that.
+    const shares: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await db().send(
+        new ScanCommand({
+          TableName: stack().tableName,
+          FilterExpression: "#type = :share AND fileId = :f",
+          ExpressionAttributeNames: { "#type": "type" },
+          ExpressionAttributeValues: { ":share": "share", ":f": p.json.fileId },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      shares.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    expect(shares).toHaveLength(1);
+    expect(shares[0]!.userKey).toBe(replies[0]!.json.userKey);
   });
 });
 

@@ -190,7 +190,7 @@ describe("functions", () => {
   it("run ESM bundles on nodejs24.x, arm64, without X-Ray", () => {
     // Route functions, the fallback, the reaper, resume-deletes, the workspaces migration, the build-mail
     // sender, the webhook delivery worker; with mail the SES event handler.
-    for (const [stage, count] of [[dev, routeFunctions.length + 5], [prod, routeFunctions.length + 6]] as const) {
+    for (const [stage, count] of [[dev, routeFunctions.length + 6], [prod, routeFunctions.length + 7]] as const) {
       const fns = allOwn(stage);
       expect(fns).toHaveLength(count);
       for (const [, fn] of fns) {
