@@ -1,4 +1,3 @@
-import { contentDisposition, GENERIC_MEDIA_TYPE } from "@hangar/core";
 import {
   AppBuildNotFoundError,
   AppPageNotFoundError,
@@ -29,8 +28,7 @@ import { record } from "../observability/metrics";
 import { pageErrors } from "../share/error-page";
 import { renderManifest } from "../share/manifest";
 import { qrSvg } from "../share/qr-code";
-import { accessCookiesFor, formPassword, htmlResult, isHead, shareBase, visitOf, withToken } from "../share/share-access";
-import { renderNoticePage } from "../share/share-page";
+import { accessCookiesFor, downloadResult, formPassword, htmlResult, isHead, NO_STORE, shareBase, visitOf, withToken } from "../share/share-access";
 import { renderAppPage } from "./app-page";
 
 /**
@@ -42,7 +40,6 @@ import { renderAppPage } from "./app-page";
  */
 
 const originOf = (url: string) => new URL(url).origin;
-const NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
 
 /** The visit as core takes it: the share links' reading of the request, with the slug as the key. */
 function appVisit(event: HttpEvent): AppVisit {
@@ -88,31 +85,7 @@ async function unlock(event: HttpEvent): Promise<HttpResult> {
 
 async function download(event: HttpEvent): Promise<HttpResult> {
   const found = await downloadAppBuild(appVisitDeps(), { ...fileVisit(event), headOnly: isHead(event) });
-  switch (found.kind) {
-    case "described":
-      return {
-        statusCode: 200,
-        headers: {
-          "Content-Type": GENERIC_MEDIA_TYPE,
-          "Content-Length": String(found.fileSize),
-          "Content-Disposition": contentDisposition(found.fileName),
-          "X-Content-Type-Options": "nosniff",
-          ...NO_STORE,
-        },
-        body: "",
-      };
-    case "preview":
-      return htmlResult(
-        403,
-        renderNoticePage("Open this link on your phone", "This is the download of a test build: it installs on a phone, not in a preview.", {
-          href: pageBase(event, found.slug),
-          label: "Go to the app's page",
-        }),
-      );
-    case "counted":
-      record.download();
-      return { statusCode: 302, headers: { Location: found.location, ...NO_STORE }, body: "" };
-  }
+  return downloadResult(found, (preview) => ({ href: pageBase(event, preview.slug), label: "Go to the app's page" }));
 }
 
 /** The OTA manifest; its URLs carry the password's proof, as iOS fetches them without cookies. */

@@ -1,4 +1,3 @@
-import { contentDisposition, GENERIC_MEDIA_TYPE } from "@hangar/core";
 import { installLinkUrl } from "@hangar/core/testers";
 import { listFileInstalls, listTesterInstalls, openPersonalPage, personalDownload, personalIcon, personalManifest, type PersonalVisit } from "@hangar/core/installs";
 import { clientInfo } from "../accounts/client-info";
@@ -14,8 +13,8 @@ import { record } from "../observability/metrics";
 import { errorPage } from "../share/error-page";
 import { renderManifest } from "../share/manifest";
 import { qrSvg } from "../share/qr-code";
-import { htmlResult, isHead, shareBase } from "../share/share-access";
-import { renderNoticePage, renderSharePage } from "../share/share-page";
+import { downloadResult, htmlResult, isHead, NO_STORE, shareBase } from "../share/share-access";
+import { renderSharePage } from "../share/share-page";
 
 /**
  * Personal install links and who installed what (docs/testers.md). `/install/{token}` is the share
@@ -26,7 +25,6 @@ import { renderNoticePage, renderSharePage } from "../share/share-page";
  * an iPhone starts from the page counts too. The dashboard's routes list the records.
  */
 
-const NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
 
 
 function visitOf(event: HttpEvent): PersonalVisit {
@@ -63,31 +61,7 @@ async function page(event: HttpEvent): Promise<HttpResult> {
 
 async function download(event: HttpEvent): Promise<HttpResult> {
   const served = await personalDownload(personalLinkDeps(), { ...visitOf(event), headOnly: isHead(event) });
-  switch (served.kind) {
-    case "described":
-      return {
-        statusCode: 200,
-        headers: {
-          "Content-Type": GENERIC_MEDIA_TYPE,
-          "Content-Length": String(served.fileSize),
-          "Content-Disposition": contentDisposition(served.fileName),
-          "X-Content-Type-Options": "nosniff",
-          ...NO_STORE,
-        },
-        body: "",
-      };
-    case "preview":
-      return htmlResult(
-        403,
-        renderNoticePage("Open this link on your phone", "This is the download of a test build: it installs on a phone, not in a preview.", {
-          href: pageUrl(event),
-          label: "Go to the install page",
-        }),
-      );
-    case "counted":
-      record.download();
-      return { statusCode: 302, headers: { Location: served.location, ...NO_STORE }, body: "" };
-  }
+  return downloadResult(served, () => ({ href: pageUrl(event), label: "Go to the install page" }));
 }
 
 /** The OTA manifest: its package is the personal download, so the install itself counts for the tester. */

@@ -1,9 +1,11 @@
+import { contentDisposition, GENERIC_MEDIA_TYPE } from "@hangar/core";
 import type { Visit } from "@hangar/core/links";
 import { clientInfo } from "../accounts/client-info";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
 import { header, type HttpEvent, type HttpResult } from "../middleware/http-context";
-import { pageCsp } from "./share-page";
+import { record } from "../observability/metrics";
+import { pageCsp, renderNoticePage } from "./share-page";
 
 /**
  * The HTTP side of share-link visiting: what a request says about its visitor, and the headers
@@ -11,6 +13,43 @@ import { pageCsp } from "./share-page";
  */
 
 export const LINK_COOKIE = "hangar_link";
+
+/** Answers that hand out a package or its address: never cached, never a referrer to S3. */
+export const NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+
+/** What core answers a download of a build (share link, personal link, app page alike). */
+export type DownloadAnswer =
+  | { kind: "described"; fileSize: number; fileName: string }
+  | { kind: "preview" }
+  | { kind: "counted"; location: string };
+
+/**
+ * The one HTTP form of a download, whichever link it came through: a counted download redirects to
+ * the package's signed GET (and is counted in the metrics), a HEAD describes what the GET would
+ * deliver (S3 serves every package as octet-stream), a link-preview bot gets a page that points
+ * back to `page` instead of the package.
+ */
+export function downloadResult<A extends DownloadAnswer>(answer: A, page: (preview: Extract<A, { kind: "preview" }>) => { href: string; label: string }): HttpResult {
+  switch (answer.kind) {
+    case "described":
+      return {
+        statusCode: 200,
+        headers: {
+          "Content-Type": GENERIC_MEDIA_TYPE,
+          "Content-Length": String(answer.fileSize),
+          "Content-Disposition": contentDisposition(answer.fileName),
+          "X-Content-Type-Options": "nosniff",
+          ...NO_STORE,
+        },
+        body: "",
+      };
+    case "preview":
+      return htmlResult(403, renderNoticePage("Open this link on your phone", "This is the download of a test build: it installs on a phone, not in a preview.", page(answer as Extract<A, { kind: "preview" }>)));
+    case "counted":
+      record.download();
+      return { statusCode: 302, headers: { Location: answer.location, ...NO_STORE }, body: "" };
+  }
+}
 
 /** Browsers (Accept: text/html) get pages; programs (curl, CI) get the JSON envelope. */
 export const wantsHtml = (event: HttpEvent) => /\btext\/html\b/.test(header(event, "accept") ?? "");
