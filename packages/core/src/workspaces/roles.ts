@@ -37,11 +37,13 @@ export const ACTIONS = [
   "audit.read",
   // Webhooks, Slack and Teams notifications: add, change, delete, rotate secrets, test, redeliver.
   "webhooks.manage",
+  // Registered iOS devices: rename, remove, register with Apple (docs/devices.md).
+  "devices.manage",
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
 const ALL: readonly Action[] = ACTIONS;
-const DEVELOPER: readonly Action[] = ["workspace.read", "builds.manage", "builds.distribute", "links.manage", "keys.manage"];
+const DEVELOPER: readonly Action[] = ["workspace.read", "builds.manage", "builds.distribute", "links.manage", "keys.manage", "devices.manage"];
 
 /** role → the actions it allows. Each role holds every right of the roles below it. */
 export const PERMISSIONS: Readonly<Record<Role, readonly Action[]>> = {

@@ -84,6 +84,19 @@ export const ROUTE_ACTIONS = {
   "POST /api/webhooks/{webhookId}/test": "webhooks.manage",
   "GET /api/webhooks/{webhookId}/deliveries": "workspace.read",
   "POST /api/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": "webhooks.manage",
+  // iOS devices (issue 22, docs/devices.md): members see them; developers and up rename, remove and
+  // register them with Apple.
+  "GET /api/workspaces/{workspaceId}/devices": "workspace.read",
+  "GET /api/workspaces/{workspaceId}/devices/export": "workspace.read",
+  "PATCH /api/devices/{deviceId}": "devices.manage",
+  "DELETE /api/devices/{deviceId}": "devices.manage",
+  "GET /api/files/{fileId}/devices": "workspace.read",
+  "POST /api/workspaces/{workspaceId}/devices/apple": "devices.manage",
+  // Release safety (issue 24, docs/release-safety.md): retention (its settings ride on the project's
+  // PATCH, projects.manage), pinning a build, and the builds about to expire (the dashboard's banner).
+  "GET /api/projects/{projectId}/retention/preview": "workspace.read",
+  "PATCH /api/files/{fileId}": "builds.manage",
+  "GET /api/workspaces/{workspaceId}/expiring": "workspace.read",
 } as const satisfies Record<string, Action>;
 
 export type WorkspaceRouteKey = keyof typeof ROUTE_ACTIONS;

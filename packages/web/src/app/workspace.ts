@@ -85,6 +85,7 @@ export const ACTION_WORDS: Record<Action, string> = {
   "testers.manage": "manage tester groups",
   "audit.read": "read the audit log",
   "webhooks.manage": "manage webhooks, Slack and Teams notifications",
+  "devices.manage": "manage registered iOS devices",
 };
 
 /** "Can see projects, …, and manage API keys." for a role, from the policy. */

@@ -74,6 +74,18 @@ export const keys = {
   webhookDelivery: (webhookId: string, deliveryId: string) => ({ pk: `WEBHOOK#${webhookId}`, sk: `DELIVERY#${deliveryId}` }),
   /** The local stack's delivery queue (SQS on AWS): one partition the in-process worker polls. */
   webhookTask: (taskId: string) => ({ pk: "WEBHOOKQUEUE", sk: `TASK#${taskId}` }),
+  // --- iOS devices (issue 22; docs/devices.md).
+  /**
+   * A registered device, in its workspace's partition, keyed by its UDID (uppercase) so a device
+   * enrolled twice is one item and the share page's verdict is one GetItem; gsi1
+   * `DEVICE#<deviceId>` / `DEVICE` finds it by id alone (the dashboard's PATCH and DELETE).
+   */
+  device: (workspaceId: string, udid: string) => ({ pk: `WORKSPACE#${workspaceId}`, sk: `DEVICE#${udid}` }),
+  /** One run of the enroll flow (the profile's Challenge, by its SHA-256), 1 h TTL. */
+  enrollment: (challengeHash: string) => ({ pk: `ENROLL#${challengeHash}`, sk: "ENROLL" }),
+  // --- Release safety (issue 24; docs/release-safety.md).
+  /** One expiry warning sent (or passed) for a build: `<kind>#<thresholdDays>`; purged with the file. */
+  expiryWarning: (fileId: string, kind: string, thresholdDays: number) => ({ pk: `FILE#${fileId}`, sk: `EXPIRYWARNING#${kind}#${thresholdDays}` }),
 } as const;
 
 export const gsi1 = {
@@ -85,6 +97,8 @@ export const gsi1 = {
   tester: (email: string) => `TESTER#${email}`,
   /** A webhook endpoint by its id: gsi1pk of the webhook item (gsi1sk `WEBHOOK`). */
   webhook: (webhookId: string) => `WEBHOOK#${webhookId}`,
+  /** A device by its id: gsi1pk of the device item (gsi1sk `DEVICE`). */
+  device: (deviceId: string) => `DEVICE#${deviceId}`,
 } as const;
 
 /** Names and types of the table's key attributes; the stack and the local stack create it from this. */

@@ -1,0 +1,2 @@
+// iOS devices (issue 22, docs/devices.md). The devsrv helper fills this module; the device cookie is shared.
+export * from "./device-cookie";
