@@ -4,6 +4,7 @@ import type { ExpiryWarningStore, WatchedProject } from "../ports/expiry-warning
 import { workspaceAccess } from "../workspaces/access";
 import type { Actor } from "../workspaces/actor";
 import { expiryMail, expiryUnsubscribeToken, expiryUnsubscribeUrl, expiryUnsubscribeUserOf } from "./expiry-mail";
+import type { ExpiringAnswer, ExpiringItem } from "./expiring.schema";
 import { expiryWarningsDue, type ExpiringBuild, type ExpiryKind } from "./expiry-warnings";
 
 /**
@@ -186,18 +187,6 @@ async function recipients(deps: ExpiryRunDeps, workspaceId: string): Promise<{ n
 
 // --- The dashboard's banner: GET /api/workspaces/{workspaceId}/expiring
 
-export interface ExpiringItem {
-  fileId: string;
-  projectId: string;
-  projectName: string;
-  platform: string | null;
-  version: string | null;
-  build: string | null;
-  kind: ExpiryKind;
-  expiresAt: string;
-  /** Whole days left, rounded up (0: expires within the day). */
-  daysLeft: number;
-}
 
 export interface ExpiringDeps {
   workspaces: Pick<WorkspaceCatalog, "membership"> & Partial<Pick<WorkspaceCatalog, "touch">>;
@@ -212,7 +201,7 @@ export interface ExpiringDeps {
  * every member who can see the workspace (`workspace.read`). Things already expired are left out:
  * the share page and the file page say so themselves.
  */
-export async function listExpiring(deps: ExpiringDeps, actor: Actor, input: { workspaceId: string }): Promise<{ items: ExpiringItem[] }> {
+export async function listExpiring(deps: ExpiringDeps, actor: Actor, input: { workspaceId: string }): Promise<ExpiringAnswer> {
   await workspaceAccess(deps, actor.userId, input.workspaceId, "workspace.read");
   const now = deps.clock.now().getTime();
   const projects = (await deps.projects.list(input.workspaceId)).filter((p) => p.status !== "deleting");

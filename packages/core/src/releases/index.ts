@@ -5,3 +5,4 @@ export * from "./expiry-warnings";
 export * from "./compare-builds";
 export * from "./expiry-mail";
 export * from "./expiry-run";
+export * from "./expiring.schema";
