@@ -1,20 +1,11 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { sendExpiryWarnings, systemClock, type ExpiryRunDeps, type WatchedProject } from "@hangar/core";
-import { UNSUBSCRIBE_SECRET } from "@hangar/core/distribution";
-import {
-  DynamoExpiryWarnings,
-  DynamoFileCatalog,
-  DynamoMailSuppressions,
-  DynamoStageSecret,
-  DynamoUserRepository,
-  DynamoWorkspaceCatalog,
-} from "@hangar/core/dynamo";
-import { SmtpMailer } from "@hangar/core/mail-smtp";
+import { sendExpiryWarnings, type WatchedProject } from "@hangar/core";
+import { DynamoExpiryWarnings } from "@hangar/core/dynamo";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, db, stack, upload, readFixture } from "./support/api";
-import { dash, mailsTo, type Browser } from "./support/accounts";
+import { dash, type Browser } from "./support/accounts";
 import { newDashboardKey, uploadIpa } from "./support/dashboard";
-import { setProfileExpiry } from "./support/expiry";
+import { expiryMails, expiryRunDeps as deps, setProfileExpiry } from "./support/expiry";
 import { fixtures } from "./support/fixtures";
 import { addMember, member, newWorkspace } from "./support/workspaces";
 
@@ -57,33 +48,6 @@ async function team(): Promise<Team> {
   const { fileId } = await uploadIpa(key, "Rocket.ipa");
   return { owner, admin, developer, viewer, workspaceId: ws.workspaceId, projectId, fileId };
 }
-
-function deps(workspaceIds: string[]): ExpiryRunDeps {
-  const s = stack();
-  const table = s.tableName;
-  const store = new DynamoExpiryWarnings(db(), table);
-  const only = {
-    async *projects(): AsyncIterable<WatchedProject[]> {
-      for await (const page of store.projects()) {
-        const mine = page.filter((p) => workspaceIds.includes(p.workspaceId));
-        if (mine.length > 0) yield mine;
-      }
-    },
-  };
-  return {
-    store: Object.assign(Object.create(store) as DynamoExpiryWarnings, only),
-    files: new DynamoFileCatalog(db(), table, () => systemClock.now()),
-    workspaces: new DynamoWorkspaceCatalog(db(), table),
-    users: new DynamoUserRepository(db(), table),
-    mailer: new SmtpMailer(`smtp://127.0.0.1:${s.smtpPort}`, "Hangar <hangar@localhost>"),
-    suppressions: new DynamoMailSuppressions(db(), table),
-    unsubscribeSecret: new DynamoStageSecret(db(), table, UNSUBSCRIBE_SECRET),
-    clock: systemClock,
-    publicBaseUrl: s.baseUrl,
-  };
-}
-
-const expiryMails = async (address: string, atLeast = 0) => (await mailsTo(address, atLeast)).filter((m) => /expires/.test(m.subject));
 
 async function headersOf(mail: { id?: string }): Promise<Record<string, string>> {
   const res = await fetch(`${stack().mailUrl}/api/email/${mail.id}/source`);
