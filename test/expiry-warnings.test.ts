@@ -1,6 +1,7 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { sendExpiryWarnings, type WatchedProject } from "@hangar/core";
-import { DynamoExpiryWarnings } from "@hangar/core/dynamo";
+import { UNSUBSCRIBE_SECRET, unsubscribeToken } from "@hangar/core/distribution";
+import { DynamoExpiryWarnings, DynamoStageSecret } from "@hangar/core/dynamo";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, db, stack, upload, readFixture } from "./support/api";
 import { dash, type Browser } from "./support/accounts";
@@ -19,7 +20,6 @@ import { addMember, member, newWorkspace } from "./support/workspaces";
  * Scan is asserted to find it), so mails to other tests' members (their builds carry the same
  * profile) never interfere with their own counts of mail.
  */
-const PROFILE_EXPIRES = "2036-03-01T12:00:00.000Z";
 const day = (iso: string) => new Date(iso);
 
 interface Team {
@@ -131,7 +131,10 @@ describe("expiry warnings, with the clock injected", () => {
     expect(done.text).toContain("will no longer get expiry warnings");
     const forged = await call(`${path.slice(0, -3)}AAA`, { method: "POST", rawBody: "List-Unsubscribe=One-Click", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
     expect(forged.status).toBe(404);
-    // A build-mail token is not an expiry token (another domain prefix under the same secret).
+    // A build-mail token (same stage secret, another domain prefix) opens nothing here.
+    const secret = await new DynamoStageSecret(db(), stack().tableName, UNSUBSCRIBE_SECRET).bytes();
+    const buildMailToken = unsubscribeToken(secret, { workspaceId: t.workspaceId, projectId: t.projectId, email: t.owner.email });
+    expect((await call(`/unsubscribe/expiry/${buildMailToken}`, { headers: { Accept: "text/html" } })).status).toBe(404);
     const stored = await db().send(new GetCommand({ TableName: stack().tableName, Key: { pk: `USER#${t.admin.userId}`, sk: "PREF#expiry-mail" }, ConsistentRead: true }));
     expect(stored.Item).toMatchObject({ type: "expiryMailOptOut", userId: t.admin.userId });
 
