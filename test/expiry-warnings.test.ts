@@ -2,7 +2,7 @@ import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { sendExpiryWarnings, type WatchedProject } from "@hangar/core";
 import { UNSUBSCRIBE_SECRET, unsubscribeToken } from "@hangar/core/distribution";
 import { DynamoExpiryWarnings, DynamoStageSecret } from "@hangar/core/dynamo";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { call, db, stack, upload, readFixture } from "./support/api";
 import { dash, type Browser } from "./support/accounts";
 import { newDashboardKey, uploadIpa } from "./support/dashboard";
@@ -193,5 +193,38 @@ describe("GET /api/workspaces/{workspaceId}/expiring", () => {
     // The fixture's own date (2036) is far: another team's list is empty.
     const far = await team();
     expect((await dash(far.owner.b, "GET", `/api/workspaces/${far.workspaceId}/expiring`)).json).toEqual({ items: [] });
+  });
+});
+
+describe("runDailyExpiryWarnings, as the housekeeping function composes it", () => {
+  it("scans every project with the function's own adapters and mails what is due at the given time", async () => {
+    // The function's environment on AWS, pointed at the local stack (SMTP instead of SES).
+    const s = stack();
+    vi.stubEnv("HANGAR_TABLE_NAME", s.tableName);
+    vi.stubEnv("HANGAR_BUCKET_NAME", s.bucketName);
+    vi.stubEnv("HANGAR_DYNAMODB_ENDPOINT", s.dynamoEndpoint);
+    vi.stubEnv("HANGAR_LOCAL", "1");
+    vi.stubEnv("HANGAR_SMTP_URL", `smtp://127.0.0.1:${s.smtpPort}`);
+    vi.stubEnv("HANGAR_PUBLIC_URL", s.baseUrl);
+    vi.stubEnv("AWS_REGION", s.region);
+    vi.stubEnv("AWS_ACCESS_KEY_ID", s.credentials.accessKeyId);
+    vi.stubEnv("AWS_SECRET_ACCESS_KEY", s.credentials.secretAccessKey);
+    const { runDailyExpiryWarnings } = await import("../packages/functions/src/housekeeping/daily-expiry");
+
+    // A run on 1 January 2000 reaches this build alone: its profile is moved to expire on the 20th,
+    // every other build on the stack expires (profile or link) years later.
+    const t = await team();
+    await setProfileExpiry(t.fileId, "2000-01-20T00:00:00.000Z");
+    const outcome = await runDailyExpiryWarnings(new Date("2000-01-01T00:00:00Z"));
+    expect(outcome.projects).toBeGreaterThanOrEqual(1);
+    expect(outcome).toMatchObject({ warnings: 1, mailed: 2, failed: 0 });
+    for (const who of [t.owner, t.admin]) {
+      const [mail] = await expiryMails(who.email, 1);
+      expect(mail!.subject).toBe("Profile expires in 19 days: Demo App 1.4.2 (142) for iOS");
+      expect(mail!.text).toContain(`${s.baseUrl}/files/${t.fileId}`);
+      expect(mail!.text).toContain(`${s.baseUrl}/unsubscribe/expiry/`);
+    }
+    expect(await runDailyExpiryWarnings(new Date("2000-01-01T00:00:00Z"))).toMatchObject({ warnings: 0, mailed: 0 });
+    vi.unstubAllEnvs();
   });
 });
