@@ -128,6 +128,7 @@ const CALLS: Record<string, (w: World, f: Fixture) => Call> = {
     loose: true,
   }),
   "GET /api/workspaces/{workspaceId}/audit": (w) => ({ path: `/api/workspaces/${w.workspaceId}/audit` }),
+  "GET /api/workspaces/{workspaceId}/expiring": (w) => ({ path: `/api/workspaces/${w.workspaceId}/expiring` }),
   // Tester groups (issue 20).
   "GET /api/workspaces/{workspaceId}/groups": (w) => ({ path: `/api/workspaces/${w.workspaceId}/groups` }),
   "POST /api/workspaces/{workspaceId}/groups": (w) => ({ path: `/api/workspaces/${w.workspaceId}/groups`, body: { name: `G ${randomIds.userKey()}` } }),

@@ -247,6 +247,10 @@ export const routeInput = {
   "PUT /api/projects/{projectId}/default-groups": dashboard({ ...project, body: DefaultGroupsInput }),
   "GET /unsubscribe/{token}": page({ params: UnsubscribeRef, notFound: () => new RouteNotFoundError("unsubscribe_not_found", "No unsubscribe link at this address") }),
   "POST /unsubscribe/{token}": page({ params: UnsubscribeRef, notFound: () => new RouteNotFoundError("unsubscribe_not_found", "No unsubscribe link at this address") }),
+  // Issue 24 item 4, expiry warnings (docs/release-safety.md). The opt-out token is checked by its MAC in the use case.
+  "GET /api/workspaces/{workspaceId}/expiring": dashboard(workspace),
+  "GET /unsubscribe/expiry/{token}": page({ params: UnsubscribeRef, notFound: () => new RouteNotFoundError("unsubscribe_not_found", "No unsubscribe link at this address") }),
+  "POST /unsubscribe/expiry/{token}": page({ params: UnsubscribeRef, notFound: () => new RouteNotFoundError("unsubscribe_not_found", "No unsubscribe link at this address") }),
   "GET /api/workspaces/{workspaceId}/webhooks": dashboard(workspace),
   "POST /api/workspaces/{workspaceId}/webhooks": dashboard({ ...workspace, body: CreateWebhook }),
   "GET /api/webhooks/{webhookId}": dashboard(webhook),

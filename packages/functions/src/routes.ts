@@ -252,6 +252,12 @@ export const routes = [
   { method: "PUT", path: "/api/projects/{projectId}/default-groups", auth: "session", fn: "distribution" },
   { method: "GET", path: "/unsubscribe/{token}", auth: "none", fn: "distribution" },
   { method: "POST", path: "/unsubscribe/{token}", auth: "none", fn: "distribution" },
+  // Issue 24 item 4, expiry warnings (docs/release-safety.md): the latest builds whose profile or share
+  // link expires soon (the dashboard's banner), and the one-click opt-out of the warning mails, served
+  // beside the build mail's unsubscribe (same pages, same stage secret, another domain prefix).
+  { method: "GET", path: "/api/workspaces/{workspaceId}/expiring", auth: "session", fn: "files" },
+  { method: "GET", path: "/unsubscribe/expiry/{token}", auth: "none", fn: "distribution" },
+  { method: "POST", path: "/unsubscribe/expiry/{token}", auth: "none", fn: "distribution" },
   // Webhooks (issue 21, docs/webhooks.md): members read them and their delivery logs; owners and
   // admins manage them (webhooks.manage). Another workspace's webhook id is a 404.
   { method: "GET", path: "/api/workspaces/{workspaceId}/webhooks", auth: "session", fn: "webhooks" },

@@ -1,13 +1,15 @@
+import { expiryUnsubscribe, expiryUnsubscribePreview } from "@hangar/core";
 import { distributeBuild, getDefaultGroups, listDistributions, setDefaultGroups, unsubscribe, unsubscribePreview } from "@hangar/core/distribution";
 import { dashboardRouteMiddlewares } from "../composition/dashboard-http";
 import { distributionDeps, unsubscribeDeps } from "../composition/distribution";
+import { expiryUnsubscribeDeps } from "../composition/expiry";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
 import { actorOf } from "../middleware/actor";
 import type { HttpEvent, HttpResult } from "../middleware/http-context";
 import { httpFunction, json } from "../middleware/http-function";
 import { htmlResult } from "../share/share-access";
-import { renderUnknownUnsubscribePage, renderUnsubscribedPage, renderUnsubscribePage } from "./unsubscribe-page";
+import { renderExpiryUnsubscribedPage, renderExpiryUnsubscribePage, renderUnknownUnsubscribePage, renderUnsubscribedPage, renderUnsubscribePage } from "./unsubscribe-page";
 
 /**
  * Sending builds to testers (docs/testers.md "Distribution and build mail"): the dashboard's
@@ -37,6 +39,20 @@ async function unsubscribeNow(event: HttpEvent): Promise<HttpResult> {
   return htmlResult(200, renderUnsubscribedPage(done.projectName, done.email));
 }
 
+/** The expiry-warning mail's opt-out (docs/release-safety.md): the same two steps, per person instead of per project. */
+async function expiryUnsubscribeQuestion(event: HttpEvent): Promise<HttpResult> {
+  const token = tokenOf(event);
+  const shown = await expiryUnsubscribePreview(expiryUnsubscribeDeps(), token);
+  if (!shown) return htmlResult(404, renderUnknownUnsubscribePage());
+  return htmlResult(200, renderExpiryUnsubscribePage(`/unsubscribe/expiry/${token}`, shown.email));
+}
+
+async function expiryUnsubscribeNow(event: HttpEvent): Promise<HttpResult> {
+  const done = await expiryUnsubscribe(expiryUnsubscribeDeps(), tokenOf(event));
+  if (!done) return htmlResult(404, renderUnknownUnsubscribePage());
+  return htmlResult(200, renderExpiryUnsubscribedPage(done.email));
+}
+
 export const handler = httpFunction(
   "distribution",
   {
@@ -50,6 +66,8 @@ export const handler = httpFunction(
     },
     "GET /unsubscribe/{token}": { handler: async (e) => unsubscribeQuestion(e) },
     "POST /unsubscribe/{token}": { handler: async (e) => unsubscribeNow(e) },
+    "GET /unsubscribe/expiry/{token}": { handler: async (e) => expiryUnsubscribeQuestion(e) },
+    "POST /unsubscribe/expiry/{token}": { handler: async (e) => expiryUnsubscribeNow(e) },
   },
   dashboardRouteMiddlewares(),
 );

@@ -34,3 +34,24 @@ export function renderUnknownUnsubscribePage(): string {
 <p>The link may be cut short by your mail program. Open it from the mail again, or use your mail program's own unsubscribe button.</p></section>`,
   });
 }
+
+/** The expiry-warning mail's opt-out (docs/release-safety.md): one person, every workspace. */
+export function renderExpiryUnsubscribePage(action: string, email: string): string {
+  return frame({
+    title: "Stop expiry warnings",
+    body: html`<section class="card" aria-labelledby="unsub-title"><h1 id="unsub-title">Stop expiry warnings?</h1>
+<p>${email} will no longer get a mail when a build's provisioning profile or share link is about to expire, in any workspace. The dashboard's banner keeps showing what expires soon.</p>
+<form method="post" action="${action}">
+<input type="hidden" name="List-Unsubscribe" value="One-Click">
+<button class="button primary" type="submit">Stop these mails</button>
+</form></section>`,
+  });
+}
+
+export function renderExpiryUnsubscribedPage(email: string): string {
+  return frame({
+    title: "Unsubscribed",
+    body: html`<section class="card" aria-labelledby="unsub-title"><h1 id="unsub-title">Unsubscribed</h1>
+<p>${email} will no longer get expiry warnings. The dashboard's banner still shows builds whose profile or link expires soon.</p></section>`,
+  });
+}

@@ -1,6 +1,7 @@
-import { compareBuilds, deleteFile, getFile, latestFiles } from "@hangar/core";
+import { compareBuilds, deleteFile, getFile, latestFiles, listExpiring } from "@hangar/core";
 import { actorOf } from "../middleware/actor";
 import { fileDeps } from "../composition/dashboard-files";
+import { expiringDeps } from "../composition/expiry";
 import { dashboardFunction } from "../composition/dashboard-http";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
@@ -22,6 +23,10 @@ export const handler = dashboardFunction("files", {
   },
   "GET /api/files/{fileId}/diff": {
     handler: async (_e, c) => json(200, await compareBuilds(fileDeps(), actorOf(c), { fileId: c.params.fileId, against: c.query.against })),
+  },
+  // The latest builds whose profile or share link expires soon (docs/release-safety.md): the dashboard's banner.
+  "GET /api/workspaces/{workspaceId}/expiring": {
+    handler: async (_e, c) => json(200, await listExpiring(expiringDeps(), actorOf(c), c.params)),
   },
   "DELETE /api/files/{fileId}": {
     handler: async (_e, c) => {

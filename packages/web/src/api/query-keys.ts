@@ -23,6 +23,8 @@ export const queryKeys = {
     all: ["files"] as const,
     latest: (workspaceId: string) => [...queryKeys.files.all, "latest", workspaceId] as const,
     detail: (fileId: string) => [...queryKeys.files.all, "detail", fileId] as const,
+    /** Issue 24: the latest builds whose profile or link expires soon (under `files`: a new build or link change refetches it). */
+    expiring: (workspaceId: string) => [...queryKeys.files.all, "expiring", workspaceId] as const,
   },
   keys: {
     all: ["keys"] as const,

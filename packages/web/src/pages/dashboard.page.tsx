@@ -7,6 +7,7 @@ import { useAccount } from "../app/session";
 import { useWorkspace } from "../app/workspace";
 import type { Workspace } from "../api/workspaces.api";
 import { InWorkspace, ResourceList } from "../components/data";
+import { ExpiryBanner } from "../components/expiry-banner";
 import { FileList, groupFiles } from "../components/file-list";
 import { AppShell, EmptyState } from "../components/layouts";
 import { folderIcon, ProjectList } from "./projects.page";
@@ -49,6 +50,7 @@ function DashboardBody({ workspace, canCreate }: { workspace: Workspace; canCrea
   const names = new Map(projects.data?.items.map((p) => [p.projectId, p.name]));
   return (
     <div className="stack">
+      <ExpiryBanner workspaceId={workspace.workspaceId} />
       <section aria-labelledby="projects-heading" className="section">
         <div className="section-header">
           <h2 id="projects-heading" className="section-title">

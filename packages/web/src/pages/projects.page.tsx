@@ -8,6 +8,7 @@ import { Link, useNavigate } from "../app/router";
 import { roleLabel, useWorkspace } from "../app/workspace";
 import { Notice } from "../components/alerts";
 import { InWorkspace, ItemList, ProjectBadge, ResourceList } from "../components/data";
+import { ExpiryBanner } from "../components/expiry-banner";
 import { AppShell, Card, EmptyState } from "../components/layouts";
 import { ProjectForm } from "../components/project-form";
 
@@ -69,24 +70,27 @@ export function ProjectsPage() {
 function Projects({ workspaceId, canCreate }: { workspaceId: string; canCreate: boolean }) {
   const projects = useQuery(projectsQuery(workspaceId));
   return (
-    <ResourceList
-      query={projects}
-      label="your projects"
-      items={(page) => page.items}
-      empty={
-        canCreate ? (
-          <EmptyState title="Create your first project" icon={folderIcon} action={<Link to={paths.inWorkspace("/projects/new", workspaceId)} className="button button-primary">Create a project</Link>}>
-            <p>You have no projects yet. A project needs a name, a short description and a color, and comes before any API key.</p>
-          </EmptyState>
-        ) : (
-          <EmptyState title="No projects yet" icon={folderIcon}>
-            <p>This workspace has no projects yet. Its owners and admins create them; they will be listed here.</p>
-          </EmptyState>
-        )
-      }
-    >
-      {(items) => <ProjectList projects={items} />}
-    </ResourceList>
+    <div className="stack">
+      <ExpiryBanner workspaceId={workspaceId} />
+      <ResourceList
+        query={projects}
+        label="your projects"
+        items={(page) => page.items}
+        empty={
+          canCreate ? (
+            <EmptyState title="Create your first project" icon={folderIcon} action={<Link to={paths.inWorkspace("/projects/new", workspaceId)} className="button button-primary">Create a project</Link>}>
+              <p>You have no projects yet. A project needs a name, a short description and a color, and comes before any API key.</p>
+            </EmptyState>
+          ) : (
+            <EmptyState title="No projects yet" icon={folderIcon}>
+              <p>This workspace has no projects yet. Its owners and admins create them; they will be listed here.</p>
+            </EmptyState>
+          )
+        }
+      >
+        {(items) => <ProjectList projects={items} />}
+      </ResourceList>
+    </div>
   );
 }
 

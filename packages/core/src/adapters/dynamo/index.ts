@@ -17,3 +17,4 @@ export * from "./stage-secret.dynamo";
 export * from "./audit-log.dynamo";
 export * from "./workspace-catalog.dynamo";
 export * from "./invitation-repository.dynamo";
+export * from "./expiry-warnings.dynamo";

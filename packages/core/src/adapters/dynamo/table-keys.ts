@@ -86,6 +86,8 @@ export const keys = {
   // --- Release safety (issue 24; docs/release-safety.md).
   /** One expiry warning sent (or passed) for a build: `<kind>#<thresholdDays>`; purged with the file. */
   expiryWarning: (fileId: string, kind: string, thresholdDays: number) => ({ pk: `FILE#${fileId}`, sk: `EXPIRYWARNING#${kind}#${thresholdDays}` }),
+  /** A dashboard user's opt-out of expiry-warning mails (one-click unsubscribe); holds no address. */
+  expiryMailOptOut: (userId: string) => ({ pk: `USER#${userId}`, sk: "PREF#expiry-mail" }),
 } as const;
 
 export const gsi1 = {
