@@ -1,0 +1,49 @@
+import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
+import { header, type HttpEvent, type HttpResult } from "../middleware/http-context";
+import { httpFunction } from "../middleware/http-function";
+import { openApiDocument } from "./openapi-document";
+
+/**
+ * `GET /api/openapi.json`: the OpenAPI 3.1 document of this deployment's API (openapi-document.ts),
+ * for code generators, API clients and people. Built at import, once per cold start, from the
+ * same route tables the functions run on, so it cannot describe another version than the one
+ * deployed; docs/openapi.json is the same document for readers of the repository.
+ *
+ * Public like the README that describes the same routes: it names no secret, account or host.
+ * It changes only with a deploy, so caches may keep it for five minutes and revalidate by ETag.
+ * Served compact, and gzipped for clients that accept it (about 350 KB → 25 KB): API Gateway
+ * passes a Lambda's answer through as it is, so the function compresses it itself.
+ */
+const body = JSON.stringify(openApiDocument());
+const gzipped = gzipSync(body).toString("base64");
+const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+
+const acceptsGzip = (event: HttpEvent) =>
+  (header(event, "accept-encoding") ?? "")
+    .split(",")
+    .some((part) => {
+      const [coding, ...params] = part.trim().toLowerCase().split(";");
+      return coding === "gzip" && !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p));
+    });
+
+function serve(event: HttpEvent): Promise<HttpResult> {
+  const headers = {
+    "Content-Type": "application/json; charset=utf-8",
+    "Cache-Control": "public, max-age=300",
+    Vary: "Accept-Encoding",
+    ETag: etag,
+  };
+  const known = header(event, "if-none-match");
+  if (known && known.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) {
+    return Promise.resolve({ statusCode: 304, headers, body: "" });
+  }
+  if (acceptsGzip(event)) {
+    return Promise.resolve({ statusCode: 200, headers: { ...headers, "Content-Encoding": "gzip" }, body: gzipped, isBase64Encoded: true });
+  }
+  return Promise.resolve({ statusCode: 200, headers, body });
+}
+
+export const handler = httpFunction("openapi", {
+  "GET /api/openapi.json": { handler: serve },
+});
