@@ -191,7 +191,7 @@ const manifest = (what: string): RouteOutput => ({
   answers: [{ status: 200, description: "The manifest (itms-services)", media: { type: "text/xml" }, headers: ["Cache-Control"] }],
 });
 const icon = (what: string): RouteOutput => ({ summary: `The app's icon (${what})`, answers: [redirect("To a signed GET of the icon")] });
-const appPageErrors = { 404: ["app_page_not_found", "app_build_not_found"] } as const;
+const appPageErrors = { 404: ["app_page_not_found", "file_not_found"] } as const;
 
 export const routeOutput = {
   "POST /api/upload/api-key/presign": presignRow("API key"),
@@ -218,7 +218,7 @@ export const routeOutput = {
   },
   "GET /share/{userKey}/manifest.plist": { ...manifest("share link"), errors: linkErrors },
   "HEAD /share/{userKey}/manifest.plist": SAME_AS_GET,
-  "GET /share/{userKey}/qr.svg": { summary: "The share URL as a QR code", answers: [{ status: 200, description: "SVG", media: { type: "image/svg+xml" } }] },
+  "GET /share/{userKey}/qr.svg": { summary: "The share URL as a QR code", answers: [{ status: 200, description: "SVG", media: { type: "image/svg+xml" } }], errors: { 410: linkErrors[410] } },
   "HEAD /share/{userKey}/qr.svg": SAME_AS_GET,
   "GET /share/{userKey}/icon.png": { ...icon("share link"), errors: { 410: linkErrors[410] } },
   "HEAD /share/{userKey}/icon.png": SAME_AS_GET,
@@ -242,7 +242,7 @@ export const routeOutput = {
     summary: "Sign in",
     request: { email: "dev@example.com", password: "correct horse battery staple" },
     answers: [{ ...ok(A.SignInAnswer, { account: { userId: USER, email: "dev@example.com", emailVerified: true, createdAt: AT } }), headers: ["Set-Cookie"] }],
-    errors: { 401: ["login_failed"], 403: ["email_not_verified"] },
+    errors: { 401: ["invalid_credentials"], 403: ["email_not_verified"] },
   },
   "DELETE /api/session": { summary: "Sign out (clears the cookie)", answers: [{ status: 204, description: "Signed out", headers: ["Set-Cookie"] }] },
   "GET /api/account": { summary: "The signed-in account", answers: [ok(A.Account, { userId: USER, email: "dev@example.com", emailVerified: true, displayName: "Dana", createdAt: AT })] },
@@ -255,7 +255,7 @@ export const routeOutput = {
     summary: "Change the password (other sessions end)",
     request: { currentPassword: "correct horse battery staple", newPassword: "another long passphrase here" },
     answers: [noContent()],
-    errors: { 401: ["login_failed"] },
+    errors: { 401: ["invalid_credentials"] },
   },
   "POST /api/account/password-reset": {
     summary: "Mail a password reset link",
@@ -278,7 +278,7 @@ export const routeOutput = {
     summary: "Create a project",
     request: { name: "Demo app", color: "blue", workspaceId: WS },
     answers: [ok(A.Project, ex.project, "Created", 201)],
-    errors: { 409: ["project_name_taken", "limit_reached"] },
+    errors: { 409: ["already_exists", "limit_reached"] },
   },
   "GET /api/projects": { summary: "A workspace's projects", answers: [ok(A.ProjectPage, { items: [ex.project], nextCursor: null })] },
   "GET /api/projects/{projectId}": { summary: "A project", answers: [ok(A.Project, ex.project)] },
@@ -286,7 +286,7 @@ export const routeOutput = {
     summary: "Rename or recolor a project",
     request: { name: "Demo app", color: "green" },
     answers: [ok(A.Project, { ...ex.project, color: "green", colorHex: "#16a34a" })],
-    errors: { 409: ["project_name_taken"] },
+    errors: { 409: ["already_exists"] },
   },
   "DELETE /api/projects/{projectId}": {
     summary: "Delete a project with its builds, keys and links",
@@ -298,7 +298,7 @@ export const routeOutput = {
     summary: "Delete the account",
     request: { password: "correct horse battery staple" },
     answers: [{ status: 204, description: "Deleted", headers: ["Set-Cookie"] }, { ...ok(A.Deleting, { status: "deleting" }, "Projects are purged in the background", 202), headers: ["Set-Cookie"] }],
-    errors: { 401: ["login_failed"] },
+    errors: { 401: ["invalid_credentials"] },
   },
   "POST /api/keys": {
     summary: "Create an API key (the secret is shown once)",

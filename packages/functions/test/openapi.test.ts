@@ -1,7 +1,7 @@
 import { parseInput } from "@hangar/core";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { openApiDocument, openApiDocumentText } from "../src/openapi/openapi-document";
@@ -115,6 +115,19 @@ describe("the OpenAPI document (GET /api/openapi.json, docs/openapi.json)", () =
     const head = operationOf({ method: "HEAD", path: "/share/{userKey}" })!;
     expect(head.responses["200"].content).toBeUndefined();
     expect(Object.keys(head.responses)).toEqual(Object.keys(operationOf({ method: "GET", path: "/share/{userKey}" })!.responses));
+  });
+
+  it("names only error codes the service raises (each code of route-output.ts appears in core's or the functions' sources)", () => {
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const full = join(dir, entry.name);
+        if (entry.isDirectory()) return sources(full);
+        return entry.name.endsWith(".ts") && !full.endsWith("route-output.ts") && !full.includes("/src/openapi/") ? [readFileSync(full, "utf8")] : [];
+      });
+    const text = [...sources(resolve(ROOT, "packages/core/src")), ...sources(resolve(ROOT, "packages/functions/src"))].join("\n");
+    const codes = new Set(Object.values(routeOutput).flatMap((row) => ("errors" in row ? Object.values(row.errors ?? {}).flat() : [])));
+    expect(codes.size).toBeGreaterThan(20);
+    expect([...codes].filter((code) => !text.includes(`"${code}"`))).toEqual([]);
   });
 
   it("keeps the rows of routes other work adds (PENDING_ROUTE_OUTPUT) apart until their routes exist, with valid examples", () => {
