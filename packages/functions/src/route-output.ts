@@ -183,7 +183,11 @@ const sharePage: RouteOutput = {
 const download: RouteOutput = {
   summary: "Download the package (counted)",
   description: "GET redirects to a 5-minute signed URL and counts one download; HEAD describes the package.",
-  answers: [redirect("To a signed GET of the package"), { status: 200, description: "HEAD: the package's type, length and name", headers: ["Content-Disposition"] }],
+  answers: [
+    redirect("To a signed GET of the package"),
+    { status: 200, description: "HEAD: the package's type, length and name", headers: ["Content-Disposition"] },
+    html("A link-preview bot's GET: a page pointing to the share page (nothing is counted)", 403),
+  ],
   errors: linkErrors,
 };
 const manifest = (what: string): RouteOutput => ({

@@ -214,6 +214,7 @@ function operation(route: RouteDefinition): Json {
     for (const code of codes ?? []) set.add(code);
     errors.set(Number(status), set);
   }
+  for (const status of errors.keys()) if (responses[String(status)]) throw new Error(`openapi: ${key} has an answer and errors at ${status}`);
   for (const status of [...errors.keys()].sort((a, b) => a - b)) responses[String(status)] = errorResponse(status, [...errors.get(status)!], route, input, head);
   responses["500"] = { $ref: "#/components/responses/InternalError" };
   responses["503"] = { $ref: "#/components/responses/ServiceUnavailable" };

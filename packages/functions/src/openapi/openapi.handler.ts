@@ -6,18 +6,33 @@ import { openApiDocument } from "./openapi-document";
 
 /**
  * `GET /api/openapi.json`: the OpenAPI 3.1 document of this deployment's API (openapi-document.ts),
- * for code generators, API clients and people. Built at import, once per cold start, from the
- * same route tables the functions run on, so it cannot describe another version than the one
- * deployed; docs/openapi.json is the same document for readers of the repository.
+ * for code generators, API clients and people. Built from the same route tables the functions run
+ * on, so it cannot describe another version than the one deployed; docs/openapi.json is the same
+ * document for readers of the repository (a test keeps them equal).
+ *
+ * Built on the first request rather than at import, and kept for the life of the instance:
+ * building walks every route's schemas (a few hundred milliseconds on a slow CPU), which the cold
+ * start of an instance that may only ever answer a 304 should not pay. Serving the committed
+ * file instead would need no build, but would put a second copy of the document in the bundle
+ * and trust a test rather than the code for its being current.
  *
  * Public like the README that describes the same routes: it names no secret, account or host.
  * It changes only with a deploy, so caches may keep it for five minutes and revalidate by ETag.
  * Served compact, and gzipped for clients that accept it (about 350 KB → 25 KB): API Gateway
  * passes a Lambda's answer through as it is, so the function compresses it itself.
  */
-const body = JSON.stringify(openApiDocument());
-const gzipped = gzipSync(body).toString("base64");
-const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+let served: { body: string; gzipped: string; etag: string } | undefined;
+function document() {
+  if (!served) {
+    const body = JSON.stringify(openApiDocument());
+    served = {
+      body,
+      gzipped: gzipSync(body).toString("base64"),
+      etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`,
+    };
+  }
+  return served;
+}
 
 const acceptsGzip = (event: HttpEvent) =>
   (header(event, "accept-encoding") ?? "")
@@ -28,6 +43,7 @@ const acceptsGzip = (event: HttpEvent) =>
     });
 
 function serve(event: HttpEvent): Promise<HttpResult> {
+  const { body, gzipped, etag } = document();
   const headers = {
     "Content-Type": "application/json; charset=utf-8",
     "Cache-Control": "public, max-age=300",
