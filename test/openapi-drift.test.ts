@@ -54,6 +54,8 @@ function documented(method: string, template: string, reply: Reply): void {
   for (const name of Object.keys(response!.headers ?? {})) {
     if (ALWAYS.includes(name)) expect(reply.headers.get(name), `${where}: header ${name}`).not.toBeNull();
   }
+  const type = reply.headers.get("content-type")?.split(";")[0]?.trim();
+  if (response!.content && reply.text !== "") expect(Object.keys(response!.content), `${where}: Content-Type`).toContain(type);
   const json = response!.content?.["application/json"] as Json | undefined;
   // A JSON answer described by a schema of the document ($ref); the document itself is only "an object".
   if (json?.schema.$ref) {
@@ -175,6 +177,19 @@ describe("the OpenAPI document against the local stack's real answers", () => {
     documented("GET", "/api/workspaces/{workspaceId}/audit", await dash(owner.b, "GET", `/api/workspaces/${owner.personal}/audit`));
   });
 
+  it("pages, manifests and files for browsers, iPhones and CI", async () => {
+    const iphone = { "User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1" };
+    documented("GET", "/share/{userKey}", await call(`/share/${userKey}`, { headers: iphone }));
+    documented("HEAD", "/share/{userKey}", await call(`/share/${userKey}`, { method: "HEAD", headers: iphone }));
+    documented("GET", "/share/{userKey}/manifest.plist", await call(`/share/${userKey}/manifest.plist`));
+    documented("GET", "/share/{userKey}", await call("/share/NoSuchKey123", { headers: { Accept: "application/json" } }));
+    documented("GET", "/cli/{fileName}", await call("/cli/hangar-cli-0.0.0-nope.tgz"));
+    const cli = await call("/cli/hangar-cli.tgz", { method: "HEAD" });
+    documented("HEAD", "/cli/{fileName}", cli);
+    documented("GET", "/cli/{fileName}", await call("/cli/hangar-cli.tgz", { headers: { "If-None-Match": cli.headers.get("etag")! } }));
+    documented("DELETE", "/api/account/sessions", await dash(owner.b, "DELETE", "/api/account/sessions"));
+  });
+
   it("tester groups, distribution and the tester portal", async () => {
     const group = await dash(owner.b, "POST", `/api/workspaces/${owner.personal}/groups`, { name: `QA ${Date.now()}` });
     documented("POST", "/api/workspaces/{workspaceId}/groups", group);
@@ -209,7 +224,12 @@ describe("the OpenAPI document against the local stack's real answers", () => {
 
   it("app pages, update tokens and the update check", async () => {
     documented("PUT", "/api/projects/{projectId}/app-page", await dash(owner.b, "PUT", `/api/projects/${projectId}/app-page`, { enabled: true }));
-    documented("GET", "/api/projects/{projectId}/app-page", await dash(owner.b, "GET", `/api/projects/${projectId}/app-page`));
+    const page = await dash(owner.b, "GET", `/api/projects/${projectId}/app-page`);
+    documented("GET", "/api/projects/{projectId}/app-page", page);
+    const slug = new URL(page.json.url).pathname;
+    documented("GET", "/apps/{slug}", await call(slug));
+    documented("GET", "/apps/{slug}/files/{fileId}/manifest.plist", await call(`${slug}/files/${fileId}/manifest.plist`));
+    documented("GET", "/apps/{slug}/files/{fileId}/download", await call(`${slug}/files/nope/download`, { headers: { Accept: "application/json" } }));
     const made = await dash(owner.b, "POST", `/api/projects/${projectId}/update-tokens`, { name: "iOS beta" });
     documented("POST", "/api/projects/{projectId}/update-tokens", made);
     documented("GET", "/api/projects/{projectId}/update-tokens", await dash(owner.b, "GET", `/api/projects/${projectId}/update-tokens`));
