@@ -306,6 +306,8 @@ export const access = {
   },
   // The CLI tarball is packed from files in its own bundle: no table, no objects.
   cli: { originSecret: true },
+  // The OpenAPI document is built from the route tables in the bundle: no table, no objects.
+  openapi: { originSecret: true },
   // Answers unknown paths (404) and wrong methods (405): it touches no resource.
   fallback: {},
 } as const satisfies Record<FunctionName, FunctionAccess>;

@@ -263,6 +263,7 @@ export const routeInput = {
   "POST /api/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": dashboard(delivery),
   "GET /cli/{fileName}": api(cliFile),
   "HEAD /cli/{fileName}": api(cliFile),
+  "GET /api/openapi.json": api({}),
 } as const satisfies Record<RouteKey, RouteInput>;
 
 type Parsed<S> = S extends z.ZodMiniType ? z.output<S> : S extends (raw: unknown) => infer T ? T : never;

@@ -88,6 +88,8 @@ export const functions = {
   webhooks: { handler: "packages/functions/src/webhooks/webhooks.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
   cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  // The API's OpenAPI 3.1 document (issue 21), built from the route tables once per cold start. No resource.
+  openapi: { handler: "packages/functions/src/openapi/openapi.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
    * Answers every request no route matches (API Gateway's `$default` route), so that unknown
    * paths get our JSON 404 and known paths with the wrong method a 405. It touches no resource.
@@ -272,6 +274,8 @@ export const routes = [
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/cli/{fileName}", auth: "none", fn: "cli" },
   { method: "HEAD", path: "/cli/{fileName}", auth: "none", fn: "cli" },
+  // The OpenAPI 3.1 document of every route here (issue 21, docs/openapi.json is the same document).
+  { method: "GET", path: "/api/openapi.json", auth: "none", fn: "openapi" },
 ] as const satisfies readonly RouteDefinition[];
 
 export type Route = (typeof routes)[number];

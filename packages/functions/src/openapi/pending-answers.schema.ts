@@ -1,0 +1,97 @@
+/**
+ * Answers of the routes other work of this round adds (issues 22 and 24: devices, Apple
+ * registration, retention, pins, expiry), written from the round's contract so that the
+ * document covers them the day they land. Used only by PENDING_ROUTE_OUTPUT (route-output.ts):
+ * a schema the document does not reach is not listed in it (openapi-document.ts lists the
+ * reachable ones), so these stay out of docs/openapi.json until their rows move into
+ * `routeOutput`. Then they belong in answers.schema.ts.
+ */
+import * as z from "zod/mini";
+import { FileDetail } from "./answers.schema";
+
+const str = () => z.string();
+const int = () => z.int();
+const time = () => z.string().check(z.meta({ format: "date-time" }));
+const named = <T extends z.ZodMiniType>(id: string, schema: T, description?: string) =>
+  schema.check(z.meta({ id, ...(description ? { description } : {}) }));
+
+// ---- issue 22: devices ------------------------------------------------------------------
+
+export const Device = named(
+  "Device",
+  z.object({
+    deviceId: str(),
+    udid: str(),
+    name: str(),
+    product: str(),
+    model: z.nullable(str()),
+    osVersion: str(),
+    serial: z.nullable(str()),
+    email: z.nullable(str()),
+    registeredAt: time(),
+    appleRegistration: z.nullable(z.object({ at: time(), appleDeviceId: str() })),
+  }),
+  "An iOS device registered in a workspace (docs/devices.md).",
+);
+export const Devices = named("Devices", z.object({ items: z.array(Device), appleRegistration: z.object({ enabled: z.boolean() }) }));
+export const FileDevices = named(
+  "FileDevices",
+  z.object({
+    known: z.boolean(),
+    profileKind: z.nullable(str()),
+    included: z.array(Device),
+    missing: z.array(Device),
+    unregistered: z.array(str()),
+  }),
+  "`known` is false for Android, App Store and builds stored without the profile's UDIDs (the lists are empty then).",
+);
+export const AppleRegistration = named(
+  "AppleRegistration",
+  z.object({
+    registered: z.array(str()),
+    already: z.array(str()),
+    failed: z.array(z.object({ deviceId: str(), message: str() })),
+  }),
+);
+
+// ---- issue 24: retention and expiry --------------------------------------------------------
+
+export const RetentionPreview = named(
+  "RetentionPreview",
+  z.object({
+    policy: z.nullable(z.object({ keepLatest: z.optional(int()), maxAgeDays: z.optional(int()) })),
+    items: z.array(
+      z.object({
+        fileId: str(),
+        platform: z.nullable(str()),
+        version: z.nullable(str()),
+        build: z.nullable(str()),
+        branch: z.nullable(str()),
+        completedAt: time(),
+        size: z.number(),
+        reasons: z.array(z.enum(["over_keep_latest", "older_than_max_age"])),
+      }),
+    ),
+    bytes: z.number(),
+  }),
+);
+export const Expiring = named(
+  "Expiring",
+  z.object({
+    items: z.array(
+      z.object({
+        fileId: str(),
+        projectId: str(),
+        projectName: str(),
+        platform: z.nullable(str()),
+        version: z.nullable(str()),
+        build: z.nullable(str()),
+        kind: z.enum(["profile", "link"]),
+        expiresAt: time(),
+        daysLeft: int(),
+      }),
+    ),
+  }),
+);
+
+export { FileDetail };
