@@ -1,4 +1,4 @@
-import { compareBuilds, deleteFile, getFile, latestFiles } from "@hangar/core";
+import { compareBuilds, deleteFile, getFile, latestFiles, pinFile } from "@hangar/core";
 import { actorOf } from "../middleware/actor";
 import { fileDeps } from "../composition/dashboard-files";
 import { dashboardFunction } from "../composition/dashboard-http";
@@ -22,6 +22,10 @@ export const handler = dashboardFunction("files", {
   },
   "GET /api/files/{fileId}/diff": {
     handler: async (_e, c) => json(200, await compareBuilds(fileDeps(), actorOf(c), { fileId: c.params.fileId, against: c.query.against })),
+  },
+  // Pin or unpin (docs/release-safety.md "Retention"): answers the file as GET does.
+  "PATCH /api/files/{fileId}": {
+    handler: async (e, c) => json(200, await pinFile(fileDeps(), actorOf(c), { ...c.params, ...c.body }, linkBases(e, getRuntime().settings))),
   },
   "DELETE /api/files/{fileId}": {
     handler: async (_e, c) => {
