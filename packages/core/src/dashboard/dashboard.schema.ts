@@ -1,5 +1,8 @@
 import * as z from "zod/mini";
 import { RETENTION_BOUNDS } from "../releases/retention";
+
+/** The bounds of a policy's numbers, for forms that check them before the API does. */
+export { RETENTION_BOUNDS };
 import { PROJECT_COLOR_NAMES } from "./palette";
 
 // Names are shown in lists, badges and mails: no controls, no invisible or bidi characters.

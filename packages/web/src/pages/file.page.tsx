@@ -14,6 +14,7 @@ import { Button, DangerActions } from "../components/button";
 import { CopyField, Loaded } from "../components/data";
 import { AppIcon, FileStatus, platformLabel, versionOf } from "../components/file-list";
 import { FileTesters } from "../components/file-testers";
+import { PinBuild } from "../components/pin-build";
 import { AppShell, Card } from "../components/layouts";
 import { ShareLinkSettings } from "../components/share-link-settings";
 
@@ -237,6 +238,7 @@ function FileDetails({ file, workspaceId, canManageLinks, canDelete, canDistribu
           </dl>
         )}
       </Card>
+      <PinBuild file={file} canManage={canDelete} />
       {canDelete && <DeleteFile file={file} />}
     </div>
   );
