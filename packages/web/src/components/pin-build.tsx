@@ -35,7 +35,7 @@ export function PinBuild({ file, canManage }: { file: FileDetail; canManage: boo
       </p>
       {canManage && (
         <div className="form-actions">
-          <Button variant="secondary" busy={pin.isPending} busyLabel={file.pinned ? "Unpinning…" : "Pinning…"} onClick={() => void toggle()}>
+          <Button variant="secondary" busy={pin.isPending} busyLabel={pin.variables ? "Pinning…" : "Unpinning…"} onClick={() => void toggle()}>
             {file.pinned ? "Unpin build" : "Pin build"}
           </Button>
         </div>
