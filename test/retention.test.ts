@@ -201,7 +201,7 @@ describe("retention policies", () => {
       expect((await fetch(local(gone.shareUrl))).status).toBe(410);
       const download = await fetch(local(gone.downloadUrl), { redirect: "manual" });
       expect(download.status).toBe(410);
-      expect((await download.json()).error.code).toBe("file_removed");
+      expect(((await download.json()) as { error: { code: string } }).error.code).toBe("file_removed");
       expect(await versionsUnder(`uploads/${projectId}/${gone.fileId}/`)).toEqual([]);
     }
     for (const kept of [m1, f1, m4, a2]) {

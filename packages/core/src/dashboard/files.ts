@@ -152,6 +152,16 @@ export async function getFile(
   links: LinkBases,
 ): Promise<FileDetail> {
   const { file, project } = await ownFile(deps, actor, input, "workspace.read");
+  return fileDetail(deps, file, project, links);
+}
+
+/** A file as its page shows it: the summary, its link's settings and counts, metadata and CI context. */
+async function fileDetail(
+  deps: ListDeps & { links: { links: Pick<ShareLinks, "get"> } },
+  file: FileRecord,
+  project: ProjectView,
+  links: LinkBases,
+): Promise<FileDetail> {
   const key = isDashboardUpload(file) ? undefined : await deps.keys.get(file.clientId);
   const names = new Map(key ? [[key.clientId, key.name]] : []);
   const share = (await fileLinkView({ links: deps.links.links, clock: deps.clock }, file, links)) ?? null;
@@ -229,7 +239,9 @@ export async function pinFile(
 ): Promise<FileDetail> {
   const { file, project } = await ownFile(deps, actor, input, "builds.manage");
   if (file.status !== "completed") throw new ConflictError("build_not_completed", "Only a completed build can be pinned");
-  if (!(await deps.files.setPinned(file.fileId, input.pinned))) throw fileNotFound();
+  // The record as written (ReturnValues ALL_NEW) is what the answer shows: no second read.
+  const written = await deps.files.setPinned(file.fileId, input.pinned);
+  if (!written) throw fileNotFound();
   if ((file.pinned === true) !== input.pinned) {
     await recordChange(deps, actor, {
       workspaceId: project.workspaceId,
@@ -238,5 +250,5 @@ export async function pinFile(
       details: { projectId: project.projectId, projectName: project.name },
     });
   }
-  return getFile(deps, actor, input, links);
+  return fileDetail(deps, written, project, links);
 }

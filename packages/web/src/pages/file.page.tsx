@@ -210,6 +210,7 @@ function FileDetails({ file, workspaceId, canManageLinks, canDelete, canDistribu
         </div>
       </Card>
       <ReleaseNotes file={file} />
+      <PinBuild file={file} canManage={canDelete} />
       {share && <ShareLinkSettings file={file} share={share} canManage={canManageLinks} />}
       {((file.shareUrl && !share) || file.downloadUrl) && (
         <Card
@@ -238,7 +239,6 @@ function FileDetails({ file, workspaceId, canManageLinks, canDelete, canDistribu
           </dl>
         )}
       </Card>
-      <PinBuild file={file} canManage={canDelete} />
       {canDelete && <DeleteFile file={file} />}
     </div>
   );
