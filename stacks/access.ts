@@ -173,8 +173,9 @@ export const access = {
   // share item's trace) with the project's count (UpdateItem), and what testers left of the build
   // (Query of its partition, BatchWriteItem, a conditional DeleteItem of a last install; the
   // install-link secret by GetItem). Presigned icon GETs; deleting every version of a file's objects.
+  // A pin (UpdateItem of the record); the audit entries of a delete and a pin (PutItem).
   files: {
-    table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem", "dynamodb:Query"],
+    table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem", "dynamodb:Query"],
     index: ["dynamodb:Query"],
     bucket: ["s3:ListBucketVersions"],
     objects: ["s3:GetObject", "s3:GetObjectVersion", "s3:DeleteObjectVersion"],
@@ -394,6 +395,46 @@ export function distributionMailStatements(arns: Pick<AccessArns, "tableArn" | "
 export const RESUME_DELETES_AS = "projects" satisfies RouteFunctionName;
 
 /**
+ * The daily housekeeping (housekeeping/daily.handler.ts, an EventBridge schedule; docs/release-safety.md).
+ * Retention: the projects with a policy (Query of the RETENTION partition, DeleteItem of a stale
+ * entry), each project (GetItem) and its builds (gsi1 Query), then each build removed as the
+ * files function removes it: every version of its objects (ListBucketVersions on `uploads/`,
+ * DeleteObjectVersion), the record, seal and link trace (BatchWriteItem), what testers left
+ * (Query, BatchWriteItem, DeleteItem, the install-link secret by GetItem/PutItem), the project's
+ * counters (UpdateItem), the audit entry (PutItem) and build.deleted on the webhook queue (the
+ * local stack's queue is the table: Query). Expiry warnings: the workspace's owners and admins
+ * (Query, BatchGetItem), the marker of each warning (PutItem) and the mail through SES.
+ */
+export const dailyHousekeepingActions = {
+  table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:BatchWriteItem"],
+  index: ["dynamodb:Query"],
+  bucket: ["s3:ListBucketVersions"],
+  objects: ["s3:DeleteObjectVersion"],
+  queue: webhookQueueActions,
+  mail: ["ses:SendEmail"],
+} as const;
+
+export function dailyHousekeepingStatements(arns: AccessArns): PolicyStatement[] {
+  return [
+    allow(dailyHousekeepingActions.table, [arns.tableArn]),
+    allow(dailyHousekeepingActions.index, [`${arns.tableArn}/index/${tableDefinition.gsi1.name}`]),
+    allow(dailyHousekeepingActions.objects, [arns.uploadsArn]),
+    ...(arns.bucketArn
+      ? [
+          new PolicyStatement({
+            effect: Effect.ALLOW,
+            actions: [...dailyHousekeepingActions.bucket],
+            resources: [arns.bucketArn],
+            conditions: { StringLike: { "s3:prefix": ["uploads/*"] } },
+          }),
+        ]
+      : []),
+    ...(arns.webhookQueueArn ? [allow(dailyHousekeepingActions.queue, [arns.webhookQueueArn])] : []),
+    ...(arns.mailIdentityArns?.length ? [allow(dailyHousekeepingActions.mail, arns.mailIdentityArns)] : []),
+  ];
+}
+
+/**
  * Functions whose background work (an asynchronous invocation) lands on the stage's background
  * failures queue when it fails for good: they may sqs:SendMessage to that queue (granted by
  * Lambda's destination configuration, api-stack.ts).
@@ -559,6 +600,14 @@ export function permissionRows(routeFunctions: readonly RouteFunctionName[]): Pe
       bucket: [],
       objects: [],
       other: [`${webhookDeliveryActions.queue.join(", ")} (WebhookQueue; receive and delete by its event source)`, `${webhookDeliveryActions.mail.join(", ")} (mail identity, configuration set)`],
+    },
+    {
+      fn: "DailyHousekeeping",
+      table: strip(dailyHousekeepingActions.table),
+      index: strip(dailyHousekeepingActions.index),
+      bucket: strip(dailyHousekeepingActions.bucket),
+      objects: strip(dailyHousekeepingActions.objects),
+      other: [`${dailyHousekeepingActions.queue.join(", ")} (WebhookQueue)`, `${dailyHousekeepingActions.mail.join(", ")} (mail identity, configuration set)`, `${backgroundFailureActions.join(", ")} (BackgroundFailures)`],
     },
     { fn: "MigrateWorkspaces", table: strip(migrationActions.table), index: [], bucket: [], objects: [], other: [] },
     {

@@ -19,9 +19,9 @@ import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { NagSuppressions } from "cdk-nag";
 import { Api, Function, Script, use, type StackContext } from "sst/constructs";
 import { BUILD_MAIL_MAX_RECEIVES, BUILD_MAIL_TIMEOUT_SECONDS, buildMailPace, CLI_PACKAGE_FILES, functions as functionTable, routeKey, routes, type FunctionDefinition, type FunctionName, type RouteDefinition, type RouteFunctionName } from "@hangar/functions";
-import { accessOf, distributionMailStatements, functionStatements, mailIdentityArns, migrationStatements, RESUME_DELETES_AS, sesEventsStatements, webhookDeliveryStatements } from "./access";
+import { accessOf, dailyHousekeepingStatements, distributionMailStatements, functionStatements, mailIdentityArns, migrationStatements, RESUME_DELETES_AS, sesEventsStatements, webhookDeliveryStatements } from "./access";
 import { ALARM_PERIOD, alarm, CUSTOM_METRICS_NAMESPACE, deadLetterAlarm, functionAlarms, sesReputationAlarms } from "./alarms";
-import { DISTRIBUTION_MAIL_HANDLER, MIGRATE_WORKSPACES_HANDLER, RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER, WEBHOOK_DELIVERY_HANDLER } from "./handlers";
+import { DAILY_HOUSEKEEPING_HANDLER, DISTRIBUTION_MAIL_HANDLER, MIGRATE_WORKSPACES_HANDLER, RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER, WEBHOOK_DELIVERY_HANDLER } from "./handlers";
 import { suppressHttpFunction, suppressProviders, suppressScript, suppressWebhookDelivery } from "./nag";
 import { domainZone, functionEnvironment, stageSettings, type StageSettings, type Throttle } from "./settings";
 import { StorageStack } from "./storage-stack";
@@ -77,6 +77,13 @@ export const BACKGROUND_MAX_EVENT_AGE = Duration.hours(6);
 /** resume-deletes runs this often and may purge for this long (well under the interval). */
 export const RESUME_DELETES_EVERY = Duration.minutes(15);
 export const RESUME_DELETES_TIMEOUT_SECONDS = 300;
+/**
+ * The daily housekeeping (retention, expiry warnings: docs/release-safety.md) runs once a day for
+ * at most 15 minutes, Lambda's longest; what a run leaves (a project with thousands of builds to
+ * remove), the next day's run continues, as the rule gives the same answer for what is left.
+ */
+export const DAILY_HOUSEKEEPING_EVERY = Duration.days(1);
+export const DAILY_HOUSEKEEPING_TIMEOUT_SECONDS = 900;
 /**
  * The workspaces migration Script's version: it runs when created and when this changes (a fixed
  * value keeps the template the same from synth to synth; the migration's own marker makes a rerun
@@ -261,6 +268,28 @@ export function ApiStack({ stack, app }: StackContext) {
   });
   suppressHttpFunction(resumeDeletes, true);
 
+  // Retention policies and expiry warnings, once a day (housekeeping/daily.handler.ts). Its grants
+  // are its own (access.ts dailyHousekeepingStatements): a build's removal as the files function
+  // does it, the webhook queue for build.deleted, mail for the warnings; no origin secret.
+  const dailyHousekeeping = define(
+    "DailyHousekeeping",
+    { handler: DAILY_HOUSEKEEPING_HANDLER, memoryMB: 512, timeoutSeconds: DAILY_HOUSEKEEPING_TIMEOUT_SECONDS },
+    functionEnvironment(settings, {
+      tableName: table.tableName,
+      bucketName: bucket.bucketName,
+      webhookQueueUrl: webhookQueue.queueUrl,
+      ...(mail ? { sesConfigurationSet: mail.configurationSet.configurationSetName } : {}),
+    }),
+  );
+  dailyHousekeeping.attachPermissions(dailyHousekeepingStatements({ ...arns, mailIdentityArns: mailIdentities, webhookQueueArn: webhookQueue.queueArn }));
+  dailyHousekeeping.configureAsyncInvoke(background);
+  new Rule(stack, "DailyHousekeepingSchedule", {
+    description: `${app.stage}: apply retention policies and mail expiry warnings`,
+    schedule: Schedule.rate(DAILY_HOUSEKEEPING_EVERY),
+    targets: [new LambdaFunction(dailyHousekeeping, { retryAttempts: BACKGROUND_RETRY_ATTEMPTS, maxEventAge: Duration.hours(6), deadLetterQueue: backgroundFailures })],
+  });
+  suppressHttpFunction(dailyHousekeeping, true);
+
   // Data written before workspaces moves onto them (docs/teams.md "Migration"): once, when this
   // Script is created (the first deploy with teams), and again only when its version changes. After
   // every API function, so no function of the old code writes the old layout after it ran.
@@ -364,6 +393,7 @@ export function ApiStack({ stack, app }: StackContext) {
 
   const backgroundFunctions: [string, Function][] = [
     ["ResumeDeletes", resumeDeletes],
+    ["DailyHousekeeping", dailyHousekeeping],
     ["DistributionMail", distributionMail],
     ["WebhookDelivery", webhookDelivery],
     ...(mail ? [["SesEvents", mail.events] as [string, Function]] : []),

@@ -88,6 +88,9 @@ describe("the audit log records every action of AUDIT_ACTIONS done through the A
     await as(dev, "PUT", `/api/projects/${project.projectId}/app-page`, { enabled: true }, 200);
     const updateToken = await as(dev, "POST", `/api/projects/${project.projectId}/update-tokens`, { name: "Beta builds" }, 201);
     await as(dev, "DELETE", `/api/projects/${project.projectId}/update-tokens/${updateToken.tokenId}`, undefined, 204);
+    // Issue 24: pinned against the project's retention policy, then unpinned.
+    await as(dev, "PATCH", `/api/files/${build.fileId}`, { pinned: true }, 200);
+    await as(dev, "PATCH", `/api/files/${build.fileId}`, { pinned: false }, 200);
     await as(dev, "DELETE", `/api/files/${build.fileId}`, undefined, 204);
     const deleted = await dash(owner.b, "DELETE", `/api/projects/${project.projectId}`, { confirmName: "Audited app" }, { "User-Agent": owner.ua });
     expect([200, 202, 204], deleted.text).toContain(deleted.status);
@@ -130,6 +133,8 @@ describe("the audit log records every action of AUDIT_ACTIONS done through the A
       "key.created": { by: dev, target: key.clientId },
       "key.regenerated": { by: dev, target: key.clientId },
       "key.revoked": { by: dev, target: key.clientId },
+      "build.pinned": { by: dev, target: build.fileId },
+      "build.unpinned": { by: dev, target: build.fileId },
       "build.deleted": { by: dev, target: build.fileId },
       "project.deleted": { by: owner, target: project.projectId },
       "group.create": { by: owner, target: group.groupId },

@@ -103,6 +103,9 @@ const CALLS: Record<string, (w: World, f: Fixture) => Call> = {
   "GET /api/files": (w) => ({ path: `/api/files?workspaceId=${w.workspaceId}` }),
   "GET /api/files/{fileId}": (_w, f) => ({ path: `/api/files/${f.fileId}` }),
   "GET /api/files/{fileId}/diff": (_w, f) => ({ path: `/api/files/${f.fileId}/diff` }),
+  // Retention (issue 24): the preview, and a pin (the policy itself rides on the project's PATCH).
+  "GET /api/projects/{projectId}/retention/preview": (_w, f) => ({ path: `/api/projects/${f.projectId}/retention/preview` }),
+  "PATCH /api/files/{fileId}": (_w, f) => ({ path: `/api/files/${f.fileId}`, body: { pinned: true } }),
   "DELETE /api/files/{fileId}": (_w, f) => ({ path: `/api/files/${f.fileId}` }),
   "PATCH /api/files/{fileId}/share": (_w, f) => ({ path: `/api/files/${f.fileId}/share`, body: { maxDownloads: 50 } }),
   "POST /api/files/{fileId}/share/regenerate": (_w, f) => ({ path: `/api/files/${f.fileId}/share/regenerate` }),

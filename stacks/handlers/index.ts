@@ -10,3 +10,5 @@ export const MIGRATE_WORKSPACES_HANDLER = "packages/functions/src/migrations/wor
 export const DISTRIBUTION_MAIL_HANDLER = "packages/functions/src/distribution/distribution-mail.handler.handler";
 /** Webhook deliveries, triggered by the webhook queue (api-stack.ts, docs/webhooks.md). */
 export const WEBHOOK_DELIVERY_HANDLER = "packages/functions/src/webhooks/deliver.handler.handler";
+/** Once a day: retention policies, then expiry warnings (api-stack.ts; docs/release-safety.md). */
+export const DAILY_HOUSEKEEPING_HANDLER = "packages/functions/src/housekeeping/daily.handler.handler";

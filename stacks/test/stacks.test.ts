@@ -8,7 +8,7 @@ import type { CloudAssembly } from "aws-cdk-lib/cx-api";
 import { access, accessOf, migrationActions, permissionsTable, reaperActions, secretActions } from "../access";
 import { REAPER_ITERATOR_AGE_ALARM_MS } from "../alarms";
 import { accessLogFormat, COMPLETE_P99_ALARM_MS, WEBHOOK_QUEUE_DEPTH_ALARM } from "../api-stack";
-import { MIGRATE_WORKSPACES_HANDLER, RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER } from "../handlers";
+import { DAILY_HOUSEKEEPING_HANDLER, MIGRATE_WORKSPACES_HANDLER, RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER } from "../handlers";
 import { expiredUploadFilter, REAPER_HANDLER, sealFilter, uploadsCors } from "../storage-stack";
 import { API_ORIGIN_HEADERS, apiPathPatterns, dashboardCsp, ORIGIN_READ_TIMEOUT_SECONDS, SPA_REWRITE_CODE, VIEWER_HOST_CODE } from "../web-stack";
 import { nagFindings, REPO_ROOT, synthesize } from "../synthesize";
@@ -189,8 +189,8 @@ describe("functions", () => {
 
   it("run ESM bundles on nodejs24.x, arm64, without X-Ray", () => {
     // Route functions, the fallback, the reaper, resume-deletes, the workspaces migration, the build-mail
-    // sender, the webhook delivery worker; with mail the SES event handler.
-    for (const [stage, count] of [[dev, routeFunctions.length + 6], [prod, routeFunctions.length + 7]] as const) {
+    // sender, the webhook delivery worker, the daily housekeeping; with mail the SES event handler.
+    for (const [stage, count] of [[dev, routeFunctions.length + 7], [prod, routeFunctions.length + 8]] as const) {
       const fns = allOwn(stage);
       expect(fns).toHaveLength(count);
       for (const [, fn] of fns) {
@@ -830,6 +830,7 @@ describe("alarms", () => {
       ...Object.values(functionTable).map((f) => [prod.api, f.handler] as const),
       [prod.storage, REAPER_HANDLER] as const,
       [prod.api, RESUME_DELETES_HANDLER] as const,
+      [prod.api, DAILY_HOUSEKEEPING_HANDLER] as const,
       [prod.api, SES_EVENTS_HANDLER] as const,
     ];
     for (const [template, handler] of all) {
@@ -884,6 +885,7 @@ describe("same code everywhere", () => {
       ...Object.values(functionTable).map((f) => f.handler),
       REAPER_HANDLER,
       RESUME_DELETES_HANDLER,
+      DAILY_HOUSEKEEPING_HANDLER,
       SES_EVENTS_HANDLER,
       MIGRATE_WORKSPACES_HANDLER,
     ]) {
@@ -1269,6 +1271,25 @@ describe("background work", () => {
       const normalize = (statements: Statement[]) => statements.filter((s) => !background(s)).map((s) => JSON.stringify({ ...s, Action: sortedActions(s) })).sort();
       expect(normalize(roleStatements(stage.api, fnId))).toEqual(normalize(statementsOf(stage.api, handlerOf("projects"))));
       expect(envVars(stage.api, fnId)).toEqual(envVars(stage.api, functionByHandler(stage.api, handlerOf("projects"))[0]));
+    }
+  });
+});
+
+describe("daily housekeeping", () => {
+  it("runs once a day with the grants of a build's removal, the webhook queue and mail, and no origin secret", () => {
+    const queueId = (s: Stage) => ofType(s.api, "AWS::SQS::Queue").find(([id]) => id.startsWith("BackgroundFailures"))![0];
+    for (const stage of [dev, prod]) {
+      const [fnId] = functionByHandler(stage.api, DAILY_HOUSEKEEPING_HANDLER);
+      const rule = ofType(stage.api, "AWS::Events::Rule").map(([, r]) => props<{ ScheduleExpression: string; Targets: { Arn: unknown; DeadLetterConfig: unknown }[] }>(r)).find((r) => JSON.stringify(r.Targets).includes(fnId))!;
+      expect(rule.ScheduleExpression).toBe("rate(1 day)");
+      expect(rule.Targets[0]).toMatchObject({ Arn: { "Fn::GetAtt": [fnId, "Arn"] }, DeadLetterConfig: { Arn: { "Fn::GetAtt": [queueId(stage), "Arn"] } } });
+      const statements = roleStatements(stage.api, fnId);
+      const actions = statements.flatMap(sortedActions);
+      for (const action of ["dynamodb:Query", "dynamodb:BatchWriteItem", "dynamodb:PutItem", "s3:DeleteObjectVersion", "s3:ListBucketVersions", "sqs:SendMessage"]) expect(actions, action).toContain(action);
+      expect(actions).not.toContain("secretsmanager:GetSecretValue");
+      expect(actions.some((a) => a.endsWith("*"))).toBe(false);
+      // SES only where the stage sends mail.
+      expect(actions.includes("ses:SendEmail"), "ses").toBe(stage === prod);
     }
   });
 });

@@ -171,6 +171,10 @@ export const routes = [
   { method: "DELETE", path: "/api/files/{fileId}", auth: "session", fn: "files" },
   // What changed since the previous build of the same app, or since `?against=` (docs/release-safety.md).
   { method: "GET", path: "/api/files/{fileId}/diff", auth: "session", fn: "files" },
+  // Retention (issue 24, docs/release-safety.md): what a project's policy would remove now (the
+  // policy itself rides on the project's PATCH), and pinning a build so no policy removes it.
+  { method: "GET", path: "/api/projects/{projectId}/retention/preview", auth: "session", fn: "projects" },
+  { method: "PATCH", path: "/api/files/{fileId}", auth: "session", fn: "files" },
   { method: "PATCH", path: "/api/files/{fileId}/share", auth: "session", fn: "links" },
   { method: "POST", path: "/api/files/{fileId}/share/regenerate", auth: "session", fn: "links" },
   // The audit log of a workspace (docs/audit-log.md), newest first: ?cursor=&actor=&action=.

@@ -9,6 +9,7 @@ import { startDynamoDbLocal, stopLeftoverDynamoDbLocal } from "./dynamodb/dynamo
 import { ensureTable } from "./dynamodb/ensure-table";
 import { startBuildMailSender } from "./housekeeping/build-mail-sender";
 import { DEFAULT_SWEEP_SECONDS, startDeleteSweep } from "./housekeeping/delete-sweep";
+import { DEFAULT_DAILY_SECONDS, startDailyHousekeeping } from "./housekeeping/daily-housekeeping";
 import { startWebhookWorker } from "./housekeeping/webhook-worker";
 import { startLocalApiServer } from "./http/local-api-server";
 import { startMailCatcher } from "./mail/mail-catcher";
@@ -51,6 +52,8 @@ export interface LocalStackOptions {
   s3ProxyUrl?: string;
   /** How often the resume-deletes sweep runs (on AWS: every 15 minutes); default 60 s. */
   deleteSweepSeconds?: number;
+  /** How often the daily housekeeping (retention, expiry warnings) runs; default once a day, and once at start. */
+  dailyHousekeepingSeconds?: number;
   /**
    * A service died while the stack runs (DynamoDB Local's JVM): the stack cannot serve anymore.
    * Default: log it. `npm start` stops and exits non-zero.
@@ -264,6 +267,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     closers.push(() => api.close());
     const sweep = await startDeleteSweep({ everySeconds: options.deleteSweepSeconds ?? DEFAULT_SWEEP_SECONDS, log });
     closers.push(() => sweep.close());
+    // Retention and expiry warnings (docs/release-safety.md): on AWS an EventBridge schedule.
+    const daily = await startDailyHousekeeping({ everySeconds: options.dailyHousekeepingSeconds ?? DEFAULT_DAILY_SECONDS, log });
+    closers.push(() => daily.close());
     const buildMail = await startBuildMailSender({ log });
     closers.push(() => buildMail.close());
     // Webhook deliveries (docs/webhooks.md): on AWS a queue-triggered function, here a poller.

@@ -42,6 +42,7 @@ try {
     ...(env.HANGAR_S3_PROXY_URL ? { s3ProxyUrl: env.HANGAR_S3_PROXY_URL } : {}),
     // Tests: a faster resume-deletes sweep than the default minute.
     ...(env.HANGAR_DELETE_SWEEP_SECONDS ? { deleteSweepSeconds: Number(env.HANGAR_DELETE_SWEEP_SECONDS) } : {}),
+    ...(env.HANGAR_DAILY_HOUSEKEEPING_SECONDS ? { dailyHousekeepingSeconds: Number(env.HANGAR_DAILY_HOUSEKEEPING_SECONDS) } : {}),
     ...(dashboardDir ? { dashboardDir } : {}),
     ...Object.fromEntries(
       Object.entries({

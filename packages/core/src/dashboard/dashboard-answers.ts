@@ -24,6 +24,28 @@ export interface ProjectAnswer {
   fileCount: number;
   lastUploadAt: string | null;
   createdAt: string;
+  /** The retention policy the daily run applies (docs/release-safety.md); null when none. A number null does not apply. */
+  retention: { keepLatest: number | null; maxAgeDays: number | null } | null;
+  /** Bytes of the completed builds stored; null for an old project not counted yet (its first list counts it). */
+  storageBytes: number | null;
+}
+
+/** `GET /api/projects/{projectId}/retention/preview`: what the daily run would remove now. */
+export interface RetentionPreviewAnswer {
+  policy: { keepLatest: number | null; maxAgeDays: number | null } | null;
+  /** Oldest first. */
+  items: {
+    fileId: string;
+    platform: string;
+    version: string | null;
+    build: string | null;
+    branch: string | null;
+    completedAt: string;
+    size: number;
+    reasons: ("over_keep_latest" | "older_than_max_age")[];
+  }[];
+  /** The bytes these builds free. */
+  bytes: number;
 }
 
 /** An API key as lists show it: never its secret. */
@@ -109,6 +131,8 @@ export interface FileSummary {
   downloadUrl: string | null;
   /** The share link's state and counts; null while the build has no link (pending, rejected). */
   share: LinkSummary | null;
+  /** Kept whatever the project's retention policy says (`PATCH /api/files/{fileId}`). */
+  pinned: boolean;
 }
 
 export interface FileDetail extends FileSummary {

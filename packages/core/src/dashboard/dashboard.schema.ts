@@ -1,4 +1,8 @@
 import * as z from "zod/mini";
+import { RETENTION_BOUNDS } from "../releases/retention";
+
+/** The bounds of a policy's numbers, for forms that check them before the API does. */
+export { RETENTION_BOUNDS };
 import { PROJECT_COLOR_NAMES } from "./palette";
 
 // Names are shown in lists, badges and mails: no controls, no invisible or bidi characters.
@@ -39,10 +43,33 @@ export const CreateProject = z.object({
 });
 export type CreateProject = z.infer<typeof CreateProject>;
 
+const bounded = (min: number, max: number) =>
+  z.number("must be a whole number").check(z.int("must be a whole number"), z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`));
+
+/**
+ * A project's retention policy (docs/release-safety.md): keep the newest `keepLatest` builds per
+ * platform and branch and/or none older than `maxAgeDays`; a field null or absent does not apply.
+ * A policy that names neither is refused rather than stored as "off": `retention: null` turns
+ * retention off, so a form that lost its numbers cannot look like a policy.
+ */
+export const RetentionInput = z
+  .object({
+    keepLatest: z.optional(z.nullable(bounded(RETENTION_BOUNDS.keepLatest.min, RETENTION_BOUNDS.keepLatest.max))),
+    maxAgeDays: z.optional(z.nullable(bounded(RETENTION_BOUNDS.maxAgeDays.min, RETENTION_BOUNDS.maxAgeDays.max))),
+  })
+  .check(
+    z.refine((p) => (p.keepLatest ?? null) !== null || (p.maxAgeDays ?? null) !== null, {
+      error: "must name keepLatest or maxAgeDays (null turns retention off)",
+    }),
+  );
+export type RetentionInput = z.infer<typeof RetentionInput>;
+
 export const UpdateProject = z.object({
   name: z.optional(ProjectName),
   description: z.optional(description),
   color: z.optional(color),
+  /** null turns retention off. */
+  retention: z.optional(z.nullable(RetentionInput)),
 });
 export type UpdateProject = z.infer<typeof UpdateProject>;
 
@@ -75,6 +102,10 @@ export type FileRef = z.infer<typeof FileRef>;
 /** `GET /api/files/{fileId}/diff?against=<fileId>`: another build of the project (default: the previous one). */
 export const DiffQuery = z.object({ against: z.optional(z.string().check(z.regex(FILE_ID, "is not a file id"))) });
 export type DiffQuery = z.infer<typeof DiffQuery>;
+
+/** `PATCH /api/files/{fileId}`: pin a build (retention keeps it) or unpin it. */
+export const UpdateFile = z.object({ pinned: z.boolean("must be true or false") });
+export type UpdateFile = z.infer<typeof UpdateFile>;
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;

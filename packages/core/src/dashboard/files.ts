@@ -1,8 +1,10 @@
-import { NotFoundError } from "../errors/domain-errors";
-import type { FileRecord, LinkStats, ProjectView } from "../ports";
+import { ConflictError, NotFoundError } from "../errors/domain-errors";
+import type { AuditActor, FileRecord, LinkStats, ProjectView } from "../ports";
+import { auditActor } from "../audit/audit-actor";
+import type { EventActor } from "../webhooks/webhook-events";
 import type { LinkBases } from "../upload/upload-settings";
 import { decodeCursor, encodeCursor } from "./cursor";
-import type { FileRef, PageQuery, ProjectRef, WorkspacePageQuery } from "./dashboard.schema";
+import type { FileRef, PageQuery, ProjectRef, UpdateFile, WorkspacePageQuery } from "./dashboard.schema";
 import type { DashboardDeps } from "./dashboard-deps";
 import { ownProject, workspaceOf } from "./projects";
 import { recordChange } from "./audit-record";
@@ -71,6 +73,7 @@ async function summary(
     shareUrl: file.userKey ? `${links.shareBaseUrl}/share/${file.userKey}` : null,
     downloadUrl: file.userKey ? `${links.publicBaseUrl}/download/${file.userKey}` : null,
     share: file.userKey ? linkSummary(stats.get(file.userKey), deps.clock.now()) : null,
+    pinned: file.pinned === true,
   };
 }
 
@@ -149,6 +152,16 @@ export async function getFile(
   links: LinkBases,
 ): Promise<FileDetail> {
   const { file, project } = await ownFile(deps, actor, input, "workspace.read");
+  return fileDetail(deps, file, project, links);
+}
+
+/** A file as its page shows it: the summary, its link's settings and counts, metadata and CI context. */
+async function fileDetail(
+  deps: ListDeps & { links: { links: Pick<ShareLinks, "get"> } },
+  file: FileRecord,
+  project: ProjectView,
+  links: LinkBases,
+): Promise<FileDetail> {
   const key = isDashboardUpload(file) ? undefined : await deps.keys.get(file.clientId);
   const names = new Map(key ? [[key.clientId, key.name]] : []);
   const share = (await fileLinkView({ links: deps.links.links, clock: deps.clock }, file, links)) ?? null;
@@ -171,23 +184,41 @@ export async function getFile(
  * storage step fails the record is still there, so the person can retry and nothing is orphaned.
  */
 export async function deleteFile(
-  deps: Pick<DashboardDeps, "projects" | "workspaces" | "files" | "objects" | "audit" | "events"> & Partial<Pick<DashboardDeps, "clock">>,
+  deps: RemoveBuildDeps,
   actor: Actor,
   input: FileRef,
 ): Promise<void> {
   const { file, project } = await ownFile(deps, actor, input, "builds.manage");
+  await removeBuild(deps, project, file, { audit: auditActor(actor), event: userActor(actor) });
+}
+
+export type RemoveBuildDeps = Pick<DashboardDeps, "projects" | "workspaces" | "files" | "objects" | "audit" | "events"> & Partial<Pick<DashboardDeps, "clock">>;
+
+/**
+ * The one way a build is removed, by a person (deleteFile) or by a project's retention policy
+ * (releases/apply-retention.ts): objects, then the record (its links answer 410 `file_removed`,
+ * testers' items go with it), the project's counts, the audit entry and `build.deleted`.
+ * `why` names who removed it and, for retention, the reasons the policy gave.
+ */
+export async function removeBuild(
+  deps: RemoveBuildDeps,
+  project: ProjectView,
+  file: FileRecord,
+  who: { audit: AuditActor; event: EventActor; retention?: string[] },
+): Promise<void> {
   for (;;) {
     const { more } = await deps.objects.purgePrefix(file.key.slice(0, file.key.lastIndexOf("/") + 1));
     if (!more) break;
   }
   await deps.files.remove(file);
-  if (file.status === "completed") await deps.projects.forgetUpload(project.workspaceId, project.projectId);
+  if (file.status === "completed") await deps.projects.forgetUpload(project.workspaceId, project.projectId, file.fileSize);
   const version = typeof file.metadata?.version === "string" ? file.metadata.version : null;
-  await recordChange(deps, actor, {
+  await deps.audit.record({
     workspaceId: project.workspaceId,
+    actor: who.audit,
     action: "build.deleted",
     target: { type: "build", id: file.fileId, label: file.fileName },
-    details: { projectId: project.projectId, projectName: project.name, version },
+    details: { projectId: project.projectId, projectName: project.name, version, ...(who.retention ? { reason: "retention", retention: who.retention.join(",") } : {}) },
   });
   await deps.events?.publish({
     type: "build.deleted",
@@ -195,6 +226,29 @@ export async function deleteFile(
     workspaceId: project.workspaceId,
     ...buildRouting(file),
     // The links died with the build: none in the payload.
-    data: { workspaceId: project.workspaceId, build: buildPayload(file, null), actor: userActor(actor) },
+    data: { workspaceId: project.workspaceId, build: buildPayload(file, null), reason: who.retention ? "retention" : "deleted", actor: who.event },
   });
+}
+
+/** Pins or unpins a completed build; answers the file as the file page shows it. */
+export async function pinFile(
+  deps: ListDeps & { links: { links: Pick<ShareLinks, "get"> } } & Pick<DashboardDeps, "audit">,
+  actor: Actor,
+  input: FileRef & UpdateFile,
+  links: LinkBases,
+): Promise<FileDetail> {
+  const { file, project } = await ownFile(deps, actor, input, "builds.manage");
+  if (file.status !== "completed") throw new ConflictError("build_not_completed", "Only a completed build can be pinned");
+  // The record as written (ReturnValues ALL_NEW) is what the answer shows: no second read.
+  const written = await deps.files.setPinned(file.fileId, input.pinned);
+  if (!written) throw fileNotFound();
+  if ((file.pinned === true) !== input.pinned) {
+    await recordChange(deps, actor, {
+      workspaceId: project.workspaceId,
+      action: input.pinned ? "build.pinned" : "build.unpinned",
+      target: { type: "build", id: file.fileId, label: file.fileName },
+      details: { projectId: project.projectId, projectName: project.name },
+    });
+  }
+  return fileDetail(deps, written, project, links);
 }

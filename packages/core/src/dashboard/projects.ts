@@ -1,12 +1,14 @@
 import { ConflictError, ValidationError } from "../errors/domain-errors";
-import type { ProjectView } from "../ports";
+import type { ProjectChanges, ProjectView } from "../ports";
+import type { RetentionPolicy } from "../releases/retention";
+import { withStorage } from "../releases/project-storage";
 import type { Actor } from "../workspaces/actor";
 import { workspaceAccess } from "../workspaces/access";
 import { projectAccess, projectNotFound } from "../workspaces/project-access";
 import type { Action } from "../workspaces/roles";
 import { personalWorkspaceId } from "../workspaces/workspace-ids";
 import { recordChange } from "./audit-record";
-import type { CreateProject, DeleteProject, ProjectRef, UpdateProject, WorkspaceQuery } from "./dashboard.schema";
+import type { CreateProject, DeleteProject, ProjectRef, RetentionInput, UpdateProject, WorkspaceQuery } from "./dashboard.schema";
 import type { Budget, DashboardDeps } from "./dashboard-deps";
 import type { ProjectAnswer } from "./dashboard-answers";
 import { MAX_PROJECTS } from "./limits";
@@ -25,6 +27,8 @@ export function projectAnswer(p: ProjectView): ProjectAnswer {
     fileCount: p.fileCount,
     lastUploadAt: p.lastUploadAt ?? null,
     createdAt: p.createdAt,
+    retention: p.retention ? { keepLatest: p.retention.keepLatest ?? null, maxAgeDays: p.retention.maxAgeDays ?? null } : null,
+    storageBytes: p.storageBytes ?? null,
   };
 }
 
@@ -63,6 +67,7 @@ export async function createProject(
     createdAt: deps.clock.now().toISOString(),
     status: "active",
     fileCount: 0,
+    storageBytes: 0,
   };
   try {
     // The limit is kept by the write itself, so parallel creates cannot pass it.
@@ -82,15 +87,24 @@ export async function createProject(
   return projectAnswer(project);
 }
 
-export async function listProjects(deps: Pick<DashboardDeps, "projects" | "workspaces">, actor: Actor, input: WorkspaceQuery) {
+export async function listProjects(deps: Pick<DashboardDeps, "projects" | "workspaces"> & Partial<Pick<DashboardDeps, "files">>, actor: Actor, input: WorkspaceQuery) {
   const { workspaceId } = await workspaceAccess(deps, actor.userId, workspaceOf(actor, input), "workspace.read");
-  const projects = await deps.projects.list(workspaceId);
+  const projects = await Promise.all((await deps.projects.list(workspaceId)).map((p) => withStorage(deps, p)));
   projects.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   return projects.map(projectAnswer);
 }
 
-export async function getProject(deps: Pick<DashboardDeps, "projects" | "workspaces">, actor: Actor, input: ProjectRef) {
-  return projectAnswer(await ownProject(deps, actor, input.projectId, "workspace.read"));
+export async function getProject(deps: Pick<DashboardDeps, "projects" | "workspaces"> & Partial<Pick<DashboardDeps, "files">>, actor: Actor, input: ProjectRef) {
+  return projectAnswer(await withStorage(deps, await ownProject(deps, actor, input.projectId, "workspace.read")));
+}
+
+/** The stored form of a policy: the numbers it names (null: retention off). */
+function retentionPolicyOf(input: RetentionInput | null): RetentionPolicy | null {
+  if (!input) return null;
+  const policy: RetentionPolicy = {};
+  if (typeof input.keepLatest === "number") policy.keepLatest = input.keepLatest;
+  if (typeof input.maxAgeDays === "number") policy.maxAgeDays = input.maxAgeDays;
+  return policy;
 }
 
 const deleting = () => new ConflictError("project_deleting", "This project is being deleted");
@@ -104,14 +118,21 @@ export async function updateProject(
   const { projectId, ...fields } = input;
   const project = await ownProject(deps, actor, projectId, "projects.manage");
   if (project.status !== "active") throw deleting();
-  const changes = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  const { retention, ...rest } = fields;
+  const changes: ProjectChanges = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+  if (retention !== undefined) changes.retention = retentionPolicyOf(retention);
   try {
     if (!(await deps.projects.update(project, changes))) throw projectNotFound();
   } catch (error) {
     if (error instanceof ConflictError) throw nameTaken();
     throw error;
   }
-  const updated = { ...project, ...changes };
+  const { retention: policy, ...plain } = changes;
+  const updated: ProjectView = { ...project, ...plain };
+  if (policy !== undefined) {
+    if (policy) updated.retention = policy;
+    else delete updated.retention;
+  }
   await recordChange(deps, actor, {
     workspaceId: project.workspaceId,
     action: "project.updated",
@@ -120,6 +141,8 @@ export async function updateProject(
     details: {
       fields: Object.keys(changes).sort().join(","),
       ...(changes.name !== undefined && changes.name !== project.name ? { previousName: project.name } : {}),
+      // The policy as it now is (null: off), so the log answers "who turned retention on, and to what".
+      ...(policy !== undefined ? { keepLatest: policy?.keepLatest ?? null, maxAgeDays: policy?.maxAgeDays ?? null } : {}),
     },
   });
   return projectAnswer(updated);

@@ -26,6 +26,9 @@ export const AUDIT_ACTIONS = [
   "project.deleted",
   "build.uploaded",
   "build.deleted",
+  // Issue 24 (docs/release-safety.md): a build pinned against the project's retention policy, or unpinned.
+  "build.pinned",
+  "build.unpinned",
   // A build sent to testers (issue 20, docs/testers.md): groups, recipients and new mails in details.
   "build.distribute",
   "key.created",

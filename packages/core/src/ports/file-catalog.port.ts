@@ -27,4 +27,9 @@ export interface FileCatalog {
   remove(file: FileRecord): Promise<void>;
   /** Removes many records and their share items (purges), in batches. */
   removeMany(files: FileRecord[]): Promise<void>;
+  /**
+   * Pins or unpins a completed build (retention never removes a pinned one) and answers the
+   * record as written; undefined when the file is gone or not completed.
+   */
+  setPinned(fileId: string, pinned: boolean): Promise<FileRecord | undefined>;
 }

@@ -47,6 +47,8 @@ export interface FileRecord {
   iconVersionId?: string;
   rejection?: { reason: string; message: string };
   buildContext?: BuildContext;
+  /** Kept whatever the project's retention policy says (issue 24); absent means not pinned. */
+  pinned?: boolean;
 }
 
 export interface CompletedFile extends FileRecord {

@@ -1,3 +1,4 @@
+import type { RetentionPolicy } from "../releases/retention";
 import type { Project } from "./project-repository.port";
 
 /** A project as the dashboard shows it: the stored project plus its upload statistics. */
@@ -7,12 +8,21 @@ export interface ProjectView extends Project {
   /** Completed uploads currently stored. */
   fileCount: number;
   lastUploadAt?: string;
+  /** The retention policy the daily run applies (docs/release-safety.md); absent when none. */
+  retention?: RetentionPolicy;
+  /**
+   * Bytes of the completed builds stored, kept exact by ADDs at complete and at removal; absent on
+   * a project stored before it was counted, until `countStorage` counted it once.
+   */
+  storageBytes?: number;
 }
 
 export interface ProjectChanges {
   name?: string;
   description?: string;
   color?: string;
+  /** A policy replaces the project's; null removes it. */
+  retention?: RetentionPolicy | null;
 }
 
 /**
@@ -45,7 +55,20 @@ export interface ProjectCatalog {
   /** Removes the project and its name item (the last step of a purge). */
   remove(workspaceId: string, projectId: string, name: string): Promise<void>;
   /** Counts a completed upload on the project; nothing happens when the project is gone. */
-  recordUpload(workspaceId: string, projectId: string, at: string): Promise<void>;
-  /** Takes a deleted completed upload off the project's count. */
-  forgetUpload(workspaceId: string, projectId: string): Promise<void>;
+  recordUpload(workspaceId: string, projectId: string, at: string, bytes?: number): Promise<void>;
+  /** Takes a deleted completed upload (and its bytes) off the project's counts. */
+  forgetUpload(workspaceId: string, projectId: string, bytes?: number): Promise<void>;
+  /**
+   * The projects with a retention policy, in every workspace (the daily run's work list): one
+   * Query of a well-known partition, not a Scan of the table.
+   */
+  withRetention(): Promise<{ workspaceId: string; projectId: string }[]>;
+  /** Takes a project that no longer exists off that list. */
+  forgetRetention(projectId: string): Promise<void>;
+  /**
+   * The storage of a project stored before it was counted, counted once: `sum` adds up its
+   * completed builds, and the result is kept only if no upload or removal was counted meanwhile
+   * (else it counts again, a few times). undefined when the project is gone or stayed too busy.
+   */
+  countStorage(workspaceId: string, projectId: string, sum: () => Promise<number>): Promise<number | undefined>;
 }

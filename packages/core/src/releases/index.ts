@@ -6,3 +6,5 @@ export * from "./compare-builds";
 export * from "./expiry-mail";
 export * from "./expiry-run";
 export * from "./expiring.schema";
+export * from "./apply-retention";
+export * from "./project-storage";

@@ -26,6 +26,7 @@ export function versionText(build: BuildPayload): string {
 }
 
 export function actorText(actor: EventActor): string {
+  if (actor.kind === "system") return "the project's retention policy";
   return actor.kind === "apiKey" ? `API key ${actor.clientId}` : (actor.email ?? "a member");
 }
 

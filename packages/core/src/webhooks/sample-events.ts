@@ -40,7 +40,7 @@ export function sampleEvent(type: WebhookEventType, workspaceId: string, links: 
     case "build.distributed":
       return { ...base, type, data: { workspaceId, build, distribution: { distributionId: "dst_TestEvent000000000", groups: [{ groupId: "grp_TestEvent00000000", name: "QA" }], recipients: 30, message: "Please test the new onboarding" }, actor: member } };
     case "build.deleted":
-      return { ...base, type, data: { workspaceId, build: { ...build, links: null }, actor: member } };
+      return { ...base, type, data: { workspaceId, build: { ...build, links: null }, reason: "deleted", actor: member } };
     case "link.settings_changed":
       return { ...base, type, data: { workspaceId, build, link: { enabled: true, expiresAt: new Date(now.getTime() + 7 * 86_400_000).toISOString(), hasPassword: true, maxDownloads: null }, changed: ["expiresAt", "password"], actor: member } };
     case "key.created":

@@ -11,7 +11,11 @@ import type { WebhookEventType } from "./webhooks.schema";
  */
 
 /** Who did it: a dashboard member, or an API key (CI). */
-export type EventActor = { kind: "user"; userId: string; email: string | null } | { kind: "apiKey"; clientId: string };
+export type EventActor =
+  | { kind: "user"; userId: string; email: string | null }
+  | { kind: "apiKey"; clientId: string }
+  // Hangar itself: the daily run of a project's retention policy (docs/release-safety.md).
+  | { kind: "system" };
 
 export interface BuildLinks {
   /** The share page testers open. */
@@ -64,6 +68,8 @@ export interface BuildRejectedData {
 export interface BuildDeletedData {
   workspaceId: string;
   build: BuildPayload;
+  /** `deleted`: a member deleted it; `retention`: the project's retention policy removed it (actor `system`). */
+  reason: "deleted" | "retention";
   actor: EventActor;
 }
 

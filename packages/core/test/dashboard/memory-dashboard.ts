@@ -61,7 +61,7 @@ export class MemoryProjects implements ProjectCatalog {
   async create(project: Project) {
     if (this.names.has(this.nameKey(project.workspaceId, project.name))) throw new ConflictError("already_exists", "taken");
     if ((await this.list(project.workspaceId)).length >= MAX_PROJECTS) throw new ConflictError("limit_reached", "limit");
-    this.items.set(this.key(project.workspaceId, project.projectId), { ...project, status: "active", fileCount: 0 });
+    this.items.set(this.key(project.workspaceId, project.projectId), { ...project, status: "active", fileCount: 0, storageBytes: 0 });
     this.names.set(this.nameKey(project.workspaceId, project.name), project.projectId);
   }
   async update(current: ProjectView, changes: ProjectChanges) {
@@ -72,7 +72,10 @@ export class MemoryProjects implements ProjectCatalog {
       this.names.delete(this.nameKey(current.workspaceId, current.name));
       this.names.set(this.nameKey(current.workspaceId, changes.name), current.projectId);
     }
-    Object.assign(stored, changes);
+    const { retention, ...rest } = changes;
+    Object.assign(stored, rest);
+    if (retention === null) delete stored.retention;
+    else if (retention !== undefined) stored.retention = retention;
     return true;
   }
   async markDeleting(workspaceId: string, projectId: string) {
@@ -85,13 +88,24 @@ export class MemoryProjects implements ProjectCatalog {
     if (this.names.get(this.nameKey(workspaceId, name)) === projectId) this.names.delete(this.nameKey(workspaceId, name));
     this.items.delete(this.key(workspaceId, projectId));
   }
-  async recordUpload(workspaceId: string, projectId: string, at: string) {
+  async recordUpload(workspaceId: string, projectId: string, at: string, bytes = 0) {
     const stored = this.items.get(this.key(workspaceId, projectId));
-    if (stored) Object.assign(stored, { fileCount: stored.fileCount + 1, lastUploadAt: at });
+    if (stored) Object.assign(stored, { fileCount: stored.fileCount + 1, lastUploadAt: at, ...(stored.storageBytes === undefined ? {} : { storageBytes: stored.storageBytes + bytes }) });
   }
-  async forgetUpload(workspaceId: string, projectId: string) {
+  async forgetUpload(workspaceId: string, projectId: string, bytes = 0) {
     const stored = this.items.get(this.key(workspaceId, projectId));
     if (stored) stored.fileCount -= 1;
+    if (stored?.storageBytes !== undefined) stored.storageBytes -= bytes;
+  }
+  async withRetention() {
+    return [...this.items.values()].filter((p) => p.retention).map((p) => ({ workspaceId: p.workspaceId, projectId: p.projectId }));
+  }
+  async forgetRetention() {}
+  async countStorage(workspaceId: string, projectId: string, sum: () => Promise<number>) {
+    const stored = this.items.get(this.key(workspaceId, projectId));
+    if (!stored) return undefined;
+    stored.storageBytes ??= await sum();
+    return stored.storageBytes;
   }
 }
 
@@ -247,6 +261,13 @@ export class MemoryFileCatalog implements FileCatalog {
   }
   async remove(file: FileRecord) {
     await this.removeMany([file]);
+  }
+  async setPinned(fileId: string, pinned: boolean) {
+    const r = this.records.get(fileId);
+    if (!r || r.status !== "completed") return undefined;
+    if (pinned) r.pinned = true;
+    else delete r.pinned;
+    return structuredClone(r);
   }
   async removeMany(files: FileRecord[]) {
     for (const f of files) {

@@ -32,7 +32,7 @@ async function countCompleted(file: CompletedFile, caller: Uploader, links: Link
   const workspaceId = keyWorkspaceId(caller);
   await Promise.all([
     isDashboardUpload(caller) ? undefined : usage?.uploadCompleted(caller.clientId, new Date(file.completedAt), file.fileSize),
-    projects.recordUpload(workspaceId, file.projectId, file.completedAt),
+    projects.recordUpload(workspaceId, file.projectId, file.completedAt, file.fileSize),
     caller.actor
       ? recordChange({ audit: auditLog() }, caller.actor, {
           workspaceId,

@@ -1,4 +1,4 @@
-import { compareBuilds, deleteFile, getFile, latestFiles, listExpiring } from "@hangar/core";
+import { compareBuilds, deleteFile, getFile, latestFiles, listExpiring, pinFile } from "@hangar/core";
 import { actorOf } from "../middleware/actor";
 import { fileDeps } from "../composition/dashboard-files";
 import { expiringDeps } from "../composition/expiry";
@@ -27,6 +27,10 @@ export const handler = dashboardFunction("files", {
   // The latest builds whose profile or share link expires soon (docs/release-safety.md): the dashboard's banner.
   "GET /api/workspaces/{workspaceId}/expiring": {
     handler: async (_e, c) => json(200, await listExpiring(expiringDeps(), actorOf(c), c.params)),
+  },
+  // Pin or unpin (docs/release-safety.md "Retention"): answers the file as GET does.
+  "PATCH /api/files/{fileId}": {
+    handler: async (e, c) => json(200, await pinFile(fileDeps(), actorOf(c), { ...c.params, ...c.body }, linkBases(e, getRuntime().settings))),
   },
   "DELETE /api/files/{fileId}": {
     handler: async (_e, c) => {

@@ -7,6 +7,7 @@ import {
   getProject,
   listProjectFiles,
   listProjects,
+  previewRetention,
   updateProject,
 } from "@hangar/core";
 import { actorOf } from "../middleware/actor";
@@ -37,6 +38,8 @@ const http = dashboardFunction("projects", {
     handler: async (e, c) =>
       json(200, await listProjectFiles(dashboardDeps(), actorOf(c), { ...c.params, ...c.query }, linkBases(e, getRuntime().settings))),
   },
+  // Exactly what tonight's run would remove, at this moment (docs/release-safety.md "Retention").
+  "GET /api/projects/{projectId}/retention/preview": { handler: async (_e, c) => json(200, await previewRetention(dashboardDeps(), actorOf(c), c.params)) },
   "DELETE /api/account": deleteAccountEndpoint,
   // Here, not in the workspaces function: deleting a workspace purges its projects (S3 deletes,
   // the background self-invocation), this function's rights. 200 with the status either way.

@@ -152,7 +152,8 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
         </div>
         <div>
           <dt>Who</dt>
-          <dd className="break-anywhere">{entry.actor.email ?? entry.actor.userId}</dd>
+          {/* `system`: Hangar itself, a retention policy's daily run (docs/audit-log.md). */}
+          <dd className="break-anywhere">{entry.actor.email ?? (entry.actor.userId === "system" ? "Hangar (retention policy)" : entry.actor.userId)}</dd>
         </div>
         <div>
           <dt>From</dt>

@@ -14,6 +14,7 @@ import { Button, DangerActions } from "../components/button";
 import { CopyField, Loaded } from "../components/data";
 import { AppIcon, FileStatus, platformLabel, versionOf } from "../components/file-list";
 import { FileTesters } from "../components/file-testers";
+import { PinBuild } from "../components/pin-build";
 import { AppShell, Card } from "../components/layouts";
 import { ShareLinkSettings } from "../components/share-link-settings";
 
@@ -209,6 +210,7 @@ function FileDetails({ file, workspaceId, canManageLinks, canDelete, canDistribu
         </div>
       </Card>
       <ReleaseNotes file={file} />
+      <PinBuild file={file} canManage={canDelete} />
       {share && <ShareLinkSettings file={file} share={share} canManage={canManageLinks} />}
       {((file.shareUrl && !share) || file.downloadUrl) && (
         <Card

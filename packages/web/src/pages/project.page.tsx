@@ -1,3 +1,4 @@
+import { formatBytes } from "@hangar/core/format-bytes";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { describeError } from "../api/api-client";
@@ -15,6 +16,7 @@ import { FileList, groupFiles } from "../components/file-list";
 import { FormScaffold } from "../components/form-scaffold";
 import { AppShell, Card, EmptyState } from "../components/layouts";
 import { ProjectForm } from "../components/project-form";
+import { ProjectRetentionSettings } from "../components/project-retention-settings";
 import { ProjectTestersSettings } from "../components/project-testers-settings";
 import { UploadPanel } from "../components/upload-panel";
 import { useForm } from "../components/use-form";
@@ -66,6 +68,10 @@ export function ProjectPage({ projectId }: { projectId: string }) {
                       <dd data-testid="project-build-count">{project.fileCount}</dd>
                     </div>
                     <div>
+                      <dt>Storage</dt>
+                      <dd data-testid="project-storage">{project.storageBytes === null ? "Not counted yet" : formatBytes(project.storageBytes)}</dd>
+                    </div>
+                    <div>
                       <dt>Last upload</dt>
                       <dd>{project.lastUploadAt ? formatDateTime(project.lastUploadAt) : "None yet"}</dd>
                     </div>
@@ -88,6 +94,7 @@ export function ProjectPage({ projectId }: { projectId: string }) {
             {project.status === "active" && can("builds.manage") && <UploadPanel projectId={project.projectId} />}
             <ProjectFiles project={project} canUpload={can("builds.manage")} canKeys={can("keys.manage")} />
             {project.status === "active" && <ProjectTestersSettings project={project} canManage={can("projects.manage")} />}
+            {project.status === "active" && <ProjectRetentionSettings project={project} canManage={can("projects.manage")} />}
             {project.status === "active" && can("projects.manage") && <DeleteProject project={project} />}
           </div>
         )}

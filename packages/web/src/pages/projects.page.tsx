@@ -1,3 +1,4 @@
+import { formatBytes } from "@hangar/core/format-bytes";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { Project } from "../api/dashboard.api";
@@ -36,6 +37,7 @@ export function ProjectList({ projects, headingLevel = 2 }: { projects: readonly
             <span>
               {p.fileCount} {p.fileCount === 1 ? "build" : "builds"}
             </span>
+            {p.storageBytes !== null && <span data-testid="project-card-storage">{formatBytes(p.storageBytes)} stored</span>}
             <span>{p.lastUploadAt ? <>Last upload <time dateTime={p.lastUploadAt}>{formatDateTime(p.lastUploadAt)}</time></> : "No uploads yet"}</span>
             {p.status === "deleting" && <span className="badge badge-danger">Deleting…</span>}
           </p>

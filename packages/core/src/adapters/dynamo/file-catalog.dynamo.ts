@@ -1,7 +1,7 @@
-import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { FileCatalog, FilePage, FileRecord, LinkStats } from "../../ports";
 import { DynamoFileRepository, toRecord } from "./file-repository.dynamo";
-import { dynamoFailure, untilProcessed } from "./dynamo-errors";
+import { dynamoFailure, isConditionFailure, untilProcessed } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
 import { batchWrite } from "./usage.dynamo";
 import { endedLinkItem } from "./ended-link.dynamo";
@@ -123,5 +123,26 @@ export class DynamoFileCatalog implements FileCatalog {
       throw dynamoFailure("BatchWriteItem(files)", error);
     }
     await removeTesterItems(this.db, this.tableName, this.installLinkSecret, fileIds, now);
+  }
+
+  async setPinned(fileId: string, pinned: boolean): Promise<FileRecord | undefined> {
+    try {
+      const out = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.file(fileId),
+          // Unpinned is the attribute's absence, like every record stored before pins.
+          UpdateExpression: pinned ? "SET pinned = :true" : "REMOVE pinned",
+          ConditionExpression: "attribute_exists(pk) AND #status = :completed",
+          ExpressionAttributeNames: { "#status": "status" },
+          ExpressionAttributeValues: { ":completed": "completed", ...(pinned ? { ":true": true } : {}) },
+          ReturnValues: "ALL_NEW",
+        }),
+      );
+      return out.Attributes ? toRecord(out.Attributes) : undefined;
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw dynamoFailure("UpdateItem(file pinned)", error);
+    }
   }
 }

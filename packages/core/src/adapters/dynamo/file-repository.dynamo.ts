@@ -37,6 +37,7 @@ export function toRecord(item: Record<string, unknown>): FileRecord {
   if (typeof item.iconVersionId === "string") record.iconVersionId = item.iconVersionId;
   if (item.rejection) record.rejection = item.rejection as FileRecord["rejection"];
   if (item.buildContext && typeof item.buildContext === "object") record.buildContext = item.buildContext as FileRecord["buildContext"];
+  if (item.pinned === true) record.pinned = true;
   return record;
 }
 

@@ -2,6 +2,7 @@ import { DeleteCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type 
 import { createCountedProject, deleteCountedProject } from "./counted-limits.dynamo";
 import { ConflictError } from "../../errors/domain-errors";
 import type { Project, ProjectCatalog, ProjectChanges, ProjectView } from "../../ports";
+import type { RetentionPolicy } from "../../releases/retention";
 import { cancelledConditions, conditionalWrite, dynamoFailure, getItem, isConditionFailure, queryAll } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
 
@@ -18,7 +19,22 @@ function toView(item: Record<string, any>): ProjectView {
     fileCount: Math.max(0, Number(item.fileCount ?? 0)),
   };
   if (item.lastUploadAt) view.lastUploadAt = item.lastUploadAt;
+  const retention = retentionOf(item.retention);
+  if (retention) view.retention = retention;
+  // An ADD on an old project creates the attribute with that one build's bytes: only a counted
+  // project's number is its storage.
+  if (item.storageCounted === true && typeof item.storageBytes === "number") view.storageBytes = Math.max(0, item.storageBytes);
   return view;
+}
+
+/** The stored policy (a map of the numbers it names), or undefined. */
+function retentionOf(value: unknown): RetentionPolicy | undefined {
+  if (!value || typeof value !== "object") return undefined;
+  const { keepLatest, maxAgeDays } = value as Record<string, unknown>;
+  const policy: RetentionPolicy = {};
+  if (typeof keepLatest === "number") policy.keepLatest = keepLatest;
+  if (typeof maxAgeDays === "number") policy.maxAgeDays = maxAgeDays;
+  return policy.keepLatest === undefined && policy.maxAgeDays === undefined ? undefined : policy;
 }
 
 /**
@@ -91,6 +107,9 @@ export class DynamoProjectCatalog implements ProjectCatalog {
         ...project,
         status: "active",
         fileCount: 0,
+        // Counted from the start: complete and removals ADD to it (docs/release-safety.md).
+        storageBytes: 0,
+        storageCounted: true,
       },
       name: { ...keys.projectName(project.workspaceId, project.name), type: "projectName", projectId: project.projectId },
     });
@@ -100,32 +119,43 @@ export class DynamoProjectCatalog implements ProjectCatalog {
     const names: Record<string, string> = { "#status": "status" };
     const values: Record<string, unknown> = { ":active": "active" };
     const sets: string[] = [];
+    const removes: string[] = [];
     for (const [field, value] of Object.entries(changes)) {
       if (value === undefined) continue;
       names[`#${field}`] = field;
+      // null clears a setting (a retention policy turned off).
+      if (value === null) {
+        removes.push(`#${field}`);
+        continue;
+      }
       values[`:${field}`] = value;
       sets.push(`#${field} = :${field}`);
     }
-    if (sets.length === 0) return true;
+    if (sets.length === 0 && removes.length === 0) return true;
     const update = {
       TableName: this.tableName,
       Key: keys.project(current.workspaceId, current.projectId),
-      UpdateExpression: `SET ${sets.join(", ")}`,
+      UpdateExpression: [sets.length ? `SET ${sets.join(", ")}` : "", removes.length ? `REMOVE ${removes.join(", ")}` : ""].filter(Boolean).join(" "),
       ConditionExpression: "attribute_exists(pk) AND #status = :active",
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     };
     const renamed = changes.name !== undefined && changes.name.toLowerCase() !== current.name.toLowerCase();
+    // The daily run's work list follows the policy in the same transaction (withRetention).
+    const listed =
+      changes.retention === undefined
+        ? []
+        : changes.retention === null
+          ? [{ Delete: { TableName: this.tableName, Key: keys.retentionPolicy(current.projectId) } }]
+          : [{ Put: { TableName: this.tableName, Item: { ...keys.retentionPolicy(current.projectId), type: "retentionPolicy", workspaceId: current.workspaceId, projectId: current.projectId } } }];
     try {
-      if (!renamed) {
+      if (!renamed && listed.length === 0) {
         // A change of case only keeps the same name item.
         await this.db.send(new UpdateCommand(update));
         return true;
       }
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Update: update },
+      const rename = renamed
+        ? [
             {
               Put: {
                 TableName: this.tableName,
@@ -134,14 +164,15 @@ export class DynamoProjectCatalog implements ProjectCatalog {
               },
             },
             { Delete: { TableName: this.tableName, Key: keys.projectName(current.workspaceId, current.name) } },
-          ],
-        }),
-      );
+          ]
+        : [];
+      await this.db.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...listed, ...rename] }));
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;
       const failed = cancelledConditions(error);
-      if (failed?.[1]) throw new ConflictError("already_exists", "This project name is taken");
+      // The name item's Put comes after the project and the work list's item.
+      if (renamed && failed?.[1 + listed.length]) throw new ConflictError("already_exists", "This project name is taken");
       if (failed?.[0]) return false;
       throw dynamoFailure("UpdateItem(project)", error);
     }
@@ -184,13 +215,65 @@ export class DynamoProjectCatalog implements ProjectCatalog {
     await deleteCountedProject(this.db, this.tableName, workspaceId, projectId);
   }
 
-  async recordUpload(workspaceId: string, projectId: string, at: string): Promise<void> {
-    await this.counter(workspaceId, projectId, "ADD fileCount :one SET lastUploadAt = :at", { ":one": 1, ":at": at });
+  async recordUpload(workspaceId: string, projectId: string, at: string, bytes = 0): Promise<void> {
+    await this.counter(workspaceId, projectId, "ADD fileCount :one, storageBytes :bytes SET lastUploadAt = :at", { ":one": 1, ":bytes": bytes, ":at": at });
   }
 
-  async forgetUpload(workspaceId: string, projectId: string): Promise<void> {
-    await this.counter(workspaceId, projectId, "ADD fileCount :minusOne", { ":minusOne": -1 });
+  async forgetUpload(workspaceId: string, projectId: string, bytes = 0): Promise<void> {
+    await this.counter(workspaceId, projectId, "ADD fileCount :minusOne, storageBytes :bytes", { ":minusOne": -1, ":bytes": -bytes });
   }
+
+  async withRetention(): Promise<{ workspaceId: string; projectId: string }[]> {
+    const items = await queryAll(
+      this.db,
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": keys.retentionPolicy("").pk },
+      },
+      "projects with retention",
+    );
+    return items.map((item) => ({ workspaceId: String(item.workspaceId), projectId: String(item.projectId) }));
+  }
+
+  async forgetRetention(projectId: string): Promise<void> {
+    try {
+      await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.retentionPolicy(projectId) }));
+    } catch (error) {
+      throw dynamoFailure("DeleteItem(retention policy)", error);
+    }
+  }
+
+  /**
+   * Why this is exact: complete writes the file record before it ADDs to the counter, and a
+   * removal removes the record before it subtracts. So the counter is read first, the files
+   * summed next, and the sum written only while the counter is unchanged: an ADD before the read
+   * belongs to a file the sum sees (or no longer sees), an ADD after it makes the write fail.
+   * `storageCounted` marks the result; until then an ADD's number is not the project's storage.
+   */
+  async countStorage(workspaceId: string, projectId: string, sum: () => Promise<number>): Promise<number | undefined> {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const item = await getItem(this.db, this.tableName, keys.project(workspaceId, projectId), "project", { consistent: true });
+      if (!item) return undefined;
+      if (item.storageCounted === true && typeof item.storageBytes === "number") return Math.max(0, item.storageBytes);
+      const seen = typeof item.storageBytes === "number" ? item.storageBytes : undefined;
+      const bytes = await sum();
+      const written = await conditionalWrite(
+        this.db,
+        "UpdateItem(project storage)",
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.project(workspaceId, projectId),
+          UpdateExpression: "SET storageBytes = :bytes, storageCounted = :true",
+          ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(storageCounted) AND ${seen === undefined ? "attribute_not_exists(storageBytes)" : "storageBytes = :seen"}`,
+          ExpressionAttributeValues: { ":bytes": bytes, ":true": true, ...(seen === undefined ? {} : { ":seen": seen }) },
+        }),
+      );
+      if (written) return bytes;
+    }
+    return undefined;
+  }
+
 
   /** Counter updates never recreate a project that was deleted meanwhile. */
   private async counter(workspaceId: string, projectId: string, expression: string, values: Record<string, unknown>) {

@@ -24,6 +24,8 @@ export const keys = {
   /** A project delete under way, in one well-known partition the housekeeping sweep queries. */
   pendingDelete: (projectId: string) => ({ pk: "DELETING", sk: `PROJECT#${projectId}` }),
   pendingWorkspaceDelete: (workspaceId: string) => ({ pk: "DELETING", sk: `WORKSPACE#${workspaceId}` }),
+  /** A project with a retention policy, in one well-known partition the daily run queries (issue 24). */
+  retentionPolicy: (projectId: string) => ({ pk: "RETENTION", sk: `PROJECT#${projectId}` }),
   /** One key's usage counters of one UTC day (`YYYY-MM-DD`). */
   usageDay: (clientId: string, day: string) => ({ pk: `USAGE#${clientId}`, sk: `DAY#${day}` }),
   /** A random secret of the stage, by purpose (`cursor`): see DynamoStageSecret. */

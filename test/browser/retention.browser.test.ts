@@ -1,0 +1,128 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dash, type Browser as Person } from "../support/accounts";
+import { readFixture, stack, upload } from "../support/api";
+import { newDashboardKey, uploadIpa } from "../support/dashboard";
+import { fixtures } from "../support/fixtures";
+import { addMember, member, newWorkspace } from "../support/workspaces";
+import { auditBothSchemes, openSession, type BrowserSession } from "./support/browser";
+
+/**
+ * Issue 24 item 5 in Chromium against the local stack: an owner sets a project's retention policy
+ * on the project page, previews what it would remove, pins a build on its page (the preview then
+ * leaves it out), and sees the project's storage on the project list and page; a viewer reads the
+ * same without a control that changes anything. axe-core in both schemes at 390 and 1280 px,
+ * screenshots in .tmp/screenshots/retention/.
+ */
+
+const SHOTS = "retention";
+let owner: Person;
+let viewer: Person;
+let workspaceId: string;
+let projectId: string;
+const builds: { fileId: string; size: number }[] = [];
+const sessions: BrowserSession[] = [];
+const violations: string[] = [];
+
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000, interval: 100 });
+const previewRows = (page: Page) => page.getByTestId("retention-preview").locator("tbody tr");
+
+async function browserOf(person: Person): Promise<BrowserSession> {
+  const session = await openSession(stack().baseUrl);
+  sessions.push(session);
+  const [name, ...value] = person.cookie!.split("=");
+  await session.context.addCookies([{ name: name!, value: value.join("="), url: stack().baseUrl }]);
+  return session;
+}
+
+beforeAll(async () => {
+  const o = await member();
+  owner = o.b;
+  expect((await dash(owner, "PUT", "/api/account/profile", { displayName: "Rae Release" })).status).toBe(200);
+  ({ workspaceId } = await newWorkspace(owner, "Release team"));
+  const v = await member();
+  viewer = v.b;
+  expect((await dash(viewer, "PUT", "/api/account/profile", { displayName: "Vic Viewer" })).status).toBe(200);
+  await addMember(workspaceId, v.userId, "viewer");
+  const created = await dash(owner, "POST", "/api/projects", { name: "Field Notes", description: "The field app", color: "green", workspaceId });
+  expect(created.status, created.text).toBe(201);
+  projectId = created.json.projectId;
+  const key = await newDashboardKey(owner, projectId);
+  for (let i = 1; i <= 4; i++) builds.push(await uploadIpa(key, `FieldNotes-${i}.ipa`, { branch: "main" }));
+  const { completed } = await upload(key, "field-notes.apk", readFixture(fixtures("apk").find((f) => f.endsWith("aapt2-literal.apk"))!));
+  expect(completed.status, completed.text).toBe(200);
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all(sessions.map((s) => s.context.close()));
+  expect(violations).toEqual([]);
+});
+
+describe("retention in the dashboard", () => {
+  it("an owner sets a policy, previews it, pins a build, and sees the storage", async () => {
+    const { page, problems } = await browserOf(owner);
+    await page.goto(`/projects/${projectId}`);
+    const card = page.locator("section", { has: page.getByRole("heading", { name: "Retention", level: 2 }) });
+    await eventually(() => card.getByTestId("retention-policy").textContent()).toBe("Off: builds are kept until someone deletes them.");
+    await expect(page.getByTestId("project-storage").textContent()).resolves.toMatch(/^\d+(\.\d+)? (B|kB|KB|MB)$/);
+
+    // A number out of bounds is refused before anything is sent, in the error summary.
+    await card.getByLabel("Builds to keep").fill("0");
+    await card.getByRole("button", { name: "Save policy" }).click();
+    await eventually(() => page.getByRole("alert").first().textContent()).toContain("Enter a number from 1 to 1,000.");
+
+    await card.getByLabel("Builds to keep").fill("2");
+    await card.getByLabel("Maximum age in days").fill("90");
+    await card.getByRole("button", { name: "Save policy" }).click();
+    await eventually(() => card.getByTestId("retention-policy").textContent()).toBe("Keep the 2 newest builds of each platform and branch, and remove builds older than 90 days.");
+    // The preview opens after saving: the two oldest iOS builds of main; the APK is its platform's newest.
+    await eventually(() => previewRows(page).count()).toBe(2);
+    await expect(previewRows(page).nth(0).textContent()).resolves.toContain("Beyond the newest to keep");
+    violations.push(...(await auditBothSchemes(page, SHOTS, "project-retention")));
+
+    // Pin the oldest on its page: the preview then leaves it out.
+    await page.goto(`/files/${builds[0]!.fileId}`);
+    const pin = page.locator("section", { has: page.getByRole("heading", { name: "Retention", level: 2 }) });
+    await eventually(() => pin.getByTestId("pin-state").textContent()).toBe("Not pinned");
+    await pin.getByRole("button", { name: "Pin build" }).click();
+    await eventually(() => pin.getByTestId("pin-state").textContent()).toBe("Pinned");
+    await eventually(() => pin.getByRole("button", { name: "Unpin build" }).isVisible()).toBe(true);
+    expect((await dash(owner, "GET", `/api/files/${builds[0]!.fileId}`)).json.pinned).toBe(true);
+    violations.push(...(await auditBothSchemes(page, SHOTS, "file-pinned")));
+
+    await page.goto(`/projects/${projectId}`);
+    await page.getByRole("button", { name: "Preview what would be removed" }).click();
+    await eventually(() => previewRows(page).count()).toBe(1);
+    await expect(previewRows(page).first().getByRole("link").getAttribute("href")).resolves.toBe(`/files/${builds[1]!.fileId}`);
+
+    // The project list shows each project's storage.
+    await page.goto(`/projects?workspace=${workspaceId}`);
+    await eventually(() => page.getByTestId("project-card-storage").first().textContent()).toMatch(/^\d+(\.\d+)? (B|kB|MB) stored$/);
+    violations.push(...(await auditBothSchemes(page, SHOTS, "projects-storage")));
+
+    // Off again.
+    await page.goto(`/projects/${projectId}`);
+    await page.getByRole("button", { name: "Turn retention off" }).click();
+    await eventually(() => page.getByTestId("retention-policy").textContent()).toBe("Off: builds are kept until someone deletes them.");
+    expect((await dash(owner, "GET", `/api/projects/${projectId}`)).json.retention).toBeNull();
+    expect(problems).toEqual([]);
+  });
+
+  it("a viewer reads the policy, the preview and the pin, with no control that changes them", async () => {
+    expect((await dash(owner, "PATCH", `/api/projects/${projectId}`, { retention: { keepLatest: 3 } })).status).toBe(200);
+    const { page, problems } = await browserOf(viewer);
+    await page.goto(`/projects/${projectId}`);
+    await eventually(() => page.getByTestId("retention-policy").textContent()).toBe("Keep the 3 newest builds of each platform and branch.");
+    await expect(page.getByRole("button", { name: "Save policy" }).count()).resolves.toBe(0);
+    await expect(page.getByRole("button", { name: "Turn retention off" }).count()).resolves.toBe(0);
+    await page.getByRole("button", { name: "Preview what would be removed" }).click();
+    // Four iOS builds of main, three kept, the oldest pinned: nothing goes.
+    await eventually(() => page.getByTestId("retention-preview").getByText("Nothing to remove").isVisible()).toBe(true);
+    violations.push(...(await auditBothSchemes(page, SHOTS, "project-retention-viewer")));
+
+    await page.goto(`/files/${builds[0]!.fileId}`);
+    await eventually(() => page.getByTestId("pin-state").textContent()).toBe("Pinned");
+    await expect(page.getByRole("button", { name: /pin build/i }).count()).resolves.toBe(0);
+    expect(problems).toEqual([]);
+  });
+});
