@@ -2,9 +2,11 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { createHash, randomBytes } from "node:crypto";
+import { GetCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { DEVICE_COOKIE, DEVICE_COOKIE_SECRET, enrollmentHash, parseDeviceCookie } from "@hangar/core/devices";
 import { DynamoStageSecret, keys } from "@hangar/core/dynamo";
+import { INSTALL_LINK_SECRET, installLinkHash, installLinkToken } from "@hangar/core/testers";
 import plist from "plist";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AD_HOC_DEVICES } from "../packages/inspect/fixtures/ipa-fixtures";
@@ -126,7 +128,7 @@ describe("the enroll profile", () => {
     // Stored by its hash only, for an hour, for the share link's workspace and nobody's address.
     const { Item } = await db().send(new GetCommand({ TableName: stack().tableName, Key: keys.enrollment(enrollmentHash(challenge)) }));
     expect(Item).toMatchObject({ type: "enrollment", workspaceIds: [owner.personal], email: null, returnTo: `/share/${build.userKey}` });
-    expect(Item!.ttl - Date.parse(Item!.createdAt) / 1000).toBe(3600);
+    expect(Item!.ttl).toBe(Math.floor(Date.parse(Item!.createdAt) / 1000) + 3600);
     expect(JSON.stringify(Item)).not.toContain(challenge);
   });
 
@@ -141,6 +143,7 @@ describe("the enroll profile", () => {
     expect(reply.status, reply.text).toBe(400);
     expect(reply.headers.get("content-type")).toContain("text/html");
     expect(reply.text).toContain("This page cannot register a device");
+    if (returnTo === "/apps") expect(reply.text).toContain("Sign in to the tester portal first");
   });
 });
 
@@ -241,6 +244,81 @@ describe("the device's signed answer", () => {
   });
 });
 
+describe("who the device belongs to", () => {
+  const address = () => `tester-${randomBytes(4).toString("hex")}@hangar.test`;
+
+  /** What a distribution writes for one tester: the personal install link's item (core's testers/install-link.ts makes the token). */
+  async function installLink(email: string): Promise<string> {
+    const secret = await new DynamoStageSecret(db(), stack().tableName, INSTALL_LINK_SECRET).bytes();
+    const token = installLinkToken(secret, build.fileId, email);
+    await db().send(
+      new PutCommand({
+        TableName: stack().tableName,
+        Item: { ...keys.installLink(installLinkHash(token)), type: "installLink", email, fileId: build.fileId, projectId: key.projectId, workspaceId: owner.personal, createdAt: new Date().toISOString() },
+      }),
+    );
+    return token;
+  }
+
+  /** A live tester session of `email`, as the tester sign-in leaves it; answers the `hangar_tester` cookie's value. */
+  async function testerSession(email: string): Promise<string> {
+    const token = randomBytes(32).toString("base64url");
+    const sessionId = createHash("sha256").update(token).digest("hex");
+    const expiresAt = new Date(Date.now() + 86_400_000);
+    await db().send(
+      new PutCommand({
+        TableName: stack().tableName,
+        Item: { ...keys.testerSession(email, sessionId), type: "testerSession", sessionId, email, createdAt: new Date().toISOString(), expiresAt: expiresAt.toISOString(), ttl: Math.floor(expiresAt.getTime() / 1000) },
+      }),
+    );
+    return `${Buffer.from(email, "utf8").toString("base64url")}.${token}`;
+  }
+
+  it("records the tester a personal install link was sent to", async () => {
+    const email = address();
+    const udid = freshUdid();
+    const { answer } = await enrollDevice(`/install/${await installLink(email)}`, { UDID: udid, PRODUCT: "iPad13,18", VERSION: "22B83" });
+    expect(answer.status, answer.text).toBe(301);
+    expect((await devicesOf(owner.personal)).items.find((d) => d.udid === udid)).toMatchObject({ email, model: "iPad (10th generation)" });
+  });
+
+  it("records a signed-in tester's device in every workspace they are in a group of, from the portal", async () => {
+    const email = address();
+    const team = await newWorkspace(owner.b);
+    for (const workspaceId of [owner.personal, team.workspaceId]) {
+      const group = await dash(owner.b, "POST", `/api/workspaces/${workspaceId}/groups`, { name: `QA ${randomBytes(3).toString("hex")}` });
+      expect(group.status, group.text).toBe(201);
+      expect((await dash(owner.b, "POST", `/api/groups/${group.json.groupId}/testers`, { emails: [email] })).status).toBe(200);
+    }
+    const cookie = { Cookie: `hangar_tester=${await testerSession(email)}` };
+    const udid = freshUdid();
+    const { challenge } = await enrollProfile("/apps", cookie);
+    const { Item } = await db().send(new GetCommand({ TableName: stack().tableName, Key: keys.enrollment(enrollmentHash(challenge)) }));
+    expect([...Item!.workspaceIds].sort()).toEqual([owner.personal, team.workspaceId].sort());
+    const answer = await visit("/devices/enroll/callback", { method: "POST", headers: PKCS7, rawBody: signed(answerPlist({ CHALLENGE: challenge, UDID: udid, PRODUCT: "iPhone16,1", VERSION: "22B83" })) });
+    expect(answer.status, answer.text).toBe(301);
+    for (const workspaceId of [owner.personal, team.workspaceId]) {
+      expect((await devicesOf(workspaceId)).items.find((d) => d.udid === udid)).toMatchObject({ email, model: "iPhone 15 Pro" });
+    }
+    // The result page goes back to the portal.
+    const page = await visit(`/devices/enrolled/${challenge}`, { headers: HTML });
+    expect(page.headers.get("refresh")).toBe("4; url=/apps");
+  });
+
+  it("removes a workspace's devices with the workspace", async () => {
+    const team = await newWorkspace(owner.b);
+    const project = await dash(owner.b, "POST", "/api/projects", { name: `Gone ${Date.now()}`, color: "blue", workspaceId: team.workspaceId });
+    const teamKey = await newDashboardKey(owner.b, project.json.projectId);
+    const ipa = await upload(teamKey, "Team.ipa", readFixture(fixtures("ipa").find((f) => f.endsWith("ad-hoc-devices.ipa"))!));
+    const { answer } = await enrollDevice(`/share/${ipa.completed.json.userKey}`, { UDID: freshUdid(), PRODUCT: "iPhone15,2", VERSION: "22B83" });
+    expect(answer.status).toBe(301);
+    expect(await deviceItems(team.workspaceId)).toHaveLength(1);
+    const deleted = await dash(owner.b, "DELETE", `/api/workspaces/${team.workspaceId}`, { confirmName: team.name });
+    expect(deleted.status, deleted.text).toBeLessThan(300);
+    await expect.poll(() => deviceItems(team.workspaceId), { timeout: 20_000 }).toEqual([]);
+  });
+});
+
 describe("a build's devices and Apple's export", () => {
   let included: string;
   let missing: string;
@@ -282,12 +360,21 @@ describe("a build's devices and Apple's export", () => {
     expect(reply.status, reply.text).toBe(200);
     expect(reply.headers.get("content-type")).toBe("text/tab-separated-values; charset=utf-8");
     expect(reply.headers.get("content-disposition")).toBe('attachment; filename="hangar-devices-missing.txt"');
-    const lines = reply.text.split("\n");
-    expect(lines[0]).toBe("Device ID\tDevice Name\tDevice Platform");
-    expect(reply.text.endsWith("\n")).toBe(true);
-    expect(lines).toContain("00008130-0000DEADBEEF001E\tTab here and a very long name that Apple's portal\tios");
-    expect(lines.some((l) => l.startsWith(AD_HOC_DEVICES[0]!))).toBe(false);
-    for (const line of lines.slice(1, -1)) expect(line.split("\t")).toHaveLength(3);
+    // Exactly: the header, then every registered device the profile lacks, oldest first, names made safe.
+    const files = await dash(owner.b, "GET", `/api/files/${build.fileId}/devices`);
+    const rows = [...(files.json.missing as { udid: string; name: string }[])].reverse().map((d) => {
+      const name = d.udid === "00008130-0000DEADBEEF001E" ? "Tab here and a very long name that Apple's portal" : d.name;
+      return `${d.udid}\t${name}\tios\n`;
+    });
+    expect(rows.length).toBeGreaterThan(1);
+    expect(reply.text).toBe(`Device ID\tDevice Name\tDevice Platform\n${rows.join("")}`);
+    expect(reply.text).not.toContain(AD_HOC_DEVICES[0]);
+  });
+
+  it("refuses missing=true without the build it is about", async () => {
+    const reply = await dash(owner.b, "GET", `/api/workspaces/${owner.personal}/devices/export?missing=true`);
+    expect(reply.status, reply.text).toBe(400);
+    expect(reply.json.error.fields).toEqual([{ field: "missing", message: "missing=true needs fileId (the build whose profile lacks them)" }]);
   });
 
   it("exports every device of the workspace, oldest first", async () => {
