@@ -282,6 +282,18 @@ describe("who the device belongs to", () => {
     expect((await devicesOf(owner.personal)).items.find((d) => d.udid === udid)).toMatchObject({ email, model: "iPad (10th generation)" });
   });
 
+  it("records the device for a project's app page, and refuses the page once it is off", async () => {
+    const on = await dash(owner.b, "PUT", `/api/projects/${key.projectId}/app-page`, { enabled: true });
+    expect(on.status, on.text).toBe(200);
+    const path = new URL(on.json.url as string).pathname;
+    const udid = freshUdid();
+    const { answer } = await enrollDevice(path, { UDID: udid, PRODUCT: "iPhone17,3", VERSION: "22B83", DEVICE_NAME: "Lab 16" });
+    expect(answer.status, answer.text).toBe(301);
+    expect((await devicesOf(owner.personal)).items.find((d) => d.udid === udid)).toMatchObject({ name: "Lab 16", model: "iPhone 16", email: null });
+    expect((await dash(owner.b, "PUT", `/api/projects/${key.projectId}/app-page`, { enabled: false })).status).toBe(200);
+    expect((await visit(`/devices/enroll?return=${encodeURIComponent(path)}`, { headers: HTML })).status).toBe(400);
+  });
+
   it("records a signed-in tester's device in every workspace they are in a group of, from the portal", async () => {
     const email = address();
     const team = await newWorkspace(owner.b);
