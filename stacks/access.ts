@@ -305,6 +305,19 @@ export const access = {
     originSecret: true,
     webhookQueue: true,
   },
+  // iOS devices (docs/devices.md): the enroll flow reads the page it came from (share item, file,
+  // install link, app page lookup and project: GetItem; a project's workspace and a tester's groups
+  // on gsi1: Query), the tester session (GetItem, DeleteItem when it expired), counts the per-client
+  // rules (UpdateItem), writes the enrollment (PutItem, UpdateItem) and the devices (GetItem, Query
+  // COUNT of the workspace's devices, PutItem in a transaction with a ConditionCheckItem of the
+  // workspace, UpdateItem), reads the device-cookie stage secret
+  // (GetItem; PutItem the first time). The dashboard's routes: session (Get/Update/Delete), members
+  // and files (GetItem), devices (Query; by id on gsi1; UpdateItem to rename, DeleteItem to remove).
+  devices: {
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"],
+    index: ["dynamodb:Query"],
+    originSecret: true,
+  },
   // The CLI tarball is packed from files in its own bundle: no table, no objects.
   cli: { originSecret: true },
   // The OpenAPI document is built from the route tables in the bundle: no table, no objects.

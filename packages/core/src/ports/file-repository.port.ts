@@ -49,6 +49,12 @@ export interface FileRecord {
   buildContext?: BuildContext;
   /** Kept whatever the project's retention policy says (issue 24); absent means not pinned. */
   pinned?: boolean;
+  /**
+   * The UDIDs an ad-hoc or development profile lists (uppercase, bounded: docs/devices.md), kept
+   * for the devices' included/missing lists and the share page's verdict; never in an answer.
+   * Absent on App Store, enterprise and Android builds and on builds completed before it was kept.
+   */
+  provisionedUdids?: string[];
 }
 
 export interface CompletedFile extends FileRecord {
