@@ -316,6 +316,18 @@ export const access = {
     originSecret: true,
     webhookQueue: true,
   },
+  // iOS devices (docs/devices.md): the enroll flow reads the page it came from (share item, file,
+  // install link, app page lookup and project: GetItem; a project's workspace and a tester's groups
+  // on gsi1: Query), the tester session (GetItem, DeleteItem when it expired), counts the per-client
+  // rules (UpdateItem), writes the enrollment (PutItem, UpdateItem) and the devices (GetItem, Query
+  // COUNT of the workspace's devices, PutItem, UpdateItem), reads the device-cookie stage secret
+  // (GetItem; PutItem the first time). The dashboard's routes: session (Get/Update/Delete), members
+  // and files (GetItem), devices (Query; by id on gsi1; UpdateItem to rename, DeleteItem to remove).
+  devices: {
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
+    index: ["dynamodb:Query"],
+    originSecret: true,
+  },
   // The CLI tarball is packed from files in its own bundle: no table, no objects.
   cli: { originSecret: true },
   // Answers unknown paths (404) and wrong methods (405): it touches no resource.

@@ -1,20 +1,10 @@
-import { randomInt } from "node:crypto";
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { conditionalWrite, dynamoFailure, getItem } from "../adapters/dynamo/dynamo-errors";
 import { gsi1, keys } from "../adapters/dynamo/table-keys";
-import type { BuildDevicesStore, BuildProfile, RecordOutcome, UnlistedDevice } from "./build-verdicts";
+import type { BuildDevicesStore, BuildProfile, UnlistedDevice, UnlistedOutcome } from "./build-verdicts";
 import { modelName } from "./device-models";
-
-/** Devices per workspace (docs/devices.md); Apple's own limit is 100 per device family and year. */
-export const MAX_WORKSPACE_DEVICES = 1000;
-
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-/** `dev_` + 16 uniform base62 characters, like the other ids of the contract. */
-export function newDeviceId(): string {
-  let out = "dev_";
-  for (let i = 0; i < 16; i++) out += BASE62[randomInt(62)];
-  return out;
-}
+import { MAX_DEVICE_NAME_LENGTH, MAX_DEVICES_PER_WORKSPACE } from "./devices.schema";
+import { newDeviceId } from "./enrollment";
 
 /** The stored UDIDs as a list, whether written as a list or a string set. */
 function udidsOf(value: unknown): string[] | undefined {
@@ -41,11 +31,11 @@ export class DynamoBuildDevices implements BuildDevicesStore {
     return { ...(typeof item.workspaceId === "string" ? { workspaceId: item.workspaceId } : {}), ...(udids ? { provisionedUdids: udids } : {}) };
   }
 
-  async recordUnlisted({ workspaceId, claim, email }: UnlistedDevice, now: Date): Promise<RecordOutcome> {
+  async recordUnlisted({ workspaceId, claim, email }: UnlistedDevice, now: Date): Promise<UnlistedOutcome> {
     const key = keys.device(workspaceId, claim.udid);
     // Seen before (the usual case on a second visit): one read, no write, no count.
     if (await getItem(this.db, this.tableName, key, "device")) return "known";
-    if ((await this.count(workspaceId)) >= MAX_WORKSPACE_DEVICES) return "full";
+    if ((await this.count(workspaceId)) >= MAX_DEVICES_PER_WORKSPACE) return "full";
     const deviceId = newDeviceId();
     const at = now.toISOString();
     const model = modelName(claim.product);
@@ -60,7 +50,7 @@ export class DynamoBuildDevices implements BuildDevicesStore {
           deviceId,
           workspaceId,
           udid: claim.udid,
-          name: (claim.name ?? model ?? claim.product).slice(0, 100),
+          name: (claim.name ?? model ?? claim.product).slice(0, MAX_DEVICE_NAME_LENGTH),
           product: claim.product,
           model,
           osVersion: claim.version,
@@ -79,7 +69,7 @@ export class DynamoBuildDevices implements BuildDevicesStore {
     return made ? "recorded" : "known";
   }
 
-  /** The workspace's devices (a COUNT Query of its partition's `DEVICE#` items: 1,000 small items stay in one page). */
+  /** The workspace's devices (a COUNT Query of its partition's `DEVICE#` items: 1,000 small items fit one page). */
   private async count(workspaceId: string): Promise<number> {
     let total = 0;
     let start: Record<string, unknown> | undefined;

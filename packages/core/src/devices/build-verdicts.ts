@@ -32,13 +32,13 @@ export interface UnlistedDevice {
  * `known`: the workspace already has this UDID (nothing written: a member may have renamed it);
  * `full`: the workspace holds its limit of devices (docs/devices.md), nothing written.
  */
-export type RecordOutcome = "recorded" | "known" | "full";
+export type UnlistedOutcome = "recorded" | "known" | "full";
 
 export interface BuildDevicesStore {
   /** The build's workspace and profile UDIDs, or undefined when the file item is gone. */
   profileOf(fileId: string): Promise<BuildProfile | undefined>;
   /** Writes the device unless the workspace has its UDID or is full (a conditional put: two visits write one item). */
-  recordUnlisted(device: UnlistedDevice, now: Date): Promise<RecordOutcome>;
+  recordUnlisted(device: UnlistedDevice, now: Date): Promise<UnlistedOutcome>;
 }
 
 export interface BuildVerdictDeps {
@@ -81,7 +81,7 @@ export async function buildVerdicts(deps: BuildVerdictDeps, request: VerdictRequ
   for (const b of request.builds) verdicts.set(b.fileId, { kind: "not-applicable" });
   if (candidates.length === 0) return verdicts;
   const [claim, profiles] = await Promise.all([deviceOfCookies(deps, request.cookies), Promise.all(candidates.map((b) => deps.builds.profileOf(b.fileId)))]);
-  const recorded = new Map<string, Promise<RecordOutcome>>();
+  const recorded = new Map<string, Promise<UnlistedOutcome>>();
   await Promise.all(
     candidates.map(async (b, i) => {
       const profile = profiles[i];

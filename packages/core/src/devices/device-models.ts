@@ -1,11 +1,8 @@
 /**
- * Apple's model identifiers (`PRODUCT` in a profile-service answer, `iPhone15,2`) and the names
- * people know them by ("iPhone 14 Pro"): the verdict says "This iPhone (Anna's iPhone, iPhone 14
- * Pro)", not a code. Imports nothing: the web app may show the same names.
- *
- * Only devices that run iOS/iPadOS 16 or later are listed (older ones cannot install a current
- * build's minimum OS anyway); an identifier not here answers null and the page shows the
- * identifier itself. A new model costs one row, nothing breaks without it.
+ * Apple's model identifiers (what a device sends as PRODUCT) by the names people know them by,
+ * for the devices list and the share page's verdict ("iPhone 14 Pro"). A table rather than a
+ * lookup service: the identifiers are fixed for a model's life and a new model only adds a row;
+ * an identifier not in it shows as itself (the answer's `model` is null then).
  */
 const MODELS: Record<string, string> = {
   "iPhone10,1": "iPhone 8",
@@ -48,55 +45,32 @@ const MODELS: Record<string, string> = {
   "iPhone18,1": "iPhone 17 Pro",
   "iPhone18,2": "iPhone 17 Pro Max",
   "iPhone18,4": "iPhone Air",
-  "iPad7,11": "iPad (7th generation)",
-  "iPad7,12": "iPad (7th generation)",
   "iPad11,6": "iPad (8th generation)",
   "iPad11,7": "iPad (8th generation)",
   "iPad12,1": "iPad (9th generation)",
   "iPad12,2": "iPad (9th generation)",
   "iPad13,18": "iPad (10th generation)",
   "iPad13,19": "iPad (10th generation)",
-  "iPad15,7": "iPad (A16)",
-  "iPad15,8": "iPad (A16)",
-  "iPad11,3": "iPad Air (3rd generation)",
-  "iPad11,4": "iPad Air (3rd generation)",
   "iPad13,1": "iPad Air (4th generation)",
   "iPad13,2": "iPad Air (4th generation)",
   "iPad13,16": "iPad Air (5th generation)",
   "iPad13,17": "iPad Air (5th generation)",
-  "iPad14,8": "iPad Air 11-inch (M2)",
-  "iPad14,9": "iPad Air 11-inch (M2)",
-  "iPad14,10": "iPad Air 13-inch (M2)",
-  "iPad14,11": "iPad Air 13-inch (M2)",
-  "iPad15,3": "iPad Air 11-inch (M3)",
-  "iPad15,4": "iPad Air 11-inch (M3)",
-  "iPad15,5": "iPad Air 13-inch (M3)",
-  "iPad15,6": "iPad Air 13-inch (M3)",
-  "iPad11,1": "iPad mini (5th generation)",
-  "iPad11,2": "iPad mini (5th generation)",
   "iPad14,1": "iPad mini (6th generation)",
   "iPad14,2": "iPad mini (6th generation)",
-  "iPad16,1": "iPad mini (A17 Pro)",
-  "iPad16,2": "iPad mini (A17 Pro)",
   "iPad13,4": "iPad Pro 11-inch (3rd generation)",
-  "iPad13,5": "iPad Pro 11-inch (3rd generation)",
-  "iPad13,6": "iPad Pro 11-inch (3rd generation)",
-  "iPad13,7": "iPad Pro 11-inch (3rd generation)",
   "iPad13,8": "iPad Pro 12.9-inch (5th generation)",
-  "iPad13,9": "iPad Pro 12.9-inch (5th generation)",
-  "iPad13,10": "iPad Pro 12.9-inch (5th generation)",
-  "iPad13,11": "iPad Pro 12.9-inch (5th generation)",
   "iPad14,3": "iPad Pro 11-inch (4th generation)",
-  "iPad14,4": "iPad Pro 11-inch (4th generation)",
   "iPad14,5": "iPad Pro 12.9-inch (6th generation)",
-  "iPad14,6": "iPad Pro 12.9-inch (6th generation)",
+  "iPad14,8": "iPad Air 11-inch (M2)",
+  "iPad14,10": "iPad Air 13-inch (M2)",
   "iPad16,3": "iPad Pro 11-inch (M4)",
-  "iPad16,4": "iPad Pro 11-inch (M4)",
   "iPad16,5": "iPad Pro 13-inch (M4)",
-  "iPad16,6": "iPad Pro 13-inch (M4)",
+  "iPad16,1": "iPad mini (A17 Pro)",
+  "iPad15,7": "iPad (A16)",
+  "iPod9,1": "iPod touch (7th generation)",
 };
 
-/** The model's name, or null when the identifier is not in the table. */
+/** The model's name for Apple's identifier (`iPhone15,2` → "iPhone 14 Pro"), or null when the table has none. */
 export function modelName(product: string): string | null {
   return Object.hasOwn(MODELS, product) ? MODELS[product]! : null;
 }

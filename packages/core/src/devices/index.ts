@@ -1,6 +1,13 @@
-// iOS devices (issue 22, docs/devices.md). The devsrv helper fills this module; the device cookie is shared.
+// iOS devices (issue 22, docs/devices.md): node code. The browser-safe schemas are `@hangar/core/devices-schema`.
 export * from "./device-cookie";
+export * from "./devices.schema";
+export * from "./device-models";
+export * from "./device-store.port";
+export * from "./devices.dynamo";
+export * from "./signed-data";
+export * from "./enroll-profile";
+export * from "./enrollment";
+export * from "./device-admin";
 export * from "./device-verdict";
 export * from "./build-verdicts";
 export * from "./build-devices.dynamo";
-export * from "./device-models";

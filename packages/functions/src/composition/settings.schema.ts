@@ -102,6 +102,16 @@ export const Settings = z.object({
   ),
   /** Failed delivery attempts in a row (over at least half the retry schedule) that turn an endpoint off. */
   HANGAR_WEBHOOK_DISABLE_AFTER: intFromEnv(15, 1, 1000),
+  /**
+   * iOS devices (docs/devices.md): the identity that signs the enroll profile, so iOS shows it as
+   * verified instead of "Not Verified". One PEM text with the certificate chain (signer first) and
+   * its unencrypted private key (RSA or EC): in Secrets Manager on AWS (the ARN; only the devices
+   * function may read it), or a file on the local stack. Neither: the profile goes out unsigned.
+   */
+  HANGAR_ENROLL_SIGNING_SECRET_ARN: z.optional(z.string().check(z.regex(/^arn:aws[a-z-]*:secretsmanager:/, "must be a Secrets Manager secret ARN"))),
+  HANGAR_ENROLL_SIGNING_PEM_FILE: z.optional(z.string().check(z.minLength(1))),
+  /** `1` when App Store Connect registration is configured (docs/devices.md, the apple function): the devices list says so. */
+  HANGAR_ASC_ENABLED: z.optional(z.enum(["0", "1"], { error: "must be 1 (or 0)" })),
   /** Local stack only: DynamoDB Local and the local object store. Unset on AWS. */
   HANGAR_DYNAMODB_ENDPOINT: optionalUrl,
   HANGAR_S3_ENDPOINT: optionalUrl,
