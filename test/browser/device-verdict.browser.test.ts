@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { DEVICE_COOKIE, DEVICE_COOKIE_SECRET, signDeviceCookie, type DeviceClaim } from "@hangar/core/devices";
 import { DynamoStageSecret, keys } from "@hangar/core/dynamo";
+import type { TesterApps } from "@hangar/core/tester-access-schema";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { dash, signedIn, uniqueEmail, type Browser } from "../support/accounts";
@@ -120,7 +121,7 @@ describe("the share page's verdict on an iPhone", () => {
     expect(await page.locator(".actions a.button.primary").textContent()).toBe("Install");
     await box.getByRole("button", { name: "Copy UDID" }).click();
     await expect.poll(() => box.getByRole("status").textContent()).toBe("Copied.");
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(OUT);
+    expect(await page.evaluate("navigator.clipboard.readText()")).toBe(OUT);
     await audited(page, "share-not-in-profile");
     expect(problems).toEqual([]);
 
@@ -213,9 +214,9 @@ describe("the tester's pages", () => {
     await audited(page, "portal-not-in-profile");
     expect(await deviceItem(OUT_TESTER)).toMatchObject({ email: tester, udid: OUT_TESTER, model: "iPhone 16 Pro", osVersion: "26.1" });
 
-    const apps = await page.evaluate(async () => (await fetch("/api/tester/apps")).json());
+    const apps = (await page.evaluate(`fetch("/api/tester/apps").then((r) => r.json())`)) as TesterApps;
     expect(apps.enrollUrl).toBe(`${stack.baseUrl}/devices/enroll?return=%2Fapps`);
-    expect(apps.items[0].latest.ios.device).toEqual({
+    expect(apps.items[0]!.latest.ios!.device).toEqual({
       verdict: "not-in-profile",
       device: { name: "Tester phone", model: "iPhone 16 Pro", product: "iPhone17,1", osVersion: "26.1", udid: OUT_TESTER },
       told: true,
@@ -227,7 +228,7 @@ describe("the tester's pages", () => {
     await audited(page, "portal-app-not-in-profile");
 
     // The personal install page the portal links to says the same.
-    const installUrl: string = apps.items[0].latest.ios.installUrl;
+    const installUrl = apps.items[0]!.latest.ios!.installUrl;
     await page.goto(installUrl);
     expect(await verdictBox(page).locator("strong").textContent()).toBe("This iPhone (Tester phone, iPhone 16 Pro) is not in this build's profile — the team has been told.");
     expect(await page.getByText(`Sent to ${tester}`).count()).toBe(1);
