@@ -20,7 +20,7 @@ import { waitForLink } from "./support/maildev";
  * 1280 px, screenshots in .tmp/screenshots/device-verdict/.
  *
  * The device cookie is signed here with the stage's `device-cookie` secret, read from DynamoDB
- * Local as the functions read it (the enroll flow that sets it in real use is test/devices*.test.ts).
+ * Local as the functions read it (the enroll flow that sets it in real use has its own tests).
  * The profile's UDIDs are written on the file item as complete stores them (`provisionedUdids`):
  * the fixture IPAs' profiles list short placeholder UDIDs, not real ones.
  */
@@ -149,6 +149,12 @@ describe("the share page's verdict on an iPhone", () => {
     );
     expect(items.Items!.map((i) => i.udid)).toEqual([OUT]);
     expect((await deviceItem(OUT))!.deviceId).toBe(recorded!.deviceId);
+    // The team sees it in its devices list (the dashboard's Devices page reads this route).
+    const listed = await dash(owner, "GET", `/api/workspaces/${workspaceId}/devices`);
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.json.items).toEqual([
+      expect.objectContaining({ deviceId: recorded!.deviceId, udid: OUT, name: HOSTILE, model: "iPad (10th generation)", osVersion: "17.5", email: null }),
+    ]);
   });
 
   it("shows the same verdict on the app page", async () => {
