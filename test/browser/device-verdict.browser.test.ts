@@ -1,9 +1,14 @@
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { DEVICE_COOKIE, DEVICE_COOKIE_SECRET, signDeviceCookie, type DeviceClaim } from "@hangar/core/devices";
 import { DynamoStageSecret, keys } from "@hangar/core/dynamo";
 import type { TesterApps } from "@hangar/core/tester-access-schema";
 import type { Page } from "playwright-core";
+import plist from "plist";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { dash, signedIn, uniqueEmail, type Browser } from "../support/accounts";
 import { db } from "../support/api";
@@ -30,6 +35,8 @@ const baseUrl = stack.baseUrl;
 const SHOTS = "device-verdict";
 const APP = `Verdict app ${randomBytes(3).toString("hex")}`;
 const IN = "00008110-001A35E11A88802E";
+/** The profile's other device, registered in the journey through the real enroll flow. */
+const JOURNEY = "0123456789ABCDEF0123456789ABCDEF01234567";
 const OUT = "00008030-000C1D2E3F405162";
 const OUT_TESTER = "00008120-0011223344556677";
 const HOSTILE = `<img src=x onerror="alert(1)">Anna's "iPhone" & co`;
@@ -71,7 +78,7 @@ beforeAll(async () => {
       TableName: stack.tableName,
       Key: keys.file(build.fileId),
       UpdateExpression: "SET provisionedUdids = :udids",
-      ExpressionAttributeValues: { ":udids": [IN, "0123456789ABCDEF0123456789ABCDEF01234567"] },
+      ExpressionAttributeValues: { ":udids": [IN, JOURNEY] },
     }),
   );
 });
@@ -170,6 +177,46 @@ describe("the share page's verdict on an iPhone", () => {
     await unknown.page.goto(on.json.url);
     const slug = new URL(on.json.url).pathname;
     expect(await unknown.page.getByRole("link", { name: "Check this iPhone" }).getAttribute("href")).toBe(`/devices/enroll?return=${encodeURIComponent(slug)}`);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("the whole way on an iPhone", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "hangar-verdict-"));
+    // The device's identity certificate, as throwaway as a test device's.
+    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=Test iPhone", "-days", "1", "-keyout", "device.key", "-out", "device.pem"], { cwd: dir, stdio: "pipe" });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** The device's answer to the profile service: its attributes as a plist, CMS-signed as iOS signs it. */
+  function deviceAnswer(fields: Record<string, string>): Buffer {
+    writeFileSync(join(dir, "answer.plist"), plist.build(fields));
+    execFileSync("openssl", ["cms", "-sign", "-in", "answer.plist", "-signer", "device.pem", "-inkey", "device.key", "-outform", "DER", "-nodetach", "-binary", "-out", "answer.p7"], { cwd: dir, stdio: "pipe" });
+    return readFileSync(join(dir, "answer.p7"));
+  }
+
+  it("registers the iPhone from the share page's Check this iPhone and comes back to the verdict", async () => {
+    const { page, context, problems } = await iphone();
+    await page.goto(build.shareUrl);
+    const href = (await page.getByRole("link", { name: "Check this iPhone" }).getAttribute("href"))!;
+    // What Safari downloads and Settings installs: the profile service's .mobileconfig.
+    const profile = await context.request.get(new URL(href, build.shareUrl).toString());
+    expect(profile.status()).toBe(200);
+    const payload = (plist.parse(await profile.text()) as { PayloadContent: { Challenge: string; URL: string } }).PayloadContent;
+    // What iOS posts back: answered with a 301 to the result page.
+    const posted = await context.request.post(payload.URL, {
+      headers: { "Content-Type": "application/pkcs7-signature" },
+      data: deviceAnswer({ CHALLENGE: payload.Challenge, UDID: JOURNEY, PRODUCT: "iPhone14,7", VERSION: "18.2", DEVICE_NAME: "Journey iPhone" }),
+      maxRedirects: 0,
+    });
+    expect(posted.status()).toBe(301);
+    await page.goto(posted.headers()["location"]!);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toContain("Journey iPhone");
+    await page.getByRole("link", { name: "Back to the build" }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/share/${build.userKey}`);
+    expect(await verdictBox(page).textContent()).toBe("This iPhone (Journey iPhone, iPhone 14) is in this build's profile. It can install this build.");
     expect(problems).toEqual([]);
   });
 });
