@@ -53,6 +53,12 @@ describe("the verdict's markup", () => {
     expect(verdictHtml({ kind: "not-applicable" }, "/share/ABC")).toBeUndefined();
   });
 
+  it("leaves out the generic name iOS 16 and later give (\"iPhone\")", () => {
+    const generic = { ...device, name: "iPhone", model: "iPhone 14 Pro", product: "iPhone15,2" };
+    expect(verdictHtml({ kind: "in-profile", device: generic }, "/share/ABC")!.toString()).toContain("This iPhone (iPhone 14 Pro) is in this build's profile.");
+    expect(verdictHtml({ kind: "in-profile", device: { ...generic, name: null } }, "/share/ABC")!.toString()).toContain("This iPhone (iPhone 14 Pro) is in");
+  });
+
   it("links Check this iPhone to the enroll flow with the page as its way back", () => {
     expect(enrollHref("/install/abc_DEF-1")).toBe("/devices/enroll?return=%2Finstall%2Fabc_DEF-1");
     expect(verdictHtml({ kind: "unknown-device" }, "/apps/field-notes")!.toString()).toContain(`href="/devices/enroll?return=%2Fapps%2Ffield-notes"`);

@@ -22,8 +22,16 @@ export const COPY_SCRIPT_HASH = `'sha256-${createHash("sha256").update(COPY_SCRI
 /** "iPhone" or "iPad", from Apple's model identifier (`iPad13,4`). */
 const kindOf = (device: VerdictDevice) => (device.product.startsWith("iPad") ? "iPad" : "iPhone");
 
-/** "Anna's iPhone, iPhone 14 Pro" (the identifier when the model is not in the table). */
-const named = (device: VerdictDevice) => [device.name, device.model ?? device.product].filter((v): v is string => !!v).join(", ");
+/**
+ * "Anna's iPhone, iPhone 14 Pro" (the identifier when the model is not in the table). Since iOS 16
+ * a device names itself just "iPhone" to the profile service (docs/devices.md): such a name says
+ * nothing the model does not, so it is left out.
+ */
+export function named(device: VerdictDevice): string {
+  const model = device.model ?? device.product;
+  const name = device.name && device.name !== kindOf(device) && device.name !== model ? device.name : undefined;
+  return name ? `${name}, ${model}` : model;
+}
 
 /** The page's path the enroll flow comes back to (`/share/<key>`, `/install/<token>`, `/apps/<slug>`). */
 export const enrollHref = (returnPath: string) => `/devices/enroll?return=${encodeURIComponent(returnPath)}`;

@@ -115,7 +115,9 @@ export function DeviceVerdictNote({ build, device }: { build: TesterBuild; devic
   const { verdict, device: known, told } = build.device;
   if (device !== "ios" || !known || (verdict !== "in-profile" && verdict !== "not-in-profile")) return null;
   const kind = deviceKind(known.product);
-  const named = [known.name, known.model ?? known.product].filter(Boolean).join(", ");
+  // Since iOS 16 a device may call itself just "iPhone": then the model alone names it (as the share page does).
+  const model = known.model ?? known.product;
+  const named = known.name && known.name !== kind && known.name !== model ? `${known.name}, ${model}` : model;
   if (verdict === "in-profile") {
     return (
       <p className="device-verdict device-verdict-ok">
