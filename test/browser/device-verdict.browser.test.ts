@@ -11,8 +11,9 @@ import type { Page } from "playwright-core";
 import plist from "plist";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { dash, signedIn, uniqueEmail, type Browser } from "../support/accounts";
-import { db } from "../support/api";
+import { db, readFixture, upload } from "../support/api";
 import { newDashboardKey, newProject, uploadIpa } from "../support/dashboard";
+import { fixtures } from "../support/fixtures";
 import { auditBothSchemes, IPHONE, openSession, type BrowserSession } from "./support/browser";
 import { waitForLink } from "./support/maildev";
 
@@ -39,6 +40,13 @@ const IN = "00008110-001A35E11A88802E";
 const JOURNEY = "0123456789ABCDEF0123456789ABCDEF01234567";
 const OUT = "00008030-000C1D2E3F405162";
 const OUT_TESTER = "00008120-0011223344556677";
+/** An Android phone's Chrome at a Pixel's size. */
+const PIXEL = {
+  viewport: { width: 412, height: 915 },
+  userAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36",
+  isMobile: true,
+  hasTouch: true,
+} as const;
 const HOSTILE = `<img src=x onerror="alert(1)">Anna's "iPhone" & co`;
 
 const sessions: BrowserSession[] = [];
@@ -47,6 +55,7 @@ let owner: Browser;
 let workspaceId: string;
 let projectId: string;
 let build: { fileId: string; userKey: string; shareUrl: string };
+let apk: { shareUrl: string };
 
 async function audited(page: Page, name: string) {
   violations.push(...(await auditBothSchemes(page, SHOTS, name)));
@@ -73,6 +82,9 @@ beforeAll(async () => {
   projectId = (await newProject(owner, APP)).projectId;
   const key = await newDashboardKey(owner, projectId);
   build = await uploadIpa(key, "Verdict.ipa");
+  const { completed } = await upload(key, "verdict.apk", readFixture(fixtures("apk").find((f) => f.endsWith("aapt2-literal.apk"))!));
+  expect(completed.status, completed.text).toBe(200);
+  apk = completed.json as { shareUrl: string };
   await db().send(
     new UpdateCommand({
       TableName: stack.tableName,
@@ -177,6 +189,23 @@ describe("the share page's verdict on an iPhone", () => {
     await unknown.page.goto(on.json.url);
     const slug = new URL(on.json.url).pathname;
     expect(await unknown.page.getByRole("link", { name: "Check this iPhone" }).getAttribute("href")).toBe(`/devices/enroll?return=${encodeURIComponent(slug)}`);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("the install help on Android", () => {
+  it("explains allowing the browser to install unknown apps, collapsed, and no verdict", async () => {
+    const session = await openSession(baseUrl, PIXEL);
+    sessions.push(session);
+    const { page, problems } = session;
+    await page.goto(apk.shareUrl);
+    expect(await page.locator(".actions a.button.primary").textContent()).toBe("Download APK");
+    const help = page.getByRole("region", { name: "Help with installing" });
+    expect(await help.locator("summary").allTextContents()).toEqual(["Android blocks the install"]);
+    await help.locator("summary").click();
+    expect(await help.textContent()).toContain("Settings → Apps → your browser → Install unknown apps");
+    expect(await verdictBox(page).count()).toBe(0);
+    await audited(page, "share-android-help");
     expect(problems).toEqual([]);
   });
 });
