@@ -119,8 +119,16 @@ export const access = {
   // and wrong link passwords (share). Presigned GETs run with these functions' credentials; they
   // name the version complete pinned.
   // The share page also reads its project's newest files on gsi1 (Query) for its "a newer build is available".
+  // The device verdict (docs/devices.md) reads the file item and the `device-cookie` stage secret
+  // (Put the first time), and records a device missing from the profile: GetItem of the device,
+  // a COUNT Query of the workspace's devices (the limit), a conditional PutItem.
   download: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem"], objects: ["s3:GetObject", "s3:GetObjectVersion"], originSecret: true },
-  share: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem"], index: ["dynamodb:Query"], objects: ["s3:GetObject", "s3:GetObjectVersion"], originSecret: true },
+  share: {
+    table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:Query"],
+    index: ["dynamodb:Query"],
+    objects: ["s3:GetObject", "s3:GetObjectVersion"],
+    originSecret: true,
+  },
   // Users, sessions, tokens, limiter counters: sessions are listed with a Query of the user's
   // partition and ended with BatchWriteItem; sign-up writes user + e-mail in one transaction (Put).
   // The mails of sign-up, resend and reset go out after the answer (equal work for every address).
@@ -247,9 +255,11 @@ export const access = {
   // (BatchGetItem), the install-link stage secret (Get; Put the first time), tester-groups' invite
   // links, their group and workspace (Get) and the join's transaction (Put the tester, Update the
   // group's counters). Presigned icon GETs. The
-  // magic-link mails go out after the answer, from an asynchronous invocation of itself.
+  // magic-link mails go out after the answer, from an asynchronous invocation of itself. The builds'
+  // device verdicts (docs/devices.md): the file items and the `device-cookie` secret (Get; Put the
+  // first time), a missing device recorded (Get, a COUNT Query of the workspace's devices, Put).
   tester: {
-    table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
+    table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
     index: ["dynamodb:Query"],
     objects: ["s3:GetObject", "s3:GetObjectVersion"],
     mail: ["ses:SendEmail"],
@@ -261,7 +271,8 @@ export const access = {
   // download or install start (a transaction: ConditionCheck of the file, Update of the install
   // item, Put of the tester's last install); the dashboard's lists (session Get/Update/Delete, the
   // membership and project reads, Query of a build's partition and of a tester's installs on
-  // gsi1). Signed GETs of the package and icon versions; no object writes, no mail.
+  // gsi1). Signed GETs of the package and icon versions; no object writes, no mail. The device
+  // verdict (docs/devices.md) with the same actions: file item, device (Get, COUNT Query, Put).
   installs: {
     table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"],
     index: ["dynamodb:Query"],
@@ -274,7 +285,8 @@ export const access = {
   // settings: session (Get/Update/Delete), the project's page in a transaction (Update of the
   // project, Put of the new lookup, Delete of the old), the audit entry (Put). Update tokens: Put in
   // a transaction with the project's count (Update), listed on gsi1, revoked by Delete + Update;
-  // the update check reads the token (Get), counts its limit and its last use (Update).
+  // the update check reads the token (Get), counts its limit and its last use (Update). The latest
+  // iOS build's device verdict (docs/devices.md): file item, device (Get, COUNT Query, Put).
   apps: {
     table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
     index: ["dynamodb:Query"],

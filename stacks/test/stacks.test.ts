@@ -606,7 +606,8 @@ describe("least privilege", () => {
       },
       multipart: { objects: ["s3:PutObject", "s3:AbortMultipartUpload"] },
       download: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem"], objects: ["s3:GetObject", "s3:GetObjectVersion"] },
-      share: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem"], objects: ["s3:GetObject", "s3:GetObjectVersion"] },
+      // PutItem, Query: the device verdict records a device missing from a build's profile (docs/devices.md).
+      share: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:Query"], objects: ["s3:GetObject", "s3:GetObjectVersion"] },
     });
   });
 

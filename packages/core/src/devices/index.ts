@@ -8,3 +8,6 @@ export * from "./signed-data";
 export * from "./enroll-profile";
 export * from "./enrollment";
 export * from "./device-admin";
+export * from "./device-verdict";
+export * from "./build-verdicts";
+export * from "./build-devices.dynamo";

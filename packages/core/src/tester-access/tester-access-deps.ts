@@ -3,6 +3,7 @@ import type { BackgroundTasks, Clock, Mailer, MailSuppression, MailSuppressionRe
 import type { FileRecord } from "../ports";
 import type { JoinedGroup } from "./tester-access.schema";
 import type { TesterMailTask } from "./tester-mail-task";
+import type { BuildVerdictDeps } from "../devices/build-verdicts";
 
 export type { ClientInfo };
 
@@ -120,6 +121,8 @@ export interface TesterAccessDeps {
   signer: Pick<UrlSigner, "presignGet">;
   /** The stage secret named `install-link` (testers/install-link.ts). */
   installLinkSecret: StageSecret;
+  /** The builds' device verdicts (devices/build-verdicts.ts); without it every verdict is `not-applicable`. */
+  devices?: BuildVerdictDeps;
   clock: Clock;
   /** 32 random bytes, base64url (43 characters): magic-link and session tokens. */
   secret: () => string;

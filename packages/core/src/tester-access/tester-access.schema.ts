@@ -7,6 +7,7 @@
  */
 import * as z from "zod/mini";
 import { emailProblem, MAX_EMAIL_LENGTH, Token } from "../accounts/account-input.schema";
+import type { DeviceVerdictKind, VerdictDevice } from "../devices/device-verdict";
 
 /** A tester's address as the form checks it (trimmed, lower case; the server also punycodes a Unicode domain). */
 export const TesterEmailForm = z.pipe(
@@ -58,6 +59,20 @@ export interface JoinPreview {
   open: boolean;
 }
 
+/**
+ * Whether the build installs on the device the request's `hangar_device` cookie names
+ * (docs/devices.md "The verdict"): `unknown-device` asks the page to offer "Check this iPhone"
+ * (the answer's `enrollUrl`); `not-applicable` for Android, App Store, enterprise, expired builds
+ * and builds stored without their profile's UDIDs.
+ */
+export interface TesterBuildDevice {
+  verdict: DeviceVerdictKind;
+  /** The device the cookie names, for `in-profile` and `not-in-profile`; null otherwise. */
+  device: VerdictDevice | null;
+  /** `not-in-profile`: the build's workspace has the device now (the team sees it on its Devices page). */
+  told: boolean;
+}
+
 /** One build sent to this tester, as the portal shows it. */
 export interface TesterBuild {
   fileId: string;
@@ -79,6 +94,8 @@ export interface TesterBuild {
   iconUrl: string | null;
   /** Whether it can be installed from a link now (an expired iOS profile cannot). */
   installable: boolean;
+  /** Whether it installs on this iPhone (iOS development and ad hoc builds; see TesterBuildDevice). */
+  device: TesterBuildDevice;
 }
 
 /** `GET /api/tester/apps`: one row per project something was sent to the tester from, newest first. */
@@ -91,6 +108,8 @@ export interface TesterAppSummary {
 
 export interface TesterApps {
   items: TesterAppSummary[];
+  /** "Check this iPhone": the enroll flow on the share host, coming back to `/apps`. */
+  enrollUrl: string;
 }
 
 /** `GET /api/tester/apps/{projectId}`: every build of the project sent to the tester, newest first. */
@@ -99,4 +118,6 @@ export interface TesterAppDetail {
   projectName: string;
   workspaceName: string;
   builds: TesterBuild[];
+  /** "Check this iPhone": the enroll flow on the share host, coming back to this page. */
+  enrollUrl: string;
 }

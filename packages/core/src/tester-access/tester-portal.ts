@@ -2,15 +2,24 @@ import { linkState } from "../links/link-access";
 import { installLinkToken, installLinkUrl } from "../testers/install-link";
 import type { TesterSession } from "../testers/tester-context";
 import { installability } from "../upload/installability";
-import type { TesterAppDetail, TesterApps, TesterAppSummary, TesterBuild } from "./tester-access.schema";
+import { buildVerdicts, type PageVerdict } from "../devices/build-verdicts";
+import type { TesterAppDetail, TesterApps, TesterAppSummary, TesterBuild, TesterBuildDevice } from "./tester-access.schema";
 import { appNotFound } from "./tester-access-errors";
 import type { SentBuild, TesterAccessDeps } from "./tester-access-deps";
 
-type PortalDeps = Pick<TesterAccessDeps, "portal" | "signer" | "installLinkSecret" | "clock" | "settings">;
+type PortalDeps = Pick<TesterAccessDeps, "portal" | "signer" | "installLinkSecret" | "clock" | "settings" | "devices">;
 
-/** Where personal install links point: the share host (`{share}/install/<token>`). */
+/** Where personal install links and the enroll flow point: the share host (`{share}/install/<token>`, `{share}/devices/enroll`). */
 export interface PortalLinks {
   shareBaseUrl: string;
+}
+
+/** The portal page's "Check this iPhone": the enroll flow on the share host, back to the page (docs/devices.md). */
+const enrollUrl = (links: PortalLinks, returnPath: string) => `${links.shareBaseUrl}/devices/enroll?return=${encodeURIComponent(returnPath)}`;
+
+/** A build's verdict as the portal answers it (`device` set for in-profile and not-in-profile). */
+function portalVerdict(verdict: PageVerdict | undefined): TesterBuildDevice {
+  return { verdict: verdict?.kind ?? "not-applicable", device: verdict?.device ?? null, told: verdict?.told ?? false };
 }
 
 /**
@@ -26,7 +35,7 @@ function live(build: SentBuild, now: Date): boolean {
 
 const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
 
-async function buildOf(deps: PortalDeps, secret: Uint8Array, sent: SentBuild, email: string, links: PortalLinks, now: Date): Promise<TesterBuild> {
+async function buildOf(deps: PortalDeps, secret: Uint8Array, sent: SentBuild, email: string, links: PortalLinks, now: Date, verdict: PageVerdict | undefined): Promise<TesterBuild> {
   const { file } = sent;
   const m = file.metadata;
   const platform = m?.platform === "ios" || m?.platform === "android" ? m.platform : null;
@@ -47,17 +56,25 @@ async function buildOf(deps: PortalDeps, secret: Uint8Array, sent: SentBuild, em
       ? await deps.signer.presignGet({ key: file.iconKey, downloadName: "icon.png", expiresInSeconds: deps.settings.iconUrlSeconds, inline: true })
       : null,
     installable: m ? installability(m, now).installable : false,
+    device: portalVerdict(verdict),
   };
 }
 
 const uploadedAt = (b: SentBuild) => b.file.completedAt ?? b.file.createdAt;
 
-/** The tester's live builds, newest upload first (a build sent again later keeps its place), as answers. */
-async function liveBuilds(deps: PortalDeps, tester: TesterSession, links: PortalLinks, projectId?: string) {
+/**
+ * The tester's live builds, newest upload first (a build sent again later keeps its place), as
+ * answers, each with this device's verdict (`cookies`: the request's `hangar_device` values). A
+ * device not in a build's profile is recorded for the build's workspace under the tester's address.
+ */
+async function liveBuilds(deps: PortalDeps, tester: TesterSession, links: PortalLinks, cookies: readonly string[], projectId?: string) {
   const now = deps.clock.now();
   const [sent, secret] = await Promise.all([deps.portal.sentBuilds(tester.email, projectId), deps.installLinkSecret.bytes()]);
   const kept = sent.filter((b) => live(b, now)).sort((a, b) => uploadedAt(b).localeCompare(uploadedAt(a)));
-  return Promise.all(kept.map(async (b) => ({ sent: b, build: await buildOf(deps, secret, b, tester.email, links, now) })));
+  const verdicts = deps.devices
+    ? await buildVerdicts(deps.devices, { builds: kept.map((b) => ({ fileId: b.file.fileId, metadata: b.file.metadata })), cookies, email: tester.email })
+    : new Map<string, PageVerdict>();
+  return Promise.all(kept.map(async (b) => ({ sent: b, build: await buildOf(deps, secret, b, tester.email, links, now, verdicts.get(b.file.fileId)) })));
 }
 
 /**
@@ -65,9 +82,9 @@ async function liveBuilds(deps: PortalDeps, tester: TesterSession, links: Portal
  * the newest build first, with its newest build per platform. Only builds sent to this address
  * (its recipient items) appear; other builds of the same projects do not.
  */
-export async function listTesterApps(deps: PortalDeps, tester: TesterSession, links: PortalLinks): Promise<TesterApps> {
+export async function listTesterApps(deps: PortalDeps, tester: TesterSession, links: PortalLinks, cookies: readonly string[] = []): Promise<TesterApps> {
   const apps = new Map<string, TesterAppSummary>();
-  for (const { sent, build } of await liveBuilds(deps, tester, links)) {
+  for (const { sent, build } of await liveBuilds(deps, tester, links, cookies)) {
     let app = apps.get(sent.project.projectId);
     if (!app) {
       app = { projectId: sent.project.projectId, projectName: sent.project.name, workspaceName: sent.workspace.name, latest: { ios: null, android: null } };
@@ -75,12 +92,18 @@ export async function listTesterApps(deps: PortalDeps, tester: TesterSession, li
     }
     if (build.platform && !app.latest[build.platform]) app.latest[build.platform] = build;
   }
-  return { items: [...apps.values()] };
+  return { items: [...apps.values()], enrollUrl: enrollUrl(links, "/apps") };
 }
 
 /** `GET /api/tester/apps/{projectId}`: every live build of the project sent to this tester, newest first; 404 `app_not_found` when none. */
-export async function getTesterApp(deps: PortalDeps, tester: TesterSession, ref: { projectId: string }, links: PortalLinks): Promise<TesterAppDetail> {
-  const builds = await liveBuilds(deps, tester, links, ref.projectId);
+export async function getTesterApp(
+  deps: PortalDeps,
+  tester: TesterSession,
+  ref: { projectId: string },
+  links: PortalLinks,
+  cookies: readonly string[] = [],
+): Promise<TesterAppDetail> {
+  const builds = await liveBuilds(deps, tester, links, cookies, ref.projectId);
   const first = builds[0];
   if (!first) throw appNotFound();
   return {
@@ -88,5 +111,6 @@ export async function getTesterApp(deps: PortalDeps, tester: TesterSession, ref:
     projectName: first.sent.project.name,
     workspaceName: first.sent.workspace.name,
     builds: builds.map((b) => b.build),
+    enrollUrl: enrollUrl(links, `/tester/apps/${first.sent.project.projectId}`),
   };
 }

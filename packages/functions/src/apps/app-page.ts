@@ -1,7 +1,9 @@
 import type { AppPage, ShownBuild } from "@hangar/core/app-pages";
 import { versionLabel } from "@hangar/core/app-pages";
 import { html, raw, type SafeHtml } from "@hangar/core/html";
+import type { PageVerdict } from "@hangar/core/devices";
 import type { Device } from "@hangar/core/links";
+import { guidanceItems, verdictHtml } from "../share/install-help";
 import { actionButton, describeBuild, formatDateTime, frame, noticeText, platformName } from "../share/share-page";
 
 /**
@@ -30,19 +32,32 @@ const PLATFORMS = [
   ["android", "Android"],
 ] as const;
 
-function latestCard(platform: "ios" | "android", device: string, shown: ShownBuild, links: AppPageLinks): SafeHtml {
+/** What the page knows of the visitor's device: its kind, its user agent (the help), the verdicts by file id (install-help.ts). */
+export interface AppPageDevice {
+  device: Device;
+  userAgent?: string | undefined;
+  verdicts?: ReadonlyMap<string, PageVerdict>;
+  /** The page's own path, where the enroll flow comes back to (`/apps/<slug>`). */
+  returnPath?: string;
+}
+
+function latestCard(platform: "ios" | "android", device: string, shown: ShownBuild, links: AppPageLinks, visitor: AppPageDevice): SafeHtml {
   const { file, offer, iconUrl } = shown;
   const m = file.metadata;
   const id = `latest-${platform}`;
   const notes = file.buildContext?.releaseNotes;
   const devices = offer.registeredDevices;
+  const verdict = visitor.returnPath ? verdictHtml(visitor.verdicts?.get(file.fileId), visitor.returnPath, `-${platform}`) : undefined;
+  const help = guidanceItems(file, visitor.device, visitor.userAgent, offer.actions.some((a) => a.action === "install"));
   return html`<section class="card" aria-labelledby="${id}">
 <div class="app">${iconUrl ? html`<img src="${iconUrl}" alt="" width="72" height="72">` : html`<div class="placeholder" aria-hidden="true"></div>`}
 <div><h2 id="${id}">${m.appName} for ${device}</h2><p class="sub">${describeBuild(file)}</p><p class="sub">Uploaded ${formatDateTime(file.completedAt)}</p></div></div>
 ${offer.notices.length > 0 && html`<div class="notice" role="note">${offer.notices.map((n) => noticeText(n, file))}</div>`}
 <div class="actions">${offer.actions.map((a) => actionButton(a, links.build(file)))}</div>
 ${devices !== undefined && html`<p class="sub">Installs only on the ${devices} device${devices === 1 ? "" : "s"} registered in its provisioning profile.</p>`}
+${verdict}
 ${notes && html`<h3>Release notes</h3><p class="notes">${notes}</p>`}
+${help.length > 0 && html`<div class="help"><h3>Help with installing</h3>${help}</div>`}
 </section>`;
 }
 
@@ -57,10 +72,10 @@ function earlierRow(shown: ShownBuild, links: AppPageLinks, device: Device): Saf
 ${first && actionButton({ ...first, primary: false }, links.build(file), `${first.label}: ${m.appName} ${label} (${platformName(m.platform)})`)}</li>`;
 }
 
-export function renderAppPage(page: AppPage, links: AppPageLinks, options: { device: Device }): string {
+export function renderAppPage(page: AppPage, links: AppPageLinks, options: AppPageDevice): string {
   const latest = PLATFORMS.flatMap(([platform, device]) => {
     const shown = page.latest[platform];
-    return shown ? [latestCard(platform, device, shown, links)] : [];
+    return shown ? [latestCard(platform, device, shown, links, options)] : [];
   });
   const body = html`<section class="card" aria-labelledby="page-title">
 <h1 id="page-title">${page.projectName}</h1>

@@ -29,6 +29,8 @@ import { pageErrors } from "../share/error-page";
 import { renderManifest } from "../share/manifest";
 import { qrSvg } from "../share/qr-code";
 import { accessCookiesFor, downloadResult, formPassword, htmlResult, isHead, NO_STORE, shareBase, visitOf, withToken } from "../share/share-access";
+import { COPY_SCRIPT_HASH, needsScript } from "../share/install-help";
+import { pageVerdicts } from "../share/page-verdict";
 import { renderAppPage } from "./app-page";
 
 /**
@@ -56,6 +58,10 @@ async function page(event: HttpEvent): Promise<HttpResult> {
   const insecure = new URL(shareBase(event)).protocol === "http:";
   const shown = await openAppPage(appVisitDeps(), { ...appVisit(event), insecure });
   const base = pageBase(event, shown.slug);
+  // The latest iOS build's verdict: the earlier builds' rows are one button each.
+  const latestIos = shown.latest.ios?.file;
+  const verdicts = latestIos ? await pageVerdicts(event, [latestIos], null) : new Map<string, never>();
+  const userAgent = header(event, "user-agent");
   const markup = renderAppPage(
     shown,
     {
@@ -68,10 +74,11 @@ async function page(event: HttpEvent): Promise<HttpResult> {
           : {}),
       }),
     },
-    { device: deviceOfUserAgent(header(event, "user-agent")) },
+    { device: deviceOfUserAgent(userAgent), userAgent, verdicts, returnPath: `/apps/${shown.slug}` },
   );
   const icons = [shown.latest.ios?.iconUrl, shown.latest.android?.iconUrl].filter((u): u is string => u !== undefined);
-  return htmlResult(200, markup, icons.map(originOf));
+  const script = [...verdicts.values()].some(needsScript);
+  return htmlResult(200, markup, icons.map(originOf), {}, script ? [COPY_SCRIPT_HASH] : []);
 }
 
 /** The password form: a right answer earns the page's cookie (its path holds the page's files) and goes back to the page (303). */

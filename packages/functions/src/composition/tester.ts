@@ -15,6 +15,7 @@ import { backgroundTasks } from "./background";
 import { joinLinks } from "./join-links";
 import { once } from "./once";
 import { getRuntime } from "./root";
+import { buildVerdictDeps } from "./device-verdicts";
 
 /** The payload key of the tester function's background invocations (composition/background.ts). */
 export const TESTER_MAIL_KEY = "hangarTesterMail";
@@ -55,6 +56,7 @@ export const testerAccessDeps = once((): TesterAccessDeps => {
     ),
     signer,
     installLinkSecret: new DynamoStageSecret(db, table, INSTALL_LINK_SECRET),
+    devices: buildVerdictDeps(),
     clock,
     secret: () => randomBytes(32).toString("base64url"),
     settings: defaultTesterAccessSettings,

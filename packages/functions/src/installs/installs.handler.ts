@@ -1,3 +1,4 @@
+import { deviceOfUserAgent } from "@hangar/core/links";
 import { installLinkUrl } from "@hangar/core/testers";
 import { listFileInstalls, listTesterInstalls, openPersonalPage, personalDownload, personalIcon, personalManifest, type PersonalVisit } from "@hangar/core/installs";
 import { clientInfo } from "../accounts/client-info";
@@ -14,6 +15,8 @@ import { errorPage } from "../share/error-page";
 import { renderManifest } from "../share/manifest";
 import { qrSvg } from "../share/qr-code";
 import { downloadResult, htmlResult, isHead, NO_STORE, shareBase } from "../share/share-access";
+import { COPY_SCRIPT_HASH, guidanceItems, needsScript, verdictHtml } from "../share/install-help";
+import { pageVerdicts } from "../share/page-verdict";
 import { renderSharePage } from "../share/share-page";
 
 /**
@@ -44,6 +47,10 @@ const originOf = (url: string) => new URL(url).origin;
 async function page(event: HttpEvent): Promise<HttpResult> {
   const shown = await openPersonalPage(personalLinkDeps(), { ...visitOf(event), insecure: new URL(shareBase(event)).protocol === "http:" });
   const url = pageUrl(event);
+  // The device a not-in-profile verdict records belongs to the tester the link was sent to.
+  const verdict = (await pageVerdicts(event, [shown.file], shown.email)).get(shown.file.fileId);
+  const userAgent = header(event, "user-agent");
+  const installable = shown.offer.actions.some((a) => a.action === "install");
   const html = renderSharePage(
     shown,
     {
@@ -54,9 +61,13 @@ async function page(event: HttpEvent): Promise<HttpResult> {
       // Scanned on the phone, the page keeps counting for this tester.
       qrSvg: await qrSvg(url, "QR code of this page's address"),
     },
-    { sentTo: shown.email },
+    {
+      sentTo: shown.email,
+      verdict: verdictHtml(verdict, `/install/${event.pathParameters?.token ?? ""}`),
+      help: guidanceItems(shown.file, deviceOfUserAgent(userAgent), userAgent, installable),
+    },
   );
-  return htmlResult(200, html, shown.iconUrl ? [originOf(shown.iconUrl)] : []);
+  return htmlResult(200, html, shown.iconUrl ? [originOf(shown.iconUrl)] : [], {}, needsScript(verdict) ? [COPY_SCRIPT_HASH] : []);
 }
 
 async function download(event: HttpEvent): Promise<HttpResult> {

@@ -54,15 +54,15 @@ export function downloadResult<A extends DownloadAnswer>(answer: A, page: (previ
 /** Browsers (Accept: text/html) get pages; programs (curl, CI) get the JSON envelope. */
 export const wantsHtml = (event: HttpEvent) => /\btext\/html\b/.test(header(event, "accept") ?? "");
 
-/** Headers of every HTML answer: no script, no referrer, no indexing, no caching. */
-export function htmlResult(statusCode: number, body: string, imageOrigins: string[] = [], extra: Partial<HttpResult> = {}): HttpResult {
+/** Headers of every HTML answer: no script (but the constant ones named by hash), no referrer, no indexing, no caching. */
+export function htmlResult(statusCode: number, body: string, imageOrigins: string[] = [], extra: Partial<HttpResult> = {}, scriptHashes: string[] = []): HttpResult {
   return {
     statusCode,
     ...extra,
     headers: {
       "Content-Type": "text/html; charset=utf-8",
       "Cache-Control": "no-store",
-      "Content-Security-Policy": pageCsp(imageOrigins),
+      "Content-Security-Policy": pageCsp(imageOrigins, scriptHashes),
       "X-Content-Type-Options": "nosniff",
       "Referrer-Policy": "no-referrer",
       "X-Robots-Tag": "noindex, nofollow",

@@ -4,6 +4,7 @@ import { html, raw, type SafeHtml } from "@hangar/core/html";
 import type { InstallAction, InstallNotice, SharePage } from "@hangar/core/links";
 import { INSTALL_BLOCKER_TEXT } from "@hangar/core/installability";
 import { formatBytes } from "@hangar/inspect/format";
+import { guidanceCard } from "./install-help";
 
 /**
  * The one stylesheet of every share page, inline and allowed by its hash in the CSP, so the page
@@ -12,8 +13,8 @@ import { formatBytes } from "@hangar/inspect/format";
  * the QR code keeps its white ground in both, as cameras read dark modules on light.
  */
 const STYLE = `
-:root{color-scheme:light dark;--ink:#1b1f24;--muted:#57606a;--line:#d0d7de;--bg:#f6f8fa;--card:#fff;--accent:#0a58ca;--accent-ink:#fff;--warn-bg:#fff8c5;--warn-line:#d4a72c;--focus:#0969da;--field:#6e7781;--err:#a40e26}
-@media (prefers-color-scheme:dark){:root{--ink:#e6edf3;--muted:#9da7b3;--line:#30363d;--bg:#0d1117;--card:#161b22;--accent:#58a6ff;--accent-ink:#0d1117;--warn-bg:#2b2111;--warn-line:#9e6a03;--focus:#58a6ff;--field:#8b949e;--err:#ff7b72}}
+:root{color-scheme:light dark;--ink:#1b1f24;--muted:#57606a;--line:#d0d7de;--bg:#f6f8fa;--card:#fff;--accent:#0a58ca;--accent-ink:#fff;--warn-bg:#fff8c5;--warn-line:#d4a72c;--focus:#0969da;--field:#6e7781;--err:#a40e26;--ok-bg:#dafbe1;--ok-line:#1a7f37;--no-bg:#ffebe9;--no-line:#cf222e}
+@media (prefers-color-scheme:dark){:root{--ink:#e6edf3;--muted:#9da7b3;--line:#30363d;--bg:#0d1117;--card:#161b22;--accent:#58a6ff;--accent-ink:#0d1117;--warn-bg:#2b2111;--warn-line:#9e6a03;--focus:#58a6ff;--field:#8b949e;--err:#ff7b72;--ok-bg:#0f2a1a;--ok-line:#3fb950;--no-bg:#2d1214;--no-line:#f85149}}
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:var(--bg)}
 main{max-width:44rem;margin:0 auto;padding:1.25rem 1rem 2.5rem}
@@ -49,15 +50,31 @@ h3{font-size:1rem;margin:1rem 0 .4rem}
 .builds li{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;padding:.75rem 0;border-top:1px solid var(--line)}
 .builds li:first-child{border-top:0;padding-top:0}
 .builds .button{min-height:44px;padding:.5rem 1rem}
+.verdict{margin-top:1rem;padding:.75rem 1rem;border-radius:10px;border:1px solid var(--line);border-left-width:6px}
+.verdict p{margin:0}.verdict p+p{margin-top:.5rem}
+.verdict.ok{background:var(--ok-bg);border-color:var(--ok-line)}
+.verdict.no{background:var(--no-bg);border-color:var(--no-line)}
+.verdict.ask{border-color:var(--accent)}
+.udid{display:flex;flex-wrap:wrap;gap:.4rem .6rem;align-items:center}
+.udid code{font:600 .95rem/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;overflow-wrap:anywhere;user-select:all;-webkit-user-select:all}
+.button.small{min-height:44px;padding:.4rem .9rem}
+details{margin-top:.6rem}details p{margin:.4rem 0 0}
+summary{cursor:pointer;font-weight:600;min-height:44px;display:list-item;padding:.6rem 0}
+summary:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
+.help details{border-top:1px solid var(--line);margin:0}.help details:first-of-type{border-top:0}
 @media (max-width:30rem){main{padding:.75rem .75rem 2rem}.card{padding:1rem}.actions .button,.builds .button{flex:1 1 100%}.qr svg{width:150px;height:150px}dl{grid-template-columns:auto 1fr;gap:.4rem .75rem}}
 `.trim();
 
 export const STYLE_HASH = `'sha256-${createHash("sha256").update(STYLE).digest("base64")}'`;
 
-/** Every share page's policy: no script at all, the one style by hash, images from us and the signed store. */
-export function pageCsp(imageOrigins: string[] = []): string {
+/**
+ * Every share page's policy: the one style by hash, images from us and the signed store, and no
+ * script, except the constant scripts a page names by hash (the UDID's Copy button, install-help.ts).
+ */
+export function pageCsp(imageOrigins: string[] = [], scriptHashes: string[] = []): string {
   const img = ["'self'", "data:", ...new Set(imageOrigins)].join(" ");
-  return `default-src 'none'; img-src ${img}; style-src ${STYLE_HASH}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+  const script = scriptHashes.length > 0 ? `; script-src ${[...new Set(scriptHashes)].join(" ")}` : "";
+  return `default-src 'none'; img-src ${img}; style-src ${STYLE_HASH}${script}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 }
 
 export interface Frame {
@@ -192,6 +209,10 @@ export function actionButton({ action, primary, label }: InstallAction, links: P
 export interface PageOptions {
   /** The tester the build was sent to: "Sent to <address>" under the build's name. */
   sentTo?: string;
+  /** Whether this iPhone is in the build's profile, under the buttons (install-help.ts's verdictHtml). */
+  verdict?: SafeHtml | undefined;
+  /** The install help that applies here (install-help.ts's guidanceItems), a card below the buttons. */
+  help?: SafeHtml[];
 }
 
 /** The build's page: what it is, the buttons and notices its offer (install-offer.ts) gives this device, and its details. */
@@ -233,7 +254,9 @@ ${links.newer && html`<div class="newer" role="note"><p>A newer build is availab
 ${offer.notices.length > 0 && html`<div class="notice" role="note">${offer.notices.map((n) => noticeText(n, file))}</div>`}
 <div class="actions">${offer.actions.map((a) => actionButton(a, links))}</div>
 ${devices !== undefined && html`<p class="sub">Installs only on the ${devices} device${devices === 1 ? "" : "s"} registered in its provisioning profile.</p>`}
+${options.verdict}
 </section>
+${guidanceCard(options.help ?? [])}
 ${offer.qrTap && html`<section class="card" aria-labelledby="qr-title"><h2 id="qr-title">Open on your phone</h2><div class="qr">${raw(links.qrSvg)}<p>Scan this code with the phone's camera to open this page there, then tap ${offer.qrTap}.</p></div></section>`}
 ${ctx.releaseNotes && html`<section class="card" aria-labelledby="notes-title"><h2 id="notes-title">Release notes</h2><p class="notes">${ctx.releaseNotes}</p></section>`}
 <section class="card" aria-labelledby="details-title"><h2 id="details-title">Details</h2><dl>

@@ -1,17 +1,19 @@
 import type { SharedFile } from "@hangar/core";
 import { newerBuildThan, versionLabel } from "@hangar/core/app-pages";
-import { openSharePage, shareIcon, shareManifest, shareQr, unlockShareLink } from "@hangar/core/links";
+import { deviceOfUserAgent, openSharePage, shareIcon, shareManifest, shareQr, unlockShareLink } from "@hangar/core/links";
 import { projectFiles } from "../composition/apps";
 import { linkVisitDeps } from "../composition/links";
 import { getRuntime } from "../composition/root";
 import { logger } from "../observability";
-import type { HttpEvent, HttpResult } from "../middleware/http-context";
+import { header, type HttpEvent, type HttpResult } from "../middleware/http-context";
 import { httpFunction } from "../middleware/http-function";
 import { record } from "../observability/metrics";
 import { errorPage } from "./error-page";
+import { COPY_SCRIPT_HASH, guidanceItems, needsScript, verdictHtml } from "./install-help";
 import { renderManifest } from "./manifest";
 import { qrSvg } from "./qr-code";
 import { accessCookies, formPassword, htmlResult, isHead, shareBase, visitOf, withToken } from "./share-access";
+import { pageVerdicts } from "./page-verdict";
 import { renderSharePage } from "./share-page";
 
 /**
@@ -44,8 +46,13 @@ async function page(event: HttpEvent): Promise<HttpResult> {
   const { file } = shown;
   const shareUrl = `${shareBaseUrl}/share/${file.userKey}`;
   // A HEAD answers like the GET without a body: it needs no notice.
-  const newer = isHead(event) ? undefined : await newerNotice(file, shareBaseUrl);
-  const html = renderSharePage(shown, {
+  const [newer, verdicts] = await Promise.all([isHead(event) ? undefined : newerNotice(file, shareBaseUrl), pageVerdicts(event, [file], null)]);
+  const verdict = verdicts.get(file.fileId);
+  const userAgent = header(event, "user-agent");
+  const installable = shown.offer.actions.some((a) => a.action === "install");
+  const html = renderSharePage(
+    shown,
+    {
     ...(newer ? { newer } : {}),
     shareUrl,
     downloadUrl: `${shareBaseUrl}/download/${file.userKey}`,
@@ -54,9 +61,11 @@ async function page(event: HttpEvent): Promise<HttpResult> {
       : {}),
     // The card image must load without cookies: a protected link shows none.
     ...(file.iconKey && !shown.protected ? { iconRoute: `${shareUrl}/icon.png` } : {}),
-    qrSvg: await qrSvg(shareUrl, "QR code of this page's address"),
-  });
-  return htmlResult(200, html, shown.iconUrl ? [originOf(shown.iconUrl)] : []);
+      qrSvg: await qrSvg(shareUrl, "QR code of this page's address"),
+    },
+    { verdict: verdictHtml(verdict, `/share/${file.userKey}`), help: guidanceItems(file, deviceOfUserAgent(userAgent), userAgent, installable) },
+  );
+  return htmlResult(200, html, shown.iconUrl ? [originOf(shown.iconUrl)] : [], {}, needsScript(verdict) ? [COPY_SCRIPT_HASH] : []);
 }
 
 /** The password form: a right answer earns the link's cookie and goes back to the page (303). */

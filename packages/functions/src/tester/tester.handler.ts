@@ -21,6 +21,7 @@ import type { HttpEvent, HttpResult } from "../middleware/http-context";
 import { hangarContext, httpFunction, json } from "../middleware/http-function";
 import { testerAuth } from "../middleware/tester-auth";
 import { logger } from "../observability/logger";
+import { deviceCookies } from "../share/page-verdict";
 import { clearedTesterCookie, readTesterCookie, testerCookie } from "./tester-cookie";
 
 /**
@@ -66,10 +67,10 @@ const http = httpFunction(
       },
     },
     "GET /api/tester/apps": {
-      handler: async (event, c) => json(200, await listTesterApps(testerAccessDeps(), c.tester, bases(event))),
+      handler: async (event, c) => json(200, await listTesterApps(testerAccessDeps(), c.tester, bases(event), deviceCookies(event))),
     },
     "GET /api/tester/apps/{projectId}": {
-      handler: async (event, c) => json(200, await getTesterApp(testerAccessDeps(), c.tester, c.params, bases(event))),
+      handler: async (event, c) => json(200, await getTesterApp(testerAccessDeps(), c.tester, c.params, bases(event), deviceCookies(event))),
     },
     "POST /api/join/preview": {
       handler: async (event, c) => json(200, await previewJoin(testerAccessDeps(), c.body, client(event))),

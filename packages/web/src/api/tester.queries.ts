@@ -22,7 +22,7 @@ export const testerSessionQuery = () =>
   });
 
 /** Every app sent to the tester, the most recent first (the API's order). */
-export const testerAppsQuery = () => queryOptions({ queryKey: queryKeys.tester.apps, queryFn: async () => (await testerApi.apps()).items });
+export const testerAppsQuery = () => queryOptions({ queryKey: queryKeys.tester.apps, queryFn: () => testerApi.apps() });
 
 export const testerAppQuery = (projectId: string) => queryOptions({ queryKey: queryKeys.tester.app(projectId), queryFn: () => testerApi.app(projectId) });
 

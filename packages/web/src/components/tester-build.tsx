@@ -1,6 +1,7 @@
 import { formatBytes } from "@hangar/core/format-bytes";
 import type { TesterBuild } from "../api/tester.api";
 import { formatDateTime } from "../app/format";
+import { CopyButton } from "./data";
 import { platformLabel } from "./file-list";
 
 /**
@@ -98,5 +99,63 @@ export function BuildFacts({ build, version = true }: { build: TesterBuild; vers
       </span>
       <span>{formatBytes(build.size)}</span>
     </p>
+  );
+}
+
+/** "iPhone" or "iPad", from Apple's model identifier. */
+const deviceKind = (product: string) => (product.startsWith("iPad") ? "iPad" : "iPhone");
+
+/**
+ * Whether this build installs on this iPhone (docs/devices.md "The verdict"), as the share page
+ * says it: in the profile, or not (with the UDID to copy). Nothing on other devices or for builds
+ * whose profile lists no devices; an unknown device gets the page's one "Check this iPhone"
+ * (CheckThisDevice) rather than a button per build.
+ */
+export function DeviceVerdictNote({ build, device }: { build: TesterBuild; device: Device }) {
+  const { verdict, device: known, told } = build.device;
+  if (device !== "ios" || !known || (verdict !== "in-profile" && verdict !== "not-in-profile")) return null;
+  const kind = deviceKind(known.product);
+  // Since iOS 16 a device may call itself just "iPhone": then the model alone names it (as the share page does).
+  const model = known.model ?? known.product;
+  const named = known.name && known.name !== kind && known.name !== model ? `${known.name}, ${model}` : model;
+  if (verdict === "in-profile") {
+    return (
+      <p className="device-verdict device-verdict-ok">
+        <strong>
+          This {kind} ({named}) is in this build’s profile.
+        </strong>{" "}
+        It can install this build.
+      </p>
+    );
+  }
+  return (
+    <div className="device-verdict device-verdict-missing">
+      <p>
+        <strong>
+          This {kind} ({named}) is not in this build’s profile{told ? " — the team has been told." : "."}
+        </strong>
+      </p>
+      <p>Install will not work on it until the developer adds its UDID to the profile and sends a new build.</p>
+      <p className="device-verdict-udid">
+        <span className="muted">UDID</span> <code>{known.udid}</code> <CopyButton value={known.udid} label="UDID" />
+      </p>
+    </div>
+  );
+}
+
+/** The page's "Check this iPhone" when one of its iOS builds can be checked and this device is not known yet. */
+export function CheckThisDevice({ builds, device, enrollUrl }: { builds: TesterBuild[]; device: Device; enrollUrl: string }) {
+  if (device !== "ios" || !builds.some((b) => b.device.verdict === "unknown-device")) return null;
+  return (
+    <div className="card device-check">
+      <h2 className="card-title">Will it install on this iPhone?</h2>
+      <p className="muted">
+        Development and ad hoc builds install only on the devices in their provisioning profile. Check this one: Safari downloads a small profile; open Settings → Profile
+        Downloaded → Install, and iOS sends this device’s identifier (UDID) to the team’s Hangar and brings you back here with the answer.
+      </p>
+      <a className="button button-secondary" href={enrollUrl}>
+        Check this iPhone
+      </a>
+    </div>
   );
 }

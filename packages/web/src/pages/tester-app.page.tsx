@@ -7,7 +7,7 @@ import { Link } from "../app/router";
 import { ErrorSummary } from "../components/alerts";
 import { Loaded } from "../components/data";
 import { AppIcon } from "../components/file-list";
-import { BuildActions, BuildFacts, buildVersion, currentDevice, type Device } from "../components/tester-build";
+import { BuildActions, BuildFacts, buildVersion, CheckThisDevice, currentDevice, DeviceVerdictNote, type Device } from "../components/tester-build";
 import { TesterLayout } from "../components/tester-layout";
 
 /**
@@ -46,13 +46,16 @@ function Builds({ detail, device }: { detail: TesterAppDetail; device: Device })
   }
   if (detail.builds.length === 0) return <p className="muted">No builds of this app are available any more.</p>;
   return (
-    <ol className="tester-history" data-testid="tester-builds" aria-label="Builds, newest first">
-      {detail.builds.map((build) => (
-        <li key={build.fileId} className="card tester-history-item">
-          <BuildEntry build={build} latest={latest.has(build.fileId)} device={device} fallbackName={detail.projectName} />
-        </li>
-      ))}
-    </ol>
+    <>
+      <CheckThisDevice builds={detail.builds} device={device} enrollUrl={detail.enrollUrl} />
+      <ol className="tester-history" data-testid="tester-builds" aria-label="Builds, newest first">
+        {detail.builds.map((build) => (
+          <li key={build.fileId} className="card tester-history-item">
+            <BuildEntry build={build} latest={latest.has(build.fileId)} device={device} fallbackName={detail.projectName} />
+          </li>
+        ))}
+      </ol>
+    </>
   );
 }
 
@@ -81,6 +84,7 @@ function BuildEntry({ build, latest, device, fallbackName }: { build: TesterBuil
         {build.releaseNotes ? <p className="release-notes">{build.releaseNotes}</p> : <p className="muted">No release notes for this build.</p>}
       </div>
       <BuildActions build={build} device={device} label={label} />
+      <DeviceVerdictNote build={build} device={device} />
     </article>
   );
 }

@@ -8,7 +8,7 @@ import { Notice } from "../components/alerts";
 import { Loaded } from "../components/data";
 import { AppIcon } from "../components/file-list";
 import { EmptyState } from "../components/layouts";
-import { BuildActions, BuildFacts, buildVersion, currentDevice, type Device } from "../components/tester-build";
+import { BuildActions, BuildFacts, buildVersion, CheckThisDevice, currentDevice, DeviceVerdictNote, type Device } from "../components/tester-build";
 import { TesterLayout } from "../components/tester-layout";
 
 /**
@@ -29,7 +29,7 @@ function Apps({ email, device }: { email: string; device: Device }) {
   const apps = useQuery(testerAppsQuery());
   return (
     <Loaded query={apps} label="your apps">
-      {(items) =>
+      {({ items, enrollUrl }) =>
         items.length === 0 ? (
           <div className="card">
             <EmptyState
@@ -54,6 +54,7 @@ function Apps({ email, device }: { email: string; device: Device }) {
                 here and scan its QR code.
               </Notice>
             )}
+            <CheckThisDevice builds={items.flatMap((a) => (a.latest.ios ? [a.latest.ios] : []))} device={device} enrollUrl={enrollUrl} />
             <ul className="tester-apps" data-testid="tester-apps">
               {items.map((app) => (
                 <li key={app.projectId}>
@@ -96,6 +97,7 @@ function AppCard({ app, device }: { app: TesterApp; device: Device }) {
               <BuildFacts build={build} />
             </div>
             <BuildActions build={build} device={device} label={`${build.appName ?? app.projectName} ${buildVersion(build)}`} />
+            <DeviceVerdictNote build={build} device={device} />
           </li>
         ))}
       </ul>

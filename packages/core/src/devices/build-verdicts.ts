@@ -1,0 +1,104 @@
+import type { Clock } from "../ports/clock.port";
+import type { StageSecret } from "../ports/stage-secret.port";
+import { parseDeviceCookie, type DeviceClaim } from "./device-cookie";
+import { deviceVerdict, listsDevices, type DeviceVerdict, type VerdictBuild } from "./device-verdict";
+
+/**
+ * The verdicts the tester-facing pages show (share page, personal install page, app page, tester
+ * portal; docs/devices.md "The verdict"), and the one thing they do on the way: a device that is
+ * not in a build's profile is recorded in the build's workspace, so "the team has been told" is
+ * true – the dashboard's Devices page and the build's missing list show it.
+ *
+ * Reads only what a verdict needs, and only for builds whose profile can list devices: the build's
+ * stored UDIDs and workspace (one GetItem per such build), the device cookie's secret (cached per
+ * container). A cookie that is absent, forged or for another stage names no device.
+ */
+
+/** The build's facts beyond its metadata, from the file item (complete stores the profile's UDIDs). */
+export interface BuildProfile {
+  workspaceId?: string;
+  provisionedUdids?: string[];
+}
+
+/** A device the verdict records in a workspace: the claim of the signed cookie and who it belongs to. */
+export interface UnlistedDevice {
+  workspaceId: string;
+  claim: DeviceClaim;
+  /** The tester a personal link or the portal names, or null on an anonymous share page. */
+  email: string | null;
+}
+
+/**
+ * `known`: the workspace already has this UDID (nothing written: a member may have renamed it);
+ * `full`: the workspace holds its limit of devices (docs/devices.md), nothing written.
+ */
+export type UnlistedOutcome = "recorded" | "known" | "full";
+
+export interface BuildDevicesStore {
+  /** The build's workspace and profile UDIDs, or undefined when the file item is gone. */
+  profileOf(fileId: string): Promise<BuildProfile | undefined>;
+  /** Writes the device unless the workspace has its UDID or is full (a conditional put: two visits write one item). */
+  recordUnlisted(device: UnlistedDevice, now: Date): Promise<UnlistedOutcome>;
+}
+
+export interface BuildVerdictDeps {
+  builds: BuildDevicesStore;
+  deviceCookieSecret: StageSecret;
+  clock: Clock;
+}
+
+/** A page's verdict; `told` (not-in-profile only): the build's workspace has the device now. */
+export type PageVerdict = DeviceVerdict & { told?: boolean };
+
+export interface VerdictRequest {
+  builds: readonly { fileId: string; metadata?: VerdictBuild["metadata"] }[];
+  /**
+   * The `hangar_device` cookie's values the request carried. Several on the local stack's plain
+   * http, where the dashboard's sign-in device cookie has the same name (session-cookie.ts; it is
+   * `__Host-` on https): the one that verifies counts.
+   */
+  cookies: readonly string[];
+  email: string | null;
+}
+
+/** The claim of the first cookie value that verifies (no secret read without a cookie). */
+export async function deviceOfCookies(deps: Pick<BuildVerdictDeps, "deviceCookieSecret">, cookies: readonly string[]): Promise<DeviceClaim | undefined> {
+  if (cookies.length === 0) return undefined;
+  const secret = await deps.deviceCookieSecret.bytes();
+  for (const value of cookies.slice(0, 4)) {
+    const claim = parseDeviceCookie(secret, value);
+    if (claim) return claim;
+  }
+  return undefined;
+}
+
+/** The verdict of each build, by file id; a build whose profile lists no devices is `not-applicable` without a read. */
+export async function buildVerdicts(deps: BuildVerdictDeps, request: VerdictRequest): Promise<Map<string, PageVerdict>> {
+  const now = deps.clock.now();
+  const verdicts = new Map<string, PageVerdict>();
+  // The metadata alone says whether a profile could list devices: the UDIDs are read only then.
+  const candidates = request.builds.filter((b) => listsDevices({ metadata: b.metadata, provisionedUdids: ["?"] }, now));
+  for (const b of request.builds) verdicts.set(b.fileId, { kind: "not-applicable" });
+  if (candidates.length === 0) return verdicts;
+  const [claim, profiles] = await Promise.all([deviceOfCookies(deps, request.cookies), Promise.all(candidates.map((b) => deps.builds.profileOf(b.fileId)))]);
+  const recorded = new Map<string, Promise<UnlistedOutcome>>();
+  await Promise.all(
+    candidates.map(async (b, i) => {
+      const profile = profiles[i];
+      const verdict: PageVerdict = deviceVerdict({ metadata: b.metadata, provisionedUdids: profile?.provisionedUdids }, claim, now);
+      if (verdict.kind === "not-in-profile" && claim && profile?.workspaceId) {
+        // One write per workspace, however many of its builds the page shows.
+        const ws = profile.workspaceId;
+        if (!recorded.has(ws)) recorded.set(ws, deps.builds.recordUnlisted({ workspaceId: ws, claim, email: request.email }, now));
+        verdict.told = (await recorded.get(ws)) !== "full";
+      }
+      verdicts.set(b.fileId, verdict);
+    }),
+  );
+  return verdicts;
+}
+
+/** One build's verdict (the share page and the personal install page). */
+export async function buildVerdict(deps: BuildVerdictDeps, build: VerdictRequest["builds"][number], cookies: readonly string[], email: string | null): Promise<PageVerdict> {
+  return (await buildVerdicts(deps, { builds: [build], cookies, email })).get(build.fileId)!;
+}

@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import { buildVerdicts, deviceVerdict, modelName, signDeviceCookie, type BuildDevicesStore, type UnlistedDevice } from "../../src/devices";
+
+const NOW = new Date("2026-11-26T12:00:00Z");
+const IN = "00008030-001A35E11A88802E";
+const OUT = "00008110-000A1B2C3D4E5F60";
+const adHoc = (kind = "ad-hoc", expiresAt = "2027-06-01T00:00:00Z") => ({
+  metadata: { platform: "ios", provisioning: { kind, expiresAt, provisionedDevices: 2 } },
+  provisionedUdids: [IN, "0123456789ABCDEF0123456789ABCDEF01234567"],
+});
+const claim = (udid: string) => ({ udid, product: "iPhone15,2", version: "18.1", name: "Anna's iPhone" });
+
+describe("deviceVerdict", () => {
+  it("says whether the cookie's device is in a development or ad hoc profile, and names it", () => {
+    expect(deviceVerdict(adHoc(), claim(IN), NOW)).toEqual({
+      kind: "in-profile",
+      device: { name: "Anna's iPhone", model: "iPhone 14 Pro", product: "iPhone15,2", osVersion: "18.1", udid: IN },
+    });
+    expect(deviceVerdict(adHoc("development"), claim(OUT), NOW)).toMatchObject({ kind: "not-in-profile", device: { udid: OUT } });
+    // A lower-case stored UDID (an old record) still matches.
+    expect(deviceVerdict({ ...adHoc(), provisionedUdids: [IN.toLowerCase()] }, claim(IN), NOW).kind).toBe("in-profile");
+    expect(deviceVerdict(adHoc(), undefined, NOW)).toEqual({ kind: "unknown-device" });
+  });
+
+  it("is not-applicable where a device list says nothing: Android, App Store, enterprise, expired, no UDIDs stored", () => {
+    const cases = [
+      { metadata: { platform: "android" } },
+      adHoc("app-store"),
+      adHoc("enterprise"),
+      adHoc("ad-hoc", "2026-01-01T00:00:00Z"),
+      { metadata: adHoc().metadata },
+      { ...adHoc(), provisionedUdids: [] },
+      { metadata: { platform: "ios" }, provisionedUdids: [IN] },
+    ];
+    for (const build of cases) {
+      expect(deviceVerdict(build, claim(IN), NOW)).toEqual({ kind: "not-applicable" });
+      expect(deviceVerdict(build, undefined, NOW)).toEqual({ kind: "not-applicable" });
+    }
+  });
+
+  it("names models it knows and leaves the identifier otherwise", () => {
+    expect(modelName("iPad13,18")).toBe("iPad (10th generation)");
+    expect(modelName("iPhone99,1")).toBeNull();
+    expect(modelName("toString")).toBeNull();
+    expect(deviceVerdict(adHoc(), { udid: IN, product: "iPhone99,1", version: "26.0" }, NOW).device).toEqual({
+      name: null,
+      model: null,
+      product: "iPhone99,1",
+      osVersion: "26.0",
+      udid: IN,
+    });
+  });
+});
+
+describe("buildVerdicts", () => {
+  const secret = new Uint8Array(32).fill(7);
+  function world(outcome: "recorded" | "known" | "full" = "recorded") {
+    const reads: string[] = [];
+    const writes: UnlistedDevice[] = [];
+    const builds: BuildDevicesStore = {
+      profileOf: async (fileId) => {
+        reads.push(fileId);
+        return fileId === "fil_old" ? { workspaceId: "ws_1" } : { workspaceId: "ws_1", provisionedUdids: [IN] };
+      },
+      recordUnlisted: async (device) => {
+        writes.push(device);
+        return outcome;
+      },
+    };
+    let secretReads = 0;
+    const deps = { builds, deviceCookieSecret: { bytes: async () => (secretReads++, secret) }, clock: { now: () => NOW } };
+    return { deps, reads, writes, secretReads: () => secretReads };
+  }
+  const ios = (fileId: string) => ({ fileId, metadata: adHoc().metadata });
+
+  it("records a device missing from a profile once per workspace, for the tester the request names", async () => {
+    const w = world();
+    const cookie = signDeviceCookie(secret, claim(OUT));
+    const verdicts = await buildVerdicts(w.deps, { builds: [ios("fil_1"), ios("fil_2"), ios("fil_old")], cookies: ["not-ours", cookie], email: "qa@example.com" });
+    expect(verdicts.get("fil_1")).toMatchObject({ kind: "not-in-profile", told: true });
+    expect(verdicts.get("fil_2")).toMatchObject({ kind: "not-in-profile", told: true });
+    expect(verdicts.get("fil_old")).toEqual({ kind: "not-applicable" });
+    expect(w.writes).toEqual([{ workspaceId: "ws_1", claim: claim(OUT), email: "qa@example.com" }]);
+  });
+
+  it("tells nothing when the workspace is full, writes nothing for a device in the profile, and reads nothing for other builds", async () => {
+    const full = world("full");
+    const out = await buildVerdicts(full.deps, { builds: [ios("fil_1")], cookies: [signDeviceCookie(secret, claim(OUT))], email: null });
+    expect(out.get("fil_1")).toMatchObject({ kind: "not-in-profile", told: false });
+
+    const w = world();
+    const inside = await buildVerdicts(w.deps, { builds: [ios("fil_1")], cookies: [signDeviceCookie(secret, claim(IN))], email: null });
+    expect(inside.get("fil_1")).toMatchObject({ kind: "in-profile" });
+    expect(w.writes).toEqual([]);
+
+    const none = world();
+    const android = await buildVerdicts(none.deps, { builds: [{ fileId: "fil_a", metadata: { platform: "android" } }], cookies: [signDeviceCookie(secret, claim(IN))], email: null });
+    expect(android.get("fil_a")).toEqual({ kind: "not-applicable" });
+    expect(none.reads).toEqual([]);
+    expect(none.secretReads()).toBe(0);
+  });
+
+  it("treats a forged or foreign cookie as no device", async () => {
+    const w = world();
+    const forged = signDeviceCookie(new Uint8Array(32).fill(8), claim(OUT));
+    const verdicts = await buildVerdicts(w.deps, { builds: [ios("fil_1")], cookies: [forged], email: null });
+    expect(verdicts.get("fil_1")).toEqual({ kind: "unknown-device" });
+    expect(w.writes).toEqual([]);
+  });
+});
