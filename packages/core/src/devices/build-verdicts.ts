@@ -53,9 +53,8 @@ export type PageVerdict = DeviceVerdict & { told?: boolean };
 export interface VerdictRequest {
   builds: readonly { fileId: string; metadata?: VerdictBuild["metadata"] }[];
   /**
-   * The `hangar_device` cookie's values the request carried. Several on the local stack's plain
-   * http, where the dashboard's sign-in device cookie has the same name (session-cookie.ts; it is
-   * `__Host-` on https): the one that verifies counts.
+   * The `hangar_ios_device` cookie's values the request carried (a browser may send a name twice,
+   * for two paths or domains): the first that verifies counts.
    */
   cookies: readonly string[];
   email: string | null;

@@ -11,10 +11,10 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * pages (the facts are the device's, not a workspace's); nobody without the secret can make one
  * claim a UDID. It is not a credential: it opens nothing, it only labels this browser.
  *
- * `hangar_device`: HttpOnly, SameSite=Lax, Secure on https, Path=/, Max-Age 400 days (the most
+ * `hangar_ios_device`: HttpOnly, SameSite=Lax, Secure on https, Path=/, Max-Age 400 days (the most
  * browsers keep).
  */
-export const DEVICE_COOKIE = "hangar_device";
+export const DEVICE_COOKIE = "hangar_ios_device";
 export const DEVICE_COOKIE_SECRET = "device-cookie";
 export const DEVICE_COOKIE_MAX_AGE_SECONDS = 400 * 24 * 60 * 60;
 

@@ -4,7 +4,7 @@ import { modelName } from "./device-models";
 
 /**
  * Will this build install on this iPhone? (issue 22, docs/devices.md "The verdict"). Pure: the
- * build's facts and the device the signed `hangar_device` cookie names (device-cookie.ts) in, the
+ * build's facts and the device the signed `hangar_ios_device` cookie names (device-cookie.ts) in, the
  * answer out; the pages word it, the HTTP layer reads the cookie.
  *
  * Only development and ad hoc builds list devices. Every other build is `not-applicable` and keeps

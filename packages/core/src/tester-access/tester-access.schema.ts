@@ -60,7 +60,7 @@ export interface JoinPreview {
 }
 
 /**
- * Whether the build installs on the device the request's `hangar_device` cookie names
+ * Whether the build installs on the device the request's `hangar_ios_device` cookie names
  * (docs/devices.md "The verdict"): `unknown-device` asks the page to offer "Check this iPhone"
  * (the answer's `enrollUrl`); `not-applicable` for Android, App Store, enterprise, expired builds
  * and builds stored without their profile's UDIDs.

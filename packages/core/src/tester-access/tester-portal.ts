@@ -64,7 +64,7 @@ const uploadedAt = (b: SentBuild) => b.file.completedAt ?? b.file.createdAt;
 
 /**
  * The tester's live builds, newest upload first (a build sent again later keeps its place), as
- * answers, each with this device's verdict (`cookies`: the request's `hangar_device` values). A
+ * answers, each with this device's verdict (`cookies`: the request's `hangar_ios_device` values). A
  * device not in a build's profile is recorded for the build's workspace under the tester's address.
  */
 async function liveBuilds(deps: PortalDeps, tester: TesterSession, links: PortalLinks, cookies: readonly string[], projectId?: string) {

@@ -7,10 +7,10 @@ import { isHead } from "./share-access";
 
 /**
  * The HTTP side of the verdict (core's devices/build-verdicts.ts) for the pages on the share host:
- * the `hangar_device` cookie's values, and the verdicts of the builds a page shows.
+ * the `hangar_ios_device` cookie's values, and the verdicts of the builds a page shows.
  */
 
-/** Every `hangar_device` value of the request (payload v2 splits cookies into `cookies`); several on plain http, see build-verdicts.ts. */
+/** Every `hangar_ios_device` value of the request (payload v2 splits cookies into `cookies`); a name may come twice, see build-verdicts.ts. */
 export function deviceCookies(event: HttpEvent): string[] {
   const name = `${DEVICE_COOKIE}=`;
   return (event.cookies ?? []).filter((c) => c.startsWith(name)).map((c) => c.slice(name.length));
