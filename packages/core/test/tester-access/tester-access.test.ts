@@ -65,7 +65,7 @@ function world(overrides: Partial<TesterAccessDeps> = {}) {
     join: async (input) => {
       if (input.token !== LINK || !open) throw new JoinLinkGoneError();
       joined.push(input);
-      return { groupId: "grp_1", groupName: "QA <team>", workspaceName: "Acme" };
+      return { groupId: "grp_1", groupName: "QA <team>", workspaceId: "ws_1", workspaceName: "Acme", joined: true };
     },
   };
   let n = 0;
