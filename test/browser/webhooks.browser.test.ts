@@ -22,6 +22,9 @@ import { waitForLink } from "./support/maildev";
  */
 
 const SHOTS = "webhooks";
+// Each state is checked with axe eight times (two schemes, two widths, and the screenshots): on a
+// loaded machine a journey of several states takes minutes, not the default two.
+const JOURNEY_TIMEOUT_MS = 480_000;
 const tag = randomUUID().slice(0, 8);
 
 interface Received {
@@ -192,7 +195,7 @@ describe("Settings → Webhooks", () => {
     await page.getByRole("group", { name: "Confirm deleting Deploy bot" }).getByRole("button", { name: "Delete endpoint" }).click();
     await eventually(() => endpoint(page, "Deploy bot").count()).toBe(0);
     expect(problems).toEqual([]);
-  });
+  }, JOURNEY_TIMEOUT_MS);
 
   it("the turned-off mail lands on the page, which says why and what to do; turning it on works there", async () => {
     const mailUrl = stack().mailUrl!;
@@ -222,7 +225,7 @@ describe("Settings → Webhooks", () => {
     await row.getByRole("button", { name: /^Turn off/ }).click();
     await row.getByText("A member turned it off.", { exact: false }).waitFor();
     expect(problems).toEqual([]);
-  });
+  }, JOURNEY_TIMEOUT_MS);
 
   it("a developer reads the endpoints and their logs, with no control that changes anything", async () => {
     const { page, problems } = await browserOf(developer.b);
@@ -238,7 +241,7 @@ describe("Settings → Webhooks", () => {
     }
     await audited(page, "developer");
     expect(problems).toEqual([]);
-  });
+  }, JOURNEY_TIMEOUT_MS);
 
   it("has no serious accessibility violations in either scheme", () => {
     expect(violations).toEqual([]);
