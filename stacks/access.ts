@@ -248,6 +248,8 @@ export const access = {
     ],
     index: ["dynamodb:Query"],
     originSecret: true,
+    // tester.joined for the addresses a member adds.
+    webhookQueue: true,
   },
   // Tester access (docs/testers.md): tester sessions (Put, Get, Delete), the mailed tokens (Put; the
   // redeem is a conditional Delete), the limiter counters (UpdateItem), who is a tester and what was
@@ -265,6 +267,8 @@ export const access = {
     mail: ["ses:SendEmail"],
     selfInvoke: true,
     originSecret: true,
+    // tester.joined.
+    webhookQueue: true,
   },
   // Installs (docs/testers.md): a personal link's item and the build's record (GetItem), a tester
   // session of the link's address (GetItem), the per-client rules (UpdateItem), the record of a
@@ -305,12 +309,15 @@ export const access = {
     index: ["dynamodb:Query"],
     originSecret: true,
     buildMailQueue: true,
+    // build.distributed.
+    webhookQueue: true,
   },
   // Webhooks: session (Get/Update/Delete), membership and project reads (GetItem), a webhook by id
   // (Query of gsi1, then GetItem), the workspace's webhooks (Query of its partition), create and
   // delete in transactions with the workspace's counter (Put/Delete + Update), changes (Update),
   // the delivery log (Query of the webhook's partition, GetItem, UpdateItem to redeliver), the
-  // cursor secret (Get; Put the first time). Test events and redeliveries are queued.
+  // cursor secret (Get; Put the first time), the audit entry of each change (Put). Test events and
+  // redeliveries are queued.
   webhooks: {
     table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
     index: ["dynamodb:Query"],

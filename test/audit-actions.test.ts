@@ -104,6 +104,14 @@ describe("the audit log records every action of AUDIT_ACTIONS done through the A
     await as(owner, "DELETE", `/api/groups/${group.groupId}/invite-link`, undefined, 204);
     await as(owner, "DELETE", `/api/groups/${group.groupId}`, undefined, 204);
 
+    // Webhooks (issue 21): added, changed, given a new secret, deleted. The receiver's URL carries
+    // a token, as Slack's do: the log names its host only, and never a secret.
+    const hookUrl = "http://127.0.0.1:9/hooks/T000/B000/SeCrEtPaRt";
+    const webhook = await as(owner, "POST", `${base}/webhooks`, { url: hookUrl, events: ["build.completed"] }, 201);
+    await as(owner, "PATCH", `/api/webhooks/${webhook.webhookId}`, { description: "Deploy bot", enabled: false }, 200);
+    const rotated = await as(owner, "POST", `/api/webhooks/${webhook.webhookId}/rotate-secret`, undefined, 200);
+    await as(owner, "DELETE", `/api/webhooks/${webhook.webhookId}`, undefined, 204);
+
     // Every page of the log, as its owner reads it.
     const entries: { action: string; actor: { userId: string; email: string | null; ip: string | null; userAgentFamily: string | null }; target: { type: string; id: string } | null }[] = [];
     let cursor: string | null = null;
@@ -147,6 +155,10 @@ describe("the audit log records every action of AUDIT_ACTIONS done through the A
       "project.app_page_update": { by: dev, target: project.projectId },
       "update_token.created": { by: dev, target: project.projectId },
       "update_token.revoked": { by: dev, target: project.projectId },
+      "webhook.created": { by: owner, target: webhook.webhookId },
+      "webhook.updated": { by: owner, target: webhook.webhookId },
+      "webhook.secret_rotated": { by: owner, target: webhook.webhookId },
+      "webhook.deleted": { by: owner, target: webhook.webhookId },
     };
     for (const [action, { by, target }] of Object.entries(expected)) {
       const entry = entries.find((e) => e.action === action && e.target?.id === target);
@@ -158,6 +170,12 @@ describe("the audit log records every action of AUDIT_ACTIONS done through the A
         userAgentFamily: by.ua === SAFARI ? "Safari" : "Firefox",
       });
     }
+    const hookEntries = entries.filter((e) => e.action.startsWith("webhook."));
+    expect(hookEntries.find((e) => e.action === "webhook.updated")).toMatchObject({ target: { type: "webhook", label: "Deploy bot" }, details: { fields: "description,enabled", enabled: false } });
+    expect(hookEntries.find((e) => e.action === "webhook.created")).toMatchObject({ target: { label: "127.0.0.1:9" }, details: { type: "webhook", host: "127.0.0.1:9", events: "build.completed" } });
+    expect(JSON.stringify(hookEntries)).not.toContain("SeCrEtPaRt");
+    expect(JSON.stringify(entries)).not.toContain(webhook.secret);
+    expect(JSON.stringify(entries)).not.toContain(rotated.secret);
     // The full header is nowhere in the log.
     expect(JSON.stringify(entries)).not.toContain("Macintosh");
     expect(JSON.stringify(entries)).not.toContain("Ubuntu");

@@ -5,7 +5,10 @@ import type { FileRef } from "../dashboard/dashboard.schema";
 import { fileNotFound } from "../dashboard/files";
 import { NotFoundError, ValidationError, type FieldIssue } from "../errors/domain-errors";
 import type { AuditLog, Clock, FileRecord, ProjectCatalog, RateLimiter, StageSecret, TesterGroupDirectory, WorkspaceCatalog } from "../ports";
+import type { EventPublisher } from "../ports/events.port";
 import { installLinkHash, installLinkToken } from "../testers/install-link";
+import { buildPayload, buildRouting, userActor } from "../webhooks/event-builders";
+import type { EventActor } from "../webhooks/webhook-events";
 import type { Actor } from "../workspaces/actor";
 import { projectAccess } from "../workspaces/project-access";
 import { BuildNotCompletedError, groupsNotFound } from "./distribution-errors";
@@ -38,6 +41,8 @@ export interface DistributionDeps {
   /** Build mails per workspace and UTC day (rate rule `buildMailPerWorkspace`). */
   buildMailCap: RateLimiter;
   audit: Pick<AuditLog, "record">;
+  /** Where `build.distributed` goes (docs/webhooks.md); absent: no event (unit tests, tools). */
+  events?: EventPublisher | undefined;
   clock: Clock;
   newDistributionId(): string;
 }
@@ -65,7 +70,13 @@ export interface DistributionTarget {
   fileName: string;
   /** The link bases of the request (the mail's install, portal and unsubscribe links). */
   bases: { publicBaseUrl: string; shareBaseUrl: string };
+  /** The build's record: the `build.distributed` event's payload (no event without it). */
+  file?: FileRecord | undefined;
 }
+
+/** Who sent it, as the event says: the member, or CI's API key. */
+const distributorOf = (target: DistributionTarget): EventActor =>
+  "clientId" in target.createdBy ? { kind: "apiKey", clientId: target.createdBy.clientId } : userActor(target.actor ?? { userId: target.createdBy.userId }, target.createdBy.email);
 
 /** Normalized, distinct addresses, or a 400 naming each bad one (`testers[3]`). */
 function normalizedTesters(testers: readonly string[]): string[] {
@@ -203,6 +214,22 @@ export async function sendPlannedBuild(
       details: { projectId: target.projectId, distributionId, groups: plan.groups.length, recipients: emails.length, queued: queued.length, notify: plan.notify },
     });
   }
+  // Every distribution is an event, also one that reached nobody new (a re-run of CI): the
+  // receiver learns that the build was sent, and `recipients` counts everyone it was sent to.
+  if (target.file) {
+    await deps.events?.publish({
+      type: "build.distributed",
+      occurredAt: at,
+      workspaceId: target.workspaceId,
+      ...buildRouting(target.file),
+      data: {
+        workspaceId: target.workspaceId,
+        build: buildPayload(target.file, target.bases),
+        distribution: { distributionId, groups: plan.groups, recipients: emails.length, message: plan.message },
+        actor: distributorOf(target),
+      },
+    });
+  }
   return { distributionId, recipients: emails.length, queued: queued.length, capped: recipients.filter((r) => r.status === "capped").length };
 }
 
@@ -245,6 +272,7 @@ export async function distributeBuild(
       actor,
       fileName: file.fileName,
       bases: { publicBaseUrl: bases.publicBaseUrl, shareBaseUrl: bases.shareBaseUrl },
+      file,
     },
     plan,
   );
@@ -317,15 +345,22 @@ export async function planUploadDistribution(
   return plan.groups.length > 0 || plan.testers.length > 0 ? plan : null;
 }
 
-/** After complete: sends the completed build as planned. CI (an API key) is `createdBy: {clientId}`; a dashboard upload, its member. */
+/**
+ * After complete: sends the completed build as planned. CI (an API key) is `createdBy: {clientId}`;
+ * a dashboard upload, its member. The build's record (for `build.distributed`) is read beside the
+ * workspace, so the event adds no round trip to the complete's answer.
+ */
 export async function distributeUpload(
-  deps: Omit<DistributionDeps, "files" | "projects" | "groups">,
+  deps: Omit<DistributionDeps, "files" | "projects" | "groups"> & Partial<Pick<DistributionDeps, "files">>,
   uploader: { workspaceId: string; projectId: string; clientId: string; actor?: Actor },
   file: { fileId: string; fileName: string },
   plan: DistributionPlan,
   bases: { publicBaseUrl: string; shareBaseUrl: string },
 ): Promise<DistributionAnswer> {
-  const workspace = await deps.workspaces.get(uploader.workspaceId);
+  const [workspace, record] = await Promise.all([
+    deps.workspaces.get(uploader.workspaceId),
+    deps.events && deps.files ? deps.files.get(file.fileId) : undefined,
+  ]);
   return sendPlannedBuild(
     deps,
     {
@@ -337,6 +372,7 @@ export async function distributeUpload(
       ...(uploader.actor ? { actor: uploader.actor } : {}),
       fileName: file.fileName,
       bases: { publicBaseUrl: bases.publicBaseUrl, shareBaseUrl: bases.shareBaseUrl },
+      file: record,
     },
     plan,
   );

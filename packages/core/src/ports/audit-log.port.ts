@@ -48,6 +48,11 @@ export const AUDIT_ACTIONS = [
   "project.app_page_update",
   "update_token.created",
   "update_token.revoked",
+  // Issue 21 (docs/webhooks.md): webhook endpoints made, changed, removed, given a new secret.
+  "webhook.created",
+  "webhook.updated",
+  "webhook.deleted",
+  "webhook.secret_rotated",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -56,7 +61,7 @@ export interface AuditEntryInput {
   actor: AuditActor;
   action: AuditAction;
   /** What was acted on: `{ type: "key", id: "hgr_…", label: "CI" }`. */
-  target?: { type: "workspace" | "member" | "invitation" | "project" | "build" | "key" | "link" | "group"; id: string; label?: string };
+  target?: { type: "workspace" | "member" | "invitation" | "project" | "build" | "key" | "link" | "group" | "webhook"; id: string; label?: string };
   /** Small, safe, already-bounded facts (a role change's from/to, which link settings changed). */
   details?: Record<string, string | number | boolean | null>;
 }

@@ -1,4 +1,5 @@
 import type { ClientInfo } from "../accounts/account-deps";
+import type { EventPublisher } from "../ports/events.port";
 import type { BackgroundTasks, Clock, Mailer, MailSuppression, MailSuppressionRepository, RateLimiter, StageSecret, TokenRepository, UrlSigner } from "../ports";
 import type { FileRecord } from "../ports";
 import type { JoinedGroup } from "./tester-access.schema";
@@ -75,7 +76,14 @@ export interface JoinLinks {
    * Adds the address to the link's group (`source: "joined"`, counted against the cap); an address
    * already in the group stays as it is. Throws JoinLinkGoneError when the link lets nobody in.
    */
-  join(input: { token: string; email: string; now: Date }): Promise<JoinedGroup>;
+  join(input: { token: string; email: string; now: Date }): Promise<JoinOutcome>;
+}
+
+/** What a join did: the group the session's answer names, and for the `tester.joined` event its workspace and whether the address is new there. */
+export interface JoinOutcome extends JoinedGroup {
+  workspaceId: string;
+  /** False when the address was in the group already (a second click on the mail): no event then. */
+  joined: boolean;
 }
 
 /** The rules of the one limiter tester access counts (numbers: core's limits/rate-rules.ts). */
@@ -123,6 +131,8 @@ export interface TesterAccessDeps {
   installLinkSecret: StageSecret;
   /** The builds' device verdicts (devices/build-verdicts.ts); without it every verdict is `not-applicable`. */
   devices?: BuildVerdictDeps;
+  /** Where `tester.joined` goes (docs/webhooks.md); absent: no event. */
+  events?: EventPublisher | undefined;
   clock: Clock;
   /** 32 random bytes, base64url (43 characters): magic-link and session tokens. */
   secret: () => string;

@@ -90,7 +90,19 @@ export async function startTesterSession(deps: TesterAccessDeps, input: TesterTo
   let joined: JoinedGroup | null = null;
   if (token.purpose === "tester_join") {
     if (!token.joinToken) throw new InvalidTokenError();
-    joined = await deps.joinLinks.join({ token: token.joinToken, email: token.email, now });
+    const outcome = await deps.joinLinks.join({ token: token.joinToken, email: token.email, now });
+    joined = { groupId: outcome.groupId, groupName: outcome.groupName, workspaceName: outcome.workspaceName };
+    // Only a new member of the group is news: a second click on the mail changes nothing.
+    if (outcome.joined) {
+      await deps.events?.publish({
+        type: "tester.joined",
+        occurredAt: now.toISOString(),
+        workspaceId: outcome.workspaceId,
+        projectId: null,
+        branch: null,
+        data: { workspaceId: outcome.workspaceId, tester: { email: token.email }, group: { groupId: outcome.groupId, name: outcome.groupName }, via: "invite_link" },
+      });
+    }
   }
   const secret = deps.secret();
   const expiresAt = new Date(now.getTime() + deps.settings.sessionTtlSeconds * 1000).toISOString();

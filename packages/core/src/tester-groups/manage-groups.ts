@@ -212,9 +212,37 @@ export async function addTesters(deps: TesterGroupDeps, actor: Actor, input: Gro
       // Counts only: up to a thousand addresses do not belong in one log entry.
       details: { added: added.length, already: already.length, invalid: invalid.length },
     });
+    await publishAdded(deps, group, added, now);
   }
   const after = (await deps.groups.get(group.workspaceId, group.groupId)) ?? { ...group, testerCount: group.testerCount + added.length };
   return { ...(await groupView(deps, after, links)), added, already, invalid };
+}
+
+/** Events published at once while a bulk add announces its new testers. */
+const EVENT_SENDS_AT_ONCE = 25;
+
+/**
+ * `tester.joined` with `via: "added"`, one per address new in the group (those already there
+ * changed nothing). One event per tester, as a join through the link is, so a receiver handles
+ * both alike; sent a few at a time, so a thousand addresses do not open a thousand sends at once.
+ */
+async function publishAdded(deps: Pick<TesterGroupDeps, "events">, group: { groupId: string; workspaceId: string; name: string }, added: readonly string[], at: string) {
+  const events = deps.events;
+  if (!events) return;
+  for (let i = 0; i < added.length; i += EVENT_SENDS_AT_ONCE) {
+    await Promise.all(
+      added.slice(i, i + EVENT_SENDS_AT_ONCE).map((email) =>
+        events.publish({
+          type: "tester.joined",
+          occurredAt: at,
+          workspaceId: group.workspaceId,
+          projectId: null,
+          branch: null,
+          data: { workspaceId: group.workspaceId, tester: { email }, group: { groupId: group.groupId, name: group.name }, via: "added" },
+        }),
+      ),
+    );
+  }
 }
 
 /** Removes one tester (the address in any case); 404 `tester_not_found` when not in the group. */

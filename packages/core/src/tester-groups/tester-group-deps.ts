@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomInt } from "node:crypto";
 import type { AuditLog, Clock, StageSecret, WorkspaceCatalog } from "../ports";
+import type { EventPublisher } from "../ports/events.port";
 import type { TesterGroupStore } from "./tester-group-store";
 
 /** The random ids of the tester groups, injectable so tests can pin them. */
@@ -23,6 +24,8 @@ export interface TesterGroupDeps {
   workspaces: Pick<WorkspaceCatalog, "membership" | "get"> & Partial<Pick<WorkspaceCatalog, "touch">>;
   /** Every change is recorded after it succeeded. */
   audit: Pick<AuditLog, "record">;
+  /** Where `tester.joined` goes for addresses a member adds (docs/webhooks.md); absent: no event. */
+  events?: EventPublisher | undefined;
   clock: Clock;
   ids: TesterGroupIds;
   /** The stage secret named `join-link` (JOIN_LINK_SECRET): invite link tokens are MACs under it. */

@@ -1,5 +1,7 @@
+import { recordChange } from "../dashboard/audit-record";
 import { decodeCursor, encodeCursor } from "../dashboard/cursor";
 import { ConflictError, ValidationError } from "../errors/domain-errors";
+import type { AuditLog } from "../ports/audit-log.port";
 import type { Clock } from "../ports/clock.port";
 import type { ProjectCatalog } from "../ports/project-catalog.port";
 import type { StageSecret } from "../ports/stage-secret.port";
@@ -43,6 +45,8 @@ export interface WebhookDeps {
   projects: Pick<ProjectCatalog, "get">;
   webhooks: WebhookStore;
   queue: WebhookQueue;
+  /** Creates, changes, deletes and rotations are recorded after they succeeded (docs/audit-log.md). */
+  audit: Pick<AuditLog, "record">;
   clock: Clock;
   cursorSecret: StageSecret;
   /** The bases of the test event's links. */
@@ -98,6 +102,18 @@ async function webhookAccess(deps: WebhookDeps, actor: Actor, webhookId: string,
   await deps.workspaces.touch?.(membership).catch(() => undefined);
   return endpoint;
 }
+
+/**
+ * What the audit log says of an endpoint: its description, else its URL's host, never the whole
+ * URL. A Slack or Teams URL is itself the secret of its channel, and a receiver's URL may carry a
+ * token in its path or query; the log is read by every owner and admin for 400 days.
+ */
+const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : "");
+const auditTarget = (endpoint: Pick<WebhookEndpoint, "webhookId" | "description" | "url">) => ({
+  type: "webhook" as const,
+  id: endpoint.webhookId,
+  label: endpoint.description || hostOf(endpoint.url),
+});
 
 const invalidUrl = (message: string) => new ValidationError([{ field: "url", message }]);
 
@@ -160,6 +176,12 @@ export async function createWebhook(deps: WebhookDeps, actor: Actor, input: Work
   if (!(await deps.webhooks.create(endpoint, MAX_WEBHOOKS_PER_WORKSPACE))) {
     throw new ConflictError("limit_reached", `A workspace can have at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks; delete one first`, { limit: "webhooks", max: MAX_WEBHOOKS_PER_WORKSPACE });
   }
+  await recordChange(deps, actor, {
+    workspaceId: endpoint.workspaceId,
+    action: "webhook.created",
+    target: auditTarget(endpoint),
+    details: { type: endpoint.type, host: hostOf(endpoint.url), events: endpoint.events.join(","), enabled: endpoint.enabled },
+  });
   return { ...webhookView(endpoint, deps.clock.now()), secret: endpoint.secret };
 }
 
@@ -185,12 +207,32 @@ export async function updateWebhook(deps: WebhookDeps, actor: Actor, input: Webh
     deps.clock.now().toISOString(),
   );
   if (!updated) throw webhookNotFound();
+  const fields = UPDATABLE.filter((field) => input[field] !== undefined);
+  await recordChange(deps, actor, {
+    workspaceId: endpoint.workspaceId,
+    action: "webhook.updated",
+    target: auditTarget(updated),
+    details: {
+      fields: fields.join(","),
+      ...(input.url !== undefined ? { host: hostOf(updated.url) } : {}),
+      ...(input.enabled !== undefined ? { enabled: updated.enabled } : {}),
+    },
+  });
   return webhookView(updated, deps.clock.now());
 }
+
+/** The fields a PATCH may name, in the order the audit entry lists those it named. */
+const UPDATABLE = ["url", "description", "events", "projectIds", "branchFilter", "enabled"] as const;
 
 export async function deleteWebhook(deps: WebhookDeps, actor: Actor, input: WebhookRef): Promise<void> {
   const endpoint = await webhookAccess(deps, actor, input.webhookId, "webhooks.manage");
   await deps.webhooks.remove(endpoint.workspaceId, endpoint.webhookId);
+  await recordChange(deps, actor, {
+    workspaceId: endpoint.workspaceId,
+    action: "webhook.deleted",
+    target: auditTarget(endpoint),
+    details: { type: endpoint.type, host: hostOf(endpoint.url) },
+  });
 }
 
 /**
@@ -210,6 +252,13 @@ export async function rotateWebhookSecret(deps: WebhookDeps, actor: Actor, input
     now.toISOString(),
   );
   if (!updated) throw webhookNotFound();
+  // Never a secret in the log: only until when the previous one still signs.
+  await recordChange(deps, actor, {
+    workspaceId: endpoint.workspaceId,
+    action: "webhook.secret_rotated",
+    target: auditTarget(updated),
+    details: { previousSecretExpiresAt: updated.previousSecretExpiresAt },
+  });
   return { ...webhookView(updated, now), secret };
 }
 

@@ -15,6 +15,7 @@ import {
   type Recipient,
 } from "../../src/distribution";
 import type { RecipientStatus } from "../../src/distribution/distribution.schema";
+import type { WebhookEvent } from "../../src/webhooks/webhook-events";
 
 /** The store's rules in memory: conditional put of a recipient, claim / settle / release under a lease. */
 class MemoryDistributions implements DistributionStore {
@@ -183,6 +184,48 @@ describe("planning and sending a distribution", () => {
     expect(queued.map((j) => j.email)).toEqual(["c@x.test"]);
     const silent = await sendPlannedBuild(deps, { ...target, fileId: "fil_2" }, await planDistribution({ groups: many }, "ws_1", { groups: ["All"], testers: [], notify: false }));
     expect(silent).toMatchObject({ recipients: 5, queued: 0, capped: 0 });
+  });
+});
+
+describe("the build.distributed event", () => {
+  const file = {
+    fileId: "fil_1", key: "k", projectId: "prj_1", clientId: "hgr_1", fileName: "App.ipa", fileType: "x", fileSize: 9, status: "completed", createdAt: "2026-11-26T09:00:00.000Z",
+    completedAt: "2026-11-26T09:01:00.000Z", userKey: "u1", buildContext: { branch: "release/2.0", commit: "abc123" },
+    metadata: { appName: "App", bundleId: "b", version: "2.0", buildNumber: "7", platform: "ios" } as never,
+  } as FileRecord;
+
+  it("goes out once per distribution, repeats included, with the build's links, the groups and everyone it was sent to", async () => {
+    const store = new MemoryDistributions();
+    const { deps } = sendDeps(store);
+    const published: WebhookEvent[] = [];
+    const withEvents = { ...deps, events: { publish: async (e: WebhookEvent) => void published.push(e) } };
+    const plan = await planDistribution({ groups: groups({ QA: { id: "grp_qa", emails: ["a@x.test", "b@x.test"] } }) }, "ws_1", { groups: ["QA"], testers: [], notify: true, message: "Try it" });
+    const first = await sendPlannedBuild(withEvents, { ...target, file }, plan);
+    await sendPlannedBuild(withEvents, { ...target, file }, plan);
+    expect(published).toHaveLength(2);
+    expect(published[0]).toMatchObject({
+      type: "build.distributed",
+      workspaceId: "ws_1",
+      projectId: "prj_1",
+      branch: "release/2.0",
+      data: {
+        build: { fileId: "fil_1", version: "2.0", branch: "release/2.0", links: { share: `${bases.shareBaseUrl}/share/u1` } },
+        distribution: { distributionId: first.distributionId, groups: [{ groupId: "grp_qa", name: "QA" }], recipients: 2, message: "Try it" },
+        actor: { kind: "apiKey", clientId: "hgr_1" },
+      },
+    });
+    // A re-send reaches nobody new, and still says the build was sent to both.
+    expect(published[1]!.data).toMatchObject({ distribution: { recipients: 2 } });
+  });
+
+  it("names the member who sent it, and is not published without the build's record", async () => {
+    const { deps } = sendDeps(new MemoryDistributions());
+    const published: WebhookEvent[] = [];
+    const withEvents = { ...deps, events: { publish: async (e: WebhookEvent) => void published.push(e) } };
+    const plan = await planDistribution({ groups: groups({}) }, "ws_1", { groups: [], testers: ["t@x.test"], notify: false });
+    await sendPlannedBuild(withEvents, { ...target, createdBy: { userId: "usr_1", email: null }, actor: { userId: "usr_1" }, file }, plan);
+    await sendPlannedBuild(withEvents, { ...target, fileId: "fil_2" }, plan);
+    expect(published.map((e) => e.data)).toEqual([expect.objectContaining({ actor: { kind: "user", userId: "usr_1", email: null } })]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { WebhookEvent } from "../../src/webhooks/webhook-events";
 import type { BackgroundTasks, FileRecord } from "../../src";
 import { InvalidTokenError, NotSignedInError } from "../../src/accounts";
 import { defaultRateRules } from "../../src/limits/rate-rules";
@@ -65,7 +66,7 @@ function world(overrides: Partial<TesterAccessDeps> = {}) {
     join: async (input) => {
       if (input.token !== LINK || !open) throw new JoinLinkGoneError();
       joined.push(input);
-      return { groupId: "grp_1", groupName: "QA <team>", workspaceName: "Acme" };
+      return { groupId: "grp_1", groupName: "QA <team>", workspaceId: "ws_1", workspaceName: "Acme", joined: true };
     },
   };
   let n = 0;
@@ -234,6 +235,29 @@ describe("join flow", () => {
     const started = await startTesterSession(w.deps, { token: tokenIn(mail!.text) });
     expect(started.answer.joined).toEqual({ groupId: "grp_1", groupName: "QA <team>", workspaceName: "Acme" });
     expect(w.joined).toEqual([{ token: LINK, email: "new@example.com", now: w.clock.now() }]);
+  });
+
+  it("a confirmed join that adds the address publishes tester.joined (via invite_link); one that changes nothing publishes nothing", async () => {
+    const published: WebhookEvent[] = [];
+    const w = world({ events: { publish: async (e) => void published.push(e) } });
+    await runTesterMailTask(w.deps, { kind: "tester-join", email: "new@example.com", publicBaseUrl: links.publicBaseUrl, joinToken: LINK });
+    await startTesterSession(w.deps, { token: tokenIn(w.mailer.sent[0]!.text) });
+    expect(published).toEqual([
+      {
+        type: "tester.joined",
+        occurredAt: "2026-11-26T12:00:00.000Z",
+        workspaceId: "ws_1",
+        projectId: null,
+        branch: null,
+        data: { workspaceId: "ws_1", tester: { email: "new@example.com" }, group: { groupId: "grp_1", name: "QA <team>" }, via: "invite_link" },
+      },
+    ]);
+    // Already in the group (a second confirmation mail): signed in, nothing announced.
+    const join = w.deps.joinLinks.join;
+    w.deps.joinLinks = { ...w.deps.joinLinks, join: async (input) => ({ ...(await join(input)), joined: false }) };
+    await runTesterMailTask(w.deps, { kind: "tester-join", email: "new@example.com", publicBaseUrl: links.publicBaseUrl, joinToken: LINK });
+    expect((await startTesterSession(w.deps, { token: tokenIn(w.mailer.sent[1]!.text) })).answer.joined).toMatchObject({ groupId: "grp_1" });
+    expect(published).toHaveLength(1);
   });
 
   it("a link that closed before the confirmation is 410 and signs nobody in", async () => {

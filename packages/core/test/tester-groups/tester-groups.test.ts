@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import type { WebhookEvent } from "../../src/webhooks/webhook-events";
 import { ForbiddenError, ValidationError, type AuditEntryInput, type Membership, type TesterGroupRef } from "../../src";
 import {
   AddTesters,
@@ -192,6 +193,25 @@ describe("tester groups (use cases)", () => {
     await expect(deleteGroup(deps, stranger, { groupId: qa.groupId })).rejects.toBeInstanceOf(GroupNotFoundError);
     await expect(getGroup(deps, owner, { groupId: "grp_nope" }, links)).rejects.toBeInstanceOf(GroupNotFoundError);
     await expect(listGroups(deps, stranger, { workspaceId: WS }, links)).rejects.toMatchObject({ code: "workspace_not_found" });
+  });
+
+  it("publishes tester.joined (via added) for each address new in the group, and nothing for those already there", async () => {
+    const qa = await make("QA");
+    const published: WebhookEvent[] = [];
+    const withEvents: TesterGroupDeps = { ...deps, events: { publish: async (e) => void published.push(e) } };
+    const many = Array.from({ length: 60 }, (_, i) => `t${i}@example.com`);
+    await addTesters(withEvents, owner, { groupId: qa.groupId, emails: many }, links);
+    await addTesters(withEvents, owner, { groupId: qa.groupId, emails: ["t0@example.com", "new@example.com"] }, links);
+    expect(published).toHaveLength(61);
+    expect(published.map((e) => (e.type === "tester.joined" ? e.data.tester.email : e.type)).sort()).toEqual([...many, "new@example.com"].sort());
+    expect(published.at(-1)).toEqual({
+      type: "tester.joined",
+      occurredAt: "2026-11-25T12:00:00.000Z",
+      workspaceId: WS,
+      projectId: null,
+      branch: null,
+      data: { workspaceId: WS, tester: { email: "new@example.com" }, group: { groupId: qa.groupId, name: "QA" }, via: "added" },
+    });
   });
 
   it("adds pasted addresses normalized, reports already and invalid ones, and removes one in any case", async () => {

@@ -10,6 +10,7 @@ import { DynamoTesterGroups } from "@hangar/core/tester-groups";
 import { INSTALL_LINK_SECRET } from "@hangar/core/testers";
 import { randomBytes } from "node:crypto";
 import { auditLog } from "./audit-log";
+import { eventPublisher } from "./events";
 import { once } from "./once";
 import { getRuntime } from "./root";
 import { workspaceCatalog } from "./workspace-catalog";
@@ -79,6 +80,8 @@ export const distributionDeps = once((): DistributionDeps => {
     installLinkSecret: distributionSecrets().installLink,
     buildMailCap: runtime.limits.rule("buildMailPerWorkspace"),
     audit: auditLog(),
+    // build.distributed, from the distribute route and from complete's `distribute` alike.
+    events: eventPublisher(),
     clock: runtime.clock,
     newDistributionId,
   };

@@ -34,8 +34,8 @@ export function joinLinks(): JoinLinks {
       }
     },
     join: async (input) => {
-      const { groupId, groupName, workspaceName } = await joinGroupByLink(joinLinkDeps(), input);
-      return { groupId, groupName, workspaceName };
+      const { groupId, groupName, workspaceId, workspaceName, joined } = await joinGroupByLink(joinLinkDeps(), input);
+      return { groupId, groupName, workspaceId, workspaceName, joined };
     },
   };
 }

@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto";
 import { logger } from "../observability/logger";
 import { lazyMailer } from "./accounts";
 import { backgroundTasks } from "./background";
+import { eventPublisher } from "./events";
 import { joinLinks } from "./join-links";
 import { once } from "./once";
 import { getRuntime } from "./root";
@@ -57,6 +58,8 @@ export const testerAccessDeps = once((): TesterAccessDeps => {
     signer,
     installLinkSecret: new DynamoStageSecret(db, table, INSTALL_LINK_SECRET),
     devices: buildVerdictDeps(),
+    // tester.joined, when a join confirmation adds someone to a group.
+    events: eventPublisher(),
     clock,
     secret: () => randomBytes(32).toString("base64url"),
     settings: defaultTesterAccessSettings,

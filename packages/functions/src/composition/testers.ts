@@ -1,6 +1,7 @@
 import { DynamoStageSecret } from "@hangar/core/dynamo";
 import { DynamoTesterGroups, JOIN_LINK_SECRET, randomTesterGroupIds, type TesterGroupDeps } from "@hangar/core/tester-groups";
 import { auditLog } from "./audit-log";
+import { eventPublisher } from "./events";
 import { once } from "./once";
 import { getRuntime } from "./root";
 import { workspaceCatalog } from "./workspace-catalog";
@@ -18,6 +19,8 @@ export const testerGroupDeps = once((): TesterGroupDeps => {
     groups: new DynamoTesterGroups(db, table),
     workspaces: workspaceCatalog(),
     audit: auditLog(),
+    // tester.joined for the addresses a member adds.
+    events: eventPublisher(),
     clock,
     ids: randomTesterGroupIds,
     joinLinkSecret: new DynamoStageSecret(db, table, JOIN_LINK_SECRET),

@@ -3,6 +3,7 @@ import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "@hangar/core/webhook
 import { DynamoWebhookStore } from "@hangar/core/webhooks-dynamo";
 import { DynamoStageSecret, DynamoUserRepository } from "@hangar/core/dynamo";
 import { logger } from "../observability/logger";
+import { auditLog } from "./audit-log";
 import { webhookQueue } from "./events";
 import { lazyMailer } from "./accounts";
 import { once } from "./once";
@@ -43,6 +44,7 @@ export const webhookDeps = (links: WebhookDeps["links"]): WebhookDeps => {
     projects,
     webhooks: webhookStore(),
     queue: webhookQueue(),
+    audit: auditLog(),
     clock,
     cursorSecret: new DynamoStageSecret(db, settings.HANGAR_TABLE_NAME, "cursor"),
     links,

@@ -70,6 +70,12 @@ export const queryKeys = {
     apps: ["tester", "apps"] as const,
     app: (projectId: string) => ["tester", "apps", projectId] as const,
   },
+  /** Webhooks (issue 21): a workspace's endpoints, and each endpoint's delivery log. */
+  webhooks: {
+    all: ["webhooks"] as const,
+    list: (workspaceId: string) => [...queryKeys.webhooks.all, "list", workspaceId] as const,
+    deliveries: (webhookId: string) => [...queryKeys.webhooks.all, "deliveries", webhookId] as const,
+  },
   /** A group's invite link as it previews, before anyone joins (belongs to the link, not a session). */
   joinPreview: (token: string) => ["join", token] as const,
 };

@@ -7,6 +7,7 @@ import { AcceptInvitationPage } from "../pages/accept-invitation.page";
 import { AccountPage } from "../pages/account.page";
 import { AuditLogPage } from "../pages/audit-log.page";
 import { MembersPage } from "../pages/members.page";
+import { WebhooksPage } from "../pages/webhooks.page";
 import { NewWorkspacePage } from "../pages/new-workspace.page";
 import { WorkspaceSettingsPage } from "../pages/workspace-settings.page";
 import { CheckEmailPage } from "../pages/check-email.page";
@@ -77,6 +78,7 @@ export const ROUTES: { [P in RoutePattern]: Route<P> } = {
   "/settings/workspace": { access: "account", render: () => <WorkspaceSettingsPage /> },
   "/settings/members": { access: "account", render: () => <MembersPage /> },
   "/settings/audit": { access: "account", render: () => <AuditLogPage /> },
+  "/settings/webhooks": { access: "account", render: () => <WebhooksPage /> },
   // Signed in or not: the page itself says what to do (accept, switch accounts, sign in or up).
   "/invitations/accept": { access: "any", render: () => <AcceptInvitationPage /> },
   "/tester/sign-in": { access: "tester", render: () => <TesterSignInPage /> },

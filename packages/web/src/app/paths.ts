@@ -30,6 +30,8 @@ export const ROUTE_PATTERNS = [
   "/settings/workspace",
   "/settings/members",
   "/settings/audit",
+  // Issue 21: the workspace's webhooks (the "turned off" mail links here).
+  "/settings/webhooks",
   "/invitations/accept",
   // The tester side (issue 20): testers are addresses with their own session, not accounts.
   "/tester/sign-in",
@@ -63,8 +65,8 @@ export type AppPath = "/" | RoutePath | `${RoutePath}?${string}`;
 const id = (value: string) => encodeURIComponent(value);
 
 /** The pages that show the current workspace's data, which `?workspace=` chooses (app/workspace.ts). */
-export type WorkspacePath = "/dashboard" | "/projects" | "/projects/new" | "/security/developer-settings" | "/settings/workspace" | "/settings/members" | "/settings/audit" | "/testers";
-export const WORKSPACE_PATHS: readonly WorkspacePath[] = ["/dashboard", "/projects", "/projects/new", "/security/developer-settings", "/settings/workspace", "/settings/members", "/settings/audit", "/testers"];
+export type WorkspacePath = "/dashboard" | "/projects" | "/projects/new" | "/security/developer-settings" | "/settings/workspace" | "/settings/members" | "/settings/audit" | "/testers" | "/settings/webhooks";
+export const WORKSPACE_PATHS: readonly WorkspacePath[] = ["/dashboard", "/projects", "/projects/new", "/security/developer-settings", "/settings/workspace", "/settings/members", "/settings/audit", "/testers", "/settings/webhooks"];
 
 /** Builders for the routes with parameters (and the query some pages read). */
 export const paths = {
