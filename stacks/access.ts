@@ -88,6 +88,7 @@ export const access = {
   // Its optional `distribute` and the project's default groups (docs/testers.md): as the
   // distribution function's distribute (group reads by Get and Query, recipients' BatchGetItem and
   // conditional Puts, install links by BatchWriteItem, the mails onto the build-mail queue).
+  // The project's newest files (gsi1 Query): the previous build the stored diff compares with.
   complete: {
     table: [
       "dynamodb:GetItem",

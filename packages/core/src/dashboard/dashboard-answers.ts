@@ -109,6 +109,12 @@ export interface FileSummary {
   downloadUrl: string | null;
   /** The share link's state and counts; null while the build has no link (pending, rejected). */
   share: LinkSummary | null;
+  /**
+   * The most severe change since the previous build of the same app, as complete stored it
+   * (docs/release-safety.md); null for a first build, one with no change, or one completed before
+   * diffs were stored. Lists mark `danger`.
+   */
+  diffSeverity: "danger" | "warning" | "info" | null;
 }
 
 export interface FileDetail extends FileSummary {

@@ -71,6 +71,7 @@ async function summary(
     shareUrl: file.userKey ? `${links.shareBaseUrl}/share/${file.userKey}` : null,
     downloadUrl: file.userKey ? `${links.publicBaseUrl}/download/${file.userKey}` : null,
     share: file.userKey ? linkSummary(stats.get(file.userKey), deps.clock.now()) : null,
+    diffSeverity: file.diffSeverity ?? null,
   };
 }
 

@@ -302,6 +302,14 @@ export function diffBuilds(previous: BuildFacts, current: BuildFacts): BuildDiff
 }
 
 /**
+ * The severity of a diff's most severe change (changes come most severe first), null when nothing
+ * changed or there is no diff: what a file list marks without carrying every change.
+ */
+export function diffSeverity(diff: BuildDiff | null | undefined): ChangeSeverity | null {
+  return diff?.changes[0]?.severity ?? null;
+}
+
+/**
  * The kinds a `--fail-on` list names (group names expanded), and the names it does not know:
  * the CLI refuses an unknown name before uploading rather than gate on nothing.
  */

@@ -1,5 +1,5 @@
 import { ConflictError, ValidationError } from "../errors/domain-errors";
-import type { FileCatalog, FileRecord } from "../ports";
+import type { FileCatalog, FilePage, FileRecord } from "../ports";
 import type { DashboardDeps } from "../dashboard/dashboard-deps";
 import type { FileRef } from "../dashboard/dashboard.schema";
 import { ownFile } from "../dashboard/files";
@@ -19,10 +19,19 @@ const factsOf = (file: Completed): BuildFacts => ({ fileId: file.fileId, fileSiz
  * the project that completed before it. Among the project's 100 newest files (a CI that uploads
  * other apps in between still finds it); none → undefined, a first build.
  */
-export async function previousBuildOf(files: Pick<FileCatalog, "page">, file: Completed): Promise<Completed | undefined> {
+export async function previousBuildOf(
+  files: Pick<FileCatalog, "page">,
+  file: Completed,
+  /**
+   * The project's first page (PREVIOUS_BUILD_SCAN.pageSize newest files) when the caller already
+   * asked for it: complete reads it beside the package, before it knows the app's bundle id.
+   */
+  firstPage?: Promise<FilePage>,
+): Promise<Completed | undefined> {
   let after: string | undefined;
   for (let page = 0; page < PREVIOUS_BUILD_SCAN.pages; page++) {
-    const { items, after: next } = await files.page(file.projectId, PREVIOUS_BUILD_SCAN.pageSize, after);
+    const { items, after: next } =
+      page === 0 && firstPage ? await firstPage : await files.page(file.projectId, PREVIOUS_BUILD_SCAN.pageSize, after);
     const found = items.find(
       (f): f is Completed =>
         f.fileId !== file.fileId &&

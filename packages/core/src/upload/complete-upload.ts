@@ -1,6 +1,8 @@
 import { ConflictError, InvalidPackageError, NotFoundError } from "../errors/domain-errors";
 import type { IdSource } from "../ids/random-ids";
-import type { BuildContext, Clock, CompletedFile, FileRecord, FileRepository, ObjectHead, ObjectStore, PackageInspector } from "../ports";
+import type { BuildContext, Clock, CompletedFile, FileCatalog, FilePage, FileRecord, FileRepository, ObjectHead, ObjectStore, PackageInspector } from "../ports";
+import { diffBuilds, diffSeverity } from "../releases/build-diff";
+import { PREVIOUS_BUILD_SCAN, previousBuildOf } from "../releases/compare-builds";
 import { installability } from "./installability";
 import { iconKeyFor, parseObjectKey } from "./object-key";
 import { assertFileType } from "./presign-upload";
@@ -15,6 +17,11 @@ export interface CompleteDeps {
   clock: Clock;
   ids: IdSource;
   settings: UploadSettings;
+  /**
+   * The project's files newest first, where complete finds the previous build of the same app to
+   * diff against (docs/release-safety.md). Without it no diff is computed (the answer's `diff` is null).
+   */
+  history?: Pick<FileCatalog, "page"> | undefined;
   /** Told about each upload this call completed (usage and project counters, webhooks); never fails the complete. */
   onCompleted?: ((file: CompletedFile, caller: Uploader, links: LinkBases) => Promise<void>) | undefined;
   /** Told about each upload this call rejected (webhooks' build.rejected); never fails the complete. */
@@ -33,6 +40,9 @@ export function completeResult(file: CompletedFile, links: LinkBases): CompleteR
     downloadUrl: `${links.publicBaseUrl}/download/${file.userKey}`,
     shareUrl: `${links.shareBaseUrl}/share/${file.userKey}`,
     metadata: file.metadata,
+    // What complete decided then, so a repeated complete answers the same (null: a first build,
+    // or one completed before diffs were stored).
+    diff: file.diff ?? null,
   };
 }
 
@@ -149,6 +159,10 @@ export async function finishUpload(
   /** The object as complete already started reading it (storedObject's answer), if it did. */
   stored: Promise<() => StoredObject> = storedObject(deps, file),
 ): Promise<CompleteResult> {
+  // The project's newest files, read beside the package (the diff needs the app's bundle id, which
+  // only inspection tells): one Query in parallel, so the diff adds no round trip to complete.
+  const history = deps.history;
+  const newest = history ? settled(history.page(file.projectId, PREVIOUS_BUILD_SCAN.pageSize)) : undefined;
   const head = (await stored)();
   if (!head) throw new ConflictError("object_missing", "Nothing was uploaded to this key yet; PUT the file first");
   if (head.size !== file.fileSize) {
@@ -197,6 +211,14 @@ export async function finishUpload(
     ...buildContextOf(input),
   };
   delete completed.expiresAt;
+  if (history && newest) {
+    // A failed read fails the complete (storage errors answer 503 and the complete can be repeated)
+    // rather than answer `diff: null`, which a CI gate would take for "nothing changed".
+    const firstPage: Promise<FilePage> = newest.then((take) => take());
+    const previous = await previousBuildOf(history, completed, firstPage);
+    completed.diff = previous ? diffBuilds(previous, completed) : null;
+    completed.diffSeverity = diffSeverity(completed.diff);
+  }
   if (await deps.files.complete(completed)) {
     await deps.onCompleted?.(completed, caller, links);
     return completeResult(completed, links);

@@ -37,6 +37,10 @@ export function toRecord(item: Record<string, unknown>): FileRecord {
   if (typeof item.iconVersionId === "string") record.iconVersionId = item.iconVersionId;
   if (item.rejection) record.rejection = item.rejection as FileRecord["rejection"];
   if (item.buildContext && typeof item.buildContext === "object") record.buildContext = item.buildContext as FileRecord["buildContext"];
+  if (typeof item.diff === "string") {
+    record.diff = JSON.parse(item.diff) as FileRecord["diff"];
+    record.diffSeverity = typeof item.diffSeverity === "string" ? (item.diffSeverity as FileRecord["diffSeverity"]) : null;
+  }
   return record;
 }
 
@@ -95,6 +99,10 @@ export class DynamoFileRepository implements FileRepository {
       ...(file.iconKey ? { iconKey: file.iconKey } : {}),
       ...(file.iconVersionId ? { iconVersionId: file.iconVersionId } : {}),
       ...(file.buildContext ? { buildContext: file.buildContext } : {}),
+      // A JSON string like metadata (read whole, never queried); "null" for a first build. Its
+      // severity is a plain attribute beside it, what a file list reads.
+      ...(file.diff !== undefined ? { diff: JSON.stringify(file.diff) } : {}),
+      ...(file.diffSeverity ? { diffSeverity: file.diffSeverity } : {}),
     };
     const optionalNames = Object.keys(optional);
     try {
