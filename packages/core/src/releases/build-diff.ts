@@ -320,7 +320,8 @@ export function parseChangeKinds(list: string): { kinds: ChangeKind[]; unknown: 
     const name = raw.trim();
     if (!name) continue;
     if ((CHANGE_KINDS as readonly string[]).includes(name)) kinds.add(name as ChangeKind);
-    else if (CHANGE_KIND_GROUPS[name]) for (const kind of CHANGE_KIND_GROUPS[name]!) kinds.add(kind);
+    // Own keys only: "constructor" or "__proto__" are unknown names, not groups.
+    else if (Object.hasOwn(CHANGE_KIND_GROUPS, name)) for (const kind of CHANGE_KIND_GROUPS[name]!) kinds.add(kind);
     else unknown.push(name);
   }
   return { kinds: [...kinds], unknown };
