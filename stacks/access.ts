@@ -174,6 +174,7 @@ export const access = {
   // share item's trace) with the project's count (UpdateItem), and what testers left of the build
   // (Query of its partition, BatchWriteItem, a conditional DeleteItem of a last install; the
   // install-link secret by GetItem). Presigned icon GETs; deleting every version of a file's objects.
+  // The later builds whose stored diff named a deleted build are compared again (gsi1 Query, UpdateItem).
   files: {
     table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem", "dynamodb:Query"],
     index: ["dynamodb:Query"],

@@ -5,7 +5,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, describe, expect, it } from "vitest";
 import { complete, put, readFixture, upload } from "./support/api";
 import { dash } from "./support/accounts";
-import { eventually, newDashboardKey, newProject } from "./support/dashboard";
+import { eventually, itemsMentioning, newDashboardKey, newProject, outsideTheAuditLog } from "./support/dashboard";
 import { member } from "./support/workspaces";
 
 /**
@@ -88,6 +88,30 @@ describe("the diff at complete", () => {
     expect(byFile.get(first.completed.json.fileId)).toBeNull();
     expect(byFile.get(second.completed.json.fileId)).toEqual(diff);
   }, 120_000);
+
+  it("compares the next build again when the build its diff names is deleted: nothing names a deleted build", async () => {
+    const owner = await member();
+    const { projectId } = await newProject(owner.b, "Rebase");
+    const key = await newDashboardKey(owner.b, projectId);
+    const base = await upload(key, "base.apk", release("base.apk"));
+    const added = await upload(key, "permission-added.apk", release("permission-added.apk"));
+    const lowered = await upload(key, "min-sdk-lowered.apk", release("min-sdk-lowered.apk"));
+    expect(lowered.completed.json.diff.previous.fileId).toBe(added.completed.json.fileId);
+
+    expect((await dash(owner.b, "DELETE", `/api/files/${added.completed.json.fileId}`)).status).toBe(204);
+    // The stored diff (a repeated complete answers it) is now against the build before: base.
+    const again = await complete(key, { ...lowered.declared, key: lowered.presigned.json.key });
+    expect(again.json.diff.previous).toEqual({ fileId: base.completed.json.fileId, version: "2.10", buildNumber: "10" });
+    expect(kinds(again.json.diff.changes)).toEqual(["min-os-lowered:warning", "version-changed:info"]);
+    const list = await dash(owner.b, "GET", `/api/projects/${projectId}/files`);
+    expect(list.json.items.map((f: { diffSeverity: string | null }) => f.diffSeverity)).toEqual(["warning", null]);
+    expect(outsideTheAuditLog(await itemsMentioning(added.completed.json.fileId))).toEqual([]);
+
+    // The first build deleted: the next one is a first build now.
+    expect((await dash(owner.b, "DELETE", `/api/files/${base.completed.json.fileId}`)).status).toBe(204);
+    expect((await complete(key, { ...lowered.declared, key: lowered.presigned.json.key })).json.diff).toBeNull();
+    expect(outsideTheAuditLog(await itemsMentioning(base.completed.json.fileId))).toEqual([]);
+  }, 90_000);
 
   it("diffs a build uploaded from the dashboard the same way", async () => {
     const owner = await member();

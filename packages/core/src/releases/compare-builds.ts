@@ -47,6 +47,44 @@ export async function previousBuildOf(
   return undefined;
 }
 
+/** A later build's stored diff, compared again once the build it named is gone. */
+export interface RebasedDiff {
+  fileId: string;
+  /** The stored diff (which names the removed build), for a conditional write. */
+  was: BuildDiff;
+  /** Against the build before the removed one; null when none is left. */
+  diff: BuildDiff | null;
+}
+
+/**
+ * The builds whose stored diff names `removed` as their previous build, each compared again with
+ * the build that now comes before it (or none). A delete leaves nothing that names the deleted
+ * build, and the list's danger marker stays true of the builds that remain. `removed` is left
+ * out of every page, should an index still show it. Among the project's 100 newest files, as
+ * previousBuildOf looks.
+ */
+export async function rebasedDiffs(files: Pick<FileCatalog, "page">, removed: Pick<FileRecord, "fileId" | "projectId">): Promise<RebasedDiff[]> {
+  const remaining: Pick<FileCatalog, "page"> = {
+    page: async (projectId, limit, after) => {
+      const page = await files.page(projectId, limit, after);
+      return { ...page, items: page.items.filter((f) => f.fileId !== removed.fileId) };
+    },
+  };
+  const rebased: RebasedDiff[] = [];
+  let after: string | undefined;
+  for (let page = 0; page < PREVIOUS_BUILD_SCAN.pages; page++) {
+    const { items, after: next } = await remaining.page(removed.projectId, PREVIOUS_BUILD_SCAN.pageSize, after);
+    for (const file of items) {
+      if (!isCompleted(file) || file.diff?.previous.fileId !== removed.fileId) continue;
+      const previous = await previousBuildOf(remaining, file);
+      rebased.push({ fileId: file.fileId, was: file.diff, diff: previous ? diffBuilds(factsOf(previous), factsOf(file)) : null });
+    }
+    if (!next) break;
+    after = next;
+  }
+  return rebased;
+}
+
 export interface CompareBuildsInput extends FileRef {
   /** Another build of the same project; default: the previous build of the same app. */
   against?: string | undefined;
