@@ -6,8 +6,12 @@ import { ownFile } from "../dashboard/files";
 import type { Actor } from "../workspaces/actor";
 import { diffBuilds, type BuildDiff, type BuildFacts } from "./build-diff";
 
-/** How far back the previous build is looked for: a project's newest files, a page at a time. */
-export const PREVIOUS_BUILD_SCAN = { pageSize: 25, pages: 4 } as const;
+/**
+ * How far back the previous build is looked for: the project's `files` newest files. A small first
+ * page (the build being completed, and usually the previous build, are among the newest few; a
+ * page's cost grows with its items, and complete waits for it), then pages of `pageSize`.
+ */
+export const PREVIOUS_BUILD_SCAN = { first: 4, pageSize: 25, files: 100 } as const;
 
 type Completed = FileRecord & { status: "completed"; completedAt: string; metadata: NonNullable<FileRecord["metadata"]> };
 
@@ -23,15 +27,15 @@ export async function previousBuildOf(
   files: Pick<FileCatalog, "page">,
   file: Completed,
   /**
-   * The project's first page (PREVIOUS_BUILD_SCAN.pageSize newest files) when the caller already
+   * The project's first page (PREVIOUS_BUILD_SCAN.first newest files) when the caller already
    * asked for it: complete reads it beside the package, before it knows the app's bundle id.
    */
-  firstPage?: Promise<FilePage>,
+  firstPage: Promise<FilePage> = files.page(file.projectId, PREVIOUS_BUILD_SCAN.first),
 ): Promise<Completed | undefined> {
   let after: string | undefined;
-  for (let page = 0; page < PREVIOUS_BUILD_SCAN.pages; page++) {
-    const { items, after: next } =
-      page === 0 && firstPage ? await firstPage : await files.page(file.projectId, PREVIOUS_BUILD_SCAN.pageSize, after);
+  for (let seen = 0; seen < PREVIOUS_BUILD_SCAN.files; ) {
+    const { items, after: next } = seen === 0 ? await firstPage : await files.page(file.projectId, PREVIOUS_BUILD_SCAN.pageSize, after);
+    seen += Math.max(items.length, 1);
     const found = items.find(
       (f): f is Completed =>
         f.fileId !== file.fileId &&
@@ -72,7 +76,7 @@ export async function rebasedDiffs(files: Pick<FileCatalog, "page">, removed: Pi
   };
   const rebased: RebasedDiff[] = [];
   let after: string | undefined;
-  for (let page = 0; page < PREVIOUS_BUILD_SCAN.pages; page++) {
+  for (let page = 0; page < PREVIOUS_BUILD_SCAN.files / PREVIOUS_BUILD_SCAN.pageSize; page++) {
     const { items, after: next } = await remaining.page(removed.projectId, PREVIOUS_BUILD_SCAN.pageSize, after);
     for (const file of items) {
       if (!isCompleted(file) || file.diff?.previous.fileId !== removed.fileId) continue;

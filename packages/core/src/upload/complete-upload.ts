@@ -97,6 +97,9 @@ export async function completeUpload(
   // which must be the record's to go on): one round trip for both instead of record, HEAD and
   // ranged GETs one after another. What the record's checks refuse is never looked at.
   const stored = input.fileSize <= WHOLE_READ_BYTES ? settled(deps.storage.read(input.key, WHOLE_READ_BYTES)) : undefined;
+  // Likewise the project's newest files, where the diff finds the previous build (one small Query;
+  // wasted only on a complete that is refused or repeated).
+  const newest = deps.history ? settled(deps.history.page(parsed.projectId, PREVIOUS_BUILD_SCAN.first)) : undefined;
   const file = await deps.files.get(parsed.fileId);
   if (!file || file.key !== input.key || file.projectId !== caller.projectId) throw notFound();
 
@@ -117,7 +120,7 @@ export async function completeUpload(
   }
 
   if (file.status !== "pending") return outcomeOf(file, links);
-  return finishUpload(deps, caller, file, input, links, now, stored);
+  return finishUpload(deps, caller, file, input, links, now, stored, newest);
 }
 
 /**
@@ -158,11 +161,13 @@ export async function finishUpload(
   now: Date,
   /** The object as complete already started reading it (storedObject's answer), if it did. */
   stored: Promise<() => StoredObject> = storedObject(deps, file),
+  /**
+   * The project's newest files as complete already started reading them: read beside the package
+   * (the diff needs the app's bundle id, which only inspection tells), so the diff adds no round trip.
+   */
+  newest: Promise<() => FilePage> | undefined = deps.history ? settled(deps.history.page(file.projectId, PREVIOUS_BUILD_SCAN.first)) : undefined,
 ): Promise<CompleteResult> {
-  // The project's newest files, read beside the package (the diff needs the app's bundle id, which
-  // only inspection tells): one Query in parallel, so the diff adds no round trip to complete.
   const history = deps.history;
-  const newest = history ? settled(history.page(file.projectId, PREVIOUS_BUILD_SCAN.pageSize)) : undefined;
   const head = (await stored)();
   if (!head) throw new ConflictError("object_missing", "Nothing was uploaded to this key yet; PUT the file first");
   if (head.size !== file.fileSize) {
