@@ -88,6 +88,7 @@ export const access = {
   // Its optional `distribute` and the project's default groups (docs/testers.md): as the
   // distribution function's distribute (group reads by Get and Query, recipients' BatchGetItem and
   // conditional Puts, install links by BatchWriteItem, the mails onto the build-mail queue).
+  // The project's newest files (gsi1 Query): the previous build the stored diff compares with.
   complete: {
     table: [
       "dynamodb:GetItem",
@@ -182,6 +183,7 @@ export const access = {
   // (Query of its partition, BatchWriteItem, a conditional DeleteItem of a last install; the
   // install-link secret by GetItem). Presigned icon GETs; deleting every version of a file's objects.
   // A pin (UpdateItem of the record); the audit entries of a delete and a pin (PutItem).
+  // The later builds whose stored diff named a deleted build are compared again (gsi1 Query, UpdateItem).
   files: {
     table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem", "dynamodb:Query"],
     index: ["dynamodb:Query"],

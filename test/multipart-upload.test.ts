@@ -207,6 +207,8 @@ describe("a multipart upload, end to end", () => {
         ...(icon ? { icon: { path: icon.path, width: icon.width, height: icon.height } } : {}),
         ...installability(fields, new Date()),
       },
+      // The project's first build: nothing to compare with.
+      diff: null,
     });
   });
 

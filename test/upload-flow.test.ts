@@ -1,6 +1,6 @@
 import { DescribeTimeToLiveCommand } from "@aws-sdk/client-dynamodb";
 import { GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
-import { installability } from "@hangar/core";
+import { diffBuilds, installability, type BuildFacts } from "@hangar/core";
 import { InspectError } from "@hangar/inspect";
 import { basename } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +10,16 @@ import { fixtures, inspectFile } from "./support/fixtures";
 let key: Key;
 beforeAll(async () => {
   key = await newKey();
+});
+
+/** The last build of each app (platform and bundle id) this file completed: what complete's diff compares with. */
+const completedApps = new Map<string, BuildFacts>();
+const appOf = (m: { platform: string; bundleId: string }) => `${m.platform}:${m.bundleId}`;
+const previousOf = (m: { platform: string; bundleId: string }) => completedApps.get(appOf(m));
+const factsOf = (answer: { fileId: string; metadata: BuildFacts["metadata"] }, fileSize: number): BuildFacts => ({
+  fileId: answer.fileId,
+  fileSize,
+  metadata: answer.metadata,
 });
 
 const item = async (pk: string, sk: string) =>
@@ -49,7 +59,10 @@ describe.each([
         // What testers can do with it (test/upload-installability.test.ts checks each reason).
         ...installability(fields, new Date()),
       },
+      // Compared with the last fixture of the same app this file completed (one project for all).
+      diff: previousOf(completed.json.metadata) ? diffBuilds(previousOf(completed.json.metadata)!, factsOf(completed.json, bytes.length)) : null,
     });
+    completedApps.set(appOf(completed.json.metadata), factsOf(completed.json, bytes.length));
     for (const field of ["appName", "bundleId", "version"]) expect(typeof completed.json.metadata[field]).toBe("string");
   });
 });

@@ -1,5 +1,7 @@
 import {
   APK_MEDIA_TYPE,
+  CHANGE_KINDS,
+  CHANGE_KIND_GROUPS,
   CLIENT_VERSION,
   DEFAULT_MULTIPART_THRESHOLD,
   DEFAULT_PARALLEL_PARTS,
@@ -9,13 +11,18 @@ import {
   UPLOAD_EXIT,
   appendGithubOutput,
   createRedactor,
+  describeChange,
+  diffOf,
   formatBytes,
+  formatChanges,
   formatDuration,
   formatGithubOutput,
+  gatedChanges,
   installLinks,
   mediaTypeFor,
+  parseChangeKinds,
   uploadExitCode
-} from "./chunks/chunk-C3P3S3OU.js";
+} from "./chunks/chunk-CDE7CMPJ.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import {
   HangarAbortError,
@@ -44,6 +51,8 @@ import "./chunks/chunk-OA5U4LFR.js";
 import "./chunks/chunk-LM7JBYQ3.js";
 export {
   APK_MEDIA_TYPE,
+  CHANGE_KINDS,
+  CHANGE_KIND_GROUPS,
   CLIENT_VERSION,
   DEFAULT_MULTIPART_THRESHOLD,
   DEFAULT_PARALLEL_PARTS,
@@ -66,13 +75,18 @@ export {
   backoffDelayMs,
   createRedactor,
   defaultRetryOptions,
+  describeChange,
   describeNetworkFailure,
+  diffOf,
   formatBytes,
+  formatChanges,
   formatDuration,
   formatGithubOutput,
+  gatedChanges,
   installLinks,
   isRefusedUploadAddress,
   mediaTypeFor,
+  parseChangeKinds,
   parseRateLimitReset,
   parseRetryAfter,
   putFile,

@@ -133,6 +133,8 @@ describe("complete", () => {
       shareUrl: `https://share.test/share/${first.userKey}`,
       // An APK installs wherever sideloading is allowed: always installable.
       metadata: { ...metadata, installable: true },
+      // No history port in these deps: nothing to compare with (test/complete-diff.test.ts has the real one).
+      diff: null,
     });
     expect(s.storage.objects.get(`uploads/prj_A/${fileId}/icon.png`)?.contentType).toBe("image/png");
     expect(s.files.records.get(fileId)).toMatchObject({ status: "completed" });

@@ -54,6 +54,11 @@ export interface CompleteResponse {
   downloadUrl: string;
   shareUrl: string;
   metadata: PackageMetadata;
+  /**
+   * Hangar's extension: what changed since the previous build of the same app (build-changes.ts),
+   * null for a first build; absent from a service that predates it.
+   */
+  diff?: unknown;
   [extra: string]: unknown;
 }
 

@@ -9,3 +9,4 @@ export type { ProgressReporterOptions, ProgressStream } from "./progress-reporte
 export { createRedactor } from "./redact";
 export { putFile } from "./put-file";
 export type { PutFileAnswer, PutFileOptions } from "./put-file";
+export * from "./build-changes";

@@ -26,7 +26,16 @@ import {
   formatBytes,
   isRefusedUploadAddress,
   mediaTypeFor,
+  CHANGE_KINDS,
+  CHANGE_KIND_GROUPS,
+  describeChange,
+  diffOf,
+  formatChanges,
+  gatedChanges,
+  parseChangeKinds,
+  type BuildChange,
   type BuildContext,
+  type ChangeKind,
   type RetryOptions,
   type UploadResult,
   type UploadStep,
@@ -42,6 +51,8 @@ export const UPLOAD_EXIT = {
   rateLimited: 4,
   server: 5,
   rejected: 6,
+  /** Uploaded, but a change `--fail-on` names occurred (the release gate): the build stays available. */
+  gate: 7,
   /** 128 + SIGINT, as shells report a Ctrl-C. */
   interrupted: 130,
   /** 128 + SIGTERM: a cancelled CI job (GitLab, Docker stop, a runner's timeout). */
@@ -75,11 +86,18 @@ Options:
                            here, exit 6, and nothing is sent).
   --no-ci-context          Do not send the branch, commit and CI run URL read from GitHub
                            Actions, GitLab CI or Bitrise variables (sent by default).
+  --fail-on <kinds>        Release gate: exit 7 AFTER uploading when one of these changes since
+                           the previous build of the app occurred (comma-separated kinds, e.g.
+                           signing-key-changed,permission-added,build-number-not-increased;
+                           docs/release-safety.md lists them). An unknown kind is a usage error
+                           before anything is sent. The build stays uploaded, to inspect.
   --json                   Print the service's answer plus "timings" (ms) as JSON on stdout,
                            and nothing else there. A failure prints {"error":{...}}.
   --github-output          Append share_url, download_url, file_id, user_key, version,
                            app_name, bundle_id, qr_code_url (and install_url for an iOS
-                           build testers can install) to $GITHUB_OUTPUT (automatic when set).
+                           build testers can install), changes (JSON), danger_changes (a count)
+                           and failed_changes (the kinds --fail-on caught) to $GITHUB_OUTPUT
+                           (automatic when set).
   -q, --quiet              No progress and no retry notices (errors are still printed).
   -v, --verbose            Log each step and its timings to stderr (secrets redacted).
   --multipart-threshold <size>
@@ -106,6 +124,8 @@ Exit codes:
   6    package rejected: the local check or the service's 422 invalid_package (not an APK/IPA
        it can read; "reason" says why), 409 upload_mismatch/size_mismatch (final; retrying
        the same file will not help)
+  7    release gate: uploaded, but a change named by --fail-on occurred (the message names the
+       changes and the build's page); also when the service reported no diff to check
   130  interrupted (Ctrl-C / SIGINT); 143 on SIGTERM (a cancelled CI job). In-flight requests
        are aborted; nothing is left half-done on the client side
 `;
@@ -125,6 +145,8 @@ export interface UploadArgs {
   /** Read the package locally first and refuse what complete would (unless --no-verify). */
   verify: boolean;
   retry: Partial<RetryOptions>;
+  /** The change kinds (groups expanded) that fail the command after uploading (--fail-on). */
+  failOn?: ChangeKind[];
   /** Size from which the file goes in parts, parts at once, and where resume state lives. */
   multipart: { thresholdBytes: number; parallel: number; cacheDir: string };
   /** The config file read (--config or HANGAR_CONFIG) and the settings taken from it. */
@@ -134,6 +156,8 @@ export interface UploadArgs {
 /** What the command needs from its process; the defaults are the real one's. */
 export interface UploadIo extends CommandIo {
   env?: NodeJS.ProcessEnv;
+  /** The changes are colored on a terminal (unless NO_COLOR is set). */
+  stdoutIsTTY?: boolean;
   /** Progress draws a bar on a terminal and prints plain lines otherwise. */
   stderrIsTTY?: boolean;
   stderrColumns?: number;
@@ -170,6 +194,7 @@ export function parseUploadArgs(args: string[], env: NodeJS.ProcessEnv, secrets:
       timeout: { type: "string" },
       "multipart-threshold": { type: "string" },
       parallel: { type: "string" },
+      "fail-on": { type: "string" },
     },
     { missing: "missing the file to upload", tooMany: "give exactly one file to upload" },
   );
@@ -249,6 +274,16 @@ export function parseUploadArgs(args: string[], env: NodeJS.ProcessEnv, secrets:
     ...(distribute ? { distribute } : {}),
   };
 
+  let failOn: ChangeKind[] | undefined;
+  if (values["fail-on"] !== undefined) {
+    const { kinds, unknown } = parseChangeKinds(values["fail-on"]);
+    if (unknown.length > 0) {
+      throw new UsageError(`--fail-on: unknown change kind${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (known: ${[...CHANGE_KINDS, ...Object.keys(CHANGE_KIND_GROUPS)].join(", ")})`);
+    }
+    if (kinds.length === 0) throw new UsageError("--fail-on needs at least one change kind, e.g. signing-key-changed");
+    failOn = kinds;
+  }
+
   const githubOutput = env.GITHUB_OUTPUT || undefined;
   if (values["github-output"] && !githubOutput) throw new UsageError("--github-output needs the GITHUB_OUTPUT variable (set by GitHub Actions)");
 
@@ -265,6 +300,7 @@ export function parseUploadArgs(args: string[], env: NodeJS.ProcessEnv, secrets:
     verbose: values.verbose === true,
     verify: values["no-verify"] !== true,
     retry,
+    ...(failOn ? { failOn } : {}),
     multipart: { thresholdBytes, parallel, cacheDir: cacheDirectory(env) },
     ...(config ? { config } : {}),
   };
@@ -400,7 +436,13 @@ export function ciContext(env: NodeJS.ProcessEnv): BuildContext {
   return { ...(branch ? { branch } : {}), ...(commit ? { commit } : {}), ...(ciUrl ? { ciUrl } : {}) };
 }
 
-export function githubOutputs(result: UploadResult): Record<string, string> {
+/**
+ * The step outputs. `changes` is the JSON list of what changed since the previous build (`[]`
+ * for a first build), `danger_changes` how many of them are `danger`, `failed_changes` the kinds
+ * `--fail-on` caught (comma-separated, empty when the gate passed or was not set).
+ */
+export function githubOutputs(result: UploadResult, failed: readonly BuildChange[] = []): Record<string, string> {
+  const changes = diffOf(result)?.changes ?? [];
   return {
     share_url: result.shareUrl,
     download_url: result.downloadUrl,
@@ -411,7 +453,31 @@ export function githubOutputs(result: UploadResult): Record<string, string> {
     bundle_id: result.metadata.bundleId,
     ...(typeof result.qrCodeUrl === "string" ? { qr_code_url: result.qrCodeUrl } : {}),
     ...(typeof result.installUrl === "string" ? { install_url: result.installUrl } : {}),
+    changes: JSON.stringify(changes),
+    danger_changes: String(changes.filter((c) => c.severity === "danger").length),
+    failed_changes: [...new Set(failed.map((c) => c.kind))].join(","),
   };
+}
+
+/**
+ * The release gate's verdict after a successful upload: the message to print and exit 7 when a
+ * change `--fail-on` names occurred (or the service sent no diff to check), undefined otherwise.
+ */
+export function gateFailure(result: UploadResult, failOn: readonly string[] | undefined, dashboardUrl: string): string | undefined {
+  if (!failOn) return undefined;
+  const diff = diffOf(result);
+  const page = `${dashboardUrl.replace(/\/+$/, "")}/files/${encodeURIComponent(result.fileId)}`;
+  if (diff === undefined) {
+    return `hangar upload: release gate: uploaded, but the service reported no changes to check --fail-on against (it predates release gates)\n  build: ${result.shareUrl}\n`;
+  }
+  const caught = gatedChanges(diff, failOn);
+  if (caught.length === 0) return undefined;
+  return (
+    `hangar upload: release gate: --fail-on caught ${caught.length} change${caught.length === 1 ? "" : "s"} since ${diff!.previous.version}` +
+    `${diff!.previous.buildNumber ? ` (${diff!.previous.buildNumber})` : ""}:\n` +
+    caught.map((c) => `  - ${describeChange(c)}\n`).join("") +
+    `  The build was uploaded and stays available to inspect: ${page} (share page ${result.shareUrl})\n`
+  );
 }
 
 /**
@@ -441,7 +507,7 @@ function testersLine(distribution: unknown): string[] {
   return [`  Testers:   ${d.recipients} (${d.queued} new mail${d.queued === 1 ? "" : "s"} queued${capped})`];
 }
 
-function summary(result: UploadResult, fileName: string, size: number): string {
+function summary(result: UploadResult, fileName: string, size: number, color: boolean): string {
   const m = result.metadata;
   const build = typeof m["buildNumber"] === "string" && m["buildNumber"] !== "" ? ` (${m["buildNumber"]})` : "";
   return [
@@ -455,7 +521,7 @@ function summary(result: UploadResult, fileName: string, size: number): string {
     ...(result.installable === false ? [`  Install:   not installable from the link (${typeof result.reason === "string" ? result.reason : "unknown"})`] : []),
     ...testersLine(result.distribution),
     "",
-  ].join("\n");
+  ].join("\n") + formatChanges(diffOf(result), color);
 }
 
 const STEP_LABEL: Record<UploadStep, string> = {
@@ -565,9 +631,10 @@ async function run(args: string[], io: UploadIo): Promise<number> {
       const t = result.timings;
       err(`hangar: presign ${t.presignMs} ms, put ${t.putMs} ms, complete ${t.completeMs} ms, total ${t.totalMs} ms\n`);
     }
+    const caught = opts.failOn ? gatedChanges(diffOf(result) ?? null, opts.failOn) : [];
     if (opts.githubOutput) {
       try {
-        appendGithubOutput(opts.githubOutput, githubOutputs(result));
+        appendGithubOutput(opts.githubOutput, githubOutputs(result, caught));
       } catch (error) {
         throw new UsageError(`uploaded, but could not write GITHUB_OUTPUT (${opts.githubOutput}): ${(error as Error).message}`);
       }
@@ -575,7 +642,14 @@ async function run(args: string[], io: UploadIo): Promise<number> {
     // Said even with --quiet (it is not progress): the upload worked, but the build is of no use to testers.
     const warning = installWarning(result);
     if (warning) err(warning);
-    out(opts.json ? `${JSON.stringify(result, null, 2)}\n` : summary(result, fileName, size));
+    const color = (io.stdoutIsTTY ?? process.stdout.isTTY === true) && !env.NO_COLOR;
+    out(opts.json ? `${JSON.stringify(result, null, 2)}\n` : summary(result, fileName, size, color));
+    // After the upload and its answer: the build is stored either way, the pipeline stops here.
+    const gate = gateFailure(result, opts.failOn, opts.url);
+    if (gate) {
+      err(gate);
+      return UPLOAD_EXIT.gate;
+    }
     return UPLOAD_EXIT.ok;
   } catch (error) {
     progress?.endBar();

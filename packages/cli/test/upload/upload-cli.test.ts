@@ -74,6 +74,10 @@ describe("hangar upload (bin)", () => {
       app_name: "Fake App",
       bundle_id: "com.example.fake",
       qr_code_url: `${fake.url}/share/ukfile1/qr.svg`,
+      // This fake answers no diff: no changes to list, none caught.
+      changes: "[]",
+      danger_changes: "0",
+      failed_changes: "",
     });
   });
 

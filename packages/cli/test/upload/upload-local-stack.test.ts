@@ -90,6 +90,10 @@ describe("hangar upload against the local stack", () => {
       bundle_id: "com.example.demo",
       qr_code_url: `${result.shareUrl}/qr.svg`,
       install_url: `itms-services://?action=download-manifest&url=${encodeURIComponent(`${result.shareUrl}/manifest.plist`)}`,
+      // The project's first build: nothing changed since anything, no gate.
+      changes: "[]",
+      danger_changes: "0",
+      failed_changes: "",
     });
     // Both answer on the stack: the QR code and the manifest the install link names.
     expect((await fetch(`${result.shareUrl}/qr.svg`)).headers.get("content-type")).toBe("image/svg+xml");

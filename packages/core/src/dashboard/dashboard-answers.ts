@@ -133,6 +133,12 @@ export interface FileSummary {
   share: LinkSummary | null;
   /** Kept whatever the project's retention policy says (`PATCH /api/files/{fileId}`). */
   pinned: boolean;
+  /**
+   * The most severe change since the previous build of the same app, as complete stored it
+   * (docs/release-safety.md); null for a first build, one with no change, or one completed before
+   * diffs were stored. Lists mark `danger`.
+   */
+  diffSeverity: "danger" | "warning" | "info" | null;
 }
 
 export interface FileDetail extends FileSummary {

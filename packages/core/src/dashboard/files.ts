@@ -74,6 +74,7 @@ async function summary(
     downloadUrl: file.userKey ? `${links.publicBaseUrl}/download/${file.userKey}` : null,
     share: file.userKey ? linkSummary(stats.get(file.userKey), deps.clock.now()) : null,
     pinned: file.pinned === true,
+    diffSeverity: file.diffSeverity ?? null,
   };
 }
 

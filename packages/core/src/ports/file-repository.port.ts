@@ -1,3 +1,4 @@
+import type { BuildDiff, ChangeSeverity } from "../releases/build-diff";
 import type { PackageMetadata } from "./package-inspector.port";
 
 export type FileStatus = "pending" | "completed" | "rejected";
@@ -55,6 +56,14 @@ export interface FileRecord {
    * Absent on App Store, enterprise and Android builds and on builds completed before it was kept.
    */
   provisionedUdids?: string[];
+  /**
+   * What changed from the previous build of the same app, decided at complete (null: a first
+   * build) and kept so a repeated complete, the webhook and the CLI's gate all say the same thing.
+   * Absent on builds completed before diffs were stored.
+   */
+  diff?: BuildDiff | null;
+  /** The most severe change of `diff` (null: none), which file lists mark without reading every change. */
+  diffSeverity?: ChangeSeverity | null;
 }
 
 export interface CompletedFile extends FileRecord {

@@ -302,6 +302,14 @@ export function diffBuilds(previous: BuildFacts, current: BuildFacts): BuildDiff
 }
 
 /**
+ * The severity of a diff's most severe change (changes come most severe first), null when nothing
+ * changed or there is no diff: what a file list marks without carrying every change.
+ */
+export function diffSeverity(diff: BuildDiff | null | undefined): ChangeSeverity | null {
+  return diff?.changes[0]?.severity ?? null;
+}
+
+/**
  * The kinds a `--fail-on` list names (group names expanded), and the names it does not know:
  * the CLI refuses an unknown name before uploading rather than gate on nothing.
  */
@@ -312,7 +320,8 @@ export function parseChangeKinds(list: string): { kinds: ChangeKind[]; unknown: 
     const name = raw.trim();
     if (!name) continue;
     if ((CHANGE_KINDS as readonly string[]).includes(name)) kinds.add(name as ChangeKind);
-    else if (CHANGE_KIND_GROUPS[name]) for (const kind of CHANGE_KIND_GROUPS[name]!) kinds.add(kind);
+    // Own keys only: "constructor" or "__proto__" are unknown names, not groups.
+    else if (Object.hasOwn(CHANGE_KIND_GROUPS, name)) for (const kind of CHANGE_KIND_GROUPS[name]!) kinds.add(kind);
     else unknown.push(name);
   }
   return { kinds: [...kinds], unknown };

@@ -1,6 +1,8 @@
 import { ConflictError, InvalidPackageError, NotFoundError } from "../errors/domain-errors";
 import type { IdSource } from "../ids/random-ids";
-import type { BuildContext, Clock, CompletedFile, FileRecord, FileRepository, ObjectHead, ObjectStore, PackageInspector } from "../ports";
+import type { BuildContext, Clock, CompletedFile, FileCatalog, FilePage, FileRecord, FileRepository, ObjectHead, ObjectStore, PackageInspector } from "../ports";
+import { diffBuilds, diffSeverity } from "../releases/build-diff";
+import { PREVIOUS_BUILD_SCAN, previousBuildOf } from "../releases/compare-builds";
 import { installability } from "./installability";
 import { iconKeyFor, parseObjectKey } from "./object-key";
 import { assertFileType } from "./presign-upload";
@@ -15,6 +17,11 @@ export interface CompleteDeps {
   clock: Clock;
   ids: IdSource;
   settings: UploadSettings;
+  /**
+   * The project's files newest first, where complete finds the previous build of the same app to
+   * diff against (docs/release-safety.md). Without it no diff is computed (the answer's `diff` is null).
+   */
+  history?: Pick<FileCatalog, "page"> | undefined;
   /** Told about each upload this call completed (usage and project counters, webhooks); never fails the complete. */
   onCompleted?: ((file: CompletedFile, caller: Uploader, links: LinkBases) => Promise<void>) | undefined;
   /** Told about each upload this call rejected (webhooks' build.rejected); never fails the complete. */
@@ -33,6 +40,9 @@ export function completeResult(file: CompletedFile, links: LinkBases): CompleteR
     downloadUrl: `${links.publicBaseUrl}/download/${file.userKey}`,
     shareUrl: `${links.shareBaseUrl}/share/${file.userKey}`,
     metadata: file.metadata,
+    // What complete decided then, so a repeated complete answers the same (null: a first build,
+    // or one completed before diffs were stored).
+    diff: file.diff ?? null,
   };
 }
 
@@ -87,6 +97,9 @@ export async function completeUpload(
   // which must be the record's to go on): one round trip for both instead of record, HEAD and
   // ranged GETs one after another. What the record's checks refuse is never looked at.
   const stored = input.fileSize <= WHOLE_READ_BYTES ? settled(deps.storage.read(input.key, WHOLE_READ_BYTES)) : undefined;
+  // Likewise the project's newest files, where the diff finds the previous build (one small Query;
+  // wasted only on a complete that is refused or repeated).
+  const newest = deps.history ? settled(deps.history.page(parsed.projectId, PREVIOUS_BUILD_SCAN.first)) : undefined;
   const file = await deps.files.get(parsed.fileId);
   if (!file || file.key !== input.key || file.projectId !== caller.projectId) throw notFound();
 
@@ -107,7 +120,7 @@ export async function completeUpload(
   }
 
   if (file.status !== "pending") return outcomeOf(file, links);
-  return finishUpload(deps, caller, file, input, links, now, stored);
+  return finishUpload(deps, caller, file, input, links, now, stored, newest);
 }
 
 /**
@@ -148,7 +161,13 @@ export async function finishUpload(
   now: Date,
   /** The object as complete already started reading it (storedObject's answer), if it did. */
   stored: Promise<() => StoredObject> = storedObject(deps, file),
+  /**
+   * The project's newest files as complete already started reading them: read beside the package
+   * (the diff needs the app's bundle id, which only inspection tells), so the diff adds no round trip.
+   */
+  newest: Promise<() => FilePage> | undefined = deps.history ? settled(deps.history.page(file.projectId, PREVIOUS_BUILD_SCAN.first)) : undefined,
 ): Promise<CompleteResult> {
+  const history = deps.history;
   const head = (await stored)();
   if (!head) throw new ConflictError("object_missing", "Nothing was uploaded to this key yet; PUT the file first");
   if (head.size !== file.fileSize) {
@@ -199,6 +218,14 @@ export async function finishUpload(
     ...(inspected.provisionedUdids ? { provisionedUdids: inspected.provisionedUdids } : {}),
   };
   delete completed.expiresAt;
+  if (history && newest) {
+    // A failed read fails the complete (storage errors answer 503 and the complete can be repeated)
+    // rather than answer `diff: null`, which a CI gate would take for "nothing changed".
+    const firstPage: Promise<FilePage> = newest.then((take) => take());
+    const previous = await previousBuildOf(history, completed, firstPage);
+    completed.diff = previous ? diffBuilds(previous, completed) : null;
+    completed.diffSeverity = diffSeverity(completed.diff);
+  }
   if (await deps.files.complete(completed)) {
     await deps.onCompleted?.(completed, caller, links);
     return completeResult(completed, links);

@@ -3,6 +3,7 @@
 import * as z from "zod/mini";
 import { parseInput } from "../validation/parse-input";
 import { DistributeInput } from "../distribution/distribution.schema";
+import type { BuildDiff } from "../releases/build-diff";
 
 export const APK_MEDIA_TYPE = "application/vnd.android.package-archive";
 export const GENERIC_MEDIA_TYPE = "application/octet-stream";
@@ -255,6 +256,11 @@ export interface CompleteResult {
   downloadUrl: string;
   shareUrl: string;
   metadata: Record<string, unknown> & { appName: string; bundleId: string; version: string };
+  /**
+   * What changed from the previous build of the same app (docs/release-safety.md), most severe
+   * first; null for a first build. Hangar's addition: the spec's fields are unchanged.
+   */
+  diff: BuildDiff | null;
 }
 
 /**

@@ -1,7 +1,17 @@
+import type { BuildDiff } from "../releases/build-diff";
 import type { LinkBases } from "../upload/upload-settings";
 import { buildLinks } from "./event-builders";
 import type { BuildPayload, EventActor, WebhookEvent } from "./webhook-events";
 import type { WebhookEventType } from "./webhooks.schema";
+
+/** What the example build changed from its (invented) previous build: what a real diff looks like. */
+const SAMPLE_DIFF: BuildDiff = {
+  previous: { fileId: "fil_TestEvent0000000009", version: "1.4.0", buildNumber: "211" },
+  changes: [
+    { kind: "entitlement-added", severity: "warning", message: "Entitlement added: aps-environment", from: null, to: "aps-environment" },
+    { kind: "size-changed", severity: "info", message: "Size +12 % (43047936 → 48213504 bytes)", from: 43_047_936, to: 48_213_504 },
+  ],
+};
 
 /**
  * One example event of each type: what "send a test event" delivers (marked as a test in the
@@ -34,7 +44,7 @@ export function sampleEvent(type: WebhookEventType, workspaceId: string, links: 
   const base = { occurredAt: at, workspaceId, projectId: build.projectId, branch: build.branch };
   switch (type) {
     case "build.completed":
-      return { ...base, type, data: { workspaceId, build, installable: true, installBlocker: null, actor } };
+      return { ...base, type, data: { workspaceId, build, installable: true, installBlocker: null, diff: SAMPLE_DIFF, actor } };
     case "build.rejected":
       return { ...base, type, data: { workspaceId, build: { ...build, links: null, appName: null, bundleId: null, version: null, buildNumber: null, platform: null, minOs: null, completedAt: null }, rejection: { reason: "invalid_package", message: "The file is not a readable IPA" }, actor } };
     case "build.distributed":

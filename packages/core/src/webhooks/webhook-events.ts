@@ -1,4 +1,5 @@
 import type { WebhookEventType } from "./webhooks.schema";
+import type { BuildDiff } from "../releases/build-diff";
 
 /**
  * The events webhooks carry and their payloads (docs/webhooks.md shows one example of each).
@@ -55,6 +56,8 @@ export interface BuildCompletedData {
   /** Whether a tester's device can install it, and if not why (the complete's answer). */
   installable: boolean;
   installBlocker: string | null;
+  /** What changed from the previous build of the same app (the complete answer's `diff`); null for a first build. */
+  diff: BuildDiff | null;
   actor: EventActor;
 }
 

@@ -97,7 +97,9 @@ describe("complete says whether testers can install the build from its link", ()
 
   it("keeps the spec's fields as they were", async () => {
     const result = await complete(fixture("ipa/unicode-names.ipa"), "rocket.ipa");
-    expect(Object.keys(result).sort()).toEqual(["downloadUrl", "fileId", "message", "metadata", "shareUrl", "userKey"]);
+    // The spec's six, and Hangar's `diff` (what changed since the previous build: null here, no history port).
+    expect(Object.keys(result).sort()).toEqual(["diff", "downloadUrl", "fileId", "message", "metadata", "shareUrl", "userKey"]);
+    expect(result.diff).toBeNull();
     expect(result.metadata).toMatchObject({ appName: expect.any(String), bundleId: expect.any(String), version: expect.any(String) });
   });
 });

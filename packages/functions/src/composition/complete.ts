@@ -10,6 +10,7 @@ import {
   type Uploader,
 } from "@hangar/core";
 import { buildPayload, buildRouting, uploaderActor } from "@hangar/core/events";
+import { DynamoFileCatalog } from "@hangar/core/dynamo";
 import { S3MultipartStore, S3ObjectStore } from "@hangar/core/s3";
 import { S3PackageInspector } from "@hangar/core/s3-inspector";
 import { logger } from "../observability/logger";
@@ -51,6 +52,7 @@ async function countCompleted(file: CompletedFile, caller: Uploader, links: Link
         build: buildPayload(file, links),
         installable: file.metadata.installable !== false,
         installBlocker: typeof file.metadata.reason === "string" ? file.metadata.reason : null,
+        diff: file.diff ?? null,
         actor: uploaderActor(caller),
       },
     }),
@@ -81,7 +83,7 @@ async function publishRejected(file: FileRecord, caller: Uploader): Promise<void
  * root so the other functions' bundles carry neither.
  */
 export const completeDeps = once((): CompleteDeps & { multipart: MultipartStore } => {
-  const { settings, files, clock, ids, upload } = getRuntime();
+  const { settings, files, clock, ids, upload, db } = getRuntime();
   const s3 = s3Client(settings);
   const bucket = settings.HANGAR_BUCKET_NAME;
   return {
@@ -95,6 +97,8 @@ export const completeDeps = once((): CompleteDeps & { multipart: MultipartStore 
     clock,
     ids,
     settings: upload,
+    // Only its page(): the previous build of the same app, for the diff complete stores.
+    history: new DynamoFileCatalog(db, settings.HANGAR_TABLE_NAME, () => clock.now()),
     onCompleted: countCompleted,
     onRejected: publishRejected,
   };

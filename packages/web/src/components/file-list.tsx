@@ -50,6 +50,20 @@ export function NotInstallable({ file }: { file: Pick<FileSummary, "installBlock
   );
 }
 
+/**
+ * A build with `danger` changes since the previous build of its app (another signing key or team,
+ * a runtime permission, a build number that did not go up): complete's stored verdict.
+ */
+export function DangerChanges({ file }: { file: Pick<FileSummary, "diffSeverity"> }) {
+  if (file.diffSeverity !== "danger") return null;
+  return (
+    <span className="file-not-installable" data-testid="danger-changes">
+      <span className="badge badge-danger">Risky changes</span>
+      <span className="file-reason">See what changed since the previous build.</span>
+    </span>
+  );
+}
+
 const LINK_STATE: Record<Exclude<LinkSummary["state"], "open">, { label: string; badge: string }> = {
   disabled: { label: "Link off", badge: "badge-muted" },
   expired: { label: "Link expired", badge: "badge-danger" },
@@ -118,6 +132,7 @@ export function FileList({ files, showProject, projectNames }: { files: readonly
           <div className="file-state">
             <FileStatus file={f} />
             <NotInstallable file={f} />
+            <DangerChanges file={f} />
             {f.share && <LinkCounts share={f.share} platform={f.platform} />}
           </div>
         </>

@@ -10,6 +10,7 @@ import { paths } from "../app/paths";
 import { Link, useNavigate } from "../app/router";
 import { useWorkspace } from "../app/workspace";
 import { ErrorSummary } from "../components/alerts";
+import { BuildChanges } from "../components/build-changes";
 import { Button, DangerActions } from "../components/button";
 import { CopyField, Loaded } from "../components/data";
 import { AppIcon, FileStatus, platformLabel, versionOf } from "../components/file-list";
@@ -209,6 +210,7 @@ function FileDetails({ file, workspaceId, canManageLinks, canDelete, canDistribu
           </dl>
         </div>
       </Card>
+      {file.status === "completed" && <BuildChanges file={file} />}
       <ReleaseNotes file={file} />
       <PinBuild file={file} canManage={canDelete} />
       {share && <ShareLinkSettings file={file} share={share} canManage={canManageLinks} />}

@@ -8,6 +8,8 @@ import { endedLinkItem } from "./ended-link.dynamo";
 import { DynamoStageSecret } from "./stage-secret.dynamo";
 import { removeTesterItems } from "../../installs/install-records.dynamo";
 import { INSTALL_LINK_SECRET } from "../../testers/install-link";
+import { diffSeverity } from "../../releases/build-diff";
+import { rebasedDiffs } from "../../releases/compare-builds";
 
 /**
  * A project's files on gsi1 (`PROJECT#<id>` / `FILE#<createdAt>#<fileId>`), newest first. A page
@@ -100,6 +102,37 @@ export class DynamoFileCatalog implements FileCatalog {
 
   async remove(file: FileRecord): Promise<void> {
     await this.removeMany([file]);
+    if (file.status === "completed") await this.rebaseDiffs(file);
+  }
+
+  /**
+   * Later builds whose stored diff (docs/release-safety.md) named this one are compared again with
+   * the build now before them, so nothing keeps naming a deleted build and the lists' danger
+   * markers stay true. Each write is conditional on the diff it replaces (a concurrent rebase or
+   * delete wins). Best effort: the build is already gone, and failing its delete now would only
+   * make a retry answer 404; a diff left as it was still says what complete said.
+   */
+  private async rebaseDiffs(removed: FileRecord): Promise<void> {
+    try {
+      for (const { fileId, was, diff } of await rebasedDiffs(this, removed)) {
+        const severity = diffSeverity(diff);
+        await this.db
+          .send(
+            new UpdateCommand({
+              TableName: this.tableName,
+              Key: keys.file(fileId),
+              UpdateExpression: severity ? "SET diff = :diff, diffSeverity = :severity" : "SET diff = :diff REMOVE diffSeverity",
+              ConditionExpression: "attribute_exists(pk) AND diff = :was",
+              ExpressionAttributeValues: { ":diff": JSON.stringify(diff), ":was": JSON.stringify(was), ...(severity ? { ":severity": severity } : {}) },
+            }),
+          )
+          .catch((error: unknown) => {
+            if (!(error instanceof Error && error.name === "ConditionalCheckFailedException")) throw error;
+          });
+      }
+    } catch {
+      // See above: best effort.
+    }
   }
 
   async removeMany(files: FileRecord[]): Promise<void> {

@@ -39,6 +39,10 @@ export function toRecord(item: Record<string, unknown>): FileRecord {
   if (item.buildContext && typeof item.buildContext === "object") record.buildContext = item.buildContext as FileRecord["buildContext"];
   if (item.pinned === true) record.pinned = true;
   if (Array.isArray(item.provisionedUdids)) record.provisionedUdids = item.provisionedUdids.filter((u): u is string => typeof u === "string");
+  if (typeof item.diff === "string") {
+    record.diff = JSON.parse(item.diff) as FileRecord["diff"];
+    record.diffSeverity = typeof item.diffSeverity === "string" ? (item.diffSeverity as FileRecord["diffSeverity"]) : null;
+  }
   return record;
 }
 
@@ -99,6 +103,10 @@ export class DynamoFileRepository implements FileRepository {
       ...(file.buildContext ? { buildContext: file.buildContext } : {}),
       // The profile's UDIDs (docs/devices.md): on the file record only, not on the share item.
       ...(file.provisionedUdids ? { provisionedUdids: file.provisionedUdids } : {}),
+      // A JSON string like metadata (read whole, never queried); "null" for a first build. Its
+      // severity is a plain attribute beside it, what a file list reads.
+      ...(file.diff !== undefined ? { diff: JSON.stringify(file.diff) } : {}),
+      ...(file.diffSeverity ? { diffSeverity: file.diffSeverity } : {}),
     };
     const optionalNames = Object.keys(optional);
     try {

@@ -621,6 +621,75 @@ function createRedactor(secrets) {
   };
 }
 
+// src/client/build-changes.ts
+var CHANGE_KINDS = [
+  "version-changed",
+  "build-number-decreased",
+  "build-number-repeated",
+  "size-changed",
+  "min-os-raised",
+  "min-os-lowered",
+  "target-sdk-raised",
+  "target-sdk-lowered",
+  "permission-added",
+  "permission-removed",
+  "entitlement-added",
+  "entitlement-removed",
+  "signing-key-changed",
+  "profile-kind-changed",
+  "team-changed",
+  "profile-expiry-changed",
+  "profile-devices-changed"
+];
+var CHANGE_KIND_GROUPS = {
+  "build-number-not-increased": ["build-number-decreased", "build-number-repeated"]
+};
+function parseChangeKinds(list) {
+  const kinds = /* @__PURE__ */ new Set();
+  const unknown = [];
+  for (const raw of list.split(",")) {
+    const name = raw.trim();
+    if (!name) continue;
+    if (CHANGE_KINDS.includes(name)) kinds.add(name);
+    else if (Object.hasOwn(CHANGE_KIND_GROUPS, name)) for (const kind of CHANGE_KIND_GROUPS[name]) kinds.add(kind);
+    else unknown.push(name);
+  }
+  return { kinds: [...kinds], unknown };
+}
+var SEVERITY_ORDER = { danger: 0, warning: 1, info: 2 };
+function diffOf(answer) {
+  const diff = answer.diff;
+  if (diff === null) return null;
+  if (typeof diff !== "object" || diff === void 0 || !Array.isArray(diff.changes)) return void 0;
+  const changes = diff.changes.filter(
+    (c) => typeof c === "object" && c !== null && typeof c.kind === "string" && typeof c.message === "string" && typeof c.severity === "string"
+  );
+  changes.sort((a, b) => (SEVERITY_ORDER[a.severity] ?? 3) - (SEVERITY_ORDER[b.severity] ?? 3));
+  return { previous: diff.previous, changes };
+}
+var describeChange = (c) => `${printable(c.kind)}: ${printable(c.message)}`;
+function gatedChanges(diff, failOn) {
+  return diff ? diff.changes.filter((c) => failOn.includes(c.kind)) : [];
+}
+var printable = (text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+var COLOR = { danger: "\x1B[31m", warning: "\x1B[33m", info: "\x1B[2m" };
+var RESET = "\x1B[0m";
+var buildName = (previous) => printable(`${previous.version}${previous.buildNumber ? ` (${previous.buildNumber})` : ""}`);
+function formatChanges(diff, color) {
+  if (diff === void 0) return "";
+  if (diff === null) return "  Changes:   none to show (the first build of this app in the project)\n";
+  if (diff.changes.length === 0) return `  Changes:   none since ${buildName(diff.previous)}
+`;
+  const lines = diff.changes.map((c) => {
+    const label = c.severity.toUpperCase().padEnd(7);
+    const painted = color && COLOR[c.severity] ? `${COLOR[c.severity]}${label}${RESET}` : label;
+    return `    ${painted}  ${printable(c.message)} [${printable(c.kind)}]`;
+  });
+  return `  Changes since ${buildName(diff.previous)}:
+${lines.join("\n")}
+`;
+}
+
 // src/commands/upload.ts
 var UPLOAD_EXIT = {
   ok: EXIT_OK,
@@ -631,6 +700,8 @@ var UPLOAD_EXIT = {
   rateLimited: 4,
   server: 5,
   rejected: 6,
+  /** Uploaded, but a change `--fail-on` names occurred (the release gate): the build stays available. */
+  gate: 7,
   /** 128 + SIGINT, as shells report a Ctrl-C. */
   interrupted: 130,
   /** 128 + SIGTERM: a cancelled CI job (GitLab, Docker stop, a runner's timeout). */
@@ -663,11 +734,18 @@ Options:
                            here, exit 6, and nothing is sent).
   --no-ci-context          Do not send the branch, commit and CI run URL read from GitHub
                            Actions, GitLab CI or Bitrise variables (sent by default).
+  --fail-on <kinds>        Release gate: exit 7 AFTER uploading when one of these changes since
+                           the previous build of the app occurred (comma-separated kinds, e.g.
+                           signing-key-changed,permission-added,build-number-not-increased;
+                           docs/release-safety.md lists them). An unknown kind is a usage error
+                           before anything is sent. The build stays uploaded, to inspect.
   --json                   Print the service's answer plus "timings" (ms) as JSON on stdout,
                            and nothing else there. A failure prints {"error":{...}}.
   --github-output          Append share_url, download_url, file_id, user_key, version,
                            app_name, bundle_id, qr_code_url (and install_url for an iOS
-                           build testers can install) to $GITHUB_OUTPUT (automatic when set).
+                           build testers can install), changes (JSON), danger_changes (a count)
+                           and failed_changes (the kinds --fail-on caught) to $GITHUB_OUTPUT
+                           (automatic when set).
   -q, --quiet              No progress and no retry notices (errors are still printed).
   -v, --verbose            Log each step and its timings to stderr (secrets redacted).
   --multipart-threshold <size>
@@ -694,6 +772,8 @@ Exit codes:
   6    package rejected: the local check or the service's 422 invalid_package (not an APK/IPA
        it can read; "reason" says why), 409 upload_mismatch/size_mismatch (final; retrying
        the same file will not help)
+  7    release gate: uploaded, but a change named by --fail-on occurred (the message names the
+       changes and the build's page); also when the service reported no diff to check
   130  interrupted (Ctrl-C / SIGINT); 143 on SIGTERM (a cancelled CI job). In-flight requests
        are aborted; nothing is left half-done on the client side
 `;
@@ -721,7 +801,8 @@ function parseUploadArgs(args, env, secrets = []) {
       "max-retries": { type: "string" },
       timeout: { type: "string" },
       "multipart-threshold": { type: "string" },
-      parallel: { type: "string" }
+      parallel: { type: "string" },
+      "fail-on": { type: "string" }
     },
     { missing: "missing the file to upload", tooMany: "give exactly one file to upload" }
   );
@@ -795,6 +876,15 @@ function parseUploadArgs(args, env, secrets = []) {
     ...releaseNotes ? { releaseNotes } : {},
     ...distribute ? { distribute } : {}
   };
+  let failOn;
+  if (values["fail-on"] !== void 0) {
+    const { kinds, unknown } = parseChangeKinds(values["fail-on"]);
+    if (unknown.length > 0) {
+      throw new UsageError(`--fail-on: unknown change kind${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (known: ${[...CHANGE_KINDS, ...Object.keys(CHANGE_KIND_GROUPS)].join(", ")})`);
+    }
+    if (kinds.length === 0) throw new UsageError("--fail-on needs at least one change kind, e.g. signing-key-changed");
+    failOn = kinds;
+  }
   const githubOutput = env.GITHUB_OUTPUT || void 0;
   if (values["github-output"] && !githubOutput) throw new UsageError("--github-output needs the GITHUB_OUTPUT variable (set by GitHub Actions)");
   return {
@@ -810,6 +900,7 @@ function parseUploadArgs(args, env, secrets = []) {
     verbose: values.verbose === true,
     verify: values["no-verify"] !== true,
     retry,
+    ...failOn ? { failOn } : {},
     multipart: { thresholdBytes, parallel, cacheDir: cacheDirectory(env) },
     ...config ? { config } : {}
   };
@@ -905,7 +996,8 @@ function ciContext(env) {
   const ciUrl = httpUrl(found.ciUrl);
   return { ...branch ? { branch } : {}, ...commit ? { commit } : {}, ...ciUrl ? { ciUrl } : {} };
 }
-function githubOutputs(result) {
+function githubOutputs(result, failed = []) {
+  const changes = diffOf(result)?.changes ?? [];
   return {
     share_url: result.shareUrl,
     download_url: result.downloadUrl,
@@ -915,8 +1007,27 @@ function githubOutputs(result) {
     app_name: result.metadata.appName,
     bundle_id: result.metadata.bundleId,
     ...typeof result.qrCodeUrl === "string" ? { qr_code_url: result.qrCodeUrl } : {},
-    ...typeof result.installUrl === "string" ? { install_url: result.installUrl } : {}
+    ...typeof result.installUrl === "string" ? { install_url: result.installUrl } : {},
+    changes: JSON.stringify(changes),
+    danger_changes: String(changes.filter((c) => c.severity === "danger").length),
+    failed_changes: [...new Set(failed.map((c) => c.kind))].join(",")
   };
+}
+function gateFailure(result, failOn, dashboardUrl) {
+  if (!failOn) return void 0;
+  const diff = diffOf(result);
+  const page = `${dashboardUrl.replace(/\/+$/, "")}/files/${encodeURIComponent(result.fileId)}`;
+  if (diff === void 0) {
+    return `hangar upload: release gate: uploaded, but the service reported no changes to check --fail-on against (it predates release gates)
+  build: ${result.shareUrl}
+`;
+  }
+  const caught = gatedChanges(diff, failOn);
+  if (caught.length === 0) return void 0;
+  return `hangar upload: release gate: --fail-on caught ${caught.length} change${caught.length === 1 ? "" : "s"} since ${diff.previous.version}${diff.previous.buildNumber ? ` (${diff.previous.buildNumber})` : ""}:
+` + caught.map((c) => `  - ${describeChange(c)}
+`).join("") + `  The build was uploaded and stays available to inspect: ${page} (share page ${result.shareUrl})
+`;
 }
 var NOT_INSTALLABLE = {
   app_store_signed: "it is signed for App Store distribution, which iOS installs only from the App Store or TestFlight; upload an ad hoc, development or enterprise build",
@@ -937,7 +1048,7 @@ function testersLine(distribution) {
   const capped = typeof d.capped === "number" && d.capped > 0 ? `, ${d.capped} over the daily mail cap` : "";
   return [`  Testers:   ${d.recipients} (${d.queued} new mail${d.queued === 1 ? "" : "s"} queued${capped})`];
 }
-function summary(result, fileName, size) {
+function summary(result, fileName, size, color) {
   const m = result.metadata;
   const build = typeof m["buildNumber"] === "string" && m["buildNumber"] !== "" ? ` (${m["buildNumber"]})` : "";
   return [
@@ -951,7 +1062,7 @@ function summary(result, fileName, size) {
     ...result.installable === false ? [`  Install:   not installable from the link (${typeof result.reason === "string" ? result.reason : "unknown"})`] : [],
     ...testersLine(result.distribution),
     ""
-  ].join("\n");
+  ].join("\n") + formatChanges(diffOf(result), color);
 }
 var STEP_LABEL = {
   presign: "requesting an upload address",
@@ -1010,7 +1121,7 @@ async function run(args, io) {
   try {
     if (opts.verify) {
       if (opts.verbose) err("hangar: checking the package locally\n");
-      const { checkPackage } = await import("./check-package-C6BZ34UA.js");
+      const { checkPackage } = await import("./check-package-SAOQV32G.js");
       await checkPackage(opts.file, fileName);
     }
     const client = new HangarClient({ url: opts.url, clientId: opts.clientId, clientSecret: opts.clientSecret, retry: opts.retry });
@@ -1049,17 +1160,24 @@ async function run(args, io) {
       err(`hangar: presign ${t.presignMs} ms, put ${t.putMs} ms, complete ${t.completeMs} ms, total ${t.totalMs} ms
 `);
     }
+    const caught = opts.failOn ? gatedChanges(diffOf(result) ?? null, opts.failOn) : [];
     if (opts.githubOutput) {
       try {
-        appendGithubOutput(opts.githubOutput, githubOutputs(result));
+        appendGithubOutput(opts.githubOutput, githubOutputs(result, caught));
       } catch (error) {
         throw new UsageError(`uploaded, but could not write GITHUB_OUTPUT (${opts.githubOutput}): ${error.message}`);
       }
     }
     const warning = installWarning(result);
     if (warning) err(warning);
+    const color = (io.stdoutIsTTY ?? process.stdout.isTTY === true) && !env.NO_COLOR;
     out(opts.json ? `${JSON.stringify(result, null, 2)}
-` : summary(result, fileName, size));
+` : summary(result, fileName, size, color));
+    const gate = gateFailure(result, opts.failOn, opts.url);
+    if (gate) {
+      err(gate);
+      return UPLOAD_EXIT.gate;
+    }
     return UPLOAD_EXIT.ok;
   } catch (error) {
     progress?.endBar();
@@ -1146,6 +1264,13 @@ export {
   formatDuration,
   ProgressReporter,
   createRedactor,
+  CHANGE_KINDS,
+  CHANGE_KIND_GROUPS,
+  parseChangeKinds,
+  diffOf,
+  describeChange,
+  gatedChanges,
+  formatChanges,
   UPLOAD_EXIT,
   HELP,
   parseUploadArgs,
@@ -1154,6 +1279,7 @@ export {
   uploadExitCode,
   ciContext,
   githubOutputs,
+  gateFailure,
   installWarning,
   run,
   describeFields,

@@ -1985,6 +1985,7 @@ function boundMetadata(result) {
   if (result.warnings.length > room) b.notes.push(`warnings: kept the first ${Math.max(0, room)} of ${result.warnings.length}`);
   const notes = b.notes;
   fitBudget(out, notes);
+  if (result.provisionedUdids !== void 0) out.provisionedUdids = result.provisionedUdids;
   out.warnings.push(...notes.slice(0, metadataBounds.warnings).map((n) => cut(n, metadataBounds.warningLength)));
   return out;
 }
@@ -2680,7 +2681,9 @@ function extractProvisioningPlist(buf) {
   if (start < 0 || end < 0) throw new ProvisioningError("No property list inside the provisioning profile");
   return buf.subarray(start, end + endTag.length);
 }
-function parseMobileProvision(buf) {
+var MAX_PROVISIONED_UDIDS = 1e3;
+var UDID_SHAPE = /^(?:[0-9A-F]{8}-[0-9A-F]{16}|[0-9A-F]{40}|[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12})$/;
+function readProfile(buf) {
   const profile = parsePlist(extractProvisioningPlist(buf));
   if (!isDict(profile)) throw new ProvisioningError("Provisioning profile plist is not a dictionary");
   const devices = profile.ProvisionedDevices;
@@ -2708,7 +2711,14 @@ function parseMobileProvision(buf) {
   if (teamName !== void 0) info.teamName = teamName;
   const expires = toIso(profile.ExpirationDate);
   if (expires !== void 0) info.expiresAt = expires;
-  return info;
+  if (kind !== "development" && kind !== "ad-hoc" || !Array.isArray(devices)) return { info };
+  const udids = /* @__PURE__ */ new Set();
+  for (const device of devices) {
+    if (udids.size >= MAX_PROVISIONED_UDIDS) break;
+    const udid = typeof device === "string" ? device.trim().toUpperCase() : "";
+    if (UDID_SHAPE.test(udid)) udids.add(udid);
+  }
+  return { info, udids: [...udids] };
 }
 var MAX_DEVELOPER_CERTIFICATES = 100;
 function developerCertificates(value) {
@@ -2909,7 +2919,10 @@ async function inspectIpa(zip, ctx) {
   if (localized.locales.length > 0) result.locales = localized.locales;
   const labels = { ...displayName ? { "": displayName } : {}, ...localized.labels };
   if (Object.keys(labels).length > 0) result.labels = labels;
-  if (provisioning) result.provisioning = provisioning;
+  if (provisioning) {
+    result.provisioning = provisioning.info;
+    if (provisioning.udids) result.provisionedUdids = provisioning.udids;
+  }
   if (icon) result.icon = icon;
   ctx.checkDeadline();
   return result;
@@ -2961,7 +2974,7 @@ async function readProvisioning(zip, ctx, prefix) {
   return optional(
     ctx,
     path,
-    async () => parseMobileProvision(await zip.read(path, { maxBytes: MAX_PROVISION_BYTES }))
+    async () => readProfile(await zip.read(path, { maxBytes: MAX_PROVISION_BYTES }))
   );
 }
 

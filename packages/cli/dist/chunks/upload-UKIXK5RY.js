@@ -4,6 +4,7 @@ import {
   cacheDirectory,
   ciContext,
   describeFields,
+  gateFailure,
   githubOutputs,
   installWarning,
   parseSize,
@@ -11,7 +12,7 @@ import {
   run,
   uploadCommand,
   uploadExitCode
-} from "./chunk-C3P3S3OU.js";
+} from "./chunk-CDE7CMPJ.js";
 import "./chunk-3WA5LAVB.js";
 import "./chunk-RWAKC5CX.js";
 import "./chunk-OA5U4LFR.js";
@@ -22,6 +23,7 @@ export {
   cacheDirectory,
   ciContext,
   describeFields,
+  gateFailure,
   githubOutputs,
   installWarning,
   parseSize,

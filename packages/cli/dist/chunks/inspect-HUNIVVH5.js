@@ -2,7 +2,7 @@ import {
   FileRangeReader,
   InspectError,
   inspectPackage
-} from "./chunk-7H53YONX.js";
+} from "./chunk-IM7D7S74.js";
 import "./chunk-AEPEW2SX.js";
 import {
   EXIT_FAILURE,
