@@ -66,6 +66,7 @@ import { AppPageNotFoundError, UpdateTokenNotFoundError } from "@hangar/core/app
 import { DefaultGroupsInput, DistributeInput, UnsubscribeRef } from "@hangar/core/distribution-schema";
 import { CreateWebhook, DeliveriesQuery, DeliveryRef, TestWebhook, UpdateWebhook, WebhookRef } from "@hangar/core/webhooks-schema";
 import { deliveryNotFound, webhookNotFound } from "@hangar/core/webhook-errors";
+import { RegisterWithApple } from "@hangar/core/devices-apple-schema";
 import * as z from "zod/mini";
 import { RouteNotFoundError } from "./middleware/http-errors";
 import type { RouteKey } from "./routes";
@@ -257,6 +258,8 @@ export const routeInput = {
   "POST /api/webhooks/{webhookId}/test": dashboard({ ...webhook, body: TestWebhook }),
   "GET /api/webhooks/{webhookId}/deliveries": dashboard({ ...webhook, query: DeliveriesQuery }),
   "POST /api/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": dashboard(delivery),
+  // Register with Apple (devdash, docs/devices.md).
+  "POST /api/workspaces/{workspaceId}/devices/apple": dashboard({ ...workspace, body: RegisterWithApple }),
   "GET /cli/{fileName}": api(cliFile),
   "HEAD /cli/{fileName}": api(cliFile),
 } as const satisfies Record<RouteKey, RouteInput>;

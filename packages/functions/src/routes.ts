@@ -86,6 +86,10 @@ export const functions = {
   // test events and delivery logs. Table only; the deliveries themselves are the delivery worker's
   // (webhooks/deliver.handler.ts, triggered by the stack's queue, not by a route).
   webhooks: { handler: "packages/functions/src/webhooks/webhooks.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  // Register with Apple (issue 22, docs/devices.md): adds devices to the team's Apple account through
+  // the App Store Connect API. Its own function because only this function may read the App Store
+  // Connect key secret (stacks/access.ts); table reads and one update per device.
+  apple: { handler: "packages/functions/src/devices/apple.handler.handler", memoryMB: 256, timeoutSeconds: 29 },
   // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
   cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   /**
@@ -263,6 +267,8 @@ export const routes = [
   { method: "POST", path: "/api/webhooks/{webhookId}/test", auth: "session", fn: "webhooks" },
   { method: "GET", path: "/api/webhooks/{webhookId}/deliveries", auth: "session", fn: "webhooks" },
   { method: "POST", path: "/api/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", auth: "session", fn: "webhooks" },
+  // Register with Apple (issue 22, docs/devices.md): developers and up; 409 apple_not_configured when off.
+  { method: "POST", path: "/api/workspaces/{workspaceId}/devices/apple", auth: "session", fn: "apple" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/cli/{fileName}", auth: "none", fn: "cli" },
   { method: "HEAD", path: "/cli/{fileName}", auth: "none", fn: "cli" },

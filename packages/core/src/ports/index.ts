@@ -23,3 +23,4 @@ export * from "./workspace-catalog.port";
 export * from "./audit-log.port";
 export * from "./invitation-repository.port";
 export * from "./tester-groups.port";
+export * from "./apple-device-registry.port";
