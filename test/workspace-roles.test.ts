@@ -159,6 +159,9 @@ const CALLS: Record<string, (w: World, f: Fixture) => Call> = {
   "GET /api/webhooks/{webhookId}/deliveries": (_w, f) => ({ path: `/api/webhooks/${f.webhookId}/deliveries` }),
   // A delivery of no webhook: allowed means 404 delivery_not_found, never a refusal of access.
   "POST /api/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": (_w, f) => ({ path: `/api/webhooks/${f.webhookId}/deliveries/msg_000000000000000000000000/redeliver`, loose: true }),
+  // Register with Apple is off on the shared stack: allowed means 409 apple_not_configured, never a
+  // refusal of access (test/devices-apple.test.ts runs a stack with it on).
+  "POST /api/workspaces/{workspaceId}/devices/apple": (w) => ({ path: `/api/workspaces/${w.workspaceId}/devices/apple`, body: { deviceIds: ["dev_0000000000000000"] }, loose: true }),
 };
 
 const userIdOf = async (b: Browser): Promise<string> => (await dash(b, "GET", "/api/account")).json.userId;

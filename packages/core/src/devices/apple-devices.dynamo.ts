@@ -41,7 +41,7 @@ export class DynamoAppleDeviceStore implements AppleDeviceStore {
     );
   }
 
-  markRegistered(workspaceId: string, udid: string, registration: { at: string; appleDeviceId: string | null }): Promise<boolean> {
+  markRegistered(workspaceId: string, udid: string, registration: { at: string; appleDeviceId: string }): Promise<boolean> {
     return conditionalWrite(
       this.db,
       "UpdateItem(deviceAppleRegistration)",

@@ -50,9 +50,12 @@ export async function registerDevicesWithApple(deps: AppleRegistrationDeps, acto
     if (device.appleRegistration) return { deviceId, kind: "already" };
     const outcome = await apple.register({ name: deviceLabel(device), udid: device.udid });
     if (outcome.kind === "failed") return { deviceId, kind: "failed", message: outcome.message };
-    const appleDeviceId = outcome.appleDeviceId;
-    // Apple has it now whatever happens to our record; a device removed meanwhile stays removed.
-    await deps.devices.markRegistered(input.workspaceId, device.udid, { at: deps.clock.now().toISOString(), appleDeviceId });
+    // Apple has it now whatever happens to our record; a device removed meanwhile stays removed. A
+    // device Apple had before whose id the lookup could not find is answered `already` and left
+    // unmarked: the Devices page shows only what Apple's id backs.
+    if (outcome.appleDeviceId !== null) {
+      await deps.devices.markRegistered(input.workspaceId, device.udid, { at: deps.clock.now().toISOString(), appleDeviceId: outcome.appleDeviceId });
+    }
     return { deviceId, kind: outcome.kind };
   };
 

@@ -23,8 +23,8 @@ export type AppleRegistrationOutcome =
 export interface AppleDeviceStore {
   /** The workspace's devices by deviceId (at most the workspace limit, 1,000). */
   devicesOf(workspaceId: string): Promise<Map<string, RegistrableDevice>>;
-  /** Records Apple's registration on the device; false when the device is gone meanwhile. */
-  markRegistered(workspaceId: string, udid: string, registration: { at: string; appleDeviceId: string | null }): Promise<boolean>;
+  /** Records Apple's registration (and Apple's id of the device) on the device; false when the device is gone meanwhile. */
+  markRegistered(workspaceId: string, udid: string, registration: { at: string; appleDeviceId: string }): Promise<boolean>;
 }
 
 export interface RegistrableDevice {
@@ -32,5 +32,5 @@ export interface RegistrableDevice {
   udid: string;
   name: string;
   model: string | null;
-  appleRegistration: { at: string; appleDeviceId: string | null } | null;
+  appleRegistration: { at: string; appleDeviceId: string } | null;
 }
