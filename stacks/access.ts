@@ -309,6 +309,18 @@ export const access = {
     originSecret: true,
     webhookQueue: true,
   },
+  // iOS devices (docs/devices.md): the enroll flow reads the page it came from (share item, file,
+  // install link, app page lookup and project: GetItem; a project's workspace and a tester's groups
+  // on gsi1: Query), the tester session (GetItem, DeleteItem when it expired), counts the per-client
+  // rules (UpdateItem), writes the enrollment (PutItem, UpdateItem) and the devices (GetItem, Query
+  // COUNT of the workspace's devices, PutItem, UpdateItem), reads the device-cookie stage secret
+  // (GetItem; PutItem the first time). The dashboard's routes: session (Get/Update/Delete), members
+  // and files (GetItem), devices (Query; by id on gsi1; UpdateItem to rename, DeleteItem to remove).
+  devices: {
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
+    index: ["dynamodb:Query"],
+    originSecret: true,
+  },
   // Register with Apple (docs/devices.md): session (Get/Update/Delete), membership (GetItem), the
   // workspace's device items (Query of its partition), each registration recorded (UpdateItem); the
   // App Store Connect key's secret when the stage configures one. No index, objects, mail or queue.

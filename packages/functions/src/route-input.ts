@@ -66,6 +66,8 @@ import { AppPageNotFoundError, UpdateTokenNotFoundError } from "@hangar/core/app
 import { DefaultGroupsInput, DistributeInput, UnsubscribeRef } from "@hangar/core/distribution-schema";
 import { CreateWebhook, DeliveriesQuery, DeliveryRef, TestWebhook, UpdateWebhook, WebhookRef } from "@hangar/core/webhooks-schema";
 import { deliveryNotFound, webhookNotFound } from "@hangar/core/webhook-errors";
+import { DeviceRef, DevicesExportQuery, EnrolledRef, EnrollQuery, RenameDevice } from "@hangar/core/devices-schema";
+import { deviceNotFound, enrollmentNotFound } from "@hangar/core/devices";
 import { RegisterWithApple } from "@hangar/core/devices-apple-schema";
 import * as z from "zod/mini";
 import { RouteNotFoundError } from "./middleware/http-errors";
@@ -122,6 +124,7 @@ const installToken = { params: InstallTokenRef, notFound: () => new UnknownLinkE
 const tester = { params: TesterRef, notFound: testerNotFound } as const;
 const webhook = { params: WebhookRef, notFound: webhookNotFound } as const;
 const delivery = { params: DeliveryRef, notFound: deliveryNotFound } as const;
+const device = { params: DeviceRef, notFound: deviceNotFound } as const;
 
 export const routeInput = {
   "POST /api/upload/api-key/presign": api({ body: Presign }),
@@ -258,6 +261,15 @@ export const routeInput = {
   "POST /api/webhooks/{webhookId}/test": dashboard({ ...webhook, body: TestWebhook }),
   "GET /api/webhooks/{webhookId}/deliveries": dashboard({ ...webhook, query: DeliveriesQuery }),
   "POST /api/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": dashboard(delivery),
+  // iOS devices (docs/devices.md). The callback's body is CMS, not JSON: the handler reads it (≤ 64 KB, checked in core).
+  "GET /devices/enroll": page({ query: EnrollQuery }),
+  "POST /devices/enroll/callback": api({}),
+  "GET /devices/enrolled/{token}": page({ params: EnrolledRef, notFound: enrollmentNotFound }),
+  "GET /api/workspaces/{workspaceId}/devices": dashboard(workspace),
+  "GET /api/workspaces/{workspaceId}/devices/export": dashboard({ ...workspace, query: DevicesExportQuery }),
+  "PATCH /api/devices/{deviceId}": dashboard({ ...device, body: RenameDevice }),
+  "DELETE /api/devices/{deviceId}": dashboard(device),
+  "GET /api/files/{fileId}/devices": dashboard(file),
   // Register with Apple (devdash, docs/devices.md).
   "POST /api/workspaces/{workspaceId}/devices/apple": dashboard({ ...workspace, body: RegisterWithApple }),
   "GET /cli/{fileName}": api(cliFile),

@@ -86,6 +86,10 @@ export const functions = {
   // test events and delivery logs. Table only; the deliveries themselves are the delivery worker's
   // (webhooks/deliver.handler.ts, triggered by the stack's queue, not by a route).
   webhooks: { handler: "packages/functions/src/webhooks/webhooks.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  // iOS devices (docs/devices.md): Apple's profile service on the share host (the enroll profile, the
+  // device's signed answer, the result page and its device cookie), and the dashboard's devices.
+  // Table only, plus the profile's signing identity when the stage configures one.
+  devices: { handler: "packages/functions/src/devices/devices.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   // Register with Apple (issue 22, docs/devices.md): adds devices to the team's Apple account through
   // the App Store Connect API. Its own function because only this function may read the App Store
   // Connect key secret (stacks/access.ts); table reads and one update per device.
@@ -267,6 +271,17 @@ export const routes = [
   { method: "POST", path: "/api/webhooks/{webhookId}/test", auth: "session", fn: "webhooks" },
   { method: "GET", path: "/api/webhooks/{webhookId}/deliveries", auth: "session", fn: "webhooks" },
   { method: "POST", path: "/api/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", auth: "session", fn: "webhooks" },
+  // iOS devices (issue 22, docs/devices.md). The enroll flow needs no session: the page the tester
+  // came from (`?return=`) names the workspaces, the device's signed answer proves the rest. Members
+  // see a workspace's devices; developers and up rename and remove them (devices.manage).
+  { method: "GET", path: "/devices/enroll", auth: "none", fn: "devices" },
+  { method: "POST", path: "/devices/enroll/callback", auth: "none", fn: "devices" },
+  { method: "GET", path: "/devices/enrolled/{token}", auth: "none", fn: "devices" },
+  { method: "GET", path: "/api/workspaces/{workspaceId}/devices", auth: "session", fn: "devices" },
+  { method: "GET", path: "/api/workspaces/{workspaceId}/devices/export", auth: "session", fn: "devices" },
+  { method: "PATCH", path: "/api/devices/{deviceId}", auth: "session", fn: "devices" },
+  { method: "DELETE", path: "/api/devices/{deviceId}", auth: "session", fn: "devices" },
+  { method: "GET", path: "/api/files/{fileId}/devices", auth: "session", fn: "devices" },
   // Register with Apple (issue 22, docs/devices.md): developers and up; 409 apple_not_configured when off.
   { method: "POST", path: "/api/workspaces/{workspaceId}/devices/apple", auth: "session", fn: "apple" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.

@@ -231,6 +231,9 @@ export function boundMetadata(result: InspectResult): InspectResult {
   if (result.warnings.length > room) b.notes.push(`warnings: kept the first ${Math.max(0, room)} of ${result.warnings.length}`);
   const notes = b.notes;
   fitBudget(out, notes);
+  // Bounded and checked by their shape already (mobileprovision.ts), and no part of the metadata
+  // (the service stores them apart): outside its JSON budget.
+  if (result.provisionedUdids !== undefined) out.provisionedUdids = result.provisionedUdids;
   out.warnings.push(...notes.slice(0, metadataBounds.warnings).map((n) => cut(n, metadataBounds.warningLength)));
   return out;
 }

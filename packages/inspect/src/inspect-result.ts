@@ -22,6 +22,12 @@ export interface InspectResult {
   /** iOS: supported platforms from CFBundleSupportedPlatforms. */
   supportedPlatforms?: string[];
   provisioning?: ProvisioningInfo;
+  /**
+   * iOS ad-hoc and development builds: the UDIDs the profile lists (uppercase, well-formed ones
+   * only, at most MAX_PROVISIONED_UDIDS). Apart from `provisioning` so that the metadata Hangar
+   * shows and answers stays what it was: the service keeps these on the file record alone.
+   */
+  provisionedUdids?: string[];
   /** Android: who signed the APK (see SigningInfo). */
   signing?: SigningInfo;
   icon?: IconInfo;

@@ -1,6 +1,8 @@
 import { createPrivateKey, sign, type KeyObject } from "node:crypto";
 import type { AppleDeviceRegistry, AppleRegistrationOutcome } from "../ports/apple-device-registry.port";
 import type { Clock } from "../ports/clock.port";
+// The one rule for a device's name at Apple (one line, at most 50 characters), the import file's too.
+import { appleDeviceName } from "./device-admin";
 
 /**
  * The App Store Connect API as the AppleDeviceRegistry (docs/devices.md, "Register with Apple"):
@@ -24,8 +26,6 @@ export const APP_STORE_CONNECT_AUDIENCE = "appstoreconnect-v1";
 export const TOKEN_LIFETIME_SECONDS = 900;
 /** How long one call to Apple may take before the device is reported as failed. */
 const REQUEST_TIMEOUT_MS = 8_000;
-/** Apple's device names: what its portal takes, without the characters a list or a file would break on. */
-export const MAX_APPLE_DEVICE_NAME = 50;
 
 export interface AppStoreConnectKey {
   issuerId: string;
@@ -41,12 +41,6 @@ export interface AppStoreConnectOptions {
   /** Apple's API; another base only on the local stack (its tests' fake, docs/devices.md). */
   baseUrl?: string;
   fetch?: typeof fetch;
-}
-
-/** A device name as Apple is sent it: one line, no tabs or control characters, at most 50 characters. */
-export function appleDeviceName(name: string, fallback = "iOS device"): string {
-  const clean = name.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim();
-  return [...(clean || fallback)].slice(0, MAX_APPLE_DEVICE_NAME).join("").trim();
 }
 
 const base64url = (value: string | Buffer) => Buffer.from(value).toString("base64url");

@@ -87,7 +87,9 @@ export class RateLimitedError extends HangarError {
 
 export class NotFoundError extends HangarError {
   constructor(
-    readonly code: "upload_not_found" | "file_not_found" | "project_not_found" | "key_not_found" | "workspace_not_found" | "member_not_found" | "invitation_not_found" | "tester_not_found" | "webhook_not_found" | "delivery_not_found",
+    readonly code: "upload_not_found" | "file_not_found" | "project_not_found" | "key_not_found" | "workspace_not_found" | "member_not_found" | "invitation_not_found" | "tester_not_found" | "webhook_not_found" | "delivery_not_found"
+      // iOS devices (docs/devices.md): a device id, a registration's result page.
+      | "device_not_found" | "enrollment_not_found",
     message: string,
   ) {
     super(message);

@@ -92,6 +92,12 @@ export const defaultRateRules = {
    * daily quota, which every workspace of the stage shares.
    */
   buildMailPerWorkspace: { limit: 2000, windowSeconds: 24 * 3600 },
+
+  // iOS devices (issue 22, docs/devices.md).
+  /** Enroll profiles handed out per client: a test lab registering its phones shares one address. */
+  deviceEnroll: { limit: 60, windowSeconds: 15 * 60 },
+  /** Signed device answers posted per client (each costs a signature check). */
+  deviceEnrollAnswer: { limit: 60, windowSeconds: 15 * 60 },
 } as const satisfies Record<string, RateRule>;
 
 export type RateRuleName = keyof typeof defaultRateRules;

@@ -47,6 +47,12 @@ export interface FileRecord {
   iconVersionId?: string;
   rejection?: { reason: string; message: string };
   buildContext?: BuildContext;
+  /**
+   * The UDIDs an ad-hoc or development profile lists (uppercase, bounded: docs/devices.md), kept
+   * for the devices' included/missing lists and the share page's verdict; never in an answer.
+   * Absent on App Store, enterprise and Android builds and on builds completed before it was kept.
+   */
+  provisionedUdids?: string[];
 }
 
 export interface CompletedFile extends FileRecord {

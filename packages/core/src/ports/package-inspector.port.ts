@@ -16,6 +16,8 @@ export interface InspectedPackage {
   metadata: PackageMetadata;
   /** Standard PNG bytes of the app's best icon, when it has one. */
   icon?: Uint8Array;
+  /** The UDIDs an ad-hoc or development profile lists (docs/devices.md): stored on the file, not in the metadata. */
+  provisionedUdids?: string[];
 }
 
 export interface StoredPackage {

@@ -195,6 +195,8 @@ export async function finishUpload(
     ...(iconKey ? { iconKey } : {}),
     ...(iconVersionId ? { iconVersionId } : {}),
     ...buildContextOf(input),
+    // The profile's UDIDs (docs/devices.md): the devices' included/missing lists read them; no answer carries them.
+    ...(inspected.provisionedUdids ? { provisionedUdids: inspected.provisionedUdids } : {}),
   };
   delete completed.expiresAt;
   if (await deps.files.complete(completed)) {

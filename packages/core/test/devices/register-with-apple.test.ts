@@ -80,7 +80,7 @@ describe("the App Store Connect adapter", () => {
   it("sends names Apple takes: one line, no control characters, at most 50 characters", () => {
     expect(appleDeviceName("Ana's\tiPhone\n(work)")).toBe("Ana's iPhone (work)");
     expect(appleDeviceName("x".repeat(80))).toHaveLength(50);
-    expect(appleDeviceName("  \u0007 ")).toBe("iOS device");
+    expect(appleDeviceName("  \u0007 ")).toBe("iPhone");
   });
 });
 

@@ -103,6 +103,14 @@ export const Settings = z.object({
   /** Failed delivery attempts in a row (over at least half the retry schedule) that turn an endpoint off. */
   HANGAR_WEBHOOK_DISABLE_AFTER: intFromEnv(15, 1, 1000),
   /**
+   * iOS devices (docs/devices.md): the identity that signs the enroll profile, so iOS shows it as
+   * verified instead of "Not Verified". One PEM text with the certificate chain (signer first) and
+   * its unencrypted private key (RSA or EC): in Secrets Manager on AWS (the ARN; only the devices
+   * function may read it), or a file on the local stack. Neither: the profile goes out unsigned.
+   */
+  HANGAR_ENROLL_SIGNING_SECRET_ARN: z.optional(z.string().check(z.regex(/^arn:aws[a-z-]*:secretsmanager:/, "must be a Secrets Manager secret ARN"))),
+  HANGAR_ENROLL_SIGNING_PEM_FILE: z.optional(z.string().check(z.minLength(1))),
+  /**
    * Register with Apple (docs/devices.md): `1` when the stage has an App Store Connect API key.
    * The stack sets it on every function when HANGAR_ASC_* are configured (the devices list says
    * whether the dashboard offers the button); the apple function alone reads the key.

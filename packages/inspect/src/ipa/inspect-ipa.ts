@@ -5,7 +5,7 @@ import type { ZipArchive } from "../zip/zip-archive";
 import { bundlePrefix, findAppInfoPlists, lprojFolders, lprojLocale } from "./ipa-bundle";
 import { findIpaIcon, likelyIconFiles } from "./ipa-icon";
 import { mapLimit } from "./map-limit";
-import { parseMobileProvision } from "./mobileprovision";
+import { readProfile } from "./mobileprovision";
 import { optional } from "./optional";
 import { PlistParseError, parsePlist } from "./plist";
 import { isDict, plistString, plistStrings } from "./plist-value";
@@ -79,7 +79,10 @@ export async function inspectIpa(zip: ZipArchive, ctx: InspectContext): Promise<
   if (localized.locales.length > 0) result.locales = localized.locales;
   const labels = { ...(displayName ? { "": displayName } : {}), ...localized.labels };
   if (Object.keys(labels).length > 0) result.labels = labels;
-  if (provisioning) result.provisioning = provisioning;
+  if (provisioning) {
+    result.provisioning = provisioning.info;
+    if (provisioning.udids) result.provisionedUdids = provisioning.udids;
+  }
   if (icon) result.icon = icon;
   ctx.checkDeadline();
   return result;
@@ -141,6 +144,6 @@ async function readProvisioning(zip: ZipArchive, ctx: InspectContext, prefix: st
   const path = `${prefix}embedded.mobileprovision`;
   if (!zip.entries.has(path)) return undefined;
   return optional(ctx, path, async () =>
-    parseMobileProvision(await zip.read(path, { maxBytes: MAX_PROVISION_BYTES })),
+    readProfile(await zip.read(path, { maxBytes: MAX_PROVISION_BYTES })),
   );
 }

@@ -24,7 +24,27 @@ export function extractProvisioningPlist(buf: Buffer): Buffer {
   return buf.subarray(start, end + endTag.length);
 }
 
+/**
+ * Devices a profile lists that are kept (docs/devices.md): Apple allows 100 per device family and
+ * membership year, five families; a list far beyond is a crafted profile, cut here.
+ */
+export const MAX_PROVISIONED_UDIDS = 1000;
+
+/** A device identifier as Apple writes them: `8-16` hex (2018 and later), 40 hex, or a Mac's UUID. */
+const UDID_SHAPE = /^(?:[0-9A-F]{8}-[0-9A-F]{16}|[0-9A-F]{40}|[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12})$/;
+
+/** The profile's facts (parseMobileProvision) and the UDIDs it lists, uppercase, when it lists devices. */
+export interface ProfileRead {
+  info: ProvisioningInfo;
+  /** Ad-hoc and development profiles: every well-formed UDID of `ProvisionedDevices`, deduplicated, at most MAX_PROVISIONED_UDIDS. */
+  udids?: string[];
+}
+
 export function parseMobileProvision(buf: Buffer): ProvisioningInfo {
+  return readProfile(buf).info;
+}
+
+export function readProfile(buf: Buffer): ProfileRead {
   const profile = parsePlist(extractProvisioningPlist(buf));
   if (!isDict(profile)) throw new ProvisioningError("Provisioning profile plist is not a dictionary");
   const devices = profile.ProvisionedDevices;
@@ -53,7 +73,14 @@ export function parseMobileProvision(buf: Buffer): ProvisioningInfo {
   if (teamName !== undefined) info.teamName = teamName;
   const expires = toIso(profile.ExpirationDate);
   if (expires !== undefined) info.expiresAt = expires;
-  return info;
+  if (kind !== "development" && kind !== "ad-hoc" || !Array.isArray(devices)) return { info };
+  const udids = new Set<string>();
+  for (const device of devices) {
+    if (udids.size >= MAX_PROVISIONED_UDIDS) break;
+    const udid = typeof device === "string" ? device.trim().toUpperCase() : "";
+    if (UDID_SHAPE.test(udid)) udids.add(udid);
+  }
+  return { info, udids: [...udids] };
 }
 
 /**

@@ -37,6 +37,7 @@ export function toRecord(item: Record<string, unknown>): FileRecord {
   if (typeof item.iconVersionId === "string") record.iconVersionId = item.iconVersionId;
   if (item.rejection) record.rejection = item.rejection as FileRecord["rejection"];
   if (item.buildContext && typeof item.buildContext === "object") record.buildContext = item.buildContext as FileRecord["buildContext"];
+  if (Array.isArray(item.provisionedUdids)) record.provisionedUdids = item.provisionedUdids.filter((u): u is string => typeof u === "string");
   return record;
 }
 
@@ -95,6 +96,8 @@ export class DynamoFileRepository implements FileRepository {
       ...(file.iconKey ? { iconKey: file.iconKey } : {}),
       ...(file.iconVersionId ? { iconVersionId: file.iconVersionId } : {}),
       ...(file.buildContext ? { buildContext: file.buildContext } : {}),
+      // The profile's UDIDs (docs/devices.md): on the file record only, not on the share item.
+      ...(file.provisionedUdids ? { provisionedUdids: file.provisionedUdids } : {}),
     };
     const optionalNames = Object.keys(optional);
     try {

@@ -12,7 +12,8 @@ export interface InspectionStats {
 
 /** Metadata for clients: everything extraction found except the icon's bytes. */
 export function toMetadata(result: InspectResult): PackageMetadata {
-  const { icon, ...rest } = result;
+  // The profile's UDIDs are the file record's (docs/devices.md), never metadata clients see.
+  const { icon, provisionedUdids: _udids, ...rest } = result;
   return icon ? { ...rest, icon: { path: icon.path, width: icon.width, height: icon.height } } : rest;
 }
 
@@ -44,7 +45,11 @@ export class S3PackageInspector implements PackageInspector {
     const started = Date.now();
     try {
       const result = await inspectPackage(reader, { fileName: pkg.fileName });
-      return { metadata: toMetadata(result), ...(result.icon ? { icon: result.icon.data } : {}) };
+      return {
+        metadata: toMetadata(result),
+        ...(result.icon ? { icon: result.icon.data } : {}),
+        ...(result.provisionedUdids ? { provisionedUdids: result.provisionedUdids } : {}),
+      };
     } catch (error) {
       // A failed S3 read says nothing about the package: keep the upload pending and retryable.
       if (error instanceof InspectError && error.code === "read_failed") {
