@@ -1,5 +1,5 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
+import { DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { DynamoWorkspaceCatalog, keys } from "@hangar/core/dynamo";
 import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Download, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDevice, type SeededDevice } from "../support/devices-seed";
+import { newUdid, seedDevice, type SeededDevice } from "../support/devices-seed";
 import { startFakeAppStoreConnect, type FakeAppStoreConnect } from "../support/fake-app-store-connect";
 import { fixtures } from "../support/fixtures";
 import { startStackProcess, type StackProcess } from "../support/local-stack-process";
@@ -19,8 +19,8 @@ import { auditBothSchemes, openSession, type BrowserSession } from "./support/br
  * build's Devices card, on a local stack of this file's own with Register with Apple on (an App
  * Store Connect key in a file, and the local fake of App Store Connect that verifies every token
  * with the key's public key). The workspace's devices are seeded in the table as enrollment leaves
- * them, two of them with UDIDs of the development build's profile (read from its stored file
- * record), so the build's page has devices in and out of its profile. An owner exports, renames,
+ * them, two of them with UDIDs of the development build's profile (set on its stored file record),
+ * so the build's page has devices in and out of its profile. An owner exports, renames,
  * registers two devices with Apple, removes one; the build's page lists included and missing and
  * exports the missing ones; an App Store build has no Devices card; a viewer reads without
  * controls; an empty workspace explains enrollment. Every page is checked with axe-core in both
@@ -116,9 +116,12 @@ beforeAll(async () => {
   // A development build whose profile lists three devices, and an App Store build.
   devBuild = await upload(key.json, ipa("xml-plist.ipa"), "Rocket-dev.ipa");
   storeBuild = await upload(key.json, ipa("unicode-names.ipa"), "Rocket-store.ipa");
-  const stored = await doc.send(new GetCommand({ TableName: info.tableName, Key: keys.file(devBuild), ConsistentRead: true }));
-  profileUdids = stored.Item!.provisionedUdids as string[];
-  expect(profileUdids).toHaveLength(3);
+  // The fixture's profile is a development one whose three device entries are not UDIDs of a real
+  // shape (complete keeps well-formed ones only): the file record gets three real ones, as complete
+  // stores them from an ad-hoc build's profile (docs/data-model.md, `provisionedUdids`).
+  expect((await owner.dash("GET", `/api/files/${devBuild}`)).json.metadata.provisioning.kind).toBe("development");
+  profileUdids = [newUdid(), newUdid(), newUdid()];
+  await doc.send(new UpdateCommand({ TableName: info.tableName, Key: keys.file(devBuild), UpdateExpression: "SET provisionedUdids = :u", ExpressionAttributeValues: { ":u": profileUdids } }));
 
   // Two devices in the build's profile, two not; the oldest first (the page lists newest first).
   const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
@@ -181,7 +184,8 @@ describe("the Devices page", () => {
     await page.getByLabel("Select Ana’s iPhone").check();
     await page.getByLabel("Select QA spare iPhone 16").check();
     await page.getByRole("button", { name: "Register 2 selected with Apple" }).click();
-    await page.getByTestId("apple-outcome").getByText("Registered: Ana’s iPhone, QA spare iPhone 16.").waitFor();
+    // Named in the table's order (newest first), as the person selected them.
+    await page.getByTestId("apple-outcome").getByText("Registered: QA spare iPhone 16, Ana’s iPhone.").waitFor();
     expect(fake.problems).toEqual([]);
     expect([...fake.devices.keys()].sort()).toEqual([ana.udid, chloe.udid].sort());
     await eventually(() => row(page, "Ana’s iPhone").locator("td[data-label=Apple]").textContent()).toBe("Registered");
@@ -217,9 +221,9 @@ describe("the Devices page", () => {
     const answered = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/files/${storeBuild}/devices`);
     await page.goto(`/files/${storeBuild}`);
     expect((await answered).status()).toBe(200);
-    await page.locator("#metadata").waitFor();
+    await page.locator("#metadata-title").waitFor();
     await page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))");
-    expect(await page.locator("#devices").count()).toBe(0);
+    expect(await page.locator("#devices-title").count()).toBe(0);
     expect(problems).toEqual([]);
   });
 

@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import type { LocalStackInfo } from "../../packages/local/src/local-stack";
 
 /**
- * A verified, signed-in account on a stack of a test's own (support/accounts.ts talks to the
+ * A verified, signed-in account with a display name on a stack of a test's own (support/accounts.ts talks to the
  * run's shared stack): sign-up, the verification link from that stack's MailDev, sign-in. Its
  * personal workspace is where the test's data goes.
  */
@@ -54,6 +54,9 @@ export async function accountOn(info: Pick<LocalStackInfo, "baseUrl" | "mailUrl"
   expect(verified.status, verified.text).toBe(200);
   const signedIn = await dash("POST", "/api/session", { email, password });
   expect(signedIn.status, signedIn.text).toBe(200);
+  // The dashboard asks for a display name before anything else (docs/accounts.md).
+  const profile = await dash("PUT", "/api/account/profile", { displayName: `${label[0]!.toUpperCase()}${label.slice(1)}` });
+  expect(profile.status, profile.text).toBe(200);
   const workspaces = await dash("GET", "/api/workspaces");
   expect(workspaces.status, workspaces.text).toBe(200);
   const items = (workspaces.json.items ?? workspaces.json) as { workspaceId: string; personal: boolean }[];

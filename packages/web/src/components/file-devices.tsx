@@ -70,7 +70,7 @@ function DeviceLists({ devices, file, workspaceId }: { devices: FileDevices; fil
           <h3 id="devices-missing-heading" className="section-title">
             Missing from the profile <span className="section-count">{devices.missing.length}</span>
           </h3>
-          <p className="muted">These devices cannot install this build. Add them to the profile on Apple’s developer portal (the file below imports them all), regenerate it, and upload again.</p>
+          <p className="muted">These devices cannot install this build. Register them on Apple’s developer portal (it imports this file), add them to the profile, regenerate it, and upload the build again.</p>
           <div className="form-actions-row">
             <a className="button button-primary" href={devicesExportUrl(workspaceId, file.fileId)} download data-testid="export-missing">
               Export missing for Apple (.tsv)

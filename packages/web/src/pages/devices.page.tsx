@@ -131,7 +131,7 @@ function DeviceTable({ workspaceId, devices, manage, apple }: { workspaceId: str
           <thead>
             <tr>
               {apple && (
-                <td className="device-select">
+                <th scope="col" className="device-select">
                   <label className="checkbox">
                     <input
                       type="checkbox"
@@ -141,7 +141,7 @@ function DeviceTable({ workspaceId, devices, manage, apple }: { workspaceId: str
                     />
                     <span className="visually-hidden">Select every device Apple does not have yet</span>
                   </label>
-                </td>
+                </th>
               )}
               <th scope="col">Device</th>
               <th scope="col">Model</th>
@@ -150,9 +150,9 @@ function DeviceTable({ workspaceId, devices, manage, apple }: { workspaceId: str
               <th scope="col">Registered</th>
               <th scope="col">Apple</th>
               {manage && (
-                <td>
+                <th scope="col">
                   <span className="visually-hidden">Actions</span>
-                </td>
+                </th>
               )}
             </tr>
           </thead>
@@ -200,20 +200,20 @@ function DeviceRow({ workspaceId, device, manage, selectable, selected, onSelect
   return (
     <tr data-testid="device-row">
       {selectable && (
-        <td className="device-select" data-label="Select">
+        <td className="device-select">
           <label className="checkbox">
             <input type="checkbox" checked={selected} onChange={(e) => onSelect(e.target.checked)} />
             <span className="visually-hidden">Select {device.name}</span>
           </label>
         </td>
       )}
-      <th scope="row" className="break-anywhere">
+      <th scope="row" className="device-name break-anywhere">
         {device.name}
         <span className="device-udid muted">{device.udid}</span>
       </th>
       <td data-label="Model">{deviceModel(device)}</td>
       <td data-label="iOS">{device.osVersion}</td>
-      <td data-label="Tester" className="break-anywhere">
+      <td data-label="Tester" className="device-tester">
         {device.email ? <Link to={paths.tester(device.email, workspaceId)}>{device.email}</Link> : <span className="muted">Unknown</span>}
       </td>
       <td data-label="Registered">
@@ -235,7 +235,7 @@ function DeviceRow({ workspaceId, device, manage, selectable, selected, onSelect
           {mode === "rename" && <RenameForm device={device} onDone={() => setMode("view")} />}
           {mode === "remove" && <RemoveConfirm device={device} onCancel={() => setMode("view")} />}
           {mode === "view" && (
-            <div className="form-actions-row">
+            <div className="form-actions-row device-actions">
               <Button variant="secondary" className="button-small" onClick={() => setMode("rename")}>
                 Rename<span className="visually-hidden"> {device.name}</span>
               </Button>
