@@ -313,11 +313,12 @@ export const access = {
   // install link, app page lookup and project: GetItem; a project's workspace and a tester's groups
   // on gsi1: Query), the tester session (GetItem, DeleteItem when it expired), counts the per-client
   // rules (UpdateItem), writes the enrollment (PutItem, UpdateItem) and the devices (GetItem, Query
-  // COUNT of the workspace's devices, PutItem, UpdateItem), reads the device-cookie stage secret
+  // COUNT of the workspace's devices, PutItem in a transaction with a ConditionCheckItem of the
+  // workspace, UpdateItem), reads the device-cookie stage secret
   // (GetItem; PutItem the first time). The dashboard's routes: session (Get/Update/Delete), members
   // and files (GetItem), devices (Query; by id on gsi1; UpdateItem to rename, DeleteItem to remove).
   devices: {
-    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"],
     index: ["dynamodb:Query"],
     originSecret: true,
   },

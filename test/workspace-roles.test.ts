@@ -1,5 +1,6 @@
 import { can, personalWorkspaceId, ROLES, ROUTE_ACTIONS, type Action, type Role } from "@hangar/core";
 import { DynamoUserRepository, DynamoWorkspaceCatalog } from "@hangar/core/dynamo";
+import { DynamoDevices, newDeviceId } from "@hangar/core/devices";
 import { randomIds } from "@hangar/core";
 import { routes, routeKey } from "@hangar/functions";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -35,7 +36,7 @@ const NOT_WORKSPACE_DATA = new Set([
 ]);
 
 /** 404 codes of the access check: what a non-member gets, exactly as for an unknown id. */
-const ACCESS_NOT_FOUND = ["workspace_not_found", "project_not_found", "key_not_found", "file_not_found", "group_not_found", "webhook_not_found"];
+const ACCESS_NOT_FOUND = ["workspace_not_found", "project_not_found", "key_not_found", "file_not_found", "group_not_found", "webhook_not_found", "device_not_found"];
 
 type Caller = Role | "stranger";
 
@@ -61,6 +62,8 @@ interface Fixture {
   groupId: string;
   /** A webhook of the workspace (to a port nothing listens on: its test events fail, harmlessly). */
   webhookId: string;
+  /** A registered iOS device of the workspace (issue 22), put in the table as an enrollment leaves it. */
+  deviceId: string;
 }
 
 interface Call {
@@ -159,10 +162,26 @@ const CALLS: Record<string, (w: World, f: Fixture) => Call> = {
   "GET /api/webhooks/{webhookId}/deliveries": (_w, f) => ({ path: `/api/webhooks/${f.webhookId}/deliveries` }),
   // A delivery of no webhook: allowed means 404 delivery_not_found, never a refusal of access.
   "POST /api/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": (_w, f) => ({ path: `/api/webhooks/${f.webhookId}/deliveries/msg_000000000000000000000000/redeliver`, loose: true }),
+  // iOS devices (issue 22, docs/devices.md).
+  "GET /api/workspaces/{workspaceId}/devices": (w) => ({ path: `/api/workspaces/${w.workspaceId}/devices` }),
+  "GET /api/workspaces/{workspaceId}/devices/export": (w, f) => ({ path: `/api/workspaces/${w.workspaceId}/devices/export?fileId=${f.fileId}&missing=true` }),
+  "PATCH /api/devices/{deviceId}": (_w, f) => ({ path: `/api/devices/${f.deviceId}`, body: { name: "Renamed" } }),
+  "DELETE /api/devices/{deviceId}": (_w, f) => ({ path: `/api/devices/${f.deviceId}` }),
+  "GET /api/files/{fileId}/devices": (_w, f) => ({ path: `/api/files/${f.fileId}/devices` }),
   // Register with Apple is off on the shared stack: allowed means 409 apple_not_configured, never a
   // refusal of access (test/devices-apple.test.ts runs a stack with it on).
   "POST /api/workspaces/{workspaceId}/devices/apple": (w) => ({ path: `/api/workspaces/${w.workspaceId}/devices/apple`, body: { deviceIds: ["dev_0000000000000000"] }, loose: true }),
 };
+
+/** A device of the workspace with a fresh UDID, as the enroll callback records it. */
+async function seedDevice(workspaceId: string): Promise<string> {
+  const deviceId = newDeviceId();
+  const udid = `00008030-${randomIds.fileId().slice(4, 20).replace(/[^0-9A-F]/gi, "0").toUpperCase().padEnd(16, "0")}`;
+  const at = new Date().toISOString();
+  const device = { deviceId, workspaceId, udid, name: "Matrix iPhone", product: "iPhone15,2", model: "iPhone 14 Pro", osVersion: "22B83", serial: null, email: null, registeredAt: at, updatedAt: at };
+  expect(await new DynamoDevices(db(), stack().tableName).record(device, 1000)).toBe("created");
+  return deviceId;
+}
 
 const userIdOf = async (b: Browser): Promise<string> => (await dash(b, "GET", "/api/account")).json.userId;
 
@@ -205,13 +224,14 @@ async function newFixture(w: World): Promise<Fixture> {
   // The uploads under way are the key's (the owner's dashboard uploads count on a per-account
   // rule this many fixtures would exhaust): the dashboard routes that continue them may answer
   // 404 upload_not_found to a caller who did not start them, which is still not a refusal of access.
-  const [{ fileId }, multipart, presigned, memberId, groupId, webhookId] = await Promise.all([
+  const [{ fileId }, multipart, presigned, memberId, groupId, webhookId, deviceId] = await Promise.all([
     uploadIpa(key),
     call("/api/upload/api-key/multipart", { method: "POST", key, body: declared }),
     presign(key, declared),
     seedMember(w.workspaceId, "viewer"),
     newGroup(w),
     fixtureWebhook(w),
+    seedDevice(w.workspaceId),
   ]);
   expect(multipart.status, multipart.text).toBe(200);
   expect(presigned.status, presigned.text).toBe(200);
@@ -225,6 +245,7 @@ async function newFixture(w: World): Promise<Fixture> {
     memberId,
     groupId,
     webhookId,
+    deviceId,
   };
 }
 

@@ -1014,8 +1014,8 @@ describe("one origin per stage (CloudFront)", () => {
 
   it("sends every route prefix of routes.ts to the API, uncached, with the headers the functions read, the viewer's address, cookies and query strings", () => {
     const config = configOf(dev);
-    expect(config.CacheBehaviors.map((b) => b.PathPattern).sort()).toEqual(["/api/*", "/apps/*", "/cli/*", "/download/*", "/install/*", "/share/*", "/unsubscribe/*"]);
-    expect(apiPathPatterns()).toEqual(["/api/*", "/apps/*", "/cli/*", "/download/*", "/install/*", "/share/*", "/unsubscribe/*"]);
+    expect(config.CacheBehaviors.map((b) => b.PathPattern).sort()).toEqual(["/api/*", "/apps/*", "/cli/*", "/devices/*", "/download/*", "/install/*", "/share/*", "/unsubscribe/*"]);
+    expect(apiPathPatterns()).toEqual(["/api/*", "/apps/*", "/cli/*", "/devices/*", "/download/*", "/install/*", "/share/*", "/unsubscribe/*"]);
     for (const route of routes) expect(apiPathPatterns().some((p) => route.path.startsWith(p.slice(0, -1))), route.path).toBe(true);
     for (const behavior of config.CacheBehaviors) {
       const policyId = (behavior.OriginRequestPolicyId as unknown as { Ref: string }).Ref;
@@ -1260,7 +1260,7 @@ describe("share host", () => {
 
   it("serves every path on the share host (one distribution, no host-specific behaviour), so the share page's links and cookie work there", () => {
     const config = props<{ DistributionConfig: { CacheBehaviors: { PathPattern: string }[] } }>(ofType(prod.web, "AWS::CloudFront::Distribution")[0]![1]).DistributionConfig;
-    expect(config.CacheBehaviors.map((b) => b.PathPattern).sort()).toEqual(["/api/*", "/apps/*", "/cli/*", "/download/*", "/install/*", "/share/*", "/unsubscribe/*"]);
+    expect(config.CacheBehaviors.map((b) => b.PathPattern).sort()).toEqual(["/api/*", "/apps/*", "/cli/*", "/devices/*", "/download/*", "/install/*", "/share/*", "/unsubscribe/*"]);
     expect(prod.web.Outputs?.ShareBaseUrl?.Value).toBe("https://apps.example.com");
   });
 

@@ -35,7 +35,7 @@ export interface EnrollmentRecord {
 /** A device's fields an enrollment writes (the item is created, or updated when the UDID is known). */
 export type EnrolledDevice = Omit<DeviceRecord, "renamed" | "appleRegistration" | "registeredAt"> & { registeredAt: string };
 
-export type RecordOutcome = "created" | "updated" | "limit_reached";
+export type RecordOutcome = "created" | "updated" | "limit_reached" | "workspace_gone";
 
 export interface DeviceStore {
   /** Every device of the workspace (at most the workspace's limit, a few pages). */
@@ -45,7 +45,7 @@ export interface DeviceStore {
   /**
    * Creates the device in its workspace, or updates the one of the same UDID (its model, iOS, serial,
    * tester; its name unless a member renamed it; id and registration time stay). A new device past
-   * `max` devices of the workspace is not created.
+   * `max` devices of the workspace, or in a workspace that is gone or being deleted, is not created.
    */
   record(device: EnrolledDevice, max: number): Promise<RecordOutcome>;
   /** Sets a member's name; the updated record, or undefined when the device is gone. */

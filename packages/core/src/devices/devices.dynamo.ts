@@ -1,5 +1,5 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { conditionalWrite, dynamoFailure, getItem, isConditionFailure, queryAll } from "../adapters/dynamo/dynamo-errors";
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { cancelledConditions, conditionalWrite, dynamoFailure, getItem, isConditionFailure, queryAll } from "../adapters/dynamo/dynamo-errors";
 import { gsi1, keys } from "../adapters/dynamo/table-keys";
 import type { DeviceClaim } from "./device-cookie";
 import type { DeviceRecord, DeviceStore, EnrolledDevice, EnrollmentRecord, EnrollmentStore, RecordOutcome, TesterWorkspaces } from "./device-store.port";
@@ -103,22 +103,37 @@ export class DynamoDevices implements DeviceStore, EnrollmentStore, TesterWorksp
       return "updated";
     }
     if ((await this.count(device.workspaceId)) >= max) return "limit_reached";
-    const created = await conditionalWrite(
-      this.db,
-      "PutItem(device)",
-      new PutCommand({
-        TableName: this.tableName,
-        Item: {
-          ...key,
-          type: "device",
-          ...device,
-          appleRegistration: null,
-          gsi1pk: gsi1.device(device.deviceId),
-          gsi1sk: "DEVICE",
-        },
-        ConditionExpression: "attribute_not_exists(pk)",
-      }),
-    );
+    // With a check that the workspace is there and not being deleted: its purge ends with a Query of
+    // its partition, so a device put after that would outlive it.
+    let created = true;
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: { ...key, type: "device", ...device, appleRegistration: null, gsi1pk: gsi1.device(device.deviceId), gsi1sk: "DEVICE" },
+                ConditionExpression: "attribute_not_exists(pk)",
+              },
+            },
+            {
+              ConditionCheck: {
+                TableName: this.tableName,
+                Key: keys.workspace(device.workspaceId),
+                ConditionExpression: "attribute_exists(pk) AND NOT (deleting = :yes)",
+                ExpressionAttributeValues: { ":yes": true },
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      const failed = cancelledConditions(error);
+      if (!failed) throw dynamoFailure("TransactWriteItems(device)", error);
+      if (failed[1]) return "workspace_gone";
+      created = false;
+    }
     if (created) return "created";
     // Enrolled at the same moment by another request (or recorded by the share page): update that one.
     const now = await getItem(this.db, this.tableName, key, "device", { consistent: true });

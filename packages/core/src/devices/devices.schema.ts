@@ -48,10 +48,15 @@ export type RenameDevice = z.infer<typeof RenameDevice>;
  * `GET /api/workspaces/{workspaceId}/devices/export?fileId=&missing=true`: every device of the
  * workspace, or (with `fileId` and `missing=true`) those the build's profile lacks.
  */
-export const DevicesExportQuery = z.object({
-  fileId: z.optional(z.string().check(z.regex(FILE_ID, "is not a file id"))),
-  missing: z.optional(z.enum(["true", "false"], { error: "must be true or false" })),
-});
+export const DevicesExportQuery = z
+  .object({
+    fileId: z.optional(z.string().check(z.regex(FILE_ID, "is not a file id"))),
+    missing: z.optional(z.enum(["true", "false"], { error: "must be true or false" })),
+  })
+  .check(
+    // Missing from what: without a build, `missing=true` would silently export everything.
+    z.refine((q) => q.missing !== "true" || q.fileId !== undefined, { error: "missing=true needs fileId (the build whose profile lacks them)", path: ["missing"] }),
+  );
 export type DevicesExportQuery = z.infer<typeof DevicesExportQuery>;
 
 /** `GET /devices/enroll?return=<path>`: the page the tester comes back to (checked against the known forms). */

@@ -45,7 +45,11 @@ export function newDeviceId(): string {
 
 /** The enroll page's refusals: a page a tester cannot come back to, or one that names nobody's build. */
 export class EnrollReturnError extends ValidationError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** What the tester can do about it, for the page (the JSON names the field's problem). */
+    readonly hint = "Open “Check this iPhone” from a build’s page (the link you were sent, or the tester portal) and try again.",
+  ) {
     super([{ field: "return", message }]);
   }
 }
@@ -122,9 +126,9 @@ async function targetOf(deps: EnrollDeps, returnTo: string, testerCookie: string
   const portal = (first === "apps" && second === undefined) || (first === "tester" && second === "apps" && third !== undefined && /^[A-Za-z0-9_]{1,64}$/.test(third));
   if (portal) {
     const email = await testerOf(deps, testerCookie);
-    if (!email) throw new EnrollReturnError("is a tester page: sign in to the tester portal first");
+    if (!email) throw new EnrollReturnError("is a tester page: sign in to the tester portal first", "Sign in to the tester portal first (the link in your invitation mail), then tap “Check this iPhone” again.");
     const workspaceIds = (await deps.testerWorkspaces.workspacesOf(email)).sort().slice(0, MAX_ENROLL_WORKSPACES);
-    if (workspaceIds.length === 0) throw new EnrollReturnError("is a tester page, and you are in no tester group yet");
+    if (workspaceIds.length === 0) throw new EnrollReturnError("is a tester page, and you are in no tester group yet", "You are in no tester group yet. Open the build’s link you were sent and tap “Check this iPhone” there.");
     return { workspaceIds, email };
   }
   throw new EnrollReturnError("is not a page of this service");

@@ -100,7 +100,8 @@ async function enrolled(event: HttpEvent, token: string): Promise<HttpResult> {
 function devicesErrorPage(mapped: MappedError, event: HttpEvent, error: unknown): HttpResult | undefined {
   // A `return` that is missing, malformed or names nothing (EnrollReturnError, or the query's own 400).
   if (event.routeKey === "GET /devices/enroll" && (error instanceof EnrollReturnError || mapped.status === 400) && wantsHtml(event)) {
-    return htmlResult(400, renderNoticePage("This page cannot register a device", "Open “Check this iPhone” from a build’s page (the link you were sent, or the tester portal) and try again."));
+    const hint = error instanceof EnrollReturnError ? error.hint : new EnrollReturnError("").hint;
+    return htmlResult(400, renderNoticePage("This page cannot register a device", hint));
   }
   if (event.routeKey === "GET /devices/enrolled/{token}" && mapped.status === 404 && wantsHtml(event)) {
     return htmlResult(404, renderGonePage("No registration here", "This registration is over an hour old, or the device never answered. Go back to the build’s page and tap “Check this iPhone” again."));

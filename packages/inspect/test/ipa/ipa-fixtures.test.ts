@@ -58,6 +58,7 @@ describe.each(Object.keys(expected))("IPA fixture %s", (file) => {
     expect(result.labels).toEqual(truth.labels);
     expect(result.locales).toEqual(truth.locales);
     expect(result.provisioning).toEqual(truth.provisioning);
+    expect(result.provisionedUdids).toEqual(truth.provisionedUdids);
     expect(result.warnings).toEqual(truth.warnings);
     if (truth.icon) {
       expect(result.icon).toMatchObject({ path: truth.icon.path, width: truth.icon.width, height: truth.icon.height });

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { mobileprovision } from "../../fixtures/ipa-fixtures";
-import { MAX_DEVELOPER_CERTIFICATES, parseMobileProvision, ProvisioningError } from "../../src/ipa/mobileprovision";
+import { MAX_DEVELOPER_CERTIFICATES, MAX_PROVISIONED_UDIDS, parseMobileProvision, ProvisioningError, readProfile } from "../../src/ipa/mobileprovision";
 import { PlistParseError } from "../../src/ipa/plist";
 
 const base = { Name: "Profile", TeamIdentifier: ["ABCDE12345"], TeamName: "Team", ExpirationDate: new Date("2030-01-02T03:04:05Z") };
@@ -79,5 +79,33 @@ describe("embedded.mobileprovision", () => {
   it("throws for an envelope without a plist or with a broken one", () => {
     expect(() => parseMobileProvision(Buffer.from("0\x82 nothing here"))).toThrow(ProvisioningError);
     expect(() => parseMobileProvision(Buffer.from("<?xml version='1.0'?><plist><dict><key></plist>"))).toThrow(PlistParseError);
+  });
+
+  describe("the UDIDs an ad-hoc or development profile lists (docs/devices.md)", () => {
+    const udid = (i: number) => `00008030-${i.toString(16).toUpperCase().padStart(16, "0")}`;
+
+    it("keeps well-formed ones, uppercase, once each, in the profile's order", () => {
+      const read = readProfile(
+        mobileprovision({ ...base, ProvisionedDevices: [udid(2), "00008030-00000000000000ab", udid(2), "A".repeat(40), "short", 42, " " + udid(3) + " "] as never }),
+      );
+      expect(read.info.provisionedDevices).toBe(7);
+      expect(read.udids).toEqual([udid(2), "00008030-00000000000000AB", "A".repeat(40), udid(3)]);
+    });
+
+    it("keeps at most MAX_PROVISIONED_UDIDS of a crafted profile", () => {
+      const many = Array.from({ length: MAX_PROVISIONED_UDIDS + 50 }, (_, i) => udid(i));
+      expect(readProfile(mobileprovision({ ...base, ProvisionedDevices: many })).udids).toEqual(many.slice(0, MAX_PROVISIONED_UDIDS));
+    });
+
+    it.each([
+      ["enterprise", { ProvisionsAllDevices: true, ProvisionedDevices: [udid(1)] }],
+      ["app-store", {}],
+    ])("has none for %s profiles", (_kind, extra) => {
+      expect(readProfile(mobileprovision({ ...base, ...extra })).udids).toBeUndefined();
+    });
+
+    it("never puts them in the profile's facts", () => {
+      expect(JSON.stringify(parseMobileProvision(mobileprovision({ ...base, ProvisionedDevices: [udid(9)] })))).not.toContain(udid(9));
+    });
   });
 });
