@@ -1,5 +1,5 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { DynamoWorkspaceCatalog, keys } from "@hangar/core/dynamo";
 import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Download, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newUdid, seedDevice, type SeededDevice } from "../support/devices-seed";
+import { seedDevice, type SeededDevice } from "../support/devices-seed";
 import { startFakeAppStoreConnect, type FakeAppStoreConnect } from "../support/fake-app-store-connect";
 import { fixtures } from "../support/fixtures";
 import { startStackProcess, type StackProcess } from "../support/local-stack-process";
@@ -19,8 +19,8 @@ import { auditBothSchemes, openSession, type BrowserSession } from "./support/br
  * build's Devices card, on a local stack of this file's own with Register with Apple on (an App
  * Store Connect key in a file, and the local fake of App Store Connect that verifies every token
  * with the key's public key). The workspace's devices are seeded in the table as enrollment leaves
- * them, two of them with UDIDs of the development build's profile (set on its stored file record),
- * so the build's page has devices in and out of its profile. An owner exports, renames,
+ * them, two of them with UDIDs of the ad-hoc build's profile (as complete stored them on its file
+ * record), so the build's page has devices in and out of its profile. An owner exports, renames,
  * registers two devices with Apple, removes one; the build's page lists included and missing and
  * exports the missing ones; an App Store build has no Devices card; a viewer reads without
  * controls; an empty workspace explains enrollment. Every page is checked with axe-core in both
@@ -113,15 +113,13 @@ beforeAll(async () => {
   const key = await owner.dash("POST", "/api/keys", { name: "CI", projectId: project.json.projectId });
   expect(key.status, key.text).toBe(201);
   const ipa = (name: string) => fixtures("ipa").find((f) => f.endsWith(name))!;
-  // A development build whose profile lists three devices, and an App Store build.
-  devBuild = await upload(key.json, ipa("xml-plist.ipa"), "Rocket-dev.ipa");
+  // An ad-hoc build whose profile lists four devices, and an App Store build.
+  devBuild = await upload(key.json, ipa("ad-hoc-devices.ipa"), "Rocket-adhoc.ipa");
   storeBuild = await upload(key.json, ipa("unicode-names.ipa"), "Rocket-store.ipa");
-  // The fixture's profile is a development one whose three device entries are not UDIDs of a real
-  // shape (complete keeps well-formed ones only): the file record gets three real ones, as complete
-  // stores them from an ad-hoc build's profile (docs/data-model.md, `provisionedUdids`).
-  expect((await owner.dash("GET", `/api/files/${devBuild}`)).json.metadata.provisioning.kind).toBe("development");
-  profileUdids = [newUdid(), newUdid(), newUdid()];
-  await doc.send(new UpdateCommand({ TableName: info.tableName, Key: keys.file(devBuild), UpdateExpression: "SET provisionedUdids = :u", ExpressionAttributeValues: { ":u": profileUdids } }));
+  // What complete kept of the ad-hoc profile: its four well-formed UDIDs, uppercase.
+  const stored = await doc.send(new GetCommand({ TableName: info.tableName, Key: keys.file(devBuild), ConsistentRead: true }));
+  profileUdids = stored.Item!.provisionedUdids as string[];
+  expect(profileUdids).toHaveLength(4);
 
   // Two devices in the build's profile, two not; the oldest first (the page lists newest first).
   const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
@@ -207,9 +205,9 @@ describe("the Devices page", () => {
     const { page, problems } = await browserOf(owner);
     await page.goto(`/files/${devBuild}`);
     await page.getByTestId("devices-summary").waitFor();
-    // Ana and Ben are in the profile; QA spare (Chloé's) is not; Dan was removed; one profile UDID has no device here.
+    // Ana and Ben are in the profile; QA spare (Chloé's) is not; Dan was removed; two profile UDIDs have no device here.
     expect(await page.getByTestId("devices-summary").textContent()).toBe(
-      "2 of 3 registered devices are in this build’s development profile. 1 UDID in the profile belongs to no device registered here.",
+      "2 of 3 registered devices are in this build’s ad-hoc profile. 2 UDIDs in the profile belong to no device registered here.",
     );
     expect(await rows(page, "devices-included").getByRole("rowheader").allTextContents()).toEqual(expect.arrayContaining(["Ana’s iPhone", "Ben’s iPad"]));
     expect(await rows(page, "devices-missing").getByRole("rowheader").allTextContents()).toEqual(["QA spare iPhone 16"]);
