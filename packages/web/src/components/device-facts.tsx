@@ -12,8 +12,8 @@ export function EnrollmentHelp() {
     <>
       <p>
         Testers register an iPhone or iPad themselves: on a build’s share link, their personal install link or the app page, <strong>Check this iPhone</strong> downloads a small
-        profile from Apple’s profile service. Installing it (Settings → Profile Downloaded) sends Hangar the device’s UDID, model and iOS version, and nothing else; iOS removes it
-        again at once.
+        profile from Apple’s profile service. Installing it (Settings → Profile Downloaded) sends Hangar the device’s UDID, model and iOS version; it installs nothing on the
+        device.
       </p>
       <p>Each device then shows here with the tester who registered it. Export them for Apple’s developer portal, add them to your ad-hoc or development profile, and upload the new build.</p>
     </>

@@ -20,7 +20,7 @@ import { schemaErrors, whenEmpty } from "../components/use-form";
 
 /**
  * Devices (issue 22, docs/devices.md): every iPhone and iPad registered in the workspace — its
- * name, model, iOS, the tester who registered it, when, and whether Apple has it — with rename,
+ * name, model, iOS build (what the device reports as VERSION, `22B83`), the tester who registered it, when, and whether Apple has it — with rename,
  * remove (confirmed), Apple's import file of all of them, and, when the stage has an App Store
  * Connect key, "Register with Apple" for the selected ones. Renaming, removing and registering
  * need `devices.manage` (owners, admins, developers); viewers read.
@@ -145,7 +145,7 @@ function DeviceTable({ workspaceId, devices, manage, apple }: { workspaceId: str
               )}
               <th scope="col">Device</th>
               <th scope="col">Model</th>
-              <th scope="col">iOS</th>
+              <th scope="col">iOS build</th>
               <th scope="col">Tester</th>
               <th scope="col">Registered</th>
               <th scope="col">Apple</th>
@@ -212,7 +212,7 @@ function DeviceRow({ workspaceId, device, manage, selectable, selected, onSelect
         <span className="device-udid muted">{device.udid}</span>
       </th>
       <td data-label="Model">{deviceModel(device)}</td>
-      <td data-label="iOS">{device.osVersion}</td>
+      <td data-label="iOS build">{device.osVersion}</td>
       <td data-label="Tester" className="device-tester">
         {device.email ? <Link to={paths.tester(device.email, workspaceId)}>{device.email}</Link> : <span className="muted">Unknown</span>}
       </td>
