@@ -54,6 +54,11 @@ export interface FunctionAccess {
    * events (one send each), and the webhooks function (test events, redeliveries).
    */
   readonly webhookQueue?: true;
+  /**
+   * GetSecretValue on the App Store Connect key's secret (docs/devices.md, "Register with Apple"),
+   * when the stage names one: the apple function only, so no other function can sign as the team.
+   */
+  readonly appStoreConnectSecret?: true;
 }
 
 /**
@@ -339,6 +344,14 @@ export const access = {
     index: ["dynamodb:Query"],
     originSecret: true,
   },
+  // Register with Apple (docs/devices.md): session (Get/Update/Delete), membership (GetItem), the
+  // workspace's device items (Query of its partition), each registration recorded (UpdateItem); the
+  // App Store Connect key's secret when the stage configures one. No index, objects, mail or queue.
+  apple: {
+    table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
+    originSecret: true,
+    appStoreConnectSecret: true,
+  },
   // The CLI tarball is packed from files in its own bundle: no table, no objects.
   cli: { originSecret: true },
   // The OpenAPI document is built from the route tables in the bundle: no table, no objects.
@@ -504,6 +517,8 @@ export interface AccessArns {
   buildMailQueueArn?: string;
   /** The webhook queue (docs/webhooks.md), which publishers send events to. */
   webhookQueueArn?: string;
+  /** The App Store Connect key's secret (HANGAR_ASC_PRIVATE_KEY_SECRET_ARN), when Register with Apple is on. */
+  appStoreConnectSecretArn?: string;
 }
 
 const allow = (actions: readonly string[], resources: string[]) =>
@@ -519,6 +534,7 @@ export function functionStatements(name: FunctionName, arns: AccessArns): Policy
     [grants.originSecret ? secretActions : undefined, arns.originVerifySecretArn ? [arns.originVerifySecretArn] : undefined],
     [grants.buildMailQueue ? ["sqs:SendMessage"] : undefined, arns.buildMailQueueArn ? [arns.buildMailQueueArn] : undefined],
     [grants.webhookQueue ? webhookQueueActions : undefined, arns.webhookQueueArn ? [arns.webhookQueueArn] : undefined],
+    [grants.appStoreConnectSecret ? secretActions : undefined, arns.appStoreConnectSecretArn ? [arns.appStoreConnectSecretArn] : undefined],
   ];
   const statements = rows
     .filter(([actions, resources]) => actions?.length && resources?.length)
@@ -611,6 +627,7 @@ export function permissionRows(routeFunctions: readonly RouteFunctionName[]): Pe
       ...(grants.selfInvoke ? ["lambda:InvokeFunction (itself)", `${backgroundFailureActions.join(", ")} (BackgroundFailures)`] : []),
       ...(grants.buildMailQueue ? ["sqs:SendMessage (BuildMail)"] : []),
       ...(grants.webhookQueue ? [`${webhookQueueActions.join(", ")} (WebhookQueue)`] : []),
+      ...(grants.appStoreConnectSecret ? [`${secretActions.join(", ")} (App Store Connect key, when configured)`] : []),
     ]);
   });
   const resume = row(RESUME_DELETES_AS, [`${secretActions.join(", ")} (origin secret)`, `${backgroundFailureActions.join(", ")} (BackgroundFailures)`]);

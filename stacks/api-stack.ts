@@ -23,7 +23,7 @@ import { accessOf, dailyHousekeepingStatements, distributionMailStatements, func
 import { ALARM_PERIOD, alarm, CUSTOM_METRICS_NAMESPACE, deadLetterAlarm, functionAlarms, sesReputationAlarms } from "./alarms";
 import { DAILY_HOUSEKEEPING_HANDLER, DISTRIBUTION_MAIL_HANDLER, MIGRATE_WORKSPACES_HANDLER, RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER, WEBHOOK_DELIVERY_HANDLER } from "./handlers";
 import { suppressHttpFunction, suppressProviders, suppressScript, suppressWebhookDelivery } from "./nag";
-import { domainZone, functionEnvironment, stageSettings, type StageSettings, type Throttle } from "./settings";
+import { appStoreConnectEnvironment, domainZone, functionEnvironment, stageSettings, type StageSettings, type Throttle } from "./settings";
 import { StorageStack } from "./storage-stack";
 
 /**
@@ -229,10 +229,18 @@ export function ApiStack({ stack, app }: StackContext) {
   const functions = new Map<RouteFunctionName, Function>();
   for (const name of Object.keys(functionTable) as FunctionName[]) {
     if (name === "fallback") continue;
-    const fn = define(name, functionTable[name]);
+    // Only the function that may read the App Store Connect key learns where it is (docs/devices.md).
+    const fn = define(name, functionTable[name], accessOf(name).appStoreConnectSecret ? { ...environment, ...appStoreConnectEnvironment(settings) } : environment);
     // Explicit statements instead of `bind`, which would grant dynamodb:* and s3:*.
     fn.attachPermissions(
-      functionStatements(name, { ...arns, mailIdentityArns: mailIdentities, originVerifySecretArn: originVerify.secretArn, buildMailQueueArn: buildMail.queueArn, webhookQueueArn: webhookQueue.queueArn }),
+      functionStatements(name, {
+        ...arns,
+        mailIdentityArns: mailIdentities,
+        originVerifySecretArn: originVerify.secretArn,
+        buildMailQueueArn: buildMail.queueArn,
+        webhookQueueArn: webhookQueue.queueArn,
+        appStoreConnectSecretArn: settings.appStoreConnect?.privateKeySecretArn,
+      }),
     );
     if (accessOf(name).selfInvoke) {
       // Its own policy, not the role's default one: the function depends on that, so naming the

@@ -79,8 +79,19 @@ export interface StageSettings {
   completeReservedConcurrency?: number;
   /** Days a replaced or deleted object version is kept before the lifecycle rule expires it. */
   noncurrentVersionDays: number;
+  /**
+   * Register with Apple (docs/devices.md): the App Store Connect API key, the .p8 in Secrets
+   * Manager (HANGAR_ASC_ISSUER_ID, HANGAR_ASC_KEY_ID, HANGAR_ASC_PRIVATE_KEY_SECRET_ARN). Unset: off.
+   */
+  appStoreConnect?: AppStoreConnectSettings;
   /** S3 server access logs of the uploads bucket, into a separate log bucket. */
   bucketAccessLogs: boolean;
+}
+
+export interface AppStoreConnectSettings {
+  issuerId: string;
+  keyId: string;
+  privateKeySecretArn: string;
 }
 
 export interface Throttle {
@@ -214,6 +225,43 @@ function handlerSettings(env: Env): Partial<Pick<StageSettings, keyof typeof HAN
  */
 export const LOCAL_ONLY_SETTINGS = ["HANGAR_WEBHOOK_ALLOW_LOOPBACK", "HANGAR_WEBHOOK_RETRY_SCHEDULE"] as const;
 
+/**
+ * Settings of Register with Apple that only the local stack may have (docs/devices.md): a key read
+ * from a file, and another App Store Connect than Apple's (the tests' fake). A deployed stage reads
+ * the key from Secrets Manager and talks to Apple only.
+ */
+export const LOCAL_ONLY_ASC_SETTINGS = ["HANGAR_ASC_PRIVATE_KEY_FILE", "HANGAR_ASC_BASE_URL"] as const;
+
+const ASC_SETTINGS = { issuerId: "HANGAR_ASC_ISSUER_ID", keyId: "HANGAR_ASC_KEY_ID", privateKeySecretArn: "HANGAR_ASC_PRIVATE_KEY_SECRET_ARN" } as const;
+
+/** The App Store Connect key of the stage: all three settings or none, each checked by the handlers' schema. */
+function appStoreConnectSettings(env: Env): AppStoreConnectSettings | undefined {
+  for (const name of LOCAL_ONLY_ASC_SETTINGS) {
+    if (text(env, name) !== undefined) {
+      throw new StageSettingsError(name, "is a setting of the local stack only (docs/devices.md): a deployed stage reads the App Store Connect key from Secrets Manager (HANGAR_ASC_PRIVATE_KEY_SECRET_ARN) and calls Apple only.");
+    }
+  }
+  const given = Object.values(ASC_SETTINGS).filter((name) => text(env, name) !== undefined);
+  if (given.length === 0) return undefined;
+  const missing = Object.values(ASC_SETTINGS).filter((name) => text(env, name) === undefined);
+  if (missing.length) throw new StageSettingsError(missing[0]!, `required with ${given.join(", ")}: Register with Apple needs the issuer id, the key id and the key's secret ARN`);
+  const values = Object.fromEntries(Object.values(ASC_SETTINGS).map((name) => [name, text(env, name)!]));
+  const parsed = Settings.safeParse({ HANGAR_TABLE_NAME: "-", HANGAR_BUCKET_NAME: "-", ...values });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0]);
+    throw new StageSettingsError(name, `"${values[name]}" is not valid (${issue.message})`);
+  }
+  return { issuerId: values[ASC_SETTINGS.issuerId]!, keyId: values[ASC_SETTINGS.keyId]!, privateKeySecretArn: values[ASC_SETTINGS.privateKeySecretArn]! };
+}
+
+/** What the apple function alone gets beside the common environment: the key's ids and its secret's ARN. */
+export function appStoreConnectEnvironment(settings: Pick<StageSettings, "appStoreConnect">): Record<string, string> {
+  const asc = settings.appStoreConnect;
+  if (!asc) return {};
+  return { HANGAR_ASC_ISSUER_ID: asc.issuerId, HANGAR_ASC_KEY_ID: asc.keyId, HANGAR_ASC_PRIVATE_KEY_SECRET_ARN: asc.privateKeySecretArn };
+}
+
 /** Pure: the settings of `stage` given a deploy environment. */
 export function resolveStageSettings(stage: string, env: Env): StageSettings {
   for (const name of LOCAL_ONLY_SETTINGS) {
@@ -289,6 +337,7 @@ export function resolveStageSettings(stage: string, env: Env): StageSettings {
     shareHostedZone: shareZone,
     originSecretGeneration: text(env, "HANGAR_ORIGIN_SECRET_GENERATION"),
     alarmEmail: text(env, "HANGAR_ALARM_EMAIL"),
+    appStoreConnect: appStoreConnectSettings(env),
     customDomain: domainName
       ? { domainName, ...(certificateArn ? { certificateArn } : {}), ...(hostedZone ? { hostedZone } : {}) }
       : undefined,
@@ -342,6 +391,8 @@ export function functionEnvironment(
     HANGAR_RATE_RULES: settings.rateRules,
     HANGAR_PENDING_TTL_SECONDS: settings.pendingTtlSeconds,
     HANGAR_BUILD_MAIL_PER_SECOND: settings.buildMailPerSecond,
+    // Register with Apple is on (the devices list tells the dashboard); the key itself goes to the apple function only.
+    HANGAR_ASC_ENABLED: settings.appStoreConnect ? "1" : undefined,
   };
   for (const [key, value] of Object.entries(optional)) {
     if (value !== undefined) env[key] = String(value);

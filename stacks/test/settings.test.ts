@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { functionEnvironment, resolveStageSettings, StageSettingsError } from "../settings";
+import { appStoreConnectEnvironment, functionEnvironment, resolveStageSettings, StageSettingsError } from "../settings";
 
 describe("resolveStageSettings", () => {
   it("treats prod and production as production stages, anything else as disposable", () => {
@@ -224,5 +224,36 @@ describe("functionEnvironment", () => {
       HANGAR_PENDING_TTL_SECONDS: "1800",
       HANGAR_MAIL_FROM: "Hangar <noreply@example.com>",
     });
+  });
+});
+
+describe("Register with Apple (App Store Connect key)", () => {
+  const asc = {
+    HANGAR_ASC_ISSUER_ID: "57246542-96fe-1a63-e053-0824d011072a",
+    HANGAR_ASC_KEY_ID: "2X9R4HXF34",
+    HANGAR_ASC_PRIVATE_KEY_SECRET_ARN: "arn:aws:secretsmanager:eu-west-1:123456789012:secret:hangar/asc-AbCdEf",
+  };
+
+  it("is off by default, and on with all three settings: every function learns it is on, the key's place goes to the apple function only", () => {
+    expect(resolveStageSettings("dev", {}).appStoreConnect).toBeUndefined();
+    const settings = resolveStageSettings("dev", asc);
+    expect(settings.appStoreConnect).toEqual({ issuerId: asc.HANGAR_ASC_ISSUER_ID, keyId: asc.HANGAR_ASC_KEY_ID, privateKeySecretArn: asc.HANGAR_ASC_PRIVATE_KEY_SECRET_ARN });
+    const env = functionEnvironment(settings, { tableName: "t", bucketName: "b" });
+    expect(env.HANGAR_ASC_ENABLED).toBe("1");
+    expect(Object.keys(env).filter((k) => k.startsWith("HANGAR_ASC_"))).toEqual(["HANGAR_ASC_ENABLED"]);
+    expect(appStoreConnectEnvironment(settings)).toEqual(asc);
+  });
+
+  it("refuses a partial or malformed key, naming the setting", () => {
+    expect(() => resolveStageSettings("dev", { HANGAR_ASC_ISSUER_ID: asc.HANGAR_ASC_ISSUER_ID })).toThrow(/HANGAR_ASC_KEY_ID.*required/);
+    expect(() => resolveStageSettings("dev", { ...asc, HANGAR_ASC_KEY_ID: "short" })).toThrow(/HANGAR_ASC_KEY_ID.*not valid/);
+    expect(() => resolveStageSettings("dev", { ...asc, HANGAR_ASC_PRIVATE_KEY_SECRET_ARN: "key.p8" })).toThrow(/HANGAR_ASC_PRIVATE_KEY_SECRET_ARN.*not valid/);
+  });
+
+  it.each([
+    ["HANGAR_ASC_PRIVATE_KEY_FILE", "/tmp/AuthKey.p8"],
+    ["HANGAR_ASC_BASE_URL", "http://127.0.0.1:9999"],
+  ])("refuses %s at synth: a deployed stage reads the key from Secrets Manager and calls Apple only", (name, value) => {
+    expect(() => resolveStageSettings("prod", { ...asc, [name]: value })).toThrow(new RegExp(`${name}.*local stack only`));
   });
 });

@@ -67,11 +67,16 @@ const SETTING_KEYS = [
   "HANGAR_CLOUDFRONT_LOGS",
   "HANGAR_LEGACY_TABLE_NAME",
   "HANGAR_ORIGIN_SECRET_GENERATION",
+  "HANGAR_ASC_ISSUER_ID",
+  "HANGAR_ASC_KEY_ID",
+  "HANGAR_ASC_PRIVATE_KEY_SECRET_ARN",
 ];
 const unset = Object.fromEntries(SETTING_KEYS.map((k) => [k, undefined]));
 
 // CloudFront's certificates live in us-east-1 whatever the stage's region (eu-west-1 here).
 const CERT = "arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-0000-0000-000000000000";
+const ASC_ISSUER = "57246542-96fe-1a63-e053-0824d011072a";
+const ASC_SECRET = "arn:aws:secretsmanager:us-east-1:123456789012:secret:hangar/asc-key-AbCdEf";
 /**
  * Production as docs/deploy.md shows it: a custom domain in a Route 53 zone, a separate share
  * host in the same zone, mail from a named address at a subdomain of it (DKIM records in the zone).
@@ -109,6 +114,10 @@ const edgeEnv = {
   HANGAR_CLOUDFRONT_LOGS: "off",
   HANGAR_MAIL_FROM: "noreply@example.org",
   HANGAR_LEGACY_TABLE_NAME: "true",
+  // Register with Apple on (docs/devices.md): the App Store Connect key in Secrets Manager.
+  HANGAR_ASC_ISSUER_ID: ASC_ISSUER,
+  HANGAR_ASC_KEY_ID: "2X9R4HXF34",
+  HANGAR_ASC_PRIVATE_KEY_SECRET_ARN: ASC_SECRET,
 };
 
 interface Stage {
@@ -502,6 +511,34 @@ describe("uploads never completed", () => {
       const [, policy] = ofType(stage.storage, "AWS::SQS::QueuePolicy").find(([, p]) => JSON.stringify(props(p).Queues).includes(queueId))!;
       const deny = props<{ PolicyDocument: { Statement: Statement[] } }>(policy).PolicyDocument.Statement.find((s) => s.Effect === "Deny");
       expect(deny).toMatchObject({ Condition: { Bool: { "aws:SecureTransport": "false" } } });
+    }
+  });
+});
+
+describe("Register with Apple (App Store Connect)", () => {
+  const envOf = (s: Stage, handler: string) =>
+    props<{ Environment: { Variables: Record<string, unknown> } }>(functionByHandler(s.api, handler)[1]).Environment.Variables;
+
+  it("is off unless configured: no function names a key, and none is enabled", () => {
+    for (const name of routeFunctions) {
+      const env = envOf(dev, handlerOf(name));
+      expect(Object.keys(env).filter((k) => k.startsWith("HANGAR_ASC_"))).toEqual([]);
+    }
+  });
+
+  it("when configured, tells every function it is on, and only the apple function where the key is and may read it", () => {
+    for (const name of routeFunctions) {
+      const [fnId] = functionByHandler(edge.api, handlerOf(name));
+      const env = envOf(edge, handlerOf(name));
+      expect(env.HANGAR_ASC_ENABLED).toBe("1");
+      const onKey = roleStatements(edge.api, fnId).filter((s) => JSON.stringify(s.Resource) === JSON.stringify(ASC_SECRET));
+      if (name === "apple") {
+        expect(env).toMatchObject({ HANGAR_ASC_ISSUER_ID: ASC_ISSUER, HANGAR_ASC_KEY_ID: "2X9R4HXF34", HANGAR_ASC_PRIVATE_KEY_SECRET_ARN: ASC_SECRET });
+        expect(onKey.map((s) => asList(s.Action))).toEqual([["secretsmanager:GetSecretValue"]]);
+      } else {
+        expect(Object.keys(env).filter((k) => k.startsWith("HANGAR_ASC_") && k !== "HANGAR_ASC_ENABLED")).toEqual([]);
+        expect(onKey).toEqual([]);
+      }
     }
   });
 });

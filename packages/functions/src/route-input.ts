@@ -69,6 +69,7 @@ import { CreateWebhook, DeliveriesQuery, DeliveryRef, TestWebhook, UpdateWebhook
 import { deliveryNotFound, webhookNotFound } from "@hangar/core/webhook-errors";
 import { DeviceRef, DevicesExportQuery, EnrolledRef, EnrollQuery, RenameDevice } from "@hangar/core/devices-schema";
 import { deviceNotFound, enrollmentNotFound } from "@hangar/core/devices";
+import { RegisterWithApple } from "@hangar/core/devices-apple-schema";
 import * as z from "zod/mini";
 import { RouteNotFoundError } from "./middleware/http-errors";
 import type { RouteKey } from "./routes";
@@ -276,6 +277,8 @@ export const routeInput = {
   "PATCH /api/devices/{deviceId}": dashboard({ ...device, body: RenameDevice }),
   "DELETE /api/devices/{deviceId}": dashboard(device),
   "GET /api/files/{fileId}/devices": dashboard(file),
+  // Register with Apple (devdash, docs/devices.md).
+  "POST /api/workspaces/{workspaceId}/devices/apple": dashboard({ ...workspace, body: RegisterWithApple }),
   "GET /cli/{fileName}": api(cliFile),
   "HEAD /cli/{fileName}": api(cliFile),
   "GET /api/openapi.json": api({}),

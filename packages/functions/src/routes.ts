@@ -90,6 +90,10 @@ export const functions = {
   // device's signed answer, the result page and its device cookie), and the dashboard's devices.
   // Table only, plus the profile's signing identity when the stage configures one.
   devices: { handler: "packages/functions/src/devices/devices.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
+  // Register with Apple (issue 22, docs/devices.md): adds devices to the team's Apple account through
+  // the App Store Connect API. Its own function because only this function may read the App Store
+  // Connect key secret (stacks/access.ts); table reads and one update per device.
+  apple: { handler: "packages/functions/src/devices/apple.handler.handler", memoryMB: 256, timeoutSeconds: 29 },
   // The CLI as an npm tarball (`npx --yes "$HANGAR_URL/cli/hangar-cli.tgz"`), packed in memory at cold start.
   cli: { handler: "packages/functions/src/cli/cli.handler.handler", memoryMB: 256, timeoutSeconds: 10 },
   // The API's OpenAPI 3.1 document (issue 21), built from the route tables once per cold start. No resource.
@@ -290,6 +294,8 @@ export const routes = [
   { method: "PATCH", path: "/api/devices/{deviceId}", auth: "session", fn: "devices" },
   { method: "DELETE", path: "/api/devices/{deviceId}", auth: "session", fn: "devices" },
   { method: "GET", path: "/api/files/{fileId}/devices", auth: "session", fn: "devices" },
+  // Register with Apple (issue 22, docs/devices.md): developers and up; 409 apple_not_configured when off.
+  { method: "POST", path: "/api/workspaces/{workspaceId}/devices/apple", auth: "session", fn: "apple" },
   // The CLI of this deployment, for CI without a registry: hangar-cli.tgz or hangar-cli-<version>.tgz.
   { method: "GET", path: "/cli/{fileName}", auth: "none", fn: "cli" },
   { method: "HEAD", path: "/cli/{fileName}", auth: "none", fn: "cli" },

@@ -24,3 +24,4 @@ export * from "./audit-log.port";
 export * from "./invitation-repository.port";
 export * from "./tester-groups.port";
 export * from "./expiry-warning-store.port";
+export * from "./apple-device-registry.port";

@@ -110,8 +110,22 @@ export const Settings = z.object({
    */
   HANGAR_ENROLL_SIGNING_SECRET_ARN: z.optional(z.string().check(z.regex(/^arn:aws[a-z-]*:secretsmanager:/, "must be a Secrets Manager secret ARN"))),
   HANGAR_ENROLL_SIGNING_PEM_FILE: z.optional(z.string().check(z.minLength(1))),
-  /** `1` when App Store Connect registration is configured (docs/devices.md, the apple function): the devices list says so. */
+  /**
+   * Register with Apple (docs/devices.md): `1` when the stage has an App Store Connect API key.
+   * The stack sets it on every function when HANGAR_ASC_* are configured (the devices list says
+   * whether the dashboard offers the button); the apple function alone reads the key.
+   */
   HANGAR_ASC_ENABLED: z.optional(z.enum(["0", "1"], { error: "must be 1 (or 0)" })),
+  /** The API key's issuer id (a UUID, App Store Connect → Users and Access → Integrations). */
+  HANGAR_ASC_ISSUER_ID: z.optional(z.string().check(z.regex(/^[0-9a-fA-F-]{36}$/, "must be the API key's issuer id (a UUID)"))),
+  /** The API key's id (10 characters). */
+  HANGAR_ASC_KEY_ID: z.optional(z.string().check(z.regex(/^[A-Z0-9]{10}$/, "must be the API key's 10-character key id"))),
+  /** The Secrets Manager secret holding the .p8 key's PEM text (set by the stack on the apple function only). */
+  HANGAR_ASC_PRIVATE_KEY_SECRET_ARN: z.optional(z.string().check(z.regex(/^arn:aws[a-z-]*:secretsmanager:/, "must be a Secrets Manager secret ARN"))),
+  /** Local stack only (the deploy refuses it): the .p8 key as a file path, instead of the secret. */
+  HANGAR_ASC_PRIVATE_KEY_FILE: z.optional(z.string().check(z.minLength(1))),
+  /** Local stack only (the deploy refuses it): another App Store Connect base URL, for the tests' local fake. */
+  HANGAR_ASC_BASE_URL: optionalUrl,
   /** Local stack only: DynamoDB Local and the local object store. Unset on AWS. */
   HANGAR_DYNAMODB_ENDPOINT: optionalUrl,
   HANGAR_S3_ENDPOINT: optionalUrl,

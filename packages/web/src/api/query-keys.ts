@@ -45,6 +45,12 @@ export const queryKeys = {
     distributions: (fileId: string) => [...queryKeys.testers.all, "distributions", fileId] as const,
     fileInstalls: (fileId: string) => [...queryKeys.testers.all, "file-installs", fileId] as const,
   },
+  /** iOS devices (issue 22): a workspace's devices, and a build's profile against them (one prefix: a change shows in both). */
+  devices: {
+    all: ["devices"] as const,
+    list: (workspaceId: string) => [...queryKeys.devices.all, "list", workspaceId] as const,
+    ofFile: (fileId: string) => [...queryKeys.devices.all, "file", fileId] as const,
+  },
   /** An invitation as its mailed link shows it, before anyone accepts it. */
   invitationPreview: (token: string) => ["invitation", token] as const,
   /** Teams (issue 19): the caller's workspaces, and each one's members, invitations and audit log. */

@@ -23,6 +23,7 @@ import { FilePage } from "../pages/file.page";
 import { TesterGroupPage } from "../pages/tester-group.page";
 import { TesterPage } from "../pages/tester.page";
 import { TestersPage } from "../pages/testers.page";
+import { DevicesPage } from "../pages/devices.page";
 import { KeyUsagePage } from "../pages/key-usage.page";
 import { ResetPasswordPage } from "../pages/reset-password.page";
 import { SignUpPage } from "../pages/sign-up.page";
@@ -71,6 +72,7 @@ export const ROUTES: { [P in RoutePattern]: Route<P> } = {
   "/testers": { access: "account", render: () => <TestersPage /> },
   "/testers/groups/:groupId": { access: "account", render: (p) => <TesterGroupPage groupId={p.groupId} /> },
   "/testers/people": { access: "account", render: () => <TesterPage /> },
+  "/testers/devices": { access: "account", render: () => <DevicesPage /> },
   "/security/developer-settings": { access: "account", render: () => <DeveloperSettingsPage /> },
   "/security/developer-settings/keys/:clientId": { access: "account", render: (p) => <KeyUsagePage clientId={p.clientId} /> },
   "/account": { access: "account", render: () => <AccountPage /> },

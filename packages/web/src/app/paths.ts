@@ -23,6 +23,8 @@ export const ROUTE_PATTERNS = [
   "/testers",
   "/testers/groups/:groupId",
   "/testers/people",
+  // iOS devices (issue 22): the workspace's registered iPhones and iPads.
+  "/testers/devices",
   "/security/developer-settings",
   "/security/developer-settings/keys/:clientId",
   "/account",
@@ -65,8 +67,8 @@ export type AppPath = "/" | RoutePath | `${RoutePath}?${string}`;
 const id = (value: string) => encodeURIComponent(value);
 
 /** The pages that show the current workspace's data, which `?workspace=` chooses (app/workspace.ts). */
-export type WorkspacePath = "/dashboard" | "/projects" | "/projects/new" | "/security/developer-settings" | "/settings/workspace" | "/settings/members" | "/settings/audit" | "/testers" | "/settings/webhooks";
-export const WORKSPACE_PATHS: readonly WorkspacePath[] = ["/dashboard", "/projects", "/projects/new", "/security/developer-settings", "/settings/workspace", "/settings/members", "/settings/audit", "/testers", "/settings/webhooks"];
+export type WorkspacePath = "/dashboard" | "/projects" | "/projects/new" | "/security/developer-settings" | "/settings/workspace" | "/settings/members" | "/settings/audit" | "/testers" | "/settings/webhooks" | "/testers/devices";
+export const WORKSPACE_PATHS: readonly WorkspacePath[] = ["/dashboard", "/projects", "/projects/new", "/security/developer-settings", "/settings/workspace", "/settings/members", "/settings/audit", "/testers", "/settings/webhooks", "/testers/devices"];
 
 /** Builders for the routes with parameters (and the query some pages read). */
 export const paths = {

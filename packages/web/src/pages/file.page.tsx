@@ -16,6 +16,7 @@ import { CopyField, Loaded } from "../components/data";
 import { AppIcon, FileStatus, platformLabel, versionOf } from "../components/file-list";
 import { FileTesters } from "../components/file-testers";
 import { PinBuild } from "../components/pin-build";
+import { FileDevicesCard } from "../components/file-devices";
 import { AppShell, Card } from "../components/layouts";
 import { ShareLinkSettings } from "../components/share-link-settings";
 
@@ -225,6 +226,7 @@ function FileDetails({ file, workspaceId, canManageLinks, canDelete, canDistribu
         </Card>
       )}
       {workspaceId && file.status !== "rejected" && <FileTesters file={file} workspaceId={workspaceId} canDistribute={canDistribute} />}
+      {workspaceId && <FileDevicesCard file={file} workspaceId={workspaceId} />}
       <Card title="All metadata" id="metadata" description="Everything Hangar read from the package.">
         {extra.length === 0 ? (
           <p className="muted">No further metadata was extracted from this package.</p>

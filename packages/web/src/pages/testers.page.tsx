@@ -24,7 +24,17 @@ import { schemaErrors, useForm, whenEmpty } from "../components/use-form";
 export function TestersPage() {
   const current = useWorkspace();
   return (
-    <AppShell title="Testers" description="Groups of people who get your builds by mail, and what each of them installed.">
+    <AppShell
+      title="Testers"
+      description="Groups of people who get your builds by mail, and what each of them installed."
+      actions={
+        current.workspace ? (
+          <Link to={paths.inWorkspace("/testers/devices", current.workspace.workspaceId)} className="button button-secondary">
+            Devices
+          </Link>
+        ) : undefined
+      }
+    >
       <InWorkspace current={current}>{(workspace) => <Testers key={workspace.workspaceId} workspace={workspace} can={current.can} />}</InWorkspace>
     </AppShell>
   );
