@@ -124,7 +124,7 @@ export const Deleting = named("Deleting", z.object({ status: z.literal("deleting
 
 // ---- projects, keys, files -----------------------------------------------------------------
 
-const Retention = z.object({ keepLatest: z.optional(int()), maxAgeDays: z.optional(int()) });
+const Retention = z.object({ keepLatest: nullable(int()), maxAgeDays: nullable(int()) });
 export const Project = named(
   "Project",
   z.object({
@@ -139,8 +139,9 @@ export const Project = named(
     lastUploadAt: nullable(time()),
     createdAt: time(),
     // Issue 24 (retention): the project's policy (null when none) and the bytes of its builds.
-    retention: z.optional(nullable(Retention)),
-    storageBytes: z.optional(z.number()),
+    retention: nullable(Retention),
+    // null until a project stored before counting is first counted (docs/release-safety.md).
+    storageBytes: nullable(z.number()),
   }),
 );
 const pageOf = <T extends z.ZodMiniType>(id: string, item: T) => named(id, z.object({ items: z.array(item), nextCursor: nullable(str()) }));
@@ -212,8 +213,8 @@ const FileFields = {
   shareUrl: nullable(url()),
   downloadUrl: nullable(url()),
   // Issue 24: pinned builds survive retention (retention); the most severe change since the previous build (diffgate).
-  pinned: z.optional(z.boolean()),
-  diffSeverity: z.optional(nullable(ChangeSeverity)),
+  pinned: z.boolean(),
+  diffSeverity: nullable(ChangeSeverity),
 };
 export const FileSummary = named("FileSummary", z.object({ ...FileFields, share: nullable(LinkSummary) }));
 export const FilePage = pageOf("FilePage", FileSummary);
@@ -230,8 +231,6 @@ export const FileDetail = named(
     branch: nullable(str()),
     commit: nullable(str()),
     ciUrl: nullable(str()),
-    // Issue 24 (diffgate): the diff stored at complete.
-    diff: z.optional(nullable(BuildDiff)),
   }),
 );
 export const DiffAnswer = named("DiffAnswer", z.object({ fileId: str(), diff: nullable(BuildDiff) }));
@@ -363,12 +362,12 @@ const TesterBuild = named(
     iconUrl: nullable(url()),
     installable: z.boolean(),
     // Issue 22 (verdict): whether this iPhone is in the build's profile, from the device cookie.
-    device: z.optional(
-      z.object({
-        verdict: z.enum(["in-profile", "not-in-profile", "unknown-device", "not-applicable"]),
-        device: nullable(z.object({ name: str(), model: nullable(str()), osVersion: str(), udid: str() })),
-      }),
-    ),
+    device: z.object({
+      verdict: z.enum(["in-profile", "not-in-profile", "unknown-device", "not-applicable"]),
+      device: nullable(z.object({ name: nullable(str()), model: nullable(str()), product: str(), osVersion: str(), udid: str() })),
+      // not-in-profile: the build's workspace has the device now (its Devices page shows it).
+      told: z.boolean(),
+    }),
   }),
 );
 export const TesterApps = named(
@@ -383,7 +382,7 @@ export const TesterApps = named(
       }),
     ),
     // Issue 22 (verdict): where this iPhone enrolls.
-    enrollUrl: z.optional(url()),
+    enrollUrl: url(),
   }),
 );
 export const TesterAppDetail = named(
@@ -393,7 +392,7 @@ export const TesterAppDetail = named(
     projectName: str(),
     workspaceName: str(),
     builds: z.array(TesterBuild),
-    enrollUrl: z.optional(url()),
+    enrollUrl: url(),
   }),
 );
 
