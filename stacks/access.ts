@@ -59,6 +59,8 @@ export interface FunctionAccess {
    * when the stage names one: the apple function only, so no other function can sign as the team.
    */
   readonly appStoreConnectSecret?: true;
+  /** Reads the enroll profile's signing identity (HANGAR_ENROLL_SIGNING_SECRET_ARN), when the stage names one. */
+  readonly enrollSigningSecret?: true;
 }
 
 /**
@@ -343,6 +345,7 @@ export const access = {
     table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"],
     index: ["dynamodb:Query"],
     originSecret: true,
+    enrollSigningSecret: true,
   },
   // Register with Apple (docs/devices.md): session (Get/Update/Delete), membership (GetItem), the
   // workspace's device items (Query of its partition), each registration recorded (UpdateItem); the
@@ -519,6 +522,8 @@ export interface AccessArns {
   webhookQueueArn?: string;
   /** The App Store Connect key's secret (HANGAR_ASC_PRIVATE_KEY_SECRET_ARN), when Register with Apple is on. */
   appStoreConnectSecretArn?: string;
+  /** The enroll profile's signing identity (HANGAR_ENROLL_SIGNING_SECRET_ARN), when the stage names one. */
+  enrollSigningSecretArn?: string;
 }
 
 const allow = (actions: readonly string[], resources: string[]) =>
@@ -535,6 +540,7 @@ export function functionStatements(name: FunctionName, arns: AccessArns): Policy
     [grants.buildMailQueue ? ["sqs:SendMessage"] : undefined, arns.buildMailQueueArn ? [arns.buildMailQueueArn] : undefined],
     [grants.webhookQueue ? webhookQueueActions : undefined, arns.webhookQueueArn ? [arns.webhookQueueArn] : undefined],
     [grants.appStoreConnectSecret ? secretActions : undefined, arns.appStoreConnectSecretArn ? [arns.appStoreConnectSecretArn] : undefined],
+    [grants.enrollSigningSecret ? secretActions : undefined, arns.enrollSigningSecretArn ? [arns.enrollSigningSecretArn] : undefined],
   ];
   const statements = rows
     .filter(([actions, resources]) => actions?.length && resources?.length)
@@ -628,6 +634,7 @@ export function permissionRows(routeFunctions: readonly RouteFunctionName[]): Pe
       ...(grants.buildMailQueue ? ["sqs:SendMessage (BuildMail)"] : []),
       ...(grants.webhookQueue ? [`${webhookQueueActions.join(", ")} (WebhookQueue)`] : []),
       ...(grants.appStoreConnectSecret ? [`${secretActions.join(", ")} (App Store Connect key, when configured)`] : []),
+      ...(grants.enrollSigningSecret ? [`${secretActions.join(", ")} (enroll profile's signing identity, when configured)`] : []),
     ]);
   });
   const resume = row(RESUME_DELETES_AS, [`${secretActions.join(", ")} (origin secret)`, `${backgroundFailureActions.join(", ")} (BackgroundFailures)`]);

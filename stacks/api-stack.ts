@@ -23,7 +23,7 @@ import { accessOf, dailyHousekeepingStatements, distributionMailStatements, func
 import { ALARM_PERIOD, alarm, CUSTOM_METRICS_NAMESPACE, deadLetterAlarm, functionAlarms, sesReputationAlarms } from "./alarms";
 import { DAILY_HOUSEKEEPING_HANDLER, DISTRIBUTION_MAIL_HANDLER, MIGRATE_WORKSPACES_HANDLER, RESUME_DELETES_HANDLER, SES_EVENTS_HANDLER, WEBHOOK_DELIVERY_HANDLER } from "./handlers";
 import { suppressHttpFunction, suppressProviders, suppressScript, suppressWebhookDelivery } from "./nag";
-import { appStoreConnectEnvironment, domainZone, functionEnvironment, stageSettings, type StageSettings, type Throttle } from "./settings";
+import { appStoreConnectEnvironment, domainZone, enrollSigningEnvironment, functionEnvironment, stageSettings, type StageSettings, type Throttle } from "./settings";
 import { StorageStack } from "./storage-stack";
 
 /**
@@ -230,7 +230,12 @@ export function ApiStack({ stack, app }: StackContext) {
   for (const name of Object.keys(functionTable) as FunctionName[]) {
     if (name === "fallback") continue;
     // Only the function that may read the App Store Connect key learns where it is (docs/devices.md).
-    const fn = define(name, functionTable[name], accessOf(name).appStoreConnectSecret ? { ...environment, ...appStoreConnectEnvironment(settings) } : environment);
+    // Likewise the enroll profile's signing identity: the devices function only.
+    const fn = define(name, functionTable[name], {
+      ...environment,
+      ...(accessOf(name).appStoreConnectSecret ? appStoreConnectEnvironment(settings) : {}),
+      ...(accessOf(name).enrollSigningSecret ? enrollSigningEnvironment(settings) : {}),
+    });
     // Explicit statements instead of `bind`, which would grant dynamodb:* and s3:*.
     fn.attachPermissions(
       functionStatements(name, {
@@ -240,6 +245,7 @@ export function ApiStack({ stack, app }: StackContext) {
         buildMailQueueArn: buildMail.queueArn,
         webhookQueueArn: webhookQueue.queueArn,
         appStoreConnectSecretArn: settings.appStoreConnect?.privateKeySecretArn,
+        enrollSigningSecretArn: settings.enrollSigningSecretArn,
       }),
     );
     if (accessOf(name).selfInvoke) {

@@ -84,6 +84,11 @@ export interface StageSettings {
    * Manager (HANGAR_ASC_ISSUER_ID, HANGAR_ASC_KEY_ID, HANGAR_ASC_PRIVATE_KEY_SECRET_ARN). Unset: off.
    */
   appStoreConnect?: AppStoreConnectSettings;
+  /**
+   * The identity that signs the device enroll profile (docs/devices.md "Signing the profile"): a
+   * Secrets Manager secret holding the PEM (HANGAR_ENROLL_SIGNING_SECRET_ARN). Unset: unsigned.
+   */
+  enrollSigningSecretArn?: string;
   /** S3 server access logs of the uploads bucket, into a separate log bucket. */
   bucketAccessLogs: boolean;
 }
@@ -232,6 +237,26 @@ export const LOCAL_ONLY_SETTINGS = ["HANGAR_WEBHOOK_ALLOW_LOOPBACK", "HANGAR_WEB
  */
 export const LOCAL_ONLY_ASC_SETTINGS = ["HANGAR_ASC_PRIVATE_KEY_FILE", "HANGAR_ASC_BASE_URL"] as const;
 
+/**
+ * The enroll profile's signing identity (docs/devices.md): a deployed stage reads it from Secrets
+ * Manager; a PEM file is the local stack's form only.
+ */
+function enrollSigningSecretArn(env: Env): string | undefined {
+  if (text(env, "HANGAR_ENROLL_SIGNING_PEM_FILE") !== undefined) {
+    throw new StageSettingsError("HANGAR_ENROLL_SIGNING_PEM_FILE", "is a setting of the local stack only (docs/devices.md): a deployed stage reads the signing identity from Secrets Manager (HANGAR_ENROLL_SIGNING_SECRET_ARN).");
+  }
+  const arn = text(env, "HANGAR_ENROLL_SIGNING_SECRET_ARN");
+  if (arn !== undefined && !/^arn:aws[a-z-]*:secretsmanager:/.test(arn)) {
+    throw new StageSettingsError("HANGAR_ENROLL_SIGNING_SECRET_ARN", `"${arn}" is not valid (must be a Secrets Manager secret ARN)`);
+  }
+  return arn;
+}
+
+/** What the devices function alone gets beside the common environment: where its signing identity is. */
+export function enrollSigningEnvironment(settings: Pick<StageSettings, "enrollSigningSecretArn">): Record<string, string> {
+  return settings.enrollSigningSecretArn ? { HANGAR_ENROLL_SIGNING_SECRET_ARN: settings.enrollSigningSecretArn } : {};
+}
+
 const ASC_SETTINGS = { issuerId: "HANGAR_ASC_ISSUER_ID", keyId: "HANGAR_ASC_KEY_ID", privateKeySecretArn: "HANGAR_ASC_PRIVATE_KEY_SECRET_ARN" } as const;
 
 /** The App Store Connect key of the stage: all three settings or none, each checked by the handlers' schema. */
@@ -338,6 +363,7 @@ export function resolveStageSettings(stage: string, env: Env): StageSettings {
     originSecretGeneration: text(env, "HANGAR_ORIGIN_SECRET_GENERATION"),
     alarmEmail: text(env, "HANGAR_ALARM_EMAIL"),
     appStoreConnect: appStoreConnectSettings(env),
+    enrollSigningSecretArn: enrollSigningSecretArn(env),
     customDomain: domainName
       ? { domainName, ...(certificateArn ? { certificateArn } : {}), ...(hostedZone ? { hostedZone } : {}) }
       : undefined,

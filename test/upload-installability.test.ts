@@ -37,8 +37,8 @@ describe("complete's installable and reason", () => {
     const { completed } = await upload(key, "rocket.ipa", readFixture(path));
     expect(completed.status, completed.text).toBe(200);
     expect(completed.json.metadata).toMatchObject({ provisioning: { kind: "app-store" }, installable: false, reason: "app_store_signed" });
-    // The spec's fields are there as before.
-    expect(Object.keys(completed.json).sort()).toEqual(["downloadUrl", "fileId", "message", "metadata", "shareUrl", "userKey"]);
+    // The spec's fields are there as before, and the diff against the previous build (issue 24).
+    expect(Object.keys(completed.json).sort()).toEqual(["diff", "downloadUrl", "fileId", "message", "metadata", "shareUrl", "userKey"]);
   });
 
   it("profile_expired for a profile that expired before the upload", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appStoreConnectEnvironment, functionEnvironment, resolveStageSettings, StageSettingsError } from "../settings";
+import { appStoreConnectEnvironment, enrollSigningEnvironment, functionEnvironment, resolveStageSettings, StageSettingsError } from "../settings";
 
 describe("resolveStageSettings", () => {
   it("treats prod and production as production stages, anything else as disposable", () => {
@@ -224,6 +224,18 @@ describe("functionEnvironment", () => {
       HANGAR_PENDING_TTL_SECONDS: "1800",
       HANGAR_MAIL_FROM: "Hangar <noreply@example.com>",
     });
+  });
+});
+
+describe("The enroll profile's signing identity", () => {
+  const arn = "arn:aws:secretsmanager:eu-west-1:123456789012:secret:hangar/enroll-AbCdEf";
+  it("is a Secrets Manager ARN given to the devices function only; a PEM file is the local stack's", () => {
+    expect(resolveStageSettings("dev", {}).enrollSigningSecretArn).toBeUndefined();
+    const settings = resolveStageSettings("prod", { HANGAR_ENROLL_SIGNING_SECRET_ARN: arn });
+    expect(enrollSigningEnvironment(settings)).toEqual({ HANGAR_ENROLL_SIGNING_SECRET_ARN: arn });
+    expect(functionEnvironment(settings, { tableName: "t", bucketName: "b" }).HANGAR_ENROLL_SIGNING_SECRET_ARN).toBeUndefined();
+    expect(() => resolveStageSettings("prod", { HANGAR_ENROLL_SIGNING_SECRET_ARN: "identity.pem" })).toThrow(/HANGAR_ENROLL_SIGNING_SECRET_ARN.*not valid/);
+    expect(() => resolveStageSettings("prod", { HANGAR_ENROLL_SIGNING_PEM_FILE: "/tmp/identity.pem" })).toThrow(/HANGAR_ENROLL_SIGNING_PEM_FILE.*local stack only/);
   });
 });
 

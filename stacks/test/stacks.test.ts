@@ -70,6 +70,7 @@ const SETTING_KEYS = [
   "HANGAR_ASC_ISSUER_ID",
   "HANGAR_ASC_KEY_ID",
   "HANGAR_ASC_PRIVATE_KEY_SECRET_ARN",
+  "HANGAR_ENROLL_SIGNING_SECRET_ARN",
 ];
 const unset = Object.fromEntries(SETTING_KEYS.map((k) => [k, undefined]));
 
@@ -77,6 +78,7 @@ const unset = Object.fromEntries(SETTING_KEYS.map((k) => [k, undefined]));
 const CERT = "arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-0000-0000-000000000000";
 const ASC_ISSUER = "57246542-96fe-1a63-e053-0824d011072a";
 const ASC_SECRET = "arn:aws:secretsmanager:us-east-1:123456789012:secret:hangar/asc-key-AbCdEf";
+const ENROLL_SECRET = "arn:aws:secretsmanager:us-east-1:123456789012:secret:hangar/enroll-identity-AbCdEf";
 /**
  * Production as docs/deploy.md shows it: a custom domain in a Route 53 zone, a separate share
  * host in the same zone, mail from a named address at a subdomain of it (DKIM records in the zone).
@@ -118,6 +120,8 @@ const edgeEnv = {
   HANGAR_ASC_ISSUER_ID: ASC_ISSUER,
   HANGAR_ASC_KEY_ID: "2X9R4HXF34",
   HANGAR_ASC_PRIVATE_KEY_SECRET_ARN: ASC_SECRET,
+  // The device enroll profile signed (docs/devices.md): its identity in Secrets Manager.
+  HANGAR_ENROLL_SIGNING_SECRET_ARN: ENROLL_SECRET,
 };
 
 interface Stage {
@@ -511,6 +515,26 @@ describe("uploads never completed", () => {
       const [, policy] = ofType(stage.storage, "AWS::SQS::QueuePolicy").find(([, p]) => JSON.stringify(props(p).Queues).includes(queueId))!;
       const deny = props<{ PolicyDocument: { Statement: Statement[] } }>(policy).PolicyDocument.Statement.find((s) => s.Effect === "Deny");
       expect(deny).toMatchObject({ Condition: { Bool: { "aws:SecureTransport": "false" } } });
+    }
+  });
+});
+
+describe("The enroll profile's signing identity", () => {
+  const envOf = (s: Stage, handler: string) =>
+    props<{ Environment: { Variables: Record<string, unknown> } }>(functionByHandler(s.api, handler)[1]).Environment.Variables;
+
+  it("goes to the devices function alone, which alone may read its secret; unset, nobody names one", () => {
+    for (const name of routeFunctions) {
+      expect(envOf(dev, handlerOf(name)).HANGAR_ENROLL_SIGNING_SECRET_ARN).toBeUndefined();
+      const [fnId] = functionByHandler(edge.api, handlerOf(name));
+      const onSecret = roleStatements(edge.api, fnId).filter((s) => JSON.stringify(s.Resource) === JSON.stringify(ENROLL_SECRET));
+      if (name === "devices") {
+        expect(envOf(edge, handlerOf(name)).HANGAR_ENROLL_SIGNING_SECRET_ARN).toBe(ENROLL_SECRET);
+        expect(onSecret.map((s) => asList(s.Action))).toEqual([["secretsmanager:GetSecretValue"]]);
+      } else {
+        expect(envOf(edge, handlerOf(name)).HANGAR_ENROLL_SIGNING_SECRET_ARN).toBeUndefined();
+        expect(onSecret).toEqual([]);
+      }
     }
   });
 });
@@ -1365,6 +1389,10 @@ describe("who called", () => {
     }
     // Authorization is forwarded by CloudFront itself on the POSTs that carry it.
     read.delete("authorization");
+    // Accept-Encoding may not be named in an origin request policy: CloudFront normalizes it and
+    // compresses answers at the edge (the behaviours' `compress`, on by default), so only a client
+    // calling API Gateway directly gets the openapi function's own gzip.
+    read.delete("accept-encoding");
     expect(read.size).toBeGreaterThan(3);
     expect([...read].filter((h) => !API_ORIGIN_HEADERS.map((a) => a.toLowerCase()).includes(h))).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import type { ExpiringDeps, ExpiryRunDeps, ExpiryUnsubscribeDeps } from "@hangar/core";
+import type { ExpiryRunDeps, ExpiryUnsubscribeDeps } from "@hangar/core";
 import { UNSUBSCRIBE_SECRET } from "@hangar/core/distribution";
 import { DynamoExpiryWarnings, DynamoFileCatalog, DynamoMailSuppressions, DynamoStageSecret, DynamoUserRepository } from "@hangar/core/dynamo";
 import { lazyMailer } from "./accounts";
@@ -39,16 +39,6 @@ export const expiryRunDeps = once((): ExpiryRunDeps => {
     // A scheduled run has no request to take a host from: without a configured public URL the
     // mail names the build's page instead of linking it (as the webhook-disabled mail does).
     publicBaseUrl: settings.HANGAR_PUBLIC_URL ?? "",
-  };
-});
-
-export const expiringDeps = once((): ExpiringDeps => {
-  const runtime = getRuntime();
-  return {
-    workspaces: workspaceCatalog(),
-    projects: runtime.projects,
-    files: new DynamoFileCatalog(runtime.db, runtime.settings.HANGAR_TABLE_NAME, () => runtime.clock.now()),
-    clock: runtime.clock,
   };
 });
 

@@ -1,7 +1,7 @@
 import { compareBuilds, deleteFile, getFile, latestFiles, listExpiring, pinFile } from "@hangar/core";
 import { actorOf } from "../middleware/actor";
 import { fileDeps } from "../composition/dashboard-files";
-import { expiringDeps } from "../composition/expiry";
+import { expiringDeps } from "../composition/expiring";
 import { dashboardFunction } from "../composition/dashboard-http";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";

@@ -19,7 +19,9 @@ import { openApiDocument } from "./openapi-document";
  * Public like the README that describes the same routes: it names no secret, account or host.
  * It changes only with a deploy, so caches may keep it for five minutes and revalidate by ETag.
  * Served compact, and gzipped for clients that accept it (about 350 KB → 25 KB): API Gateway
- * passes a Lambda's answer through as it is, so the function compresses it itself.
+ * passes a Lambda's answer through as it is, so the function compresses it itself for clients that
+ * call API Gateway directly. Through CloudFront, Accept-Encoding is not forwarded (CloudFront
+ * forbids it in an origin request policy) and the edge compresses instead.
  */
 let served: { body: string; gzipped: string; etag: string } | undefined;
 function document() {
