@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash, randomBytes } from "node:crypto";
-import { GetCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { DEVICE_COOKIE, DEVICE_COOKIE_SECRET, enrollmentHash, parseDeviceCookie } from "@hangar/core/devices";
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DEVICE_COOKIE, DEVICE_COOKIE_SECRET, enrollmentHash, parseDeviceCookie, signDeviceCookie } from "@hangar/core/devices";
 import { DynamoStageSecret, keys } from "@hangar/core/dynamo";
 import { INSTALL_LINK_SECRET, installLinkHash, installLinkToken } from "@hangar/core/testers";
 import plist from "plist";
@@ -418,5 +418,51 @@ describe("a build's devices and Apple's export", () => {
       const reply = await dash(owner.b, "PATCH", `/api/devices/${included}`, { name });
       expect(reply.status, name).toBe(400);
     }
+  });
+});
+
+describe("the share page's verdict and the profile it reads", () => {
+  const IPHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+
+  /** The share page as an iPhone carrying the device cookie of `udid` sees it: the verdict's words. */
+  async function verdictFor(userKey: string, udid: string): Promise<string> {
+    const secret = await new DynamoStageSecret(db(), stack().tableName, DEVICE_COOKIE_SECRET).bytes();
+    const cookie = signDeviceCookie(secret, { udid, product: "iPhone15,2", version: "18.1", name: "Lab phone" });
+    const page = await visit(`/share/${userKey}`, { headers: { ...HTML, "User-Agent": IPHONE_UA, Cookie: `${DEVICE_COOKIE}=${cookie}` } });
+    expect(page.status, page.text).toBe(200);
+    return /<div class="verdict[^"]*"[^>]*>(.*?)<\/div>/s.exec(page.text)?.[1] ?? "";
+  }
+
+  it("reads the UDIDs complete copied onto the share item, and an older share item's from the file item", async () => {
+    const project = await newProject(owner.b);
+    const ownKey = await newDashboardKey(owner.b, project.projectId);
+    const uploaded = await upload(ownKey, "Verdict.ipa", readFixture(fixtures("ipa").find((f) => f.endsWith("ad-hoc-devices.ipa"))!));
+    expect(uploaded.completed.status, uploaded.completed.text).toBe(200);
+    const { fileId, userKey } = uploaded.completed.json as { fileId: string; userKey: string };
+    const item = async (k: Record<string, string>) => (await db().send(new GetCommand({ TableName: stack().tableName, Key: k, ConsistentRead: true }))).Item!;
+    const fileItem = await item(keys.file(fileId));
+    const shareItem = await item(keys.share(userKey));
+    expect(shareItem.provisionedUdids).toEqual(fileItem.provisionedUdids);
+    expect(shareItem.provisionedUdids).toHaveLength(4);
+    expect(shareItem.workspaceId).toBe(owner.personal);
+
+    // The page decides from the share item's copy: the file item's list is not read.
+    const set = (k: Record<string, string>, udids: string[] | undefined) =>
+      db().send(
+        new UpdateCommand({
+          TableName: stack().tableName,
+          Key: k,
+          ...(udids ? { UpdateExpression: "SET provisionedUdids = :u", ExpressionAttributeValues: { ":u": udids } } : { UpdateExpression: "REMOVE provisionedUdids" }),
+        }),
+      );
+    await set(keys.file(fileId), [freshUdid()]);
+    expect(await verdictFor(userKey, AD_HOC_DEVICES[0]!)).toContain("is in this build's profile");
+
+    // A share item written before complete copied them: the file item's list decides, no migration needed.
+    await set(keys.share(userKey), undefined);
+    await set(keys.file(fileId), [AD_HOC_DEVICES[1]!]);
+    expect(await verdictFor(userKey, AD_HOC_DEVICES[1]!)).toContain("is in this build's profile");
+    const outside = await verdictFor(userKey, AD_HOC_DEVICES[0]!);
+    expect(outside).toContain("is not in this build's profile");
   });
 });

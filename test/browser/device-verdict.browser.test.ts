@@ -27,8 +27,8 @@ import { waitForLink } from "./support/maildev";
  *
  * The device cookie is signed here with the stage's `device-cookie` secret, read from DynamoDB
  * Local as the functions read it (the enroll flow that sets it in real use has its own tests).
- * The profile's UDIDs are written on the file item as complete stores them (`provisionedUdids`):
- * the fixture IPAs' profiles list short placeholder UDIDs, not real ones.
+ * The profile's UDIDs are written on the file item and the share item as complete stores them
+ * (`provisionedUdids`): the fixture IPAs' profiles list short placeholder UDIDs, not real ones.
  */
 
 const stack = inject("stack");
@@ -85,14 +85,17 @@ beforeAll(async () => {
   const { completed } = await upload(key, "verdict.apk", readFixture(fixtures("apk").find((f) => f.endsWith("aapt2-literal.apk"))!));
   expect(completed.status, completed.text).toBe(200);
   apk = completed.json as { shareUrl: string };
-  await db().send(
-    new UpdateCommand({
-      TableName: stack.tableName,
-      Key: keys.file(build.fileId),
-      UpdateExpression: "SET provisionedUdids = :udids",
-      ExpressionAttributeValues: { ":udids": [IN, JOURNEY] },
-    }),
-  );
+  // On the file item and its copy on the share item, as complete writes them (the share page reads the copy).
+  for (const Key of [keys.file(build.fileId), keys.share(build.userKey)]) {
+    await db().send(
+      new UpdateCommand({
+        TableName: stack.tableName,
+        Key,
+        UpdateExpression: "SET provisionedUdids = :udids",
+        ExpressionAttributeValues: { ":udids": [IN, JOURNEY] },
+      }),
+    );
+  }
 });
 
 afterAll(async () => {
@@ -138,6 +141,8 @@ describe("the share page's verdict on an iPhone", () => {
     expect(await box.locator("code").textContent()).toBe(OUT);
     // Install stays: the tester may know better (a new build on its way).
     expect(await page.locator(".actions a.button.primary").textContent()).toBe("Install");
+    // The verdict comes before the button, so it is read before tapping.
+    expect(await page.locator(".verdict.no ~ .actions").count()).toBe(1);
     await box.getByRole("button", { name: "Copy UDID" }).click();
     await expect.poll(() => box.getByRole("status").textContent()).toBe("Copied.");
     expect(await page.evaluate("navigator.clipboard.readText()")).toBe(OUT);

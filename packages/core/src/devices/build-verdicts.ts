@@ -10,8 +10,11 @@ import { deviceVerdict, listsDevices, type DeviceVerdict, type VerdictBuild } fr
  * true – the dashboard's Devices page and the build's missing list show it.
  *
  * Reads only what a verdict needs, and only for builds whose profile can list devices: the build's
- * stored UDIDs and workspace (one GetItem per such build), the device cookie's secret (cached per
- * container). A cookie that is absent, forged or for another stage names no device.
+ * stored UDIDs and workspace, the device cookie's secret (cached per container). A page that
+ * already holds the UDIDs (the share item carries them, as every file record does) passes them in
+ * and costs no read; a build passed without them (a share item written before complete copied
+ * them, the portal's builds) costs one GetItem of its file item. A cookie that is absent, forged
+ * or for another stage names no device.
  */
 
 /** The build's facts beyond its metadata, from the file item (complete stores the profile's UDIDs). */
@@ -50,8 +53,19 @@ export interface BuildVerdictDeps {
 /** A page's verdict; `told` (not-in-profile only): the build's workspace has the device now. */
 export type PageVerdict = DeviceVerdict & { told?: boolean };
 
+/**
+ * A build a page shows. With `provisionedUdids` (a list, even empty) the page's own copy is the
+ * profile and `workspaceId` is taken beside it (both copied from the same file record at
+ * complete); without, the file item is read. So old share items, which lack them, need no
+ * migration: they cost the read they always did.
+ */
+export interface VerdictBuildRef extends BuildProfile {
+  fileId: string;
+  metadata?: VerdictBuild["metadata"];
+}
+
 export interface VerdictRequest {
-  builds: readonly { fileId: string; metadata?: VerdictBuild["metadata"] }[];
+  builds: readonly VerdictBuildRef[];
   /**
    * The `hangar_ios_device` cookie's values the request carried (a browser may send a name twice,
    * for two paths or domains): the first that verifies counts.
@@ -79,7 +93,9 @@ export async function buildVerdicts(deps: BuildVerdictDeps, request: VerdictRequ
   const candidates = request.builds.filter((b) => listsDevices({ metadata: b.metadata, provisionedUdids: ["?"] }, now));
   for (const b of request.builds) verdicts.set(b.fileId, { kind: "not-applicable" });
   if (candidates.length === 0) return verdicts;
-  const [claim, profiles] = await Promise.all([deviceOfCookies(deps, request.cookies), Promise.all(candidates.map((b) => deps.builds.profileOf(b.fileId)))]);
+  const profileOf = (b: VerdictBuildRef): Promise<BuildProfile | undefined> | BuildProfile =>
+    Array.isArray(b.provisionedUdids) ? { ...(b.workspaceId ? { workspaceId: b.workspaceId } : {}), provisionedUdids: b.provisionedUdids } : deps.builds.profileOf(b.fileId);
+  const [claim, profiles] = await Promise.all([deviceOfCookies(deps, request.cookies), Promise.all(candidates.map(profileOf))]);
   const recorded = new Map<string, Promise<UnlistedOutcome>>();
   await Promise.all(
     candidates.map(async (b, i) => {

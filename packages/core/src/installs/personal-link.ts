@@ -75,6 +75,9 @@ function sharedOf(record: FileRecord | undefined): SharedFile | undefined {
     ...(record.iconVersionId ? { iconVersionId: record.iconVersionId } : {}),
     completedAt: record.completedAt,
     ...(record.buildContext ? { buildContext: record.buildContext } : {}),
+    // The verdict's facts, as the share item carries them: the page's verdict reads nothing more.
+    ...(record.workspaceId ? { workspaceId: record.workspaceId } : {}),
+    ...(record.provisionedUdids ? { provisionedUdids: record.provisionedUdids } : {}),
   };
 }
 

@@ -94,6 +94,14 @@ export interface SharedFile {
   iconVersionId?: string;
   completedAt: string;
   buildContext?: BuildContext;
+  /** The record's workspace (see FileRecord.workspaceId), for the share page's verdict to record a device in. */
+  workspaceId?: string;
+  /**
+   * The profile's UDIDs (FileRecord.provisionedUdids), copied at complete so the share page's iOS
+   * verdict needs no read of the file item; never in an answer. Absent on share items written
+   * before they were copied: the verdict then reads the file item (build-verdicts.ts).
+   */
+  provisionedUdids?: string[];
 }
 
 export interface FileRepository {

@@ -100,6 +100,23 @@ describe("buildVerdicts", () => {
     expect(none.secretReads()).toBe(0);
   });
 
+  it("takes the UDIDs a page already holds (the share item's copy) without reading the file item, and reads for a build without them", async () => {
+    const w = world();
+    const cookie = signDeviceCookie(secret, claim(OUT));
+    const carried = { ...ios("fil_new"), workspaceId: "ws_2", provisionedUdids: [IN] };
+    const verdicts = await buildVerdicts(w.deps, { builds: [carried, ios("fil_1")], cookies: [cookie], email: null });
+    expect(verdicts.get("fil_new")).toMatchObject({ kind: "not-in-profile", told: true });
+    expect(verdicts.get("fil_1")).toMatchObject({ kind: "not-in-profile", told: true });
+    // Only the build passed without its UDIDs (an old share item) was read; the device is recorded in both workspaces.
+    expect(w.reads).toEqual(["fil_1"]);
+    expect(w.writes.map((d) => d.workspaceId).sort()).toEqual(["ws_1", "ws_2"]);
+
+    const inside = world();
+    const ok = await buildVerdicts(inside.deps, { builds: [{ ...carried, provisionedUdids: [IN.toLowerCase()] }], cookies: [signDeviceCookie(secret, claim(IN))], email: null });
+    expect(ok.get("fil_new")).toMatchObject({ kind: "in-profile" });
+    expect(inside.reads).toEqual([]);
+  });
+
   it("treats a forged or foreign cookie as no device", async () => {
     const w = world();
     const forged = signDeviceCookie(new Uint8Array(32).fill(8), claim(OUT));

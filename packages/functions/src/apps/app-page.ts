@@ -53,9 +53,9 @@ function latestCard(platform: "ios" | "android", device: string, shown: ShownBui
 <div class="app">${iconUrl ? html`<img src="${iconUrl}" alt="" width="72" height="72">` : html`<div class="placeholder" aria-hidden="true"></div>`}
 <div><h2 id="${id}">${m.appName} for ${device}</h2><p class="sub">${describeBuild(file)}</p><p class="sub">Uploaded ${formatDateTime(file.completedAt)}</p></div></div>
 ${offer.notices.length > 0 && html`<div class="notice" role="note">${offer.notices.map((n) => noticeText(n, file))}</div>`}
+${verdict}
 <div class="actions">${offer.actions.map((a) => actionButton(a, links.build(file)))}</div>
 ${devices !== undefined && html`<p class="sub">Installs only on the ${devices} device${devices === 1 ? "" : "s"} registered in its provisioning profile.</p>`}
-${verdict}
 ${notes && html`<h3>Release notes</h3><p class="notes">${notes}</p>`}
 ${help.length > 0 && html`<div class="help"><h3>Help with installing</h3>${help}</div>`}
 </section>`;

@@ -209,7 +209,10 @@ export function actionButton({ action, primary, label }: InstallAction, links: P
 export interface PageOptions {
   /** The tester the build was sent to: "Sent to <address>" under the build's name. */
   sentTo?: string;
-  /** Whether this iPhone is in the build's profile, under the buttons (install-help.ts's verdictHtml). */
+  /**
+   * Whether this iPhone is in the build's profile (install-help.ts's verdictHtml), above the
+   * buttons: the tester reads it before tapping Install, not after.
+   */
   verdict?: SafeHtml | undefined;
   /** The install help that applies here (install-help.ts's guidanceItems), a card below the buttons. */
   help?: SafeHtml[];
@@ -252,9 +255,9 @@ export function renderSharePage({ file, offer, iconUrl }: Pick<SharePage, "file"
 <div><h1 id="app-title">${m.appName}</h1><p class="sub">${describeBuild(file)}</p>${options.sentTo && html`<p class="sub">Sent to <strong>${options.sentTo}</strong></p>`}</div></div>
 ${links.newer && html`<div class="newer" role="note"><p>A newer build is available: <a href="${links.newer.url}">${links.newer.label}</a></p></div>`}
 ${offer.notices.length > 0 && html`<div class="notice" role="note">${offer.notices.map((n) => noticeText(n, file))}</div>`}
+${options.verdict}
 <div class="actions">${offer.actions.map((a) => actionButton(a, links))}</div>
 ${devices !== undefined && html`<p class="sub">Installs only on the ${devices} device${devices === 1 ? "" : "s"} registered in its provisioning profile.</p>`}
-${options.verdict}
 </section>
 ${guidanceCard(options.help ?? [])}
 ${offer.qrTap && html`<section class="card" aria-labelledby="qr-title"><h2 id="qr-title">Open on your phone</h2><div class="qr">${raw(links.qrSvg)}<p>Scan this code with the phone's camera to open this page there, then tap ${offer.qrTap}.</p></div></section>`}

@@ -94,6 +94,10 @@ export class DynamoFileRepository implements FileRepository {
       ...(file.iconKey ? { iconKey: file.iconKey } : {}),
       ...(file.iconVersionId ? { iconVersionId: file.iconVersionId } : {}),
       ...(file.buildContext ? { buildContext: file.buildContext } : {}),
+      // For the share page's iOS verdict without a read of the file item (docs/devices.md). At most
+      // MAX_PROVISIONED_UDIDS (1,000, extraction's bound) of 40 characters: ~45 KB, as on the record.
+      ...(file.workspaceId ? { workspaceId: file.workspaceId } : {}),
+      ...(file.provisionedUdids ? { provisionedUdids: file.provisionedUdids } : {}),
     };
     // Optional attributes the completed record carries, written only when present.
     const optional = {
@@ -101,7 +105,7 @@ export class DynamoFileRepository implements FileRepository {
       ...(file.iconKey ? { iconKey: file.iconKey } : {}),
       ...(file.iconVersionId ? { iconVersionId: file.iconVersionId } : {}),
       ...(file.buildContext ? { buildContext: file.buildContext } : {}),
-      // The profile's UDIDs (docs/devices.md): on the file record only, not on the share item.
+      // The profile's UDIDs (docs/devices.md): on the file record, and copied to the share item above.
       ...(file.provisionedUdids ? { provisionedUdids: file.provisionedUdids } : {}),
       // A JSON string like metadata (read whole, never queried); "null" for a first build. Its
       // severity is a plain attribute beside it, what a file list reads.
@@ -203,6 +207,8 @@ export class DynamoFileRepository implements FileRepository {
     if (iconKey) shared.iconKey = iconKey;
     if (typeof iconVersionId === "string") shared.iconVersionId = iconVersionId;
     if (item.buildContext && typeof item.buildContext === "object") shared.buildContext = item.buildContext as SharedFile["buildContext"];
+    if (typeof item.workspaceId === "string") shared.workspaceId = item.workspaceId;
+    if (Array.isArray(item.provisionedUdids)) shared.provisionedUdids = item.provisionedUdids.filter((u): u is string => typeof u === "string");
     return shared;
   }
 }
