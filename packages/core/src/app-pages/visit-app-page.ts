@@ -7,6 +7,7 @@ import { admit, ICON_SECONDS, iconLocation, packageLocation, type Visit } from "
 import { AppBuildNotFoundError, AppPageNotFoundError } from "./app-page-errors";
 import { isAppSlug } from "./app-page-settings";
 import type { AppPageProject, AppPageStore } from "./app-page-store.port";
+import { newestWindow } from "../releases/latest-builds";
 import { isExpired, isListed, type ListedBuild } from "./newer-build";
 
 /**
@@ -51,9 +52,6 @@ export type AppVisit = Omit<Visit, "userKey"> & { slug: string | undefined };
 
 /** At most this many builds are listed below the latest ones. */
 export const EARLIER_BUILDS = 20;
-/** Uploads read per page view: two gsi1 pages of 50, newest first. */
-const PAGE = 50;
-const PAGES = 2;
 
 /** The access tokens' subject: the page's own, apart from every share key. */
 const subjectOf = (slug: string) => `app:${slug}`;
@@ -101,14 +99,8 @@ export async function openAppPage(deps: AppVisitDeps, visit: AppVisit & { insecu
   const now = deps.clock.now();
   await admit(deps.limits.sharePage, visit.client, "client", now);
   const project = await openPage(deps, visit, now, { password: true });
-  const builds: ListedBuild[] = [];
-  let after: string | undefined;
-  for (let i = 0; i < PAGES; i++) {
-    const page = await deps.files.page(project.projectId, PAGE, after);
-    builds.push(...page.items.filter(isListed));
-    if (!page.after) break;
-    after = page.after;
-  }
+  // The latest-build window (releases/latest-builds.ts: the project's 100 newest files) in one Query.
+  const builds = (await newestWindow(deps.files, project.projectId)).filter(isListed);
   const device = deviceOfUserAgent(visit.userAgent);
   const show = (file: ListedBuild): ShownBuild => ({ file, offer: installOffer(file, device, { insecure: visit.insecure, now }) });
   const latestIos = builds.find((f) => f.metadata.platform === "ios" && !isExpired(f, now));

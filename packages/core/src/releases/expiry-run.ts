@@ -6,6 +6,7 @@ import type { Actor } from "../workspaces/actor";
 import { expiryMail, expiryUnsubscribeToken, expiryUnsubscribeUrl, expiryUnsubscribeUserOf } from "./expiry-mail";
 import type { ExpiringAnswer, ExpiringItem } from "./expiring.schema";
 import { expiryWarningsDue, type ExpiringBuild, type ExpiryKind } from "./expiry-warnings";
+import { latestBuilds, newestWindow } from "./latest-builds";
 
 /**
  * The daily expiry-warning run and the dashboard's list of what is about to expire (issue 24
@@ -13,11 +14,13 @@ import { expiryWarningsDue, type ExpiringBuild, type ExpiryKind } from "./expiry
  *
  * **Which builds.** A profile that expires on a build nobody installs any more is noise; the
  * builds people install are each app's newest. So: per project, the newest completed build of
- * each platform and bundle id among the project's 100 newest files (the diff's window, so a CI
- * that uploads other apps in between still finds it). An older build's profile or link is not
- * warned about: the newest build is what testers get from the app page and the portal.
+ * each platform and bundle id in the latest-build window (latest-builds.ts: the project's 100
+ * newest files, the diff's window, so a CI that uploads other apps in between still finds it),
+ * read in one Query. An older build's profile or link is not warned about: the newest build is
+ * what testers get from the app page and the portal.
  */
-export const LATEST_WINDOW = 100;
+export { LATEST_WINDOW, latestBuilds } from "./latest-builds";
+
 /** The dashboard lists profiles expiring within this many days (the widest mail threshold)… */
 export const EXPIRING_PROFILE_DAYS = 30;
 /** …and share links expiring within one day (the link's only threshold). */
@@ -27,19 +30,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const WARNED_PROFILE_KINDS = new Set(["ad-hoc", "development", "enterprise"]);
 
 /** A project's latest builds: newest completed per platform and bundle id, newest first. */
-export function latestBuilds(files: readonly FileRecord[]): FileRecord[] {
-  const seen = new Set<string>();
-  const out: FileRecord[] = [];
-  const completed = files.filter((f) => f.status === "completed" && f.metadata && f.completedAt);
-  completed.sort((a, b) => (a.completedAt! < b.completedAt! ? 1 : a.completedAt! > b.completedAt! ? -1 : 0));
-  for (const file of completed) {
-    const key = `${file.metadata!.platform ?? ""}\n${file.metadata!.bundleId}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(file);
-  }
-  return out;
-}
+const latestBuildsOf = async (files: Pick<FileCatalog, "page">, projectId: string) => latestBuilds(await newestWindow(files, projectId));
 
 interface Provisioning {
   kind?: string;
@@ -120,8 +111,7 @@ export async function sendExpiryWarnings(deps: ExpiryRunDeps, now: Date): Promis
   for await (const page of deps.store.projects()) {
     for (const project of page) {
       outcome.projects += 1;
-      const { items } = await deps.files.page(project.projectId, LATEST_WINDOW);
-      const builds = latestBuilds(items);
+      const builds = await latestBuildsOf(deps.files, project.projectId);
       if (builds.length === 0) continue;
       outcome.builds += builds.length;
       const [expiring, settled] = await Promise.all([expiringOf(deps.files, builds), deps.store.settled(builds.map((b) => b.fileId))]);
@@ -207,7 +197,7 @@ export async function listExpiring(deps: ExpiringDeps, actor: Actor, input: { wo
   const projects = (await deps.projects.list(input.workspaceId)).filter((p) => p.status !== "deleting");
   const perProject = await Promise.all(
     projects.map(async (project) => {
-      const builds = latestBuilds((await deps.files.page(project.projectId, LATEST_WINDOW)).items);
+      const builds = await latestBuildsOf(deps.files, project.projectId);
       if (builds.length === 0) return [];
       const expiring = await expiringOf(deps.files, builds);
       const items: ExpiringItem[] = [];
