@@ -11,13 +11,13 @@ import { deviceVerdict, listsDevices, type DeviceVerdict, type VerdictBuild } fr
  *
  * Reads only what a verdict needs, and only for builds whose profile can list devices: the build's
  * stored UDIDs and workspace, the device cookie's secret (cached per container). A page that
- * already holds the UDIDs (the share item carries them, as every file record does) passes them in
+ * already holds the UDIDs (a share item or file record written since complete kept them) passes them in
  * and costs no read; a build passed without them (a share item written before complete copied
  * them, the portal's builds) costs one GetItem of its file item. A cookie that is absent, forged
  * or for another stage names no device.
  */
 
-/** The build's facts beyond its metadata, from the file item (complete stores the profile's UDIDs). */
+/** The build's facts beyond its metadata: complete stores them on the file item and copies them onto the share item. */
 export interface BuildProfile {
   workspaceId?: string;
   provisionedUdids?: string[];
