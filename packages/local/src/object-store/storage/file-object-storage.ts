@@ -60,6 +60,13 @@ export function newVersionId(): string {
  */
 export class FileObjectStorage {
   private readonly keyLocks = new KeyedLock();
+  /**
+   * Each bucket's marker (creation date, versioning) once read or written. This store is the data
+   * dir's only writer while it runs (the stack lock), and every bucket change goes through this
+   * class, so the cache cannot go stale; without it every request stat()ed the bucket folder and
+   * read its marker file, twice for a GET (the request's check and the object lookup's).
+   */
+  private readonly markers = new Map<string, { createdAt: Date; versioning?: VersioningStatus }>();
 
   private constructor(readonly dataDir: string) {}
 
@@ -78,7 +85,7 @@ export class FileObjectStorage {
 
   async bucketExists(bucket: string): Promise<boolean> {
     if (!isValidBucketName(bucket)) return false;
-    return isDirectory(join(this.dataDir, bucket));
+    return this.markers.has(bucket) || isDirectory(join(this.dataDir, bucket));
   }
 
   /** Returns false when the bucket already existed (CreateBucket is idempotent for its owner). */
@@ -102,6 +109,7 @@ export class FileObjectStorage {
     if ((await this.listHistories(bucket)).length > 0) {
       throw new S3Error(409, "BucketNotEmpty", "The bucket you tried to delete is not empty", { BucketName: bucket });
     }
+    this.markers.delete(bucket);
     await rm(join(this.dataDir, bucket), { recursive: true, force: true });
   }
 
@@ -262,6 +270,14 @@ export class FileObjectStorage {
   }
 
   private async readMarker(bucket: string): Promise<{ createdAt: Date; versioning?: VersioningStatus }> {
+    const known = this.markers.get(bucket);
+    if (known) return known;
+    const marker = await this.readMarkerFile(bucket);
+    this.markers.set(bucket, marker);
+    return marker;
+  }
+
+  private async readMarkerFile(bucket: string): Promise<{ createdAt: Date; versioning?: VersioningStatus }> {
     try {
       const marker = JSON.parse(await readFile(join(this.dataDir, bucket, BUCKET_MARKER), "utf8")) as Record<string, unknown>;
       if (typeof marker.createdAt === "string") {
@@ -278,6 +294,7 @@ export class FileObjectStorage {
     const temp = this.tempFile();
     await writeFile(temp, JSON.stringify(marker));
     await rename(temp, join(this.dataDir, bucket, BUCKET_MARKER));
+    this.markers.set(bucket, { createdAt: new Date(marker.createdAt), ...(marker.versioning ? { versioning: marker.versioning } : {}) });
   }
 
   private locate(bucket: string, key: string) {
