@@ -15,6 +15,7 @@ import { fieldId } from "./field";
 import { FormScaffold } from "./form-scaffold";
 import { Card } from "./layouts";
 import { useForm } from "./use-form";
+import "../styles/testers.css";
 
 /**
  * A build's testers (issue 20): who it was sent to (each distribution, and each recipient with

@@ -24,6 +24,7 @@ import { fieldId, PasswordField, TextField } from "./field";
 import { FormScaffold } from "./form-scaffold";
 import { Card } from "./layouts";
 import { schemaErrors, useForm, whenEmpty } from "./use-form";
+import "../styles/testers.css";
 
 /**
  * A project's tester settings (issue 20): the groups every completed upload goes to, the public

@@ -15,6 +15,7 @@ import { FormScaffold } from "../components/form-scaffold";
 import { AppShell, Card, EmptyState } from "../components/layouts";
 import { useForm } from "../components/use-form";
 import { groupNameError } from "./testers.page";
+import "../styles/testers.css";
 
 /**
  * One tester group: its testers (how each joined, the last build they installed), adding

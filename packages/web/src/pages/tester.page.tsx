@@ -10,6 +10,7 @@ import { useWorkspace } from "../app/workspace";
 import { InWorkspace, Loaded } from "../components/data";
 import { platformLabel } from "../components/file-list";
 import { AppShell, Card, EmptyState } from "../components/layouts";
+import "../styles/testers.css";
 
 /**
  * One tester of the workspace (`?email=`; `?workspace=` says which workspace's view): the
