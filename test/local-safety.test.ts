@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,7 +10,8 @@ import { stack } from "./support/api";
 
 /**
  * What happens around a running stack: a second one on the same data directory, a stack killed
- * with SIGKILL, a JVM that hangs or dies, a busy port. (This file starts its own stacks.)
+ * with SIGKILL, a JVM that hangs or dies, a busy port, a dashboard that does not build. (This
+ * file starts its own stacks.)
  */
 const dirs: string[] = [];
 const running: StackProcess[] = [];
@@ -137,6 +138,33 @@ describe("a busy port", () => {
     } finally {
       blocker.close();
     }
+  }, 300_000);
+});
+
+describe("a dashboard that does not build", () => {
+  it("refuses to start, with the build's error, instead of serving the previous build", async () => {
+    // A stand-in dashboard package (HANGAR_WEB_DIR) with a previous build and newer sources whose
+    // build fails as the real one did when a merge broke its stylesheet.
+    const web = newDir();
+    mkdirSync(join(web, "src"));
+    mkdirSync(join(web, "dist"));
+    writeFileSync(join(web, "dist", "index.html"), "<!doctype html><title>yesterday's dashboard</title>");
+    writeFileSync(join(web, "package.json"), JSON.stringify({ name: "web-broken", private: true, scripts: { build: "node build.cjs" } }));
+    writeFileSync(join(web, "build.cjs"), `console.error("[vite:css] Unexpected token Semicolon in src/styles/app.css:1200"); process.exit(1);\n`);
+    writeFileSync(join(web, "src", "main.tsx"), "export {};\n");
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(web, "src", "main.tsx"), later, later);
+
+    const dataDir = newDir();
+    const result = await runStackUntilExit(dataDir, { HANGAR_WEB_DIR: web });
+    expect(result.code).toBe(1);
+    expect(result.output).toContain(`Cannot start: the dashboard build failed (${web}: npm run build)`);
+    expect(result.output).toContain("[vite:css] Unexpected token Semicolon in src/styles/app.css:1200");
+    expect(result.output).toContain("npm run build:web");
+    expect(result.output).not.toContain("Hangar is running at");
+    expect(existsSync(join(dataDir, "stack.json"))).toBe(false);
+    // The previous build is left as it was, for when the sources are fixed.
+    expect(readFileSync(join(web, "dist", "index.html"), "utf8")).toContain("yesterday's dashboard");
   }, 300_000);
 });
 

@@ -110,8 +110,8 @@ describe("accounts in the browser", () => {
 
     await page.getByRole("link", { name: "Create an account" }).click();
     await expectPath(page, "/sign-up");
-    // The password rules are stated before anyone types.
-    expect(await page.getByText("At least 12 characters (up to 256). Common passwords are not accepted.").isVisible()).toBe(true);
+    // The password rules are stated before anyone types (waited for: the page is a lazy chunk).
+    await page.getByText("At least 12 characters (up to 256). Common passwords are not accepted.").waitFor({ state: "visible" });
     await audit(page, "02-sign-up");
 
     await signUp(page, email);

@@ -167,7 +167,8 @@ describe("the dashboard", () => {
     await page.getByRole("button", { name: "Create project" }).click();
     await eventually(() => new URL(page.url()).pathname).toBe("/login");
     expect(new URL(page.url()).searchParams.get("next")).toBe("/projects/new");
-    expect(await page.getByText("Your session ended — sign in again").isVisible()).toBe(true);
+    // The login page is a chunk of its own, loaded on first use: wait for it to show.
+    await page.getByText("Your session ended — sign in again").waitFor({ state: "visible" });
     await audited(page, "login-session-ended");
 
     await field(page, "E-mail address").fill(email);

@@ -242,6 +242,37 @@ describe("the Devices page", () => {
     expect(problems).toEqual([]);
   });
 
+  it("shows the first devices in a build's profile and the rest on request, by keyboard", async () => {
+    // The profile's other two UDIDs registered too: four devices in the profile, three shown.
+    await seedDevice(doc, stack.info.tableName, workspaceId, { udid: profileUdids[2]!, name: "Eve’s iPhone", email: "eve@example.com" });
+    await seedDevice(doc, stack.info.tableName, workspaceId, { udid: profileUdids[3]!, name: "Finn’s iPhone", email: "finn@example.com" });
+    const { page, problems } = await browserOf(owner);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/files/${devBuild}`);
+    const toggle = page.getByRole("button", { name: "Show all 4 devices in the profile" });
+    await toggle.waitFor();
+    expect(await rows(page, "devices-included").count()).toBe(3);
+    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    expect(await toggle.getAttribute("aria-controls")).toBe("devices-included-table");
+    expect(await page.locator("#devices-included-table").getByTestId("devices-included").count()).toBe(1);
+    await audited(page, "file-devices-collapsed");
+
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    await eventually(() => rows(page, "devices-included").count()).toBe(4);
+    const fewer = page.getByRole("button", { name: "Show fewer" });
+    expect(await fewer.getAttribute("aria-expanded")).toBe("true");
+    // Focus stays on the control, which now says what it does.
+    expect(await page.evaluate("document.activeElement?.textContent")).toBe("Show fewer");
+    expect(await rows(page, "devices-included").getByRole("rowheader").allTextContents()).toEqual(
+      expect.arrayContaining(["Ana’s iPhone", "Ben’s iPad", "Eve’s iPhone", "Finn’s iPhone"]),
+    );
+    await audited(page, "file-devices-expanded");
+    await page.keyboard.press("Space");
+    await eventually(() => rows(page, "devices-included").count()).toBe(3);
+    expect(problems).toEqual([]);
+  });
+
   it("passes axe-core in both schemes at phone and desktop widths", () => {
     expect(violations).toEqual([]);
   });

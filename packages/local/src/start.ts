@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { JavaMissingError } from "./dynamodb/dynamodb-local";
 import { freeBasePort, startLocalStack, type LocalStack } from "./local-stack";
 import { StackLockedError } from "./stack-lock";
-import { ensureDashboardBuilt } from "./web/dashboard-build";
+import { DashboardBuildError, ensureDashboardBuilt } from "./web/dashboard-build";
 
 /**
  * `npm start`: the whole service on one machine, no AWS account. Settings come from the same
@@ -16,7 +16,8 @@ const dataDir = env.HANGAR_DATA_DIR ?? ".hangar";
 const port = Number(env.PORT ?? 3000);
 const host = env.HOST ?? "127.0.0.1";
 const optionalPort = (v: string | undefined) => (v ? Number(v) : undefined);
-const WEB_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../web");
+// HANGAR_WEB_DIR: another dashboard package (tests give one whose build fails).
+const WEB_DIR = env.HANGAR_WEB_DIR ? resolve(env.HANGAR_WEB_DIR) : resolve(dirname(fileURLToPath(import.meta.url)), "../../web");
 
 let stack: LocalStack | undefined;
 let stopping = false;
@@ -68,6 +69,10 @@ try {
   console.log(`Hangar is running at ${info.baseUrl}`);
 } catch (error) {
   if (error instanceof JavaMissingError || error instanceof StackLockedError) console.error(`Cannot start: ${error.message}`);
+  else if (error instanceof DashboardBuildError) {
+    // Nothing is served rather than an old dashboard; the build's own words say what to fix.
+    console.error(`Cannot start: ${error.message}. Its output:\n\n${error.output}\n\nFix the error (\`npm run build:web\` runs the same build), then start again.`);
+  }
   else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
     const { port: busy, service } = error as NodeJS.ErrnoException & { port?: number; service?: string };
     const suggestion = await freeBasePort(host).catch(() => 0);

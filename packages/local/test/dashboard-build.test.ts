@@ -2,11 +2,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { dashboardBuildReason, ensureDashboardBuilt } from "../src/web/dashboard-build";
+import { DashboardBuildError, dashboardBuildReason, ensureDashboardBuilt } from "../src/web/dashboard-build";
 
 /**
  * npm start builds the dashboard only when its build is missing or older than its sources, and a
- * failed build never stops the stack. A stand-in web package whose `build` script writes
+ * failed build stops it with the build's error (never an old dashboard served in silence). A stand-in web package whose `build` script writes
  * index.html (numbered, to tell builds apart) into the --outDir it is given.
  */
 const root = mkdtempSync(join(tmpdir(), "hangar-webbuild-"));
@@ -63,22 +63,32 @@ describe("dashboard build on npm start", () => {
     expect(existsSync(join(web, ".build", `out-${process.pid}`))).toBe(false);
   });
 
-  it("keeps serving the previous build when a build fails, and says why", async () => {
+  it("fails with the build's own error when a build fails, and leaves the previous build as it was", async () => {
     const web = webPackage("failing");
     const log = () => undefined;
     await ensureDashboardBuilt({ webDir: web, log });
     writeFileSync(join(web, "FAIL"), "");
     touch(join(web, "src", "main.tsx"), 60);
-    const lines: string[] = [];
-    expect(await ensureDashboardBuilt({ webDir: web, log: (l) => lines.push(l) })).toBe(join(web, "dist"));
+    const failure = await ensureDashboardBuilt({ webDir: web, log }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(DashboardBuildError);
+    expect((failure as DashboardBuildError).message).toBe(`the dashboard build failed (${web}: npm run build)`);
+    expect((failure as DashboardBuildError).output).toContain("type error in src/app.tsx");
     expect(readFileSync(join(web, "dist", "index.html"), "utf8")).toBe("build 1");
-    expect(lines.join("\n")).toMatch(/build failed; serving the previous build[\s\S]*type error in src\/app\.tsx/);
+    expect(existsSync(join(web, ".build", `out-${process.pid}`))).toBe(false);
+    // The next start builds again (the sources are still newer than the build), and once fixed, succeeds.
+    rmSync(join(web, "FAIL"));
+    expect(await ensureDashboardBuilt({ webDir: web, log })).toBe(join(web, "dist"));
+    expect(readFileSync(join(web, "dist", "index.html"), "utf8")).toBe("build 2");
   });
 
-  it("serves nothing (the stack shows its built-in page) when the first build fails or there is no web package", async () => {
+  it("fails when the first build fails; serves nothing (the stack shows its built-in page) without a web package", async () => {
     const web = webPackage("never");
     writeFileSync(join(web, "FAIL"), "");
-    expect(await ensureDashboardBuilt({ webDir: web, log: () => undefined })).toBeUndefined();
+    await expect(ensureDashboardBuilt({ webDir: web, log: () => undefined })).rejects.toThrow(DashboardBuildError);
+    expect(existsSync(join(web, "dist"))).toBe(false);
     expect(await ensureDashboardBuilt({ webDir: join(root, "no-such-package"), log: () => undefined })).toBeUndefined();
   });
 });

@@ -1,3 +1,7 @@
+// Base styles first: each area's stylesheet, imported by its page or component, comes after them.
+import "./styles/base.css";
+import "./styles/palette.css";
+import "./styles/widgets.css";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
@@ -5,7 +9,6 @@ import { App } from "./app/app";
 import { createQueryClient } from "./app/query-client";
 import { RouterProvider } from "./app/router";
 import { SessionProvider } from "./app/session";
-import "./styles/app.css";
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

@@ -10,7 +10,7 @@ describe("project palette", () => {
   });
 
   it("has a stylesheet rule painting each color with its hex value", () => {
-    const css = readFileSync(new URL("../src/styles/app.css", import.meta.url), "utf8");
+    const css = readFileSync(new URL("../src/styles/palette.css", import.meta.url), "utf8");
     for (const [name, { hex, text }] of Object.entries(CORE_COLORS)) {
       const rule = new RegExp(`\\.${colorClass(name)}\\s*\\{[^}]*--swatch:\\s*${hex};[^}]*--swatch-text:\\s*${text};`, "i");
       expect(css, name).toMatch(rule);

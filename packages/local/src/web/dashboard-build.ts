@@ -7,6 +7,10 @@ import { isAlive } from "../process/process-table";
  * `npm start` serves the dashboard from packages/web/dist and builds it first when the build is
  * missing or older than its sources, so a fresh clone (or a pull) needs no extra command.
  *
+ * A failed build stops the stack (DashboardBuildError, with the build's own output): serving
+ * the previous build instead would run an old dashboard in silence, as once happened when a
+ * merge broke the stylesheet and the local stack and the browser tests ran yesterday's app.
+ *
  * Several stacks may start at once (parallel test runs), and each may serve the folder while
  * another rebuilds it: builds are serialised by a lock file, and each writes to a folder of its
  * own that then replaces dist/ by rename, so a reader never sees a half-written or empty build.
@@ -92,10 +96,25 @@ function runBuild(webDir: string, outDir: string): Promise<{ ok: boolean; output
   });
 }
 
+/** The dashboard's build failed; `output` is the end of what it printed (the type or vite error). */
+export class DashboardBuildError extends Error {
+  constructor(
+    readonly webDir: string,
+    readonly output: string,
+  ) {
+    super(`the dashboard build failed (${webDir}: npm run build)`);
+    this.name = "DashboardBuildError";
+  }
+}
+
+/** The last lines of a build's output: where tsc and vite put the error. */
+const tail = (output: string) => output.trim().split("\n").slice(-40).join("\n");
+
 /**
- * Builds the dashboard when needed. Never fails the stack: without packages/web, or when the
- * build fails, the stack still starts (serving the previous build, or a page that says the
- * dashboard is not built) and the log says why. Returns the folder to serve, if there is one.
+ * Builds the dashboard when needed; a fresh build is only a look at file times. Without
+ * packages/web (a checkout of the API alone) there is nothing to serve and the stack shows a
+ * page that says so. A failed build throws DashboardBuildError and leaves dist/ as it was.
+ * Returns the folder to serve.
  */
 export async function ensureDashboardBuilt({ webDir, log }: DashboardBuildOptions): Promise<string | undefined> {
   const dist = join(webDir, "dist");
@@ -115,9 +134,7 @@ export async function ensureDashboardBuilt({ webDir, log }: DashboardBuildOption
     const result = await runBuild(webDir, outDir);
     if (!result.ok || !existsSync(join(outDir, "index.html"))) {
       rmSync(outDir, { recursive: true, force: true });
-      log(`The dashboard build failed; ${existsSync(join(dist, "index.html")) ? "serving the previous build" : "serving a \"not built\" page"}:`);
-      log(result.output.trim().split("\n").slice(-20).join("\n"));
-      return existsSync(dist) ? dist : undefined;
+      throw new DashboardBuildError(webDir, tail(result.ok ? `${result.output}\nThe build wrote no index.html.` : result.output));
     }
     const old = join(buildDir, `old-${process.pid}`);
     rmSync(old, { recursive: true, force: true });

@@ -1,40 +1,81 @@
-import { useEffect, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, type ReactNode } from "react";
 import { restoreDraft } from "./form-drafts";
 import { Button } from "../components/button";
 import { AuthLayout } from "../components/layouts";
 import { ErrorSummary } from "../components/alerts";
-import { AcceptInvitationPage } from "../pages/accept-invitation.page";
-import { AccountPage } from "../pages/account.page";
-import { AuditLogPage } from "../pages/audit-log.page";
-import { MembersPage } from "../pages/members.page";
-import { WebhooksPage } from "../pages/webhooks.page";
-import { NewWorkspacePage } from "../pages/new-workspace.page";
-import { WorkspaceSettingsPage } from "../pages/workspace-settings.page";
-import { CheckEmailPage } from "../pages/check-email.page";
-import { DashboardPage } from "../pages/dashboard.page";
-import { DeveloperSettingsPage } from "../pages/developer-settings.page";
-import { ForgotPasswordPage } from "../pages/forgot-password.page";
-import { LoginPage } from "../pages/login.page";
 import { NotFoundPage } from "../pages/not-found.page";
-import { ProfilePage } from "../pages/profile.page";
-import { NewProjectPage, ProjectsPage } from "../pages/projects.page";
-import { ProjectPage } from "../pages/project.page";
-import { FilePage } from "../pages/file.page";
-import { TesterGroupPage } from "../pages/tester-group.page";
-import { TesterPage } from "../pages/tester.page";
-import { TestersPage } from "../pages/testers.page";
-import { DevicesPage } from "../pages/devices.page";
-import { KeyUsagePage } from "../pages/key-usage.page";
-import { ResetPasswordPage } from "../pages/reset-password.page";
-import { SignUpPage } from "../pages/sign-up.page";
-import { VerifyEmailPage } from "../pages/verify-email.page";
-import { JoinPage } from "../pages/join.page";
-import { TesterAppPage } from "../pages/tester-app.page";
-import { TesterAppsPage } from "../pages/tester-apps.page";
-import { TesterSignInPage } from "../pages/tester-sign-in.page";
 import { paths, ROUTE_PATTERNS, type ParamsOf, type RoutePath, type RoutePattern } from "./paths";
 import { matchPath, Redirect, useLocation, useSearchParam } from "./router";
 import { homeFor, useSession } from "./session";
+
+/**
+ * Every page but "not found" is its own chunk (with its stylesheet), loaded when first shown, so
+ * the first page loads the frame and itself, not the whole dashboard. Once a page has rendered,
+ * the others are fetched while the browser is idle, so moving between pages does not wait.
+ */
+const pageLoaders: (() => Promise<unknown>)[] = [];
+/** A page module's component by its export name (a page is a function component). */
+type PageExport<C> = C extends (props: infer P) => ReactNode ? (props: P) => ReactNode : never;
+
+function lazyPage<M, N extends keyof M>(load: () => Promise<M>, name: N) {
+  pageLoaders.push(load);
+  return lazy(async () => ({ default: (await load())[name] as PageExport<M[N]> }));
+}
+
+const AcceptInvitationPage = lazyPage(() => import("../pages/accept-invitation.page"), "AcceptInvitationPage");
+const AccountPage = lazyPage(() => import("../pages/account.page"), "AccountPage");
+const AuditLogPage = lazyPage(() => import("../pages/audit-log.page"), "AuditLogPage");
+const MembersPage = lazyPage(() => import("../pages/members.page"), "MembersPage");
+const WebhooksPage = lazyPage(() => import("../pages/webhooks.page"), "WebhooksPage");
+const NewWorkspacePage = lazyPage(() => import("../pages/new-workspace.page"), "NewWorkspacePage");
+const WorkspaceSettingsPage = lazyPage(() => import("../pages/workspace-settings.page"), "WorkspaceSettingsPage");
+const CheckEmailPage = lazyPage(() => import("../pages/check-email.page"), "CheckEmailPage");
+const DashboardPage = lazyPage(() => import("../pages/dashboard.page"), "DashboardPage");
+const DeveloperSettingsPage = lazyPage(() => import("../pages/developer-settings.page"), "DeveloperSettingsPage");
+const ForgotPasswordPage = lazyPage(() => import("../pages/forgot-password.page"), "ForgotPasswordPage");
+const LoginPage = lazyPage(() => import("../pages/login.page"), "LoginPage");
+const ProfilePage = lazyPage(() => import("../pages/profile.page"), "ProfilePage");
+const NewProjectPage = lazyPage(() => import("../pages/projects.page"), "NewProjectPage");
+const ProjectsPage = lazyPage(() => import("../pages/projects.page"), "ProjectsPage");
+const ProjectPage = lazyPage(() => import("../pages/project.page"), "ProjectPage");
+const FilePage = lazyPage(() => import("../pages/file.page"), "FilePage");
+const TesterGroupPage = lazyPage(() => import("../pages/tester-group.page"), "TesterGroupPage");
+const TesterPage = lazyPage(() => import("../pages/tester.page"), "TesterPage");
+const TestersPage = lazyPage(() => import("../pages/testers.page"), "TestersPage");
+const DevicesPage = lazyPage(() => import("../pages/devices.page"), "DevicesPage");
+const KeyUsagePage = lazyPage(() => import("../pages/key-usage.page"), "KeyUsagePage");
+const ResetPasswordPage = lazyPage(() => import("../pages/reset-password.page"), "ResetPasswordPage");
+const SignUpPage = lazyPage(() => import("../pages/sign-up.page"), "SignUpPage");
+const VerifyEmailPage = lazyPage(() => import("../pages/verify-email.page"), "VerifyEmailPage");
+const JoinPage = lazyPage(() => import("../pages/join.page"), "JoinPage");
+const TesterAppPage = lazyPage(() => import("../pages/tester-app.page"), "TesterAppPage");
+const TesterAppsPage = lazyPage(() => import("../pages/tester-apps.page"), "TesterAppsPage");
+const TesterSignInPage = lazyPage(() => import("../pages/tester-sign-in.page"), "TesterSignInPage");
+
+let prefetched = false;
+function prefetchPages() {
+  if (prefetched) return;
+  prefetched = true;
+  const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
+  // Only warms the browser's cache: a failure here is ignored, and the page's own load says so.
+  idle(() => void Promise.allSettled(pageLoaders.map((load) => load())));
+}
+
+/** Committed with the page it follows, once that page's chunk has loaded. */
+function PrefetchPages() {
+  useEffect(prefetchPages, []);
+  return null;
+}
+
+/** A page, with the frame's empty placeholder while its chunk loads (the first time only). */
+function Page({ children }: { children: ReactNode }) {
+  return (
+    <Suspense fallback={<div className="boot" aria-busy="true" />}>
+      {children}
+      <PrefetchPages />
+    </Suspense>
+  );
+}
 
 /**
  * Who may see a page:
@@ -117,7 +158,7 @@ export function App() {
 
   // A tester's page does not wait for (or depend on) the dashboard's session.
   const route = findRoute(normalized);
-  if (route?.access === "tester") return <>{route.page}</>;
+  if (route?.access === "tester") return <Page>{route.page}</Page>;
 
   // Nothing until we know who is there: no flash of the login form or of the dashboard frame.
   if (state.status === "loading") return <div className="boot" aria-busy="true" />;
@@ -141,7 +182,7 @@ export function App() {
   if (route.access === "guest" && state.status === "signedIn") {
     return <Redirect to={homeFor(state.account, next)} />;
   }
-  return <>{route.page}</>;
+  return <Page>{route.page}</Page>;
 }
 
 function Unavailable({ message }: { message: string }) {

@@ -8,5 +8,5 @@ export { PROJECT_COLORS, PROJECT_COLOR_NAMES, type ProjectColor };
 
 export const colorLabel = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
-/** The CSS class painting a color (CSP forbids style attributes; app.css has one rule per color). */
+/** The CSS class painting a color (CSP forbids style attributes; styles/palette.css has one rule per color). */
 export const colorClass = (name: string) => `color-${name in PROJECT_COLORS ? name : "gray"}`;

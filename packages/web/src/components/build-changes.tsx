@@ -10,6 +10,7 @@ import { Button } from "./button";
 import { Loaded } from "./data";
 import { versionOf } from "./file-list";
 import { Card } from "./layouts";
+import "../styles/build-changes.css";
 
 /**
  * What changed between this build and the one before it (or any other build of the same app the

@@ -1,10 +1,11 @@
 import type { ReactNode } from "react";
+import "../styles/usage.css";
 
 export interface ChartSeries<T> {
   /** The day's number drawn as this series' bar. */
   value(day: T): number;
   label: string;
-  /** Fill class of the bars and the legend swatch (`chart-*` in app.css). */
+  /** Fill class of the bars and the legend swatch (`chart-*` in styles/usage.css and styles/share-settings.css). */
   className: string;
   /** Data attribute carrying the value on each day's group, for tests and tools. */
   data: string;

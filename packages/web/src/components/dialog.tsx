@@ -1,4 +1,5 @@
 import { useEffect, useRef, type ReactNode } from "react";
+import "../styles/dialog.css";
 
 /**
  * A modal dialog on the native `<dialog>` element opened with `showModal()`: the browser makes

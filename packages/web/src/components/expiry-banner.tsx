@@ -5,6 +5,7 @@ import { expiringQuery } from "../api/expiry.queries";
 import { formatDateTime } from "../app/format";
 import { paths } from "../app/paths";
 import { Link } from "../app/router";
+import "../styles/expiry-banner.css";
 
 /**
  * The banner of the dashboard and the projects page (issue 24 item 4, docs/release-safety.md

@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import type { FileDetail } from "../api/dashboard.api";
 import { devicesExportUrl, type Device, type FileDevices } from "../api/devices.api";
 import { fileDevicesQuery } from "../api/devices.queries";
@@ -84,7 +85,7 @@ function DeviceLists({ devices, file, workspaceId }: { devices: FileDevices; fil
           <h3 id="devices-included-heading" className="section-title">
             In the profile <span className="section-count">{devices.included.length}</span>
           </h3>
-          <DeviceMiniTable devices={devices.included} workspaceId={workspaceId} testId="devices-included" caption="Registered devices in this build’s profile" />
+          <IncludedDevices devices={devices.included} workspaceId={workspaceId} />
         </section>
       )}
       <p>
@@ -94,9 +95,35 @@ function DeviceLists({ devices, file, workspaceId }: { devices: FileDevices; fil
   );
 }
 
-function DeviceMiniTable({ devices, workspaceId, testId, caption }: { devices: readonly Device[]; workspaceId: string; testId: string; caption: string }) {
+/** How many of the devices in the profile show before "Show all": a profile lists up to 100 devices. */
+const INCLUDED_PREVIEW = 3;
+
+/**
+ * The devices in the profile, the first few until asked for all: what a person acts on is the
+ * missing list above, and a team's profile lists dozens (the file page ran past 5,000 px on a
+ * phone). A button with aria-expanded, naming the table it controls; focus stays on it.
+ */
+function IncludedDevices({ devices, workspaceId }: { devices: readonly Device[]; workspaceId: string }) {
+  const [all, setAll] = useState(false);
+  const collapsible = devices.length > INCLUDED_PREVIEW;
+  const shown = collapsible && !all ? devices.slice(0, INCLUDED_PREVIEW) : devices;
   return (
-    <div className="panel table-panel">
+    <>
+      <DeviceMiniTable id="devices-included-table" devices={shown} workspaceId={workspaceId} testId="devices-included" caption="Registered devices in this build’s profile" />
+      {collapsible && (
+        <div className="form-actions-row">
+          <button type="button" className="button button-secondary button-small" aria-expanded={all} aria-controls="devices-included-table" data-testid="devices-included-toggle" onClick={() => setAll(!all)}>
+            {all ? "Show fewer" : `Show all ${devices.length} devices in the profile`}
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
+
+function DeviceMiniTable({ id, devices, workspaceId, testId, caption }: { id?: string; devices: readonly Device[]; workspaceId: string; testId: string; caption: string }) {
+  return (
+    <div className="panel table-panel" id={id}>
       <table className="table" data-testid={testId}>
         <caption className="visually-hidden">{caption}</caption>
         <thead>

@@ -6,6 +6,7 @@ import { INSTALL_BLOCKER_TEXT } from "@hangar/core/installability";
 import { formatBytes } from "@hangar/core/format-bytes";
 import { formatDateTime } from "../app/format";
 import { paths } from "../app/paths";
+import "../styles/files.css";
 
 export const versionOf = (f: Pick<FileSummary, "version" | "buildNumber">) =>
   f.version ? `${f.version}${f.buildNumber ? ` (${f.buildNumber})` : ""}` : f.buildNumber ? `(${f.buildNumber})` : "—";

@@ -1,20 +1,22 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { FileDetail } from "../api/dashboard.api";
-import type { DistributeAnswer, Distribution, DistributionsAnswer, FileInstall, InstallVia } from "../api/testers.api";
+import type { DistributeAnswer, Distribution, DistributionsAnswer, FileInstall } from "../api/testers.api";
 import { distributionsQuery, fileInstallsQuery, groupsQuery, useDistribute } from "../api/testers.queries";
 import { formatDateTime } from "../app/format";
 import { paths } from "../app/paths";
 import { Link } from "../app/router";
-import { deviceLabel, inTesterWords, MAX_ADDRESSES, parseAddresses, RECIPIENT_STATUS } from "../app/testers";
+import { inTesterWords, MAX_ADDRESSES, parseAddresses, RECIPIENT_STATUS } from "../app/testers";
 import { Notice } from "./alerts";
 import { Button } from "./button";
 import { Loaded } from "./data";
 import { Dialog } from "./dialog";
+import { InstallTable } from "./install-table";
 import { fieldId } from "./field";
 import { FormScaffold } from "./form-scaffold";
 import { Card } from "./layouts";
 import { useForm } from "./use-form";
+import "../styles/testers.css";
 
 /**
  * A build's testers (issue 20): who it was sent to (each distribution, and each recipient with
@@ -133,46 +135,24 @@ function Installs({ items, workspaceId }: { items: readonly FileInstall[]; works
     );
   }
   return (
-    <div className="table-panel">
-      <table className="table" data-testid="file-installs">
-        <caption className="visually-hidden">Testers who installed this build</caption>
-        <thead>
-          <tr>
-            <th scope="col">Tester</th>
-            <th scope="col">When</th>
-            <th scope="col">Device</th>
-            <th scope="col">How</th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((i) => (
-            <tr key={i.email}>
-              <th scope="row" className="break-anywhere">
-                <Link to={paths.tester(i.email, workspaceId)}>{i.email}</Link>
-              </th>
-              <td data-label="When">
-                {formatDateTime(i.lastAt)}
-                {i.firstAt !== i.lastAt && <span className="muted"> (first {formatDateTime(i.firstAt)})</span>}
-              </td>
-              <td data-label="Device">{deviceLabel(i.deviceFamily)}</td>
-              <td data-label="How">
-                <InstallCounts via={i.via} downloads={i.downloads} installStarts={i.installStarts} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-/** "Personal link · 2 downloads, 1 install": how a tester came, and what they fetched. */
-export function InstallCounts({ via, downloads, installStarts }: { via: InstallVia; downloads: number; installStarts: number }) {
-  return (
-    <>
-      {via === "portal" ? "Tester portal" : "Personal link"} · {downloads} {downloads === 1 ? "download" : "downloads"}
-      {installStarts > 0 && `, ${installStarts} ${installStarts === 1 ? "install" : "installs"}`}
-    </>
+    <InstallTable
+      items={items}
+      itemKey={(i) => i.email}
+      rowHeader={{ label: "Tester", className: "break-anywhere", cell: (i) => <Link to={paths.tester(i.email, workspaceId)}>{i.email}</Link> }}
+      columns={[
+        {
+          label: "When",
+          cell: (i) => (
+            <>
+              {formatDateTime(i.lastAt)}
+              {i.firstAt !== i.lastAt && <span className="muted"> (first {formatDateTime(i.firstAt)})</span>}
+            </>
+          ),
+        },
+      ]}
+      caption="Testers who installed this build"
+      testId="file-installs"
+    />
   );
 }
 

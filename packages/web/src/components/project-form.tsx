@@ -7,6 +7,7 @@ import { Button } from "./button";
 import { fieldId, TextField } from "./field";
 import { FormScaffold } from "./form-scaffold";
 import { schemaErrors, useForm, whenEmpty } from "./use-form";
+import "../styles/project-form.css";
 
 const FIELDS = ["name", "description", "color"] as const;
 const LABELS = { name: "Project name", description: "Description", color: "Color" };

@@ -16,6 +16,7 @@ import { platformLabel } from "./file-list";
 import { FormScaffold } from "./form-scaffold";
 import { Card, EmptyState } from "./layouts";
 import { useForm } from "./use-form";
+import "../styles/retention.css";
 
 const FIELDS = ["keepLatest", "maxAgeDays"] as const;
 const LABELS = { keepLatest: "Builds to keep", maxAgeDays: "Maximum age in days" };

@@ -17,13 +17,15 @@ import { formatDateTime, formatRelative } from "../app/format";
 import { paths } from "../app/paths";
 import { Link } from "../app/router";
 import { describeTesterError, inTesterWords } from "../app/testers";
-import { ErrorSummary, Notice } from "./alerts";
-import { Button, DangerActions } from "./button";
+import { Notice } from "./alerts";
+import { Button } from "./button";
+import { ConfirmAction } from "./confirm-action";
 import { CopyButton, CopyField, ItemList, Loaded } from "./data";
 import { fieldId, PasswordField, TextField } from "./field";
 import { FormScaffold } from "./form-scaffold";
 import { Card } from "./layouts";
 import { schemaErrors, useForm, whenEmpty } from "./use-form";
+import "../styles/testers.css";
 
 /**
  * A project's tester settings (issue 20): the groups every completed upload goes to, the public
@@ -152,9 +154,6 @@ function AppPageForm({ project, page }: { project: Project; page: AppPage }) {
   const [password, setPassword] = useState("");
   const [removePassword, setRemovePassword] = useState(false);
   const [notice, setNotice] = useState<string>();
-  const [confirmRegenerate, setConfirmRegenerate] = useState(false);
-  const [regenerating, setRegenerating] = useState(false);
-  const [error, setError] = useState<string>();
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setNotice(undefined);
@@ -166,19 +165,6 @@ function AppPageForm({ project, page }: { project: Project; page: AppPage }) {
       setRemovePassword(false);
       setNotice(answer.enabled ? "App page saved. It is public at the address above." : "App page turned off. Its address answers that the page is not available.");
     });
-  };
-  const regenerate = async () => {
-    setRegenerating(true);
-    setError(undefined);
-    try {
-      await save.mutateAsync({ enabled: true, regenerate: true });
-      setConfirmRegenerate(false);
-      setNotice("New address created. The old one no longer works: update the places that link to it.");
-    } catch (e) {
-      setError(describeTesterError(e));
-    } finally {
-      setRegenerating(false);
-    }
   };
   const enabledId = fieldId("app-page-enabled");
   return (
@@ -219,17 +205,20 @@ function AppPageForm({ project, page }: { project: Project; page: AppPage }) {
       {page.enabled && page.url && (
         <div className="share-regenerate">
           <h3 className="subheading">New address</h3>
-          {error && <ErrorSummary message={error} />}
-          {confirmRegenerate ? (
-            <div className="confirm" role="group" aria-label="Confirm new app page address">
-              <p>Create a new address? The current one stops working at once, for everyone who has it.</p>
-              <DangerActions label="Create new address" busyLabel="Creating…" busy={regenerating} onConfirm={() => void regenerate()} onCancel={() => setConfirmRegenerate(false)} />
-            </div>
-          ) : (
-            <Button variant="secondary" onClick={() => { setNotice(undefined); setConfirmRegenerate(true); }}>
-              Regenerate address…
-            </Button>
-          )}
+          <ConfirmAction
+            trigger="Regenerate address…"
+            onOpen={() => setNotice(undefined)}
+            groupLabel="Confirm new app page address"
+            question="Create a new address? The current one stops working at once, for everyone who has it."
+            confirmLabel="Create new address"
+            busyLabel="Creating…"
+            run={async () => {
+              await save.mutateAsync({ enabled: true, regenerate: true });
+              setNotice("New address created. The old one no longer works: update the places that link to it.");
+            }}
+            describeError={describeTesterError}
+            after="close"
+          />
         </div>
       )}
     </div>
@@ -266,19 +255,6 @@ function UpdateTokens({ project, canManage }: { project: Project; canManage: boo
 
 function TokenRow({ project, token, canManage }: { project: Project; token: UpdateToken; canManage: boolean }) {
   const revoke = useRevokeUpdateToken(project.projectId);
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const run = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await revoke.mutateAsync(token.tokenId);
-    } catch (e) {
-      setError(describeTesterError(e));
-      setBusy(false);
-    }
-  };
   return (
     <>
       <div className="key-head">
@@ -294,20 +270,24 @@ function TokenRow({ project, token, canManage }: { project: Project; token: Upda
           <dd>{token.lastUsedAt ? formatRelative(token.lastUsedAt) : "Never"}</dd>
         </div>
       </dl>
-      {error && <ErrorSummary message={error} />}
-      {canManage &&
-        (confirming ? (
-          <div className="confirm" role="group" aria-label={`Confirm revoking ${token.name}`}>
-            <p>Revoke “{token.name}”? Apps that carry it can no longer ask for updates; builds already installed keep working otherwise.</p>
-            <DangerActions label="Revoke token" busyLabel="Revoking…" busy={busy} onConfirm={() => void run()} onCancel={() => setConfirming(false)} />
-          </div>
-        ) : (
-          <div>
-            <Button variant="secondary" className="button-small" onClick={() => setConfirming(true)}>
+      {canManage && (
+        <ConfirmAction
+          trigger={
+            <>
               Revoke<span className="visually-hidden"> {token.name}</span>
-            </Button>
-          </div>
-        ))}
+            </>
+          }
+          triggerClassName="button-small"
+          triggerBlock
+          groupLabel={`Confirm revoking ${token.name}`}
+          question={<>Revoke “{token.name}”? Apps that carry it can no longer ask for updates; builds already installed keep working otherwise.</>}
+          confirmLabel="Revoke token"
+          busyLabel="Revoking…"
+          run={async () => void (await revoke.mutateAsync(token.tokenId))}
+          describeError={describeTesterError}
+          after="stay"
+        />
+      )}
     </>
   );
 }

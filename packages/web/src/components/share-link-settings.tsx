@@ -12,6 +12,7 @@ import { fieldId, PasswordField, TextField } from "./field";
 import { FormScaffold } from "./form-scaffold";
 import { Card } from "./layouts";
 import { schemaErrors, useForm } from "./use-form";
+import "../styles/share-settings.css";
 
 const FIELDS = ["enabled", "expiresAt", "password", "maxDownloads"] as const;
 const LABELS = { enabled: "Link enabled", expiresAt: "Expires", password: "Password", maxDownloads: "Download limit" };

@@ -3,6 +3,7 @@ import type { TesterBuild } from "../api/tester.api";
 import { formatDateTime } from "../app/format";
 import { CopyButton } from "./data";
 import { platformLabel } from "./file-list";
+import "../styles/tester-portal.css";
 
 /**
  * What a tester's device can do with a build, as the share page decides it (core's

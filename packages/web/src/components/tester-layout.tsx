@@ -8,6 +8,7 @@ import { Button } from "./button";
 import { Loaded } from "./data";
 import { AuthLayout, useFocusOnNavigate, usePageTitle } from "./layouts";
 import { Logo } from "./logo";
+import "../styles/tester-portal.css";
 
 /** Notes the tester sign-in page shows when another page sends a tester there (history state, not the URL). */
 export type TesterNotice = "signed-out";

@@ -15,6 +15,7 @@ import type { PackagePreview } from "@hangar/inspect/browser";
 import { ErrorSummary, Notice } from "./alerts";
 import { Button } from "./button";
 import { Card } from "./layouts";
+import "../styles/upload.css";
 
 type State =
   | { step: "idle" }

@@ -10,6 +10,7 @@ import { Button } from "../components/button";
 import { InWorkspace, ItemList } from "../components/data";
 import { fieldId } from "../components/field";
 import { AppShell, EmptyState } from "../components/layouts";
+import "../styles/teams.css";
 
 /** "member.role_changed" → "Member role changed". */
 const actionLabel = (action: string) => {

@@ -16,6 +16,7 @@ import { fieldId, TextField } from "../components/field";
 import { FormScaffold } from "../components/form-scaffold";
 import { AppShell, Card, EmptyState } from "../components/layouts";
 import { schemaErrors, useForm, whenEmpty } from "../components/use-form";
+import "../styles/keys.css";
 
 /**
  * Security → Developer Settings: the current workspace's API keys for CI, with who created each

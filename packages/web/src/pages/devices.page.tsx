@@ -17,6 +17,7 @@ import { deviceModel, EnrollmentHelp } from "../components/device-facts";
 import { TextField } from "../components/field";
 import { AppShell, EmptyState } from "../components/layouts";
 import { schemaErrors, whenEmpty } from "../components/use-form";
+import "../styles/devices.css";
 
 /**
  * Devices (issue 22, docs/devices.md): every iPhone and iPad registered in the workspace — its

@@ -19,6 +19,7 @@ import { PinBuild } from "../components/pin-build";
 import { FileDevicesCard } from "../components/file-devices";
 import { AppShell, Card } from "../components/layouts";
 import { ShareLinkSettings } from "../components/share-link-settings";
+import "../styles/files.css";
 
 /** Metadata keys shown in the summary above; the rest is listed under "All metadata". */
 const SHOWN = new Set(["appName", "bundleId", "version", "buildNumber", "platform", "installable", "reason"]);

@@ -12,6 +12,7 @@ import { emailError, EmailField } from "../components/field";
 import { FormScaffold } from "../components/form-scaffold";
 import { TesterCardLayout } from "../components/tester-layout";
 import { useForm } from "../components/use-form";
+import "../styles/tester-portal.css";
 
 const FIELDS = ["email"] as const;
 const LABELS = { email: "E-mail address" };

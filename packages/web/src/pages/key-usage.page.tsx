@@ -9,6 +9,7 @@ import { useWorkspace } from "../app/workspace";
 import { Loaded } from "../components/data";
 import { DailyBarChart } from "../components/daily-chart";
 import { AppShell, Card } from "../components/layouts";
+import "../styles/usage.css";
 
 /** One key's usage over the last 30 days: requests (accepted vs rate-limited), uploads, bytes. */
 export function KeyUsagePage({ clientId }: { clientId: string }) {

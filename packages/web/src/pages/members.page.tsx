@@ -23,6 +23,7 @@ import { emailError, EmailField, fieldId } from "../components/field";
 import { FormScaffold } from "../components/form-scaffold";
 import { AppShell, Card, EmptyState } from "../components/layouts";
 import { useForm } from "../components/use-form";
+import "../styles/teams.css";
 
 /**
  * Settings → Members: who is in the workspace with their role and last activity; for the roles

@@ -12,6 +12,7 @@ import { InWorkspace, ItemList, ProjectBadge, ResourceList } from "../components
 import { ExpiryBanner } from "../components/expiry-banner";
 import { AppShell, Card, EmptyState } from "../components/layouts";
 import { ProjectForm } from "../components/project-form";
+import "../styles/projects.css";
 
 export const folderIcon = (
   <svg viewBox="0 0 24 24" focusable="false">

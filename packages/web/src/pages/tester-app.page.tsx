@@ -9,6 +9,7 @@ import { Loaded } from "../components/data";
 import { AppIcon } from "../components/file-list";
 import { BuildActions, BuildFacts, buildVersion, CheckThisDevice, currentDevice, DeviceVerdictNote, type Device } from "../components/tester-build";
 import { TesterLayout } from "../components/tester-layout";
+import "../styles/tester-portal.css";
 
 /**
  * `/tester/apps/<projectId>`: every build of one app sent to the tester, newest first, each with

@@ -10,6 +10,7 @@ import { AppIcon } from "../components/file-list";
 import { EmptyState } from "../components/layouts";
 import { BuildActions, BuildFacts, buildVersion, CheckThisDevice, currentDevice, DeviceVerdictNote, type Device } from "../components/tester-build";
 import { TesterLayout } from "../components/tester-layout";
+import "../styles/tester-portal.css";
 
 /**
  * `/apps`: every app sent to the signed-in tester, each with its newest build per platform and the

@@ -9,12 +9,14 @@ import { describeTesterError, INVITE_STATE_LABEL, inTesterWords, inviteLinkState
 import { useWorkspace } from "../app/workspace";
 import { ErrorSummary, Notice } from "../components/alerts";
 import { Button, DangerActions } from "../components/button";
+import { ConfirmAction } from "../components/confirm-action";
 import { CopyField, Loaded } from "../components/data";
 import { fieldId, TextField } from "../components/field";
 import { FormScaffold } from "../components/form-scaffold";
 import { AppShell, Card, EmptyState } from "../components/layouts";
 import { useForm } from "../components/use-form";
 import { groupNameError } from "./testers.page";
+import "../styles/testers.css";
 
 /**
  * One tester group: its testers (how each joined, the last build they installed), adding
@@ -208,19 +210,6 @@ function Testers({ group, manage }: { group: GroupDetail; manage: boolean }) {
 
 function TesterRow({ group, tester, manage }: { group: GroupDetail; tester: GroupTester; manage: boolean }) {
   const remove = useRemoveTester(group.groupId);
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const run = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await remove.mutateAsync(tester.email);
-    } catch (e) {
-      setError(describeTesterError(e));
-      setBusy(false);
-    }
-  };
   return (
     <tr>
       <th scope="row" className="break-anywhere">
@@ -241,17 +230,25 @@ function TesterRow({ group, tester, manage }: { group: GroupDetail; tester: Grou
       </td>
       {manage && (
         <td className="table-actions">
-          {error && <ErrorSummary message={error} />}
-          {confirming ? (
-            <div className="confirm" role="group" aria-label={`Confirm removing ${tester.email}`}>
-              <p>Remove {tester.email} from “{group.name}”? Builds already sent stay in their portal.</p>
-              <DangerActions label="Remove" busyLabel="Removing…" busy={busy} onConfirm={() => void run()} onCancel={() => setConfirming(false)} />
-            </div>
-          ) : (
-            <Button variant="secondary" className="button-small" onClick={() => setConfirming(true)}>
-              Remove<span className="visually-hidden"> {tester.email}</span>
-            </Button>
-          )}
+          <ConfirmAction
+            trigger={
+              <>
+                Remove<span className="visually-hidden"> {tester.email}</span>
+              </>
+            }
+            triggerClassName="button-small"
+            groupLabel={`Confirm removing ${tester.email}`}
+            question={
+              <>
+                Remove {tester.email} from “{group.name}”? Builds already sent stay in their portal.
+              </>
+            }
+            confirmLabel="Remove"
+            busyLabel="Removing…"
+            run={async () => void (await remove.mutateAsync(tester.email))}
+            describeError={describeTesterError}
+            after="stay"
+          />
         </td>
       )}
     </tr>
@@ -446,9 +443,6 @@ function GroupSettings({ group }: { group: GroupDetail }) {
   const navigate = useNavigate();
   const [name, setName] = useState(group.name);
   const [saved, setSaved] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const onRename = (event: FormEvent) => {
     event.preventDefault();
     setSaved(false);
@@ -458,15 +452,8 @@ function GroupSettings({ group }: { group: GroupDetail }) {
     });
   };
   const onDelete = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await remove.mutateAsync();
-      navigate(paths.inWorkspace("/testers", group.workspaceId), { replace: true });
-    } catch (e) {
-      setError(describeTesterError(e));
-      setBusy(false);
-    }
+    await remove.mutateAsync();
+    navigate(paths.inWorkspace("/testers", group.workspaceId), { replace: true });
   };
   return (
     <Card title="Group settings" id="group-settings">
@@ -475,19 +462,21 @@ function GroupSettings({ group }: { group: GroupDetail }) {
       </FormScaffold>
       <div className="share-regenerate">
         <h3 className="subheading">Delete group</h3>
-        {error && <ErrorSummary message={error} />}
-        {confirming ? (
-          <div className="confirm" role="group" aria-label="Confirm deleting the group">
-            <p>
+        <ConfirmAction
+          trigger="Delete group…"
+          triggerVariant="danger"
+          groupLabel="Confirm deleting the group"
+          question={
+            <>
               Delete “{group.name}” and its invite link? Its {group.testerCount} {group.testerCount === 1 ? "tester stays" : "testers stay"} in other groups they are in, and keep the builds already sent to them. Projects stop sending uploads to it.
-            </p>
-            <DangerActions label="Delete group" busyLabel="Deleting…" busy={busy} onConfirm={() => void onDelete()} onCancel={() => setConfirming(false)} />
-          </div>
-        ) : (
-          <Button variant="danger" onClick={() => setConfirming(true)}>
-            Delete group…
-          </Button>
-        )}
+            </>
+          }
+          confirmLabel="Delete group"
+          busyLabel="Deleting…"
+          run={onDelete}
+          describeError={describeTesterError}
+          after="stay"
+        />
       </div>
     </Card>
   );

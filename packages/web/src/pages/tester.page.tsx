@@ -4,12 +4,13 @@ import type { Workspace } from "../api/workspaces.api";
 import { formatDateTime } from "../app/format";
 import { paths } from "../app/paths";
 import { Link, useSearchParam } from "../app/router";
-import { buildLabel, deviceLabel } from "../app/testers";
-import { InstallCounts } from "../components/file-testers";
+import { buildLabel } from "../app/testers";
 import { useWorkspace } from "../app/workspace";
 import { InWorkspace, Loaded } from "../components/data";
+import { InstallTable } from "../components/install-table";
 import { platformLabel } from "../components/file-list";
 import { AppShell, Card, EmptyState } from "../components/layouts";
+import "../styles/testers.css";
 
 /**
  * One tester of the workspace (`?email=`; `?workspace=` says which workspace's view): the
@@ -82,37 +83,26 @@ function Tester({ workspace, email }: { workspace: Workspace; email: string }) {
                 </EmptyState>
               </div>
             ) : (
-              <div className="panel table-panel">
-                <table className="table" data-testid="tester-installs">
-                  <caption className="visually-hidden">Builds {email} installed, newest first</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Build</th>
-                      <th scope="col">Project</th>
-                      <th scope="col">First</th>
-                      <th scope="col">Last</th>
-                      <th scope="col">Device</th>
-                      <th scope="col">How</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {items.map((i) => (
-                      <tr key={i.fileId}>
-                        <th scope="row">
-                          <Link to={paths.file(i.fileId)}>{buildLabel(i)}</Link> <span className="muted">{platformLabel(i.platform)}</span>
-                        </th>
-                        <td data-label="Project">{i.projectName ? <Link to={paths.project(i.projectId)}>{i.projectName}</Link> : <span className="muted">A deleted project</span>}</td>
-                        <td data-label="First">{formatDateTime(i.firstAt)}</td>
-                        <td data-label="Last">{formatDateTime(i.lastAt)}</td>
-                        <td data-label="Device">{deviceLabel(i.deviceFamily)}</td>
-                        <td data-label="How">
-                          <InstallCounts via={i.via} downloads={i.downloads} installStarts={i.installStarts} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <InstallTable
+                panel
+                items={items}
+                itemKey={(i) => i.fileId}
+                rowHeader={{
+                  label: "Build",
+                  cell: (i) => (
+                    <>
+                      <Link to={paths.file(i.fileId)}>{buildLabel(i)}</Link> <span className="muted">{platformLabel(i.platform)}</span>
+                    </>
+                  ),
+                }}
+                columns={[
+                  { label: "Project", cell: (i) => (i.projectName ? <Link to={paths.project(i.projectId)}>{i.projectName}</Link> : <span className="muted">A deleted project</span>) },
+                  { label: "First", cell: (i) => formatDateTime(i.firstAt) },
+                  { label: "Last", cell: (i) => formatDateTime(i.lastAt) },
+                ]}
+                caption={`Builds ${email} installed, newest first`}
+                testId="tester-installs"
+              />
             )
           }
         </Loaded>

@@ -14,6 +14,7 @@ import { TextField } from "../components/field";
 import { FormScaffold } from "../components/form-scaffold";
 import { AppShell, Card, EmptyState } from "../components/layouts";
 import { schemaErrors, useForm, whenEmpty } from "../components/use-form";
+import "../styles/testers.css";
 
 /**
  * Testers: the workspace's tester groups (name, how many testers, the invite link's state) and,

@@ -25,6 +25,7 @@ import { fieldId, TextField } from "../components/field";
 import { FormScaffold } from "../components/form-scaffold";
 import { AppShell, Card, EmptyState } from "../components/layouts";
 import { schemaErrors, useForm, whenEmpty, type FormState } from "../components/use-form";
+import "../styles/webhooks.css";
 
 /**
  * Settings → Webhooks (issue 21, docs/webhooks.md): the workspace's endpoints — signed JSON for
