@@ -23,8 +23,8 @@ import type * as Pki from "pkijs";
  * start do not evaluate them. Every export here is async already; a first enroll request pays the
  * load once per container.
  */
-let libraries: Promise<{ asn1js: typeof Asn1; pkijs: typeof Pki }> | undefined;
-const cms = () => (libraries ??= Promise.all([import("asn1js"), import("pkijs")]).then(([asn1js, pkijs]) => ({ asn1js, pkijs })));
+let libraries: Promise<{ asn1js: typeof import("./cms-libraries"); pkijs: typeof import("./cms-libraries") }> | undefined;
+const cms = () => (libraries ??= import("./cms-libraries").then((cms) => ({ asn1js: cms, pkijs: cms })));
 
 const SIGNED_DATA = "1.2.840.113549.1.7.2";
 const DATA = "1.2.840.113549.1.7.1";
