@@ -71,11 +71,12 @@ describe("function bundles", () => {
     expect(audit.filter((i) => /node_modules\/(nodemailer|@aws-sdk\/client-(sesv2|s3|lambda))\//.test(i) || i.includes("adapters/mail/"))).toEqual([]);
   });
 
-  it("no function carries an SDK client for a single call (Secrets Manager, SQS: signed JSON calls) or the event-stream codec", async () => {
-    // Every HTTP function reads the origin secret; complete and distribution queue build mails; devices and apple read their keys.
-    for (const fn of ["presign", "complete", "distribution", "devices", "apple"] as const) {
+  it("no function carries an SDK client for a single call (Secrets Manager, SQS, Lambda's Invoke: signed requests) or the event-stream codec", async () => {
+    // Every HTTP function reads the origin secret; complete and distribution queue build mails; devices and apple read
+    // their keys; accounts and projects invoke themselves for background tasks.
+    for (const fn of ["presign", "complete", "distribution", "devices", "apple", "accounts", "projects"] as const) {
       const inputs = await bundleInputs(functions[fn].handler);
-      expect(inputs.filter((i) => /node_modules\/@aws-sdk\/client-(secrets-manager|sqs)\//.test(i)), fn).toEqual([]);
+      expect(inputs.filter((i) => /node_modules\/@aws-sdk\/client-(secrets-manager|sqs|lambda)\//.test(i)), fn).toEqual([]);
       expect(inputs.filter((i) => /node_modules\/@smithy\/(core\/dist-es\/submodules\/event-streams|eventstream-)/.test(i)), fn).toEqual([]);
     }
   });

@@ -5,13 +5,14 @@ import { SignatureV4 } from "@smithy/signature-v4";
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from "@smithy/types";
 
 /**
- * One call of an AWS service that speaks the JSON protocol (`X-Amz-Target`, a JSON body), signed
- * with SigV4 by hand, as S3UrlSigner signs URLs and SqsWebhookQueue sends events. The functions
- * make exactly two such calls outside their hot path: Secrets Manager's GetSecretValue (the
- * origin secret, once per container) and SQS's SendMessageBatch (the build mails). A whole SDK
- * client for each put 35 KB (Secrets Manager, in every HTTP function's bundle) and 35 KB (SQS, in
- * complete's and distribution's) into cold starts for one request shape; the signer is already in
- * those bundles.
+ * One call of an AWS service that speaks the JSON protocol (`X-Amz-Target`, a JSON body), or one
+ * signed POST of a REST service (Lambda's asynchronous Invoke), signed with SigV4 by hand, as
+ * S3UrlSigner signs URLs and SqsWebhookQueue sends events. The functions make three such calls,
+ * each with one request shape: Secrets Manager's GetSecretValue (the origin secret, once per
+ * container), SQS's SendMessageBatch (the build mails) and Lambda's Invoke (background tasks). A
+ * whole SDK client for each put 35 KB (Secrets Manager, in every HTTP function's bundle), 35 KB
+ * (SQS, in complete's and distribution's) and 100 KB (Lambda, in accounts' and projects') into
+ * cold starts; the signer is already in those bundles.
  *
  * What the SDK client would do and matters here is kept: credentials from the environment (the
  * only provider a bundled function has, stacks/bundling.ts), up to three attempts on throttling,
@@ -50,7 +51,7 @@ export class AwsServiceError extends Error {
 const MAX_ATTEMPTS = 3;
 const signers = new Map<string, SignatureV4>();
 
-function signerFor(call: AwsJsonCall): SignatureV4 {
+function signerFor(call: Pick<AwsRequest, "service" | "region" | "credentials">): SignatureV4 {
   // Credentials given explicitly (tests) get their own signer; the environment's is shared.
   if (call.credentials) return new SignatureV4({ service: call.service, region: call.region, credentials: call.credentials, sha256: Hash.bind(null, "sha256") });
   const key = `${call.service}/${call.region}`;
@@ -67,44 +68,74 @@ const retryable = (error: unknown): boolean =>
 
 const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2000, 100 * 2 ** attempt)));
 
-async function attempt<T>(call: AwsJsonCall, signer: SignatureV4): Promise<T> {
+/** One signed request to an AWS endpoint: what the JSON-protocol call and a REST call (Lambda's Invoke) share. */
+export interface AwsRequest {
+  service: string;
+  region: string;
+  /** The endpoint's origin: `https://lambda.us-east-1.amazonaws.com` (a test's local server: any http(s) origin). */
+  endpoint: string;
+  /** Already URI-encoded, as the SDK builds it; signed as SigV4 says for services other than S3. */
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
+  /** Per attempt; 5 s by default. */
+  timeoutMs?: number;
+}
+
+async function attempt(call: AwsRequest, signer: SignatureV4): Promise<{ status: number; text: string }> {
   const url = new URL(call.endpoint);
-  const body = JSON.stringify(call.input);
   const request = new HttpRequest({
     method: "POST",
     protocol: url.protocol,
     hostname: url.hostname,
     ...(url.port ? { port: Number(url.port) } : {}),
-    path: "/",
-    headers: { host: url.host, "content-type": `application/x-amz-json-${call.jsonVersion}`, "x-amz-target": call.target },
-    body,
+    path: call.path,
+    headers: { host: url.host, ...call.headers },
+    body: call.body,
   });
   const signed = await signer.sign(request);
-  const response = await fetch(new URL("/", url), { method: "POST", headers: signed.headers, body, signal: AbortSignal.timeout(call.timeoutMs ?? 5000) });
+  const response = await fetch(new URL(call.path, url), { method: "POST", headers: signed.headers, body: call.body, signal: AbortSignal.timeout(call.timeoutMs ?? 5000) });
   const text = await response.text();
-  let answer: Record<string, unknown> = {};
-  try {
-    answer = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-  } catch {
-    if (response.ok) throw new AwsServiceError("SerializationException", `${call.target} answered a body that is not JSON`, response.status);
-  }
   if (!response.ok) {
+    let answer: Record<string, unknown> = {};
+    try {
+      answer = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    } catch {
+      // Not JSON (a proxy's page): named by the status below.
+    }
     const type = answer.__type ?? response.headers.get("x-amzn-errortype");
-    const message = typeof answer.message === "string" ? answer.message : typeof answer.Message === "string" ? answer.Message : `${call.target} answered ${response.status}`;
+    const message = typeof answer.message === "string" ? answer.message : typeof answer.Message === "string" ? answer.Message : `${call.service} answered ${response.status}`;
     throw new AwsServiceError(errorName(type), message, response.status);
   }
-  return answer as T;
+  return { status: response.status, text };
 }
 
-/** Calls the service; the answer's JSON, or throws (an AwsServiceError when the service refused). */
-export async function awsJsonCall<T>(call: AwsJsonCall): Promise<T> {
+/** Sends the request (up to three attempts); the answer's status and text, or throws (an AwsServiceError when the service refused). */
+export async function awsRequest(call: AwsRequest): Promise<{ status: number; text: string }> {
   const signer = signerFor(call);
   for (let tries = 1; ; tries++) {
     try {
-      return await attempt<T>(call, signer);
+      return await attempt(call, signer);
     } catch (error) {
       if (tries >= MAX_ATTEMPTS || !retryable(error)) throw error;
       await pause(tries);
     }
+  }
+}
+
+/** Calls the service; the answer's JSON, or throws (an AwsServiceError when the service refused). */
+export async function awsJsonCall<T>(call: AwsJsonCall): Promise<T> {
+  const { target, jsonVersion, input, ...request } = call;
+  const { status, text } = await awsRequest({
+    ...request,
+    path: "/",
+    headers: { "content-type": `application/x-amz-json-${jsonVersion}`, "x-amz-target": target },
+    body: JSON.stringify(input),
+  });
+  try {
+    return (text ? JSON.parse(text) : {}) as T;
+  } catch {
+    throw new AwsServiceError("SerializationException", `${target} answered a body that is not JSON`, status);
   }
 }
