@@ -52,6 +52,30 @@ export const sesMailOnly: Plugin = {
 };
 
 /**
+ * Event streams (S3 SelectObjectContent, Lambda InvokeWithResponseStream…) are an operation shape
+ * no function of ours calls, yet smithy's protocol layer imports their codec for every client
+ * (`import("@smithy/core/event-streams")`, inlined by a single-file bundle) and the S3 and Lambda
+ * clients import it (or its older packages) statically to fill a config field only those operations read: ~20 KB minified
+ * in every bundle. The stand-in leaves that field unset and fails loudly should an event-stream
+ * operation ever be called; the local stack, which runs the sources, keeps the real codec.
+ */
+export const noEventStreams: Plugin = {
+  name: "hangar-no-event-streams",
+  setup(build) {
+    build.onResolve({ filter: /^@smithy\/(core\/event-streams|eventstream-serde-node|eventstream-serde-config-resolver)$/ }, (args) => ({ path: args.path, namespace: "hangar-no-event-streams" }));
+    build.onLoad({ filter: /.*/, namespace: "hangar-no-event-streams" }, () => ({
+      contents: [
+        'const unavailable = () => { throw new Error("event-stream operations are not bundled into Hangar\'s functions (stacks/bundling.ts, noEventStreams)"); };',
+        "export const resolveEventStreamSerdeConfig = (input) => input;",
+        "export const eventStreamSerdeProvider = unavailable;",
+        "export class EventStreamSerde { constructor() { unavailable(); } }",
+      ].join("\n"),
+      loader: "js",
+    }));
+  },
+};
+
+/**
  * How every function is bundled: SST's esbuild step with these options on top of its own
  * defaults (bundle, keepNames, ESM `module` main fields, createRequire banner). The cold-start
  * benchmark bundles with the same object, so its sizes are the deployed sizes.
@@ -66,5 +90,5 @@ export const lambdaNodejs = {
   // No source maps: SST would upload them through its bootstrap bucket (an AWS lookup at
   // synth); keepNames (SST's default) keeps function names readable in stack traces.
   sourcemap: false,
-  esbuild: { target: "node24", plugins: [envCredentialsOnly, sesMailOnly] },
+  esbuild: { target: "node24", plugins: [envCredentialsOnly, sesMailOnly, noEventStreams] },
 } as const satisfies NodeJSProps;

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { build, type Plugin } from "esbuild";
+import { build, type Metafile, type Plugin } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { fallbackHandler, functions } from "@hangar/functions";
 import { lambdaNodejs } from "../bundling";
@@ -8,6 +8,16 @@ import { REPO_ROOT } from "../synthesize";
 
 /** The inputs of a function's bundle, built with the deploy's esbuild options (stacks/bundling.ts). */
 async function bundleInputs(handler: string): Promise<string[]> {
+  return Object.keys((await metafileOf(handler)).inputs);
+}
+
+/** The inputs whose code is in the bundle's output (a module reached through a barrel and shaken away counts 0 bytes). */
+async function carriedInputs(handler: string): Promise<string[]> {
+  const outputs = Object.values((await metafileOf(handler)).outputs);
+  return outputs.flatMap((output) => Object.entries(output.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([input]) => input));
+}
+
+async function metafileOf(handler: string): Promise<Metafile> {
   const parsed = path.posix.parse(handler);
   const result = await build({
     entryPoints: [path.join(REPO_ROOT, `${parsed.dir}/${parsed.name}.ts`)],
@@ -22,7 +32,7 @@ async function bundleInputs(handler: string): Promise<string[]> {
     write: false,
     logLevel: "silent",
   });
-  return Object.keys(result.metafile!.inputs);
+  return result.metafile!;
 }
 
 describe("function bundles", () => {
@@ -59,6 +69,44 @@ describe("function bundles", () => {
     const audit = await bundleInputs(functions.audit.handler);
     expect(audit.some((i) => i.includes("packages/functions/src/audit/"))).toBe(true);
     expect(audit.filter((i) => /node_modules\/(nodemailer|@aws-sdk\/client-(sesv2|s3|lambda))\//.test(i) || i.includes("adapters/mail/"))).toEqual([]);
+  });
+
+  it("no function carries an SDK client for a single call (Secrets Manager, SQS, Lambda's Invoke: signed requests) or the event-stream codec", async () => {
+    // Every HTTP function reads the origin secret; complete and distribution queue build mails; devices and apple read
+    // their keys; accounts and projects invoke themselves for background tasks.
+    for (const fn of ["presign", "complete", "distribution", "devices", "apple", "accounts", "projects"] as const) {
+      const inputs = await bundleInputs(functions[fn].handler);
+      expect(inputs.filter((i) => /node_modules\/@aws-sdk\/client-(secrets-manager|sqs|lambda)\//.test(i)), fn).toEqual([]);
+      expect(inputs.filter((i) => /node_modules\/@smithy\/(core\/dist-es\/submodules\/event-streams|eventstream-)/.test(i)), fn).toEqual([]);
+    }
+  });
+
+  it("presign carries the table client and the URL signer only: no S3 client, mail, webhook delivery, inspector or event code", async () => {
+    const presign = await carriedInputs(functions.presign.handler);
+    expect(presign.some((i) => i.endsWith("adapters/s3/url-signer.s3.ts"))).toBe(true);
+    expect(presign.some((i) => i.includes("node_modules/@aws-sdk/client-dynamodb/"))).toBe(true);
+    expect(
+      presign.filter(
+        (i) =>
+          /node_modules\/(nodemailer|@aws-sdk\/client-(s3|sesv2|lambda))\//.test(i) ||
+          i.includes("adapters/mail/") ||
+          i.includes("packages/inspect/") ||
+          /webhooks\/(deliver|webhooks\.dynamo|sqs-queue|event-builders)\.ts$/.test(i) ||
+          /composition\/(events|complete|distribution)\.ts$/.test(i),
+      ),
+    ).toEqual([]);
+  });
+
+  it("complete carries the extractor, the build diff and event publishing, but no mail sender, Lambda client or XML DOM", async () => {
+    const complete = await carriedInputs(functions.complete.handler);
+    for (const needed of ["packages/inspect/src/inspect-package.ts", "releases/build-diff.ts", "composition/events.ts"]) expect(complete.some((i) => i.endsWith(needed)), needed).toBe(true);
+    expect(complete.filter((i) => /node_modules\/(nodemailer|@xmldom|xmlbuilder|plist|@aws-sdk\/client-(sesv2|lambda))\//.test(i) || i.includes("adapters/mail/"))).toEqual([]);
+  });
+
+  it("devices reads and writes the enroll plists without the plist package's XML DOM and builder", async () => {
+    const devices = await carriedInputs(functions.devices.handler);
+    expect(devices.some((i) => i.endsWith("inspect/src/ipa/xml-plist.ts"))).toBe(true);
+    expect(devices.filter((i) => /node_modules\/(plist|@xmldom|xmlbuilder)\//.test(i))).toEqual([]);
   });
 
   it("the reaper carries the S3 client only: no DynamoDB client and no HTTP composition root", async () => {

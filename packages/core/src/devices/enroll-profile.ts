@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import plist from "plist";
+import { parseXmlPlist } from "@hangar/inspect/xml-plist";
 import { ValidationError } from "../errors/domain-errors";
 import { normalizeUdid, UDID, type DeviceClaim } from "./device-cookie";
 import { MAX_DEVICE_NAME_LENGTH } from "./devices.schema";
+import { buildXmlPlist } from "./xml-plist-writer";
 
 /**
  * The two documents of Apple's Over-the-Air profile service (docs/devices.md): the `.mobileconfig`
@@ -36,7 +37,7 @@ export function enrollProfile(callbackUrl: string, challenge: string): Buffer {
     PayloadIdentifier: `dev.hangar.enroll.${uuid}`,
     PayloadType: "Profile Service",
   };
-  return Buffer.from(plist.build(profile), "utf8");
+  return Buffer.from(buildXmlPlist(profile), "utf8");
 }
 
 /** The device's answer, checked: its claim and the challenge it carries. */
@@ -59,8 +60,9 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/gu;
 
 /**
  * The plist of a device's answer, every field checked. XML plists only (what iOS posts), with no
- * DTD internal subset and no entity declaration: the `plist` package's XML parser would otherwise
- * expand what a sender declares. Throws ValidationError (400) for anything else.
+ * DTD internal subset and no entity declaration (refused before parsing, whatever the parser
+ * would do with them), read by inspect's plist scanner, the IPA extractor's (no DOM, linear
+ * time, dictionaries without a prototype). Throws ValidationError (400) for anything else.
  */
 export function parseDeviceAnswer(content: Buffer): DeviceAnswer {
   const text = content.toString("utf8").replace(/^\uFEFF/, "");
@@ -68,7 +70,7 @@ export function parseDeviceAnswer(content: Buffer): DeviceAnswer {
   if (/<!ENTITY|<!DOCTYPE[^>]*\[/i.test(text)) throw invalid("the property list declares entities");
   let parsed: unknown;
   try {
-    parsed = plist.parse(text);
+    parsed = parseXmlPlist(text);
   } catch {
     throw invalid("the signed content is not a well-formed property list");
   }

@@ -2,8 +2,8 @@ import { createHash, createPrivateKey, webcrypto } from "node:crypto";
 // PKIjs and its ASN.1 parser (both from the PKI.js project, maintained) rather than node-forge:
 // forge parses PKCS#7 but cannot verify a SignedData's signature, which is the whole point here,
 // and node:crypto has no CMS at all. PKIjs verifies and signs with WebCrypto (Node's own).
-import * as asn1js from "asn1js";
-import * as pkijs from "pkijs";
+import type * as Asn1 from "asn1js";
+import type * as Pki from "pkijs";
 
 /**
  * CMS (PKCS#7) SignedData for the profile service (docs/devices.md): an iPhone answers the enroll
@@ -17,6 +17,15 @@ import * as pkijs from "pkijs";
  * the profile was handed to can know.
  */
 
+/**
+ * PKIjs and asn1js (~390 KB of classes, minified) are loaded by the first call that needs them:
+ * only the enroll routes sign or verify, so the devices function's dashboard routes and its cold
+ * start do not evaluate them. Every export here is async already; a first enroll request pays the
+ * load once per container.
+ */
+let libraries: Promise<{ asn1js: typeof import("./cms-libraries"); pkijs: typeof import("./cms-libraries") }> | undefined;
+const cms = () => (libraries ??= import("./cms-libraries").then((cms) => ({ asn1js: cms, pkijs: cms })));
+
 const SIGNED_DATA = "1.2.840.113549.1.7.2";
 const DATA = "1.2.840.113549.1.7.1";
 
@@ -28,9 +37,9 @@ export class SignedDataError extends Error {
 }
 
 /** The bytes of an OCTET STRING, primitive or constructed (BER chunks, as some signers write it). */
-function octets(value: asn1js.OctetString): Buffer {
+function octets(value: Asn1.OctetString): Buffer {
   if (!value.idBlock.isConstructed) return Buffer.from(value.valueBlock.valueHexView);
-  const parts = (value.valueBlock.value as asn1js.OctetString[]).map((part) => octets(part));
+  const parts = (value.valueBlock.value as Asn1.OctetString[]).map((part) => octets(part));
   return Buffer.concat(parts);
 }
 
@@ -40,10 +49,11 @@ function octets(value: asn1js.OctetString): Buffer {
  * SignedData, detached or empty content, no signer or certificate, a signature that does not verify.
  */
 export async function verifiedContent(bytes: Uint8Array): Promise<Buffer> {
+  const { asn1js, pkijs } = await cms();
   const copy = new Uint8Array(bytes).buffer;
   const parsed = asn1js.fromBER(copy);
   if (parsed.offset === -1 || parsed.offset !== copy.byteLength) throw new SignedDataError("The body is not one DER/BER value");
-  let signed: pkijs.SignedData;
+  let signed: Pki.SignedData;
   try {
     const info = new pkijs.ContentInfo({ schema: parsed.result });
     if (info.contentType !== SIGNED_DATA) throw new SignedDataError("The body is not CMS SignedData");
@@ -69,7 +79,7 @@ export async function verifiedContent(bytes: Uint8Array): Promise<Buffer> {
 
 /** A signing identity: its certificate chain (signer first) and private key, from one PEM text. */
 export interface SigningIdentity {
-  certificates: pkijs.Certificate[];
+  certificates: Pki.Certificate[];
   key: webcrypto.CryptoKey;
 }
 
@@ -77,7 +87,8 @@ const PEM_BLOCK = /-----BEGIN ([A-Z ]+)-----([\s\S]*?)-----END \1-----/g;
 
 /** Reads `CERTIFICATE` blocks (the signer's first) and one private key (PKCS#8, PKCS#1 RSA or SEC1 EC) from PEM. */
 export async function signingIdentity(pem: string): Promise<SigningIdentity> {
-  const certificates: pkijs.Certificate[] = [];
+  const { pkijs } = await cms();
+  const certificates: Pki.Certificate[] = [];
   let keyPem: string | undefined;
   for (const m of pem.matchAll(PEM_BLOCK)) {
     const [block, label, body] = m as unknown as [string, string, string];
@@ -111,6 +122,7 @@ export async function signingIdentity(pem: string): Promise<SigningIdentity> {
  * the whole certificate chain, as iOS expects of a signed configuration profile.
  */
 export async function signContent(content: Uint8Array, identity: SigningIdentity, now: Date): Promise<Buffer> {
+  const { asn1js, pkijs } = await cms();
   const signer = identity.certificates[0]!;
   const digest = createHash("sha256").update(content).digest();
   const signerInfo = new pkijs.SignerInfo({

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { readSecretString } from "@hangar/core/aws-secrets";
 import { AppStoreConnectRegistry, DynamoAppleDeviceStore, type AppleRegistrationDeps, type AppStoreConnectKey } from "@hangar/core/devices";
 import { once } from "./once";
 import { getRuntime } from "./root";
@@ -9,14 +10,6 @@ type AscSettings = Pick<
   Settings,
   "HANGAR_ASC_ENABLED" | "HANGAR_ASC_ISSUER_ID" | "HANGAR_ASC_KEY_ID" | "HANGAR_ASC_PRIVATE_KEY_SECRET_ARN" | "HANGAR_ASC_PRIVATE_KEY_FILE" | "HANGAR_ASC_BASE_URL"
 >;
-
-/** The SDK is imported only here, and only when a device is registered: the function's other cold starts do not pay for it. */
-async function secretValue(arn: string): Promise<string> {
-  const { SecretsManagerClient, GetSecretValueCommand } = await import("@aws-sdk/client-secrets-manager");
-  const answer = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
-  if (!answer.SecretString) throw new Error("the App Store Connect key secret has no string value");
-  return answer.SecretString;
-}
 
 /**
  * The App Store Connect adapter when the stage has a key (HANGAR_ASC_ENABLED=1 with an issuer id,
@@ -33,7 +26,7 @@ export function appleRegistry(settings: AscSettings, clock = getRuntime().clock)
     issuerId,
     keyId,
     // Secrets Manager keeps the .p8 file's text as it is (PEM); trimmed, as a pasted value may end in a newline.
-    privateKeyPem: (arn ? await secretValue(arn) : await readFile(file!, "utf8")).trim(),
+    privateKeyPem: (arn ? await readSecretString(arn) : await readFile(file!, "utf8")).trim(),
   });
   return new AppStoreConnectRegistry({ key, clock, ...(settings.HANGAR_ASC_BASE_URL ? { baseUrl: settings.HANGAR_ASC_BASE_URL } : {}) });
 }

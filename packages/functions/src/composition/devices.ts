@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { DependencyError } from "@hangar/core";
+import { readSecretString } from "@hangar/core/aws-secrets";
 import { DynamoAppPages } from "@hangar/core/app-pages";
 import { DynamoFileCatalog, DynamoStageSecret } from "@hangar/core/dynamo";
 import { DEVICE_COOKIE_SECRET, DynamoDevices, signingIdentity, type DeviceAdminDeps, type EnrollDeps, type SigningIdentity } from "@hangar/core/devices";
@@ -57,14 +58,6 @@ export const deviceCookieSecret = once(() => {
   return new DynamoStageSecret(db, settings.HANGAR_TABLE_NAME, DEVICE_COOKIE_SECRET);
 });
 
-/** The SDK is imported only when the stage names a secret: no other cold start pays for it. */
-async function secretString(arn: string): Promise<string> {
-  const { SecretsManagerClient, GetSecretValueCommand } = await import("@aws-sdk/client-secrets-manager");
-  const answer = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
-  if (!answer.SecretString) throw new Error("the secret has no string value");
-  return answer.SecretString;
-}
-
 let identity: Promise<SigningIdentity | undefined> | undefined;
 
 /**
@@ -77,7 +70,7 @@ export function enrollSigningIdentity(): Promise<SigningIdentity | undefined> {
   const arn = settings.HANGAR_ENROLL_SIGNING_SECRET_ARN;
   const file = settings.HANGAR_ENROLL_SIGNING_PEM_FILE;
   if (!arn && !file) return Promise.resolve(undefined);
-  identity ??= (async () => signingIdentity(arn ? await secretString(arn) : await readFile(file!, "utf8")))().catch((error: unknown) => {
+  identity ??= (async () => signingIdentity(arn ? await readSecretString(arn) : await readFile(file!, "utf8")))().catch((error: unknown) => {
     identity = undefined;
     throw new DependencyError("secrets", "could not read the enroll profile's signing identity", { cause: error });
   });

@@ -1,16 +1,12 @@
 import { DependencyError } from "@hangar/core";
+import { readSecretString } from "@hangar/core/aws-secrets";
 import { loadSettings, type Settings } from "./settings.schema";
 
 /** Reads a secret's value by ARN; the Secrets Manager client by default, a stub in tests. */
 export type SecretFetcher = (arn: string) => Promise<string>;
 
-/** The SDK is imported only here, and only when the stage names a secret ARN: no other cold start pays for it. */
-const secretsManagerFetcher: SecretFetcher = async (arn) => {
-  const { SecretsManagerClient, GetSecretValueCommand } = await import("@aws-sdk/client-secrets-manager");
-  const answer = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
-  if (!answer.SecretString) throw new Error("the secret has no string value");
-  return answer.SecretString;
-};
+/** One signed GetSecretValue (no Secrets Manager client in any bundle), only when the stage names a secret ARN. */
+const secretsManagerFetcher: SecretFetcher = (arn) => readSecretString(arn);
 
 let fetcher: SecretFetcher = secretsManagerFetcher;
 let pending: Promise<string> | undefined;

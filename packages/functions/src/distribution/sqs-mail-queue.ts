@@ -1,20 +1,26 @@
-import { SendMessageBatchCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { DependencyError } from "@hangar/core";
+import { awsJsonCall } from "@hangar/core/aws-json";
 import type { BuildMailJob, MailQueue } from "@hangar/core/distribution";
+
+interface SendMessageBatchResult {
+  Failed?: { Id: string; Code?: string }[];
+}
 
 /**
  * The build-mail queue on AWS: one SQS message per mail (SendMessageBatch, 10 per call, in
  * parallel), consumed by the distribution-mail function at SES's rate. One message per mail, not
- * per distribution: a failing address is retried (and dead-lettered) alone.
+ * per distribution: a failing address is retried (and dead-lettered) alone. Each batch is one
+ * signed call of SQS's JSON protocol (aws-json-call.ts), as the webhook queue's sends are: no SQS
+ * client in the bundles of complete and distribution.
  */
 export class SqsMailQueue implements MailQueue {
-  private readonly client: SQSClient;
+  private readonly endpoint: string;
 
   constructor(
-    region: string,
+    private readonly region: string,
     private readonly queueUrl: string,
   ) {
-    this.client = new SQSClient({ region });
+    this.endpoint = new URL(queueUrl).origin;
   }
 
   async enqueue(jobs: readonly BuildMailJob[]): Promise<void> {
@@ -23,12 +29,14 @@ export class SqsMailQueue implements MailQueue {
     try {
       await Promise.all(
         batches.map(async (batch) => {
-          const out = await this.client.send(
-            new SendMessageBatchCommand({
-              QueueUrl: this.queueUrl,
-              Entries: batch.map((job, i) => ({ Id: String(i), MessageBody: JSON.stringify(job) })),
-            }),
-          );
+          const out = await awsJsonCall<SendMessageBatchResult>({
+            service: "sqs",
+            region: this.region,
+            endpoint: this.endpoint,
+            target: "AmazonSQS.SendMessageBatch",
+            jsonVersion: "1.0",
+            input: { QueueUrl: this.queueUrl, Entries: batch.map((job, i) => ({ Id: String(i), MessageBody: JSON.stringify(job) })) },
+          });
           if ((out.Failed ?? []).length > 0) throw new Error(`SQS refused ${out.Failed!.length} messages`);
         }),
       );

@@ -1,0 +1,141 @@
+import { fromEnv } from "@aws-sdk/credential-provider-env";
+import { Hash } from "@smithy/hash-node";
+import { HttpRequest } from "@smithy/protocol-http";
+import { SignatureV4 } from "@smithy/signature-v4";
+import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from "@smithy/types";
+
+/**
+ * One call of an AWS service that speaks the JSON protocol (`X-Amz-Target`, a JSON body), or one
+ * signed POST of a REST service (Lambda's asynchronous Invoke), signed with SigV4 by hand, as
+ * S3UrlSigner signs URLs and SqsWebhookQueue sends events. The functions make three such calls,
+ * each with one request shape: Secrets Manager's GetSecretValue (the origin secret, once per
+ * container), SQS's SendMessageBatch (the build mails) and Lambda's Invoke (background tasks). A
+ * whole SDK client for each put 35 KB (Secrets Manager, in every HTTP function's bundle), 35 KB
+ * (SQS, in complete's and distribution's) and 100 KB (Lambda, in accounts' and projects') into
+ * cold starts; the signer is already in those bundles.
+ *
+ * What the SDK client would do and matters here is kept: credentials from the environment (the
+ * only provider a bundled function has, stacks/bundling.ts), up to three attempts on throttling,
+ * 5xx and network errors with jittered backoff, and a failure named by the service's error type
+ * (`ResourceNotFoundException`…), as the SDK's exception names it.
+ */
+export interface AwsJsonCall {
+  /** The signing name: `secretsmanager`, `sqs`. */
+  service: string;
+  region: string;
+  /** `https://secretsmanager.us-east-1.amazonaws.com` (a test's local server: any http(s) origin). */
+  endpoint: string;
+  /** `X-Amz-Target`: `secretsmanager.GetSecretValue`, `AmazonSQS.SendMessageBatch`. */
+  target: string;
+  /** The protocol's version: `1.1` for Secrets Manager, `1.0` for SQS. */
+  jsonVersion: "1.0" | "1.1";
+  input: unknown;
+  /** Defaults to the environment (on Lambda: the function role's session credentials). */
+  credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
+  /** Per attempt; 5 s by default. */
+  timeoutMs?: number;
+}
+
+/** The service's answer to a refused call, named as the SDK names its exceptions. */
+export class AwsServiceError extends Error {
+  constructor(
+    name: string,
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = name;
+  }
+}
+
+const MAX_ATTEMPTS = 3;
+const signers = new Map<string, SignatureV4>();
+
+function signerFor(call: Pick<AwsRequest, "service" | "region" | "credentials">): SignatureV4 {
+  // Credentials given explicitly (tests) get their own signer; the environment's is shared.
+  if (call.credentials) return new SignatureV4({ service: call.service, region: call.region, credentials: call.credentials, sha256: Hash.bind(null, "sha256") });
+  const key = `${call.service}/${call.region}`;
+  let signer = signers.get(key);
+  if (!signer) signers.set(key, (signer = new SignatureV4({ service: call.service, region: call.region, credentials: fromEnv(), sha256: Hash.bind(null, "sha256") })));
+  return signer;
+}
+
+/** `com.amazonaws.sqs#QueueDoesNotExist` or `ResourceNotFoundException` → the short name. */
+const errorName = (type: unknown): string => (typeof type === "string" && type ? type.slice(type.lastIndexOf("#") + 1).split(":")[0]! : "UnknownError");
+
+const retryable = (error: unknown): boolean =>
+  !(error instanceof AwsServiceError) || error.status >= 500 || error.status === 429 || /Throttl|TooManyRequests|RequestLimitExceeded/.test(error.name);
+
+const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2000, 100 * 2 ** attempt)));
+
+/** One signed request to an AWS endpoint: what the JSON-protocol call and a REST call (Lambda's Invoke) share. */
+export interface AwsRequest {
+  service: string;
+  region: string;
+  /** The endpoint's origin: `https://lambda.us-east-1.amazonaws.com` (a test's local server: any http(s) origin). */
+  endpoint: string;
+  /** Already URI-encoded, as the SDK builds it; signed as SigV4 says for services other than S3. */
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
+  /** Per attempt; 5 s by default. */
+  timeoutMs?: number;
+}
+
+async function attempt(call: AwsRequest, signer: SignatureV4): Promise<{ status: number; text: string }> {
+  const url = new URL(call.endpoint);
+  const request = new HttpRequest({
+    method: "POST",
+    protocol: url.protocol,
+    hostname: url.hostname,
+    ...(url.port ? { port: Number(url.port) } : {}),
+    path: call.path,
+    headers: { host: url.host, ...call.headers },
+    body: call.body,
+  });
+  const signed = await signer.sign(request);
+  const response = await fetch(new URL(call.path, url), { method: "POST", headers: signed.headers, body: call.body, signal: AbortSignal.timeout(call.timeoutMs ?? 5000) });
+  const text = await response.text();
+  if (!response.ok) {
+    let answer: Record<string, unknown> = {};
+    try {
+      answer = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    } catch {
+      // Not JSON (a proxy's page): named by the status below.
+    }
+    const type = answer.__type ?? response.headers.get("x-amzn-errortype");
+    const message = typeof answer.message === "string" ? answer.message : typeof answer.Message === "string" ? answer.Message : `${call.service} answered ${response.status}`;
+    throw new AwsServiceError(errorName(type), message, response.status);
+  }
+  return { status: response.status, text };
+}
+
+/** Sends the request (up to three attempts); the answer's status and text, or throws (an AwsServiceError when the service refused). */
+export async function awsRequest(call: AwsRequest): Promise<{ status: number; text: string }> {
+  const signer = signerFor(call);
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt(call, signer);
+    } catch (error) {
+      if (tries >= MAX_ATTEMPTS || !retryable(error)) throw error;
+      await pause(tries);
+    }
+  }
+}
+
+/** Calls the service; the answer's JSON, or throws (an AwsServiceError when the service refused). */
+export async function awsJsonCall<T>(call: AwsJsonCall): Promise<T> {
+  const { target, jsonVersion, input, ...request } = call;
+  const { status, text } = await awsRequest({
+    ...request,
+    path: "/",
+    headers: { "content-type": `application/x-amz-json-${jsonVersion}`, "x-amz-target": target },
+    body: JSON.stringify(input),
+  });
+  try {
+    return (text ? JSON.parse(text) : {}) as T;
+  } catch {
+    throw new AwsServiceError("SerializationException", `${target} answered a body that is not JSON`, status);
+  }
+}
