@@ -348,10 +348,11 @@ export const access = {
     enrollSigningSecret: true,
   },
   // Register with Apple (docs/devices.md): session (Get/Update/Delete), membership (GetItem), the
-  // workspace's device items (Query of its partition), each registration recorded (UpdateItem); the
-  // App Store Connect key's secret when the stage configures one. No index, objects, mail or queue.
+  // workspace's device items (Query of its partition), each registration recorded (UpdateItem) and
+  // audited (PutItem); the App Store Connect key's secret when the stage configures one. No index,
+  // objects, mail or queue.
   apple: {
-    table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
     originSecret: true,
     appStoreConnectSecret: true,
   },

@@ -13,7 +13,7 @@ import { AppShell, EmptyState } from "../components/layouts";
 
 /** "member.role_changed" → "Member role changed". */
 const actionLabel = (action: string) => {
-  const words = action.replace(/[._]/g, " ");
+  const words = action.replace(/[._]/g, " ").replace(/\bapple\b/, "Apple");
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
