@@ -47,7 +47,7 @@ export interface BuildVerdictDeps {
   builds: BuildDevicesStore;
   deviceCookieSecret: StageSecret;
   /** Who a share or app page's visitor is (their `hangar_tester` cookie), read only when a device is recorded. */
-  testerSessions: Pick<TesterSessionStore, "get" | "delete">;
+  testerSessions: TesterSessionStore;
   clock: Clock;
 }
 

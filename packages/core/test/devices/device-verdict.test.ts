@@ -72,6 +72,7 @@ describe("buildVerdicts", () => {
     const sessionReads: string[] = [];
     // One live tester session (`live`) and one past its end (`ended`), as the store keeps them.
     const testerSessions = {
+      create: async () => {},
       get: async (email: string, sessionId: string) => {
         sessionReads.push(email);
         const live = sessionId === sha256(TOKEN_LIVE) ? "2026-12-01T00:00:00Z" : sessionId === sha256(TOKEN_ENDED) ? "2026-11-01T00:00:00Z" : undefined;

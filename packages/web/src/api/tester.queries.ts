@@ -1,4 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
 import { ApiError } from "./api-client";
 import { queryKeys } from "./query-keys";
 import { testerApi, type TesterSession } from "./tester.api";
@@ -56,4 +57,25 @@ export function useTesterSignOut() {
       client.setQueryData(testerSessionQuery().queryKey, signedOut);
     },
   });
+}
+
+/**
+ * The device cookie handed over from a share host apart from this one (docs/devices.md): its
+ * enroll result page sends the tester back to `/apps#device=<hand-off>`. Once signed in, the
+ * hand-off is taken out of the address (history, bookmarks and screenshots never keep it) and
+ * posted same-origin; the apps then load again with this iPhone's verdicts. A used or expired
+ * hand-off changes nothing: the page keeps offering "Check this iPhone".
+ */
+export function useDeviceHandoff(signedIn: boolean) {
+  const client = useQueryClient();
+  useEffect(() => {
+    if (!signedIn) return;
+    const handoff = /^#device=([A-Za-z0-9._-]{1,512})$/.exec(window.location.hash)?.[1];
+    if (!handoff) return;
+    window.history.replaceState(window.history.state, "", `${window.location.pathname}${window.location.search}`);
+    testerApi.redeemDevice(handoff).then(
+      () => client.invalidateQueries({ queryKey: queryKeys.tester.apps }),
+      () => undefined,
+    );
+  }, [signedIn, client]);
 }

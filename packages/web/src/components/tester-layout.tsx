@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { testerSessionQuery, useTesterSignOut } from "../api/tester.queries";
+import { testerSessionQuery, useDeviceHandoff, useTesterSignOut } from "../api/tester.queries";
 import type { TesterSession } from "../api/tester.api";
 import { Redirect, Link, useNavigate } from "../app/router";
 import { ErrorSummary } from "./alerts";
@@ -25,6 +25,7 @@ export function TesterCardLayout(props: Omit<Parameters<typeof AuthLayout>[0], "
  */
 export function TesterLayout({ title, description, back, children }: { title: string; description?: ReactNode; back?: ReactNode; children(session: TesterSession): ReactNode }) {
   const session = useQuery(testerSessionQuery());
+  useDeviceHandoff(session.data?.status === "signedIn");
   // Never signed in here, signed out, or the 30 days ran out: the sign-in page says what to do either way.
   if (session.data?.status === "signedOut") return <Redirect to="/tester/sign-in" />;
   if (session.isError) {
