@@ -25,7 +25,7 @@ export function TesterCardLayout(props: Omit<Parameters<typeof AuthLayout>[0], "
  */
 export function TesterLayout({ title, description, back, children }: { title: string; description?: ReactNode; back?: ReactNode; children(session: TesterSession): ReactNode }) {
   const session = useQuery(testerSessionQuery());
-  useDeviceHandoff(session.data?.status === "signedIn");
+  const handingOff = useDeviceHandoff(session.data?.status === "signedIn");
   // Never signed in here, signed out, or the 30 days ran out: the sign-in page says what to do either way.
   if (session.data?.status === "signedOut") return <Redirect to="/tester/sign-in" />;
   if (session.isError) {
@@ -37,7 +37,7 @@ export function TesterLayout({ title, description, back, children }: { title: st
       </TesterCardLayout>
     );
   }
-  if (session.data?.status !== "signedIn") return <div className="boot" aria-busy="true" />;
+  if (session.data?.status !== "signedIn" || handingOff) return <div className="boot" aria-busy="true" />;
   return (
     <Frame title={title} description={description} back={back} email={session.data.session.email}>
       {children(session.data.session)}
