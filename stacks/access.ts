@@ -348,10 +348,11 @@ export const access = {
     enrollSigningSecret: true,
   },
   // Register with Apple (docs/devices.md): session (Get/Update/Delete), membership (GetItem), the
-  // workspace's device items (Query of its partition), each registration recorded (UpdateItem); the
-  // App Store Connect key's secret when the stage configures one. No index, objects, mail or queue.
+  // workspace's device items (Query of its partition), each registration recorded (UpdateItem) and
+  // audited (PutItem); the App Store Connect key's secret when the stage configures one. No index,
+  // objects, mail or queue.
   apple: {
-    table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
     originSecret: true,
     appStoreConnectSecret: true,
   },
@@ -395,17 +396,21 @@ export function webhookDeliveryStatements(arns: Pick<AccessArns, "tableArn" | "w
 }
 
 /**
- * The deploy's migration onto workspaces (migrations/workspaces-migration.handler.ts, an SST
- * Script): one Scan of the table, a Query of each user's partition, its marker (GetItem, PutItem),
- * and transactions of Put/Update/Delete moving projects and adding personal workspaces; keys and
- * pending deletes get their workspace by UpdateItem. No index, no objects, no mail.
+ * The deploy's migrations (migrations/workspaces-migration.handler.ts, an SST Script). Onto
+ * workspaces: one Scan of the table, a Query of each user's partition, its marker (GetItem,
+ * PutItem), and transactions of Put/Update/Delete moving projects and adding personal workspaces;
+ * keys and pending deletes get their workspace by UpdateItem. Then the storage count: one Scan,
+ * each uncounted project read (GetItem), its files paged on gsi1 (Query on the index), the count
+ * written (UpdateItem), its marker. No objects, no mail.
  */
 export const migrationActions = {
   table: ["dynamodb:Scan", "dynamodb:Query", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
+  index: ["dynamodb:Query"],
 } as const;
 
 export function migrationStatements(arns: Pick<AccessArns, "tableArn">): PolicyStatement[] {
-  return [allow(migrationActions.table, [arns.tableArn])];
+  // The one GSI by name, not `<table>/index/*`.
+  return [allow(migrationActions.table, [arns.tableArn]), allow(migrationActions.index, [`${arns.tableArn}/index/${tableDefinition.gsi1.name}`])];
 }
 
 /**
@@ -667,7 +672,7 @@ export function permissionRows(routeFunctions: readonly RouteFunctionName[]): Pe
       objects: strip(dailyHousekeepingActions.objects),
       other: [`${dailyHousekeepingActions.queue.join(", ")} (WebhookQueue)`, `${dailyHousekeepingActions.mail.join(", ")} (mail identity, configuration set)`, `${backgroundFailureActions.join(", ")} (BackgroundFailures)`],
     },
-    { fn: "MigrateWorkspaces", table: strip(migrationActions.table), index: [], bucket: [], objects: [], other: [] },
+    { fn: "MigrateWorkspaces", table: strip(migrationActions.table), index: strip(migrationActions.index), bucket: [], objects: [], other: [] },
     {
       fn: "ReapExpiredUploads",
       table: strip(reaperActions.stream).map((a) => `${a} (stream)`),

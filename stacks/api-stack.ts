@@ -86,10 +86,10 @@ export const DAILY_HOUSEKEEPING_EVERY = Duration.days(1);
 export const DAILY_HOUSEKEEPING_TIMEOUT_SECONDS = 900;
 /**
  * The workspaces migration Script's version: it runs when created and when this changes (a fixed
- * value keeps the template the same from synth to synth; the migration's own marker makes a rerun
- * cheap anyway).
+ * value keeps the template the same from synth to synth; the migrations' own markers make a rerun
+ * cheap anyway). `storage-1`: the run that also counts every project's storage.
  */
-export const WORKSPACES_MIGRATION_VERSION = "workspaces-1";
+export const WORKSPACES_MIGRATION_VERSION = "workspaces-1+storage-1";
 
 /**
  * The host CloudFront reaches the API at when the execute-api endpoint is disabled (production

@@ -189,7 +189,9 @@ describe("the audit log records every action of AUDIT_ACTIONS done through the A
     );
     expect(stored.Items).toEqual([]);
 
-    // Every action of the list was exercised.
-    expect(Object.keys(expected).sort()).toEqual([...AUDIT_ACTIONS].sort());
+    // Every action of the list was exercised, except Register with Apple's: it needs an App Store
+    // Connect key, which the shared stack has off; test/devices-apple.test.ts reads its entries on
+    // a stack configured with one.
+    expect(Object.keys(expected).sort()).toEqual(AUDIT_ACTIONS.filter((a) => a !== "device.registered_with_apple").sort());
   });
 });

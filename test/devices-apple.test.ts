@@ -94,6 +94,21 @@ describe("POST /api/workspaces/{workspaceId}/devices/apple", () => {
     // The items carry Apple's ids (the Devices page shows "Registered with Apple").
     expect((await stored(devices[0]!.udid))!.appleRegistration).toEqual({ at: expect.any(String), appleDeviceId: fake.devices.get(devices[0]!.udid)!.id });
     expect((await stored(devices[2]!.udid))!.appleRegistration).toEqual({ at: expect.any(String), appleDeviceId: "HANDMADE01" });
+
+    // The workspace's audit log names each device Apple now has, who did it and how it went.
+    const log = await owner.dash("GET", `/api/workspaces/${owner.workspaceId}/audit?action=device.registered_with_apple`);
+    expect(log.status, log.text).toBe(200);
+    const entries = (log.json.items as { target: { id: string }; actor: { email: string } }[]).sort((a, b) => ids.indexOf(a.target.id) - ids.indexOf(b.target.id));
+    expect(entries).toEqual([
+      expect.objectContaining({
+        action: "device.registered_with_apple",
+        actor: expect.objectContaining({ email: owner.email }),
+        target: { type: "device", id: ids[0], label: "Ana's iPhone" },
+        details: { outcome: "registered", appleDeviceId: fake.devices.get(devices[0]!.udid)!.id },
+      }),
+      expect.objectContaining({ target: { type: "device", id: ids[1], label: "QA iPad\twith a tab" }, details: { outcome: "registered", appleDeviceId: fake.devices.get(devices[1]!.udid)!.id } }),
+      expect.objectContaining({ target: { type: "device", id: ids[2], label: "Old one" }, details: { outcome: "already", appleDeviceId: "HANDMADE01" } }),
+    ]);
   });
 
   it("does not send a device Hangar registered again, and names what it cannot register", async () => {
@@ -104,6 +119,9 @@ describe("POST /api/workspaces/{workspaceId}/devices/apple", () => {
     expect(reply.status, reply.text).toBe(200);
     expect(reply.json).toEqual({ registered: [], already: [devices[0]!.deviceId], failed: [{ deviceId: stranger, message: "Not a device of this workspace (removed meanwhile?)" }] });
     expect(fake.requests).toEqual([]);
+    // Nothing changed, so nothing new in the audit log.
+    const log = await owner.dash("GET", `/api/workspaces/${owner.workspaceId}/audit?action=device.registered_with_apple`);
+    expect(log.json.items).toHaveLength(3);
   });
 
   it("answers Apple's refusal per device, in Apple's words, and records nothing for it", async () => {
@@ -113,6 +131,8 @@ describe("POST /api/workspaces/{workspaceId}/devices/apple", () => {
     expect(reply.status, reply.text).toBe(200);
     expect(reply.json.failed).toEqual([{ deviceId: fresh.deviceId, message: `An invalid value '${fresh.udid}' was provided for the parameter 'udid'. (409)` }]);
     expect((await stored(fresh.udid))!.appleRegistration).toBeNull();
+    const log = await owner.dash("GET", `/api/workspaces/${owner.workspaceId}/audit?action=device.registered_with_apple`);
+    expect(log.json.items.map((e: { target: { id: string } }) => e.target.id)).not.toContain(fresh.deviceId);
   });
 
   it("validates the body (1 to 100 device ids) and keeps other workspaces out", async () => {

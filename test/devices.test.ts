@@ -317,6 +317,32 @@ describe("who the device belongs to", () => {
     expect(page.headers.get("refresh")).toBe("4; url=/apps");
   });
 
+  it("records a device a share or app page finds missing from the profile under the signed-in tester's address, and nobody's without a live session", async () => {
+    const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
+    const secret = await new DynamoStageSecret(db(), stack().tableName, DEVICE_COOKIE_SECRET).bytes();
+    const on = await dash(owner.b, "PUT", `/api/projects/${key.projectId}/app-page`, { enabled: true });
+    expect(on.status, on.text).toBe(200);
+    const appPage = new URL(on.json.url as string).pathname;
+    const email = address();
+    const signedInTester = `hangar_tester=${await testerSession(email)}`;
+    // An iPhone the build's profile does not list opens each page, signed in to the portal or not.
+    const cases = [
+      { page: `/share/${build.userKey}`, tester: signedInTester, email },
+      { page: appPage, tester: signedInTester, email },
+      { page: `/share/${build.userKey}`, tester: "", email: null },
+      { page: appPage, tester: "hangar_tester=bm9ib2R5QGhhbmdhci50ZXN0.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", email: null },
+    ];
+    for (const c of cases) {
+      const udid = freshUdid();
+      const device = `${DEVICE_COOKIE}=${signDeviceCookie(secret, { udid, product: "iPhone15,2", version: "18.1", name: "Shared iPhone" })}`;
+      const reply = await visit(c.page, { headers: { ...HTML, "User-Agent": IPHONE, Cookie: [device, c.tester].filter(Boolean).join("; ") } });
+      expect(reply.status, reply.text).toBe(200);
+      expect(reply.text).toContain("the team has been told");
+      expect((await devicesOf(owner.personal)).items.find((d) => d.udid === udid), c.page).toMatchObject({ email: c.email, name: "Shared iPhone" });
+    }
+    expect((await dash(owner.b, "PUT", `/api/projects/${key.projectId}/app-page`, { enabled: false })).status).toBe(200);
+  });
+
   it("removes a workspace's devices with the workspace", async () => {
     const team = await newWorkspace(owner.b);
     const project = await dash(owner.b, "POST", "/api/projects", { name: `Gone ${Date.now()}`, color: "blue", workspaceId: team.workspaceId });

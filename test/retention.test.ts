@@ -133,6 +133,49 @@ describe("retention policies", () => {
     expect((await dash(owner.b, "GET", `/api/files/${build.fileId}`)).json.pinned).toBe(false);
   });
 
+  it("previews numbers typed but not saved, and the saved policy when the query names none", async () => {
+    const owner = await member();
+    const { projectId } = await newProject(owner.b, "Candidate");
+    const key = await newDashboardKey(owner.b, projectId);
+    const [i1, i2, i3] = [await uploadIpa(key, "i1.ipa", { branch: "main" }), await uploadIpa(key, "i2.ipa", { branch: "main" }), await uploadIpa(key, "i3.ipa", { branch: "main" })];
+    await uploadApk(key, "a1.apk");
+    expect((await dash(owner.b, "PATCH", `/api/projects/${projectId}`, { retention: { keepLatest: 2 } })).status).toBe(200);
+    const preview = async (query = "") => {
+      const reply = await dash(owner.b, "GET", `/api/projects/${projectId}/retention/preview${query}`);
+      return reply;
+    };
+    const ids = (reply: { json: { items: { fileId: string }[] } }) => reply.json.items.map((i) => i.fileId);
+
+    // Nothing in the query: the saved policy.
+    const saved = await preview();
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.json.policy).toEqual({ keepLatest: 2, maxAgeDays: null });
+    expect(ids(saved)).toEqual([i1.fileId]);
+
+    // A candidate: what it would remove, named as the policy previewed.
+    const one = await preview("?keepLatest=1");
+    expect(one.json.policy).toEqual({ keepLatest: 1, maxAgeDays: null });
+    expect(ids(one)).toEqual([i1.fileId, i2.fileId]);
+    expect(one.json.bytes).toBe(i1.size + i2.size);
+    // An empty field does not apply, as in the form; both empty: off, nothing removed.
+    const young = await preview("?keepLatest=&maxAgeDays=30");
+    expect(young.json).toEqual({ policy: { keepLatest: null, maxAgeDays: 30 }, items: [], bytes: 0 });
+    expect((await preview("?keepLatest=&maxAgeDays=")).json).toEqual({ policy: null, items: [], bytes: 0 });
+    expect(ids(await preview("?keepLatest=1&maxAgeDays=3650"))).toEqual([i1.fileId, i2.fileId]);
+
+    // Numbers the policy could not hold are refused, naming the field.
+    for (const [query, field] of [["?keepLatest=0", "keepLatest"], ["?keepLatest=1.5", "keepLatest"], ["?maxAgeDays=3651", "maxAgeDays"], ["?maxAgeDays=soon", "maxAgeDays"]] as const) {
+      const refused = await preview(query);
+      expect(refused.status, query).toBe(400);
+      expect(refused.json.error.fields[0].field, query).toBe(field);
+    }
+
+    // Previewing saved nothing: the policy and the builds are as they were.
+    expect((await dash(owner.b, "GET", `/api/projects/${projectId}`)).json.retention).toEqual({ keepLatest: 2, maxAgeDays: null });
+    expect(ids(await preview())).toEqual([i1.fileId]);
+    expect((await dash(owner.b, "GET", `/api/files/${i3.fileId}`)).status).toBe(200);
+  });
+
   it("counts a project's storage exactly, and counts an old project's once", async () => {
     const owner = await member();
     const { projectId } = await newProject(owner.b, "Storage");

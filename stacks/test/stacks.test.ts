@@ -699,8 +699,10 @@ describe("least privilege", () => {
     for (const stage of [dev, prod]) {
       const [fnId] = functionByHandler(stage.api, MIGRATE_WORKSPACES_HANDLER);
       const statements = roleStatements(stage.api, fnId);
-      expect(statements.map(actionsOf)).toEqual([[...migrationActions.table].sort()]);
+      // The table's actions, and Query on gsi1 alone (the storage count pages a project's files there).
+      expect(statements.map(actionsOf)).toEqual([[...migrationActions.table].sort(), [...migrationActions.index].sort()]);
       expect(JSON.stringify(statements[0]!.Resource)).toMatch(tableArnImport);
+      expect(JSON.stringify(statements[1]!.Resource)).toContain("/index/gsi1");
       const scripts = ofType(stage.api, "Custom::SSTScript");
       expect(scripts).toHaveLength(1);
       const [scriptId, script] = scripts[0]!;

@@ -125,4 +125,34 @@ describe("retention in the dashboard", () => {
     await expect(page.getByRole("button", { name: /pin build/i }).count()).resolves.toBe(0);
     expect(problems).toEqual([]);
   });
+
+  it("the preview follows the numbers an owner types, before they are saved", async () => {
+    // Saved: keep 3 (the viewer's test above); the oldest iOS build is pinned.
+    const { page, problems } = await browserOf(owner);
+    await page.goto(`/projects/${projectId}`);
+    const card = page.locator("section", { has: page.getByRole("heading", { name: "Retention", level: 2 }) });
+    await eventually(() => card.getByTestId("retention-policy").textContent()).toBe("Keep the 3 newest builds of each platform and branch.");
+    await card.getByRole("button", { name: "Preview what would be removed" }).click();
+    const preview = page.getByTestId("retention-preview");
+    await eventually(() => preview.getByText("Nothing to remove").isVisible()).toBe(true);
+    await expect(preview.getByRole("heading", { level: 3 }).first().textContent()).resolves.toBe("What the policy would remove now");
+
+    // Typing 1: the two iOS builds between the pinned one and the newest would go; nothing is saved.
+    await card.getByLabel("Builds to keep").fill("1");
+    await eventually(() => previewRows(page).count()).toBe(2);
+    await expect(preview.getByRole("heading", { level: 3 }).first().textContent()).resolves.toBe("What these numbers would remove now (not saved)");
+    await expect(previewRows(page).nth(0).getByRole("link").getAttribute("href")).resolves.toBe(`/files/${builds[1]!.fileId}`);
+    await expect(previewRows(page).nth(1).getByRole("link").getAttribute("href")).resolves.toBe(`/files/${builds[2]!.fileId}`);
+    violations.push(...(await auditBothSchemes(page, SHOTS, "project-retention-candidate")));
+    expect((await dash(owner, "GET", `/api/projects/${projectId}`)).json.retention).toEqual({ keepLatest: 3, maxAgeDays: null });
+    await expect(card.getByTestId("retention-policy").textContent()).resolves.toBe("Keep the 3 newest builds of each platform and branch.");
+
+    // A number the policy cannot hold asks for one it can; back to the saved numbers, the saved preview.
+    await card.getByLabel("Builds to keep").fill("0");
+    await eventually(() => preview.getByText("Enter whole numbers in the ranges above to see what they would remove.").isVisible()).toBe(true);
+    await card.getByLabel("Builds to keep").fill("3");
+    await eventually(() => preview.getByRole("heading", { level: 3 }).first().textContent()).toBe("What the policy would remove now");
+    await eventually(() => preview.getByText("Nothing to remove").isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+  });
 });

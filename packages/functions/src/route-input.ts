@@ -34,6 +34,7 @@ import {
   PartUrls,
   Presign,
   ProjectRef,
+  RetentionPreviewQuery,
   StartMultipart,
   UpdateFile,
   UpdateProject,
@@ -67,7 +68,7 @@ import { AppPageNotFoundError, UpdateTokenNotFoundError } from "@hangar/core/app
 import { DefaultGroupsInput, DistributeInput, UnsubscribeRef } from "@hangar/core/distribution-schema";
 import { CreateWebhook, DeliveriesQuery, DeliveryRef, TestWebhook, UpdateWebhook, WebhookRef } from "@hangar/core/webhooks-schema";
 import { deliveryNotFound, webhookNotFound } from "@hangar/core/webhook-errors";
-import { DeviceRef, DevicesExportQuery, EnrolledRef, EnrollQuery, RenameDevice } from "@hangar/core/devices-schema";
+import { DeviceHandoffInput, DeviceRef, DevicesExportQuery, EnrolledRef, EnrollQuery, RenameDevice } from "@hangar/core/devices-schema";
 import { deviceNotFound, enrollmentNotFound } from "@hangar/core/devices";
 import { RegisterWithApple } from "@hangar/core/devices-apple-schema";
 import * as z from "zod/mini";
@@ -180,7 +181,7 @@ export const routeInput = {
   "GET /api/files/{fileId}": dashboard(file),
   "DELETE /api/files/{fileId}": dashboard(file),
   "GET /api/files/{fileId}/diff": dashboard({ ...file, query: DiffQuery }),
-  "GET /api/projects/{projectId}/retention/preview": dashboard(project),
+  "GET /api/projects/{projectId}/retention/preview": dashboard({ ...project, query: RetentionPreviewQuery }),
   "PATCH /api/files/{fileId}": dashboard({ ...file, body: UpdateFile }),
   "PATCH /api/files/{fileId}/share": dashboard({ ...sharedFile, body: ShareSettings }),
   "POST /api/files/{fileId}/share/regenerate": dashboard(sharedFile),
@@ -218,6 +219,7 @@ export const routeInput = {
   "DELETE /api/tester/session": dashboard({}),
   "GET /api/tester/apps": dashboard({}),
   "GET /api/tester/apps/{projectId}": dashboard({ params: ProjectRef, notFound: appNotFound }),
+  "POST /api/tester/device": dashboard({ body: DeviceHandoffInput }),
   "POST /api/join/preview": dashboard({ body: JoinLinkInput }),
   "POST /api/join": dashboard({ body: JoinRequest }),
   "GET /install/{token}": page(installToken),

@@ -463,11 +463,18 @@ export const routeOutput = {
   "DELETE /api/tester/session": { summary: "Sign the tester out", answers: [{ status: 204, description: "Signed out", headers: ["Set-Cookie"] }] },
   "GET /api/tester/apps": {
     summary: "The apps sent to this tester",
-    answers: [ok(A.TesterApps, { items: [{ projectId: PROJECT, projectName: "Demo app", workspaceName: "Mobile team", latest: { ios: ex.testerBuild, android: null } }], enrollUrl: `${SHARE}/devices/enroll?return=/apps` })],
+    answers: [ok(A.TesterApps, { items: [{ projectId: PROJECT, projectName: "Demo app", workspaceName: "Mobile team", latest: { ios: ex.testerBuild, android: null } }], enrollUrl: `${PUBLIC}/devices/enroll?return=/apps` })],
   },
   "GET /api/tester/apps/{projectId}": {
     summary: "The builds of one app sent to this tester",
-    answers: [ok(A.TesterAppDetail, { projectId: PROJECT, projectName: "Demo app", workspaceName: "Mobile team", builds: [ex.testerBuild], enrollUrl: `${SHARE}/devices/enroll?return=/tester/apps/${PROJECT}` })],
+    answers: [ok(A.TesterAppDetail, { projectId: PROJECT, projectName: "Demo app", workspaceName: "Mobile team", builds: [ex.testerBuild], enrollUrl: `${PUBLIC}/devices/enroll?return=/tester/apps/${PROJECT}` })],
+  },
+  "POST /api/tester/device": {
+    summary: "Set the device cookie on the portal's host from the enroll result page's hand-off",
+    description:
+      "With a share host apart from the dashboard, the enroll result page (on the share host) sends a tester who came from the portal back with `#device=<hand-off>`; the portal posts it here and the answer sets `hangar_ios_device` on this host. A hand-off lives 5 minutes, works once, and only for the tester whose session started the enrollment.",
+    request: { handoff: "v1.eyJoIjoiLi4uIiwieCI6MH0.c2lnbmF0dXJl" },
+    answers: [{ status: 204, description: "The device cookie is set", headers: ["Set-Cookie"] }],
   },
   "POST /api/join/preview": {
     summary: "What an invite link offers",
@@ -648,6 +655,8 @@ export const routeOutput = {
   // retention (issue 24 item 5).
   "GET /api/projects/{projectId}/retention/preview": {
     summary: "What the retention policy would remove now",
+    description:
+      "Without a query, the project's saved policy. With `keepLatest` and/or `maxAgeDays`, that candidate policy instead (an empty value does not apply; both empty: off, nothing removed), as the dashboard previews a policy before it is saved; `policy` is the one previewed.",
     answers: [
       {
         status: 200, description: "OK", json: P.RetentionPreview,

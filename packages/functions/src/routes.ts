@@ -224,6 +224,8 @@ export const routes = [
   { method: "DELETE", path: "/api/tester/session", auth: "none", fn: "tester" },
   { method: "GET", path: "/api/tester/apps", auth: "tester", fn: "tester" },
   { method: "GET", path: "/api/tester/apps/{projectId}", auth: "tester", fn: "tester" },
+  // The device cookie handed from the share host's enroll result page to the portal (docs/devices.md).
+  { method: "POST", path: "/api/tester/device", auth: "tester", fn: "tester" },
   { method: "POST", path: "/api/join/preview", auth: "none", fn: "tester" },
   { method: "POST", path: "/api/join", auth: "none", fn: "tester" },
   // Personal install links (docs/testers.md, "Personal install links and who installed what"): the

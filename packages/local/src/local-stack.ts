@@ -1,7 +1,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { CreateBucketCommand, HeadBucketCommand, PutBucketVersioningCommand, S3Client } from "@aws-sdk/client-s3";
-import { migrateToWorkspaces } from "@hangar/core/migrations";
+import { migrateStorageCounts, migrateToWorkspaces } from "@hangar/core/migrations";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
@@ -221,6 +221,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           `${migrated.keysUpdated} keys, ${migrated.pendingDeletesUpdated} pending deletes`,
       );
     }
+    // Then every project stored before the storage counter is counted (as the same script does).
+    const counted = await migrateStorageCounts(DynamoDBDocumentClient.from(dynamoClient), tableName);
+    if (counted.projectsCounted > 0) log(`Counted the storage of ${counted.projectsCounted} projects`);
     dynamoClient.destroy();
     const s3 = new S3Client({
       endpoint: store.url,

@@ -26,7 +26,7 @@ export interface ProjectAnswer {
   createdAt: string;
   /** The retention policy the daily run applies (docs/release-safety.md); null when none. A number null does not apply. */
   retention: { keepLatest: number | null; maxAgeDays: number | null } | null;
-  /** Bytes of the completed builds stored; null for an old project not counted yet (its first list counts it). */
+  /** Bytes of the completed builds stored; null for an old project the deploy's migration could not count yet (its first list counts it). */
   storageBytes: number | null;
 }
 

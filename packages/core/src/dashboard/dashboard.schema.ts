@@ -64,6 +64,25 @@ export const RetentionInput = z
   );
 export type RetentionInput = z.infer<typeof RetentionInput>;
 
+/** A number of a candidate policy in a query: empty means "does not apply", as an empty form field. */
+const candidateNumber = (bounds: { min: number; max: number }) =>
+  z.optional(
+    z.union([z.literal(""), z.coerce.number().check(z.int(), z.minimum(bounds.min), z.maximum(bounds.max))], {
+      error: `must be a whole number from ${bounds.min} to ${bounds.max}, or empty (does not apply)`,
+    }),
+  );
+
+/**
+ * `GET /api/projects/{projectId}/retention/preview?keepLatest=&maxAgeDays=`: with either
+ * parameter, the preview of that policy (what the dashboard's form holds before it is saved; both
+ * empty: off, nothing removed); with neither, the project's saved policy.
+ */
+export const RetentionPreviewQuery = z.object({
+  keepLatest: candidateNumber(RETENTION_BOUNDS.keepLatest),
+  maxAgeDays: candidateNumber(RETENTION_BOUNDS.maxAgeDays),
+});
+export type RetentionPreviewQuery = z.infer<typeof RetentionPreviewQuery>;
+
 export const UpdateProject = z.object({
   name: z.optional(ProjectName),
   description: z.optional(description),

@@ -1,5 +1,7 @@
 import type { Clock } from "../ports/clock.port";
 import type { StageSecret } from "../ports/stage-secret.port";
+import type { TesterSessionStore } from "../tester-access/tester-access-deps";
+import { authenticateTester } from "../tester-access/tester-sessions";
 import { parseDeviceCookie, type DeviceClaim } from "./device-cookie";
 import { deviceVerdict, listsDevices, type DeviceVerdict, type VerdictBuild } from "./device-verdict";
 
@@ -47,6 +49,8 @@ export interface BuildDevicesStore {
 export interface BuildVerdictDeps {
   builds: BuildDevicesStore;
   deviceCookieSecret: StageSecret;
+  /** Who a share or app page's visitor is (their `hangar_tester` cookie), read only when a device is recorded. */
+  testerSessions: TesterSessionStore;
   clock: Clock;
 }
 
@@ -71,7 +75,14 @@ export interface VerdictRequest {
    * for two paths or domains): the first that verifies counts.
    */
   cookies: readonly string[];
+  /** The tester the page names (a personal install link's address, the portal's session); null when it names none. */
   email: string | null;
+  /**
+   * With `email` null (the share and app pages): the request's `hangar_tester` cookie. A device
+   * recorded from the page is then the tester's when the cookie names a live session, else
+   * nobody's. Read only when a device is recorded: the other views of a page cost no read.
+   */
+  testerCookie?: string | undefined;
 }
 
 /** The claim of the first cookie value that verifies (no secret read without a cookie). */
@@ -83,6 +94,16 @@ export async function deviceOfCookies(deps: Pick<BuildVerdictDeps, "deviceCookie
     if (claim) return claim;
   }
   return undefined;
+}
+
+/** The address of a live tester session the cookie names, else null (none, expired, forged: the page is anonymous). */
+async function testerOf(deps: Pick<BuildVerdictDeps, "testerSessions" | "clock">, cookie: string | undefined): Promise<string | null> {
+  if (!cookie) return null;
+  try {
+    return (await authenticateTester({ sessions: deps.testerSessions, clock: deps.clock }, cookie)).email;
+  } catch {
+    return null;
+  }
 }
 
 /** The verdict of each build, by file id; a build whose profile lists no devices is `not-applicable` without a read. */
@@ -97,6 +118,8 @@ export async function buildVerdicts(deps: BuildVerdictDeps, request: VerdictRequ
     Array.isArray(b.provisionedUdids) ? { ...(b.workspaceId ? { workspaceId: b.workspaceId } : {}), provisionedUdids: b.provisionedUdids } : deps.builds.profileOf(b.fileId);
   const [claim, profiles] = await Promise.all([deviceOfCookies(deps, request.cookies), Promise.all(candidates.map(profileOf))]);
   const recorded = new Map<string, Promise<UnlistedOutcome>>();
+  let tester: Promise<string | null> | undefined;
+  const emailOf = () => (tester ??= request.email !== null ? Promise.resolve(request.email) : testerOf(deps, request.testerCookie));
   await Promise.all(
     candidates.map(async (b, i) => {
       const profile = profiles[i];
@@ -104,7 +127,7 @@ export async function buildVerdicts(deps: BuildVerdictDeps, request: VerdictRequ
       if (verdict.kind === "not-in-profile" && claim && profile?.workspaceId) {
         // One write per workspace, however many of its builds the page shows.
         const ws = profile.workspaceId;
-        if (!recorded.has(ws)) recorded.set(ws, deps.builds.recordUnlisted({ workspaceId: ws, claim, email: request.email }, now));
+        if (!recorded.has(ws)) recorded.set(ws, emailOf().then((email) => deps.builds.recordUnlisted({ workspaceId: ws, claim, email }, now)));
         verdict.told = (await recorded.get(ws)) !== "full";
       }
       verdicts.set(b.fileId, verdict);

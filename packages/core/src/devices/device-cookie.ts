@@ -40,6 +40,10 @@ export function signDeviceCookie(secret: Uint8Array, claim: DeviceClaim): string
   return `v1.${body}.${mac(secret, body)}`;
 }
 
+/** The `Set-Cookie` value that labels this browser with the device (Secure when the host is https). */
+export const deviceCookieHeader = (secret: Uint8Array, claim: DeviceClaim, secure: boolean) =>
+  `${DEVICE_COOKIE}=${signDeviceCookie(secret, claim)}; Path=/; Max-Age=${DEVICE_COOKIE_MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+
 /** The claim of a cookie value, or undefined when it is absent, malformed or not ours. Never throws. */
 export function parseDeviceCookie(secret: Uint8Array, value: string | undefined): DeviceClaim | undefined {
   if (!value || value.length > 1024) return undefined;

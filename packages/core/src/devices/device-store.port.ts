@@ -63,6 +63,11 @@ export interface EnrollmentStore {
    * (iOS may post twice), another device's is refused. False when refused or gone.
    */
   attachDevice(challengeHash: string, device: DeviceClaim, now: Date): Promise<boolean>;
+  /**
+   * Spends the enrollment's hand-off to the portal's host (device-handoff.ts): true once, for a
+   * live enrollment a device answered; false when spent before or gone.
+   */
+  takeHandoff(challengeHash: string, now: Date): Promise<boolean>;
 }
 
 /** The workspaces a tester is in a group of (their groupTester items on gsi1 `TESTER#<email>`). */

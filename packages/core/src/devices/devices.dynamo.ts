@@ -247,6 +247,21 @@ export class DynamoDevices implements DeviceStore, EnrollmentStore, TesterWorksp
     );
   }
 
+  takeHandoff(challengeHash: string, now: Date): Promise<boolean> {
+    return conditionalWrite(
+      this.db,
+      "UpdateItem(enrollment hand-off)",
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.enrollment(challengeHash),
+        UpdateExpression: "SET handedOffAt = :at",
+        ConditionExpression: "attribute_exists(pk) AND #ttl > :now AND attribute_exists(device) AND attribute_not_exists(handedOffAt)",
+        ExpressionAttributeNames: { "#ttl": "ttl" },
+        ExpressionAttributeValues: { ":at": now.toISOString(), ":now": Math.floor(now.getTime() / 1000) },
+      }),
+    );
+  }
+
   async workspacesOf(email: string): Promise<string[]> {
     const items = await queryAll(
       this.db,

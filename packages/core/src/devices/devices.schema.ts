@@ -66,6 +66,10 @@ export type EnrollQuery = z.infer<typeof EnrollQuery>;
 /** The result page's token: the enrollment's challenge, 32 random bytes in base64url. */
 export const ENROLL_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 export const EnrolledRef = z.object({ token: z.string().check(z.regex(ENROLL_TOKEN, "is not an enrollment")) });
+
+/** `POST /api/tester/device`: the hand-off the share host's result page gave the portal (device-handoff.ts). */
+export const DeviceHandoffInput = z.object({ handoff: z.string().check(z.minLength(1, "is required"), z.maxLength(512, "is too long")) });
+export type DeviceHandoffInput = z.infer<typeof DeviceHandoffInput>;
 export type EnrolledRef = z.infer<typeof EnrolledRef>;
 
 export const WorkspaceDevicesRef = z.object({ workspaceId: z.string().check(z.regex(WORKSPACE_ID, "is not a workspace id")) });

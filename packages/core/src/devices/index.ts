@@ -7,6 +7,7 @@ export * from "./devices.dynamo";
 export * from "./signed-data";
 export * from "./enroll-profile";
 export * from "./enrollment";
+export * from "./device-handoff";
 export * from "./device-admin";
 export * from "./device-verdict";
 export * from "./build-verdicts";

@@ -1,4 +1,6 @@
+import { recordChange } from "../dashboard/audit-record";
 import { ConflictError, DependencyError, HangarError } from "../errors/domain-errors";
+import type { AuditLog } from "../ports/audit-log.port";
 import type { AppleDeviceRegistry, AppleDeviceStore, RegistrableDevice } from "../ports/apple-device-registry.port";
 import type { Clock } from "../ports/clock.port";
 import type { WorkspaceCatalog } from "../ports/workspace-catalog.port";
@@ -16,6 +18,10 @@ import type { AppleRegistrationAnswer, RegisterWithApple } from "./apple.schema"
  * Needs `devices.manage` (owners, admins, developers: the people who build and sign). A device
  * Hangar already registered is not sent again (`already`); one that is not in this workspace is
  * `failed`, named like any other failure, so one stale id does not sink the other 99.
+ *
+ * Audited per device whose record now carries Apple's id (`device.registered_with_apple`, outcome
+ * `registered` or `already`): what changed. A device not sent (Hangar registered it before) or that
+ * Apple refused changed nothing, so it has no entry, as a refused change has none anywhere.
  */
 
 export interface AppleRegistrationDeps {
@@ -23,6 +29,7 @@ export interface AppleRegistrationDeps {
   devices: AppleDeviceStore;
   /** Undefined when the stage has no App Store Connect key (the default). */
   apple: AppleDeviceRegistry | undefined;
+  audit: Pick<AuditLog, "record">;
   clock: Clock;
 }
 
@@ -55,6 +62,12 @@ export async function registerDevicesWithApple(deps: AppleRegistrationDeps, acto
     // unmarked: the Devices page shows only what Apple's id backs.
     if (outcome.appleDeviceId !== null) {
       await deps.devices.markRegistered(input.workspaceId, device.udid, { at: deps.clock.now().toISOString(), appleDeviceId: outcome.appleDeviceId });
+      await recordChange(deps, actor, {
+        workspaceId: input.workspaceId,
+        action: "device.registered_with_apple",
+        target: { type: "device", id: deviceId, label: deviceLabel(device) },
+        details: { outcome: outcome.kind, appleDeviceId: outcome.appleDeviceId },
+      });
     }
     return { deviceId, kind: outcome.kind };
   };

@@ -53,6 +53,8 @@ export const AUDIT_ACTIONS = [
   "webhook.updated",
   "webhook.deleted",
   "webhook.secret_rotated",
+  // docs/devices.md "Register with Apple": a device Apple's developer account now has through Hangar.
+  "device.registered_with_apple",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -61,7 +63,7 @@ export interface AuditEntryInput {
   actor: AuditActor;
   action: AuditAction;
   /** What was acted on: `{ type: "key", id: "hgr_…", label: "CI" }`. */
-  target?: { type: "workspace" | "member" | "invitation" | "project" | "build" | "key" | "link" | "group" | "webhook"; id: string; label?: string };
+  target?: { type: "workspace" | "member" | "invitation" | "project" | "build" | "key" | "link" | "group" | "webhook" | "device"; id: string; label?: string };
   /** Small, safe, already-bounded facts (a role change's from/to, which link settings changed). */
   details?: Record<string, string | number | boolean | null>;
 }

@@ -1,11 +1,11 @@
 import { removeBuild, type RemoveBuildDeps } from "../dashboard/files";
 import { ownProject } from "../dashboard/projects";
-import type { ProjectRef } from "../dashboard/dashboard.schema";
+import type { ProjectRef, RetentionPreviewQuery } from "../dashboard/dashboard.schema";
 import type { DashboardDeps } from "../dashboard/dashboard-deps";
 import type { RetentionPreviewAnswer } from "../dashboard/dashboard-answers";
 import type { AuditActor, FileCatalog, FileRecord, ProjectView } from "../ports";
 import type { Actor } from "../workspaces/actor";
-import { buildsToRemove, type RetainedBuild, type RetentionVerdict } from "./retention";
+import { buildsToRemove, type RetainedBuild, type RetentionPolicy, type RetentionVerdict } from "./retention";
 
 /**
  * Issue 24 item 5: a project's retention policy, previewed by people and applied once a day by
@@ -40,21 +40,37 @@ export async function retainedBuilds(files: Pick<FileCatalog, "page">, projectId
   return builds;
 }
 
-const policyView = (project: ProjectView): RetentionPreviewAnswer["policy"] =>
-  project.retention ? { keepLatest: project.retention.keepLatest ?? null, maxAgeDays: project.retention.maxAgeDays ?? null } : null;
+const policyView = (policy: RetentionPolicy | undefined): RetentionPreviewAnswer["policy"] =>
+  policy ? { keepLatest: policy.keepLatest ?? null, maxAgeDays: policy.maxAgeDays ?? null } : null;
+
+/**
+ * The policy a preview shows: the query's candidate when it names either number (an empty one
+ * does not apply; both empty: off), else the project's saved one.
+ */
+function previewedPolicy(project: ProjectView, query: RetentionPreviewQuery): RetentionPolicy | undefined {
+  if (query.keepLatest === undefined && query.maxAgeDays === undefined) return project.retention;
+  const keepLatest = typeof query.keepLatest === "number" ? query.keepLatest : undefined;
+  const maxAgeDays = typeof query.maxAgeDays === "number" ? query.maxAgeDays : undefined;
+  if (keepLatest === undefined && maxAgeDays === undefined) return undefined;
+  return { ...(keepLatest !== undefined ? { keepLatest } : {}), ...(maxAgeDays !== undefined ? { maxAgeDays } : {}) };
+}
 
 const str = (value: unknown) => (typeof value === "string" ? value : null);
 
-/** `GET /api/projects/{projectId}/retention/preview`: what the daily run would remove now (any member). */
+/**
+ * `GET /api/projects/{projectId}/retention/preview`: what the daily run would remove now (any
+ * member), under the saved policy or a candidate the query names (the form before it is saved).
+ */
 export async function previewRetention(
   deps: Pick<DashboardDeps, "projects" | "workspaces" | "files" | "clock">,
   actor: Actor,
-  input: ProjectRef,
+  input: ProjectRef & RetentionPreviewQuery,
 ): Promise<RetentionPreviewAnswer> {
   const project = await ownProject(deps, actor, input.projectId, "workspace.read");
-  const verdicts = buildsToRemove(project.retention, await retainedBuilds(deps.files, project.projectId), deps.clock.now());
+  const policy = previewedPolicy(project, input);
+  const verdicts = buildsToRemove(policy, await retainedBuilds(deps.files, project.projectId), deps.clock.now());
   return {
-    policy: policyView(project),
+    policy: policyView(policy),
     items: verdicts.map(({ build, reasons }) => ({
       fileId: build.fileId,
       platform: build.platform,

@@ -18,8 +18,9 @@ export async function sumStorage(files: Pick<FileCatalog, "page">, projectId: st
 /**
  * A project with its `storageBytes` (docs/release-safety.md "Storage"). Projects created since
  * the counter exists start at 0, and complete and every removal ADD to it; a project stored
- * before is counted once, by the first list or page that shows it (the catalog's countStorage
- * keeps that count exact under concurrent uploads). Rejected alternative: summing on every read,
+ * before is counted once, by the deploy's migration (migrations/storage.migration.ts) or, if that
+ * could not, by the first list or page that shows it (the catalog's countStorage keeps that count
+ * exact under concurrent uploads). Rejected alternative: summing on every read,
  * which makes a project list read every file of every project.
  */
 export async function withStorage(

@@ -9,13 +9,19 @@ import type { SentBuild, TesterAccessDeps } from "./tester-access-deps";
 
 type PortalDeps = Pick<TesterAccessDeps, "portal" | "signer" | "installLinkSecret" | "clock" | "settings" | "devices">;
 
-/** Where personal install links and the enroll flow point: the share host (`{share}/install/<token>`, `{share}/devices/enroll`). */
+/** Where personal install links point (the share host: `{share}/install/<token>`) and where the portal's enroll flow starts (its own host). */
 export interface PortalLinks {
   shareBaseUrl: string;
+  /** The dashboard's origin, where the portal and its `hangar_tester` cookie live. */
+  publicBaseUrl: string;
 }
 
-/** The portal page's "Check this iPhone": the enroll flow on the share host, back to the page (docs/devices.md). */
-const enrollUrl = (links: PortalLinks, returnPath: string) => `${links.shareBaseUrl}/devices/enroll?return=${encodeURIComponent(returnPath)}`;
+/**
+ * The portal page's "Check this iPhone": the enroll flow started on the portal's own host, so the
+ * enroll page gets the `hangar_tester` cookie that says whose device it is; the device's answer
+ * and the result page stay on the share host, which hands the cookie back (devices/device-handoff.ts).
+ */
+const enrollUrl = (links: PortalLinks, returnPath: string) => `${links.publicBaseUrl}/devices/enroll?return=${encodeURIComponent(returnPath)}`;
 
 /** A build's verdict as the portal answers it (`device` set for in-profile and not-in-profile). */
 function portalVerdict(verdict: PageVerdict | undefined): TesterBuildDevice {

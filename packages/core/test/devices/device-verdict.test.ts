@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { buildVerdicts, deviceVerdict, modelName, signDeviceCookie, type BuildDevicesStore, type UnlistedDevice } from "../../src/devices";
 
@@ -68,10 +69,47 @@ describe("buildVerdicts", () => {
       },
     };
     let secretReads = 0;
-    const deps = { builds, deviceCookieSecret: { bytes: async () => (secretReads++, secret) }, clock: { now: () => NOW } };
-    return { deps, reads, writes, secretReads: () => secretReads };
+    const sessionReads: string[] = [];
+    // One live tester session (`live`) and one past its end (`ended`), as the store keeps them.
+    const testerSessions = {
+      create: async () => {},
+      get: async (email: string, sessionId: string) => {
+        sessionReads.push(email);
+        const live = sessionId === sha256(TOKEN_LIVE) ? "2026-12-01T00:00:00Z" : sessionId === sha256(TOKEN_ENDED) ? "2026-11-01T00:00:00Z" : undefined;
+        return live && { sessionId, email, createdAt: "2026-10-01T00:00:00Z", expiresAt: live };
+      },
+      delete: async () => {},
+    };
+    const deps = { builds, deviceCookieSecret: { bytes: async () => (secretReads++, secret) }, testerSessions, clock: { now: () => NOW } };
+    return { deps, reads, writes, secretReads: () => secretReads, sessionReads };
   }
   const ios = (fileId: string) => ({ fileId, metadata: adHoc().metadata });
+  const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+  const TOKEN_LIVE = "L".repeat(43);
+  const TOKEN_ENDED = "E".repeat(43);
+  const testerCookie = (email: string, token: string) => `${Buffer.from(email, "utf8").toString("base64url")}.${token}`;
+
+  it("records a device from a share or app page under the signed-in tester's address, and nobody's without a live session", async () => {
+    const signedIn = world();
+    const cookie = signDeviceCookie(secret, claim(OUT));
+    await buildVerdicts(signedIn.deps, { builds: [ios("fil_1")], cookies: [cookie], email: null, testerCookie: testerCookie("qa@example.com", TOKEN_LIVE) });
+    expect(signedIn.writes).toEqual([{ workspaceId: "ws_1", claim: claim(OUT), email: "qa@example.com" }]);
+
+    for (const other of [testerCookie("qa@example.com", TOKEN_ENDED), testerCookie("qa@example.com", "X".repeat(43)), "not-a-cookie", undefined]) {
+      const anonymous = world();
+      await buildVerdicts(anonymous.deps, { builds: [ios("fil_1")], cookies: [cookie], email: null, testerCookie: other });
+      expect(anonymous.writes, String(other)).toEqual([{ workspaceId: "ws_1", claim: claim(OUT), email: null }]);
+    }
+
+    // A page that names its tester keeps that address; a view that records nothing reads no session.
+    const named = world();
+    await buildVerdicts(named.deps, { builds: [ios("fil_1")], cookies: [cookie], email: "link@example.com", testerCookie: testerCookie("qa@example.com", TOKEN_LIVE) });
+    expect(named.writes.map((d) => d.email)).toEqual(["link@example.com"]);
+    expect(named.sessionReads).toEqual([]);
+    const inside = world();
+    await buildVerdicts(inside.deps, { builds: [ios("fil_1")], cookies: [signDeviceCookie(secret, claim(IN))], email: null, testerCookie: testerCookie("qa@example.com", TOKEN_LIVE) });
+    expect(inside.sessionReads).toEqual([]);
+  });
 
   it("records a device missing from a profile once per workspace, for the tester the request names", async () => {
     const w = world();

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ConflictError, ForbiddenError, type AppleDeviceStore, type Membership, type RegistrableDevice, type Role } from "../../src";
+import { ConflictError, ForbiddenError, type AppleDeviceStore, type AuditEntryInput, type Membership, type RegistrableDevice, type Role } from "../../src";
 import { AppStoreConnectRegistry, appleDeviceName, registerDevicesWithApple } from "../../src/devices";
 import { startFakeAppStoreConnect, type FakeAppStoreConnect } from "../../../../test/support/fake-app-store-connect";
 
@@ -106,12 +106,14 @@ describe("registerDevicesWithApple", () => {
       },
     };
     const membership = async (workspaceId: string, userId: string): Promise<Membership | undefined> => (workspaceId === WS ? { workspaceId, userId, role, joinedAt: "2026-01-01T00:00:00.000Z" } : undefined);
-    return { deps: { workspaces: { membership }, devices, apple: configured ? registry() : undefined, clock }, marked };
+    const audited: AuditEntryInput[] = [];
+    const audit = { record: async (entry: AuditEntryInput) => void audited.push(entry) };
+    return { deps: { workspaces: { membership }, devices, apple: configured ? registry() : undefined, audit, clock }, marked, audited };
   }
 
   it("registers new devices, skips ones Hangar registered, names strangers as failed, in the order asked", async () => {
     fake.devices.set(device(2).udid, { id: "APPLE2", name: "By hand" });
-    const { deps: d, marked } = deps("developer");
+    const { deps: d, marked, audited } = deps("developer");
     const ids = ["dev_0000000000000004", "dev_0000000000000001", "dev_0000000000000002", "dev_0000000000000003", "dev_9999999999999999"];
     const answer = await registerDevicesWithApple(d, { userId: "u1" }, { workspaceId: WS, deviceIds: ids });
     expect(answer).toEqual({
@@ -127,6 +129,19 @@ describe("registerDevicesWithApple", () => {
       { udid: device(2).udid, appleDeviceId: "APPLE2" },
       { udid: device(4).udid, appleDeviceId: fake.devices.get(device(4).udid)!.id },
     ]);
+    // One audit entry per device whose record changed; none for the one sent before or the stranger.
+    expect(audited.map((e) => [e.target?.id, e.details?.outcome]).sort()).toEqual([
+      ["dev_0000000000000001", "registered"],
+      ["dev_0000000000000002", "already"],
+      ["dev_0000000000000004", "registered"],
+    ]);
+    expect(audited.find((e) => e.target?.id === "dev_0000000000000002")).toEqual({
+      workspaceId: WS,
+      actor: { userId: "u1" },
+      action: "device.registered_with_apple",
+      target: { type: "device", id: "dev_0000000000000002", label: "Phone 2" },
+      details: { outcome: "already", appleDeviceId: "APPLE2" },
+    });
   });
 
   it("is 409 apple_not_configured when the stage has no key, after the access check", async () => {

@@ -309,18 +309,18 @@ describe("the portal", () => {
     ];
     const w = world({ portal: { sentBuilds: async (_email, projectId) => rows.filter((r) => !projectId || r.project.projectId === projectId) } });
     const tester = { sessionId: "s", email: KNOWN, expiresAt: "2026-12-26T00:00:00Z" };
-    const apps = await listTesterApps(w.deps, tester, { shareBaseUrl: "https://share.example" });
+    const apps = await listTesterApps(w.deps, tester, { shareBaseUrl: "https://share.example", publicBaseUrl: "https://hangar.example" });
     expect(apps.items).toHaveLength(1);
     expect(apps.items[0]!.latest.ios!.fileId).toBe("f_new_ios");
     expect(apps.items[0]!.latest.android!.fileId).toBe("f_android");
     expect(apps.items[0]!.latest.ios!.iconUrl).toBe("https://bucket.example/uploads/icon?signed");
     expect(apps.items[0]!.latest.ios!.installUrl).toMatch(/^https:\/\/share\.example\/install\/[A-Za-z0-9_-]{43}$/);
 
-    const detail = await getTesterApp(w.deps, tester, { projectId: "prj_1" }, { shareBaseUrl: "https://share.example" });
+    const detail = await getTesterApp(w.deps, tester, { projectId: "prj_1" }, { shareBaseUrl: "https://share.example", publicBaseUrl: "https://hangar.example" });
     expect(detail.builds.map((b) => b.fileId)).toEqual(["f_new_ios", "f_android", "f_old_ios"]);
-    await expect(getTesterApp(w.deps, tester, { projectId: "prj_2" }, { shareBaseUrl: "https://share.example" })).rejects.toMatchObject({ code: "app_not_found" });
+    await expect(getTesterApp(w.deps, tester, { projectId: "prj_2" }, { shareBaseUrl: "https://share.example", publicBaseUrl: "https://hangar.example" })).rejects.toMatchObject({ code: "app_not_found" });
     // Another tester's link to the same build is another link.
-    const other = await listTesterApps(w.deps, { ...tester, email: "other@example.com" }, { shareBaseUrl: "https://share.example" });
+    const other = await listTesterApps(w.deps, { ...tester, email: "other@example.com" }, { shareBaseUrl: "https://share.example", publicBaseUrl: "https://hangar.example" });
     expect(other.items[0]!.latest.ios!.installUrl).not.toBe(apps.items[0]!.latest.ios!.installUrl);
   });
 });

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { readSecretString } from "@hangar/core/aws-secrets";
 import { AppStoreConnectRegistry, DynamoAppleDeviceStore, type AppleRegistrationDeps, type AppStoreConnectKey } from "@hangar/core/devices";
+import { auditLog } from "./audit-log";
 import { once } from "./once";
 import { getRuntime } from "./root";
 import type { Settings } from "./settings.schema";
@@ -31,13 +32,14 @@ export function appleRegistry(settings: AscSettings, clock = getRuntime().clock)
   return new AppStoreConnectRegistry({ key, clock, ...(settings.HANGAR_ASC_BASE_URL ? { baseUrl: settings.HANGAR_ASC_BASE_URL } : {}) });
 }
 
-/** The apple function's ports: memberships, the workspace's device items, App Store Connect. */
+/** The apple function's ports: memberships, the workspace's device items, App Store Connect, the audit log. */
 export const appleDeps = once((): AppleRegistrationDeps => {
   const { db, settings, clock } = getRuntime();
   return {
     workspaces: workspaceCatalog(),
     devices: new DynamoAppleDeviceStore(db, settings.HANGAR_TABLE_NAME),
     apple: appleRegistry(settings, clock),
+    audit: auditLog(),
     clock,
   };
 });

@@ -8,6 +8,7 @@ import {
   type TesterAccessDeps,
   type TesterMailTask,
 } from "@hangar/core/tester-access";
+import { DynamoDevices, type DeviceHandoffDeps } from "@hangar/core/devices";
 import { randomBytes } from "node:crypto";
 import { logger } from "../observability/logger";
 import { lazyMailer } from "./accounts";
@@ -65,4 +66,10 @@ export const testerAccessDeps = once((): TesterAccessDeps => {
     settings: defaultTesterAccessSettings,
   };
   return built;
+});
+
+/** The device cookie's hand-off from the share host's enroll result page (core's devices/device-handoff.ts). */
+export const deviceHandoffDeps = once((): DeviceHandoffDeps => {
+  const { db, settings, clock } = getRuntime();
+  return { enrollments: new DynamoDevices(db, settings.HANGAR_TABLE_NAME), deviceCookieSecret: buildVerdictDeps().deviceCookieSecret, clock };
 });

@@ -1,9 +1,10 @@
 import { html } from "@hangar/core/html";
 import {
   answerEnrollment,
-  DEVICE_COOKIE,
-  DEVICE_COOKIE_MAX_AGE_SECONDS,
+  deviceCookieHeader,
+  enrollmentHash,
   enrollmentResult,
+  enrollmentReturnUrl,
   enrollProfile,
   EnrollReturnError,
   exportDevices,
@@ -12,13 +13,13 @@ import {
   removeDevice,
   renameDevice,
   signContent,
-  signDeviceCookie,
   startEnrollment,
 } from "@hangar/core/devices";
 import { clientInfo } from "../accounts/client-info";
 import { isHttps } from "../accounts/session-cookie";
 import { dashboardRouteMiddlewares } from "../composition/dashboard-http";
 import { deviceAdminDeps, deviceCookieSecret, enrollDeps, enrollSigningIdentity } from "../composition/devices";
+import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
 import { noContent } from "../projects/answers";
 import { actorOf } from "../middleware/actor";
@@ -78,22 +79,26 @@ async function callback(event: HttpEvent): Promise<HttpResult> {
 /** Seconds before the result page goes back to where the tester came from (time to read it). */
 const BACK_AFTER_SECONDS = 4;
 
-/** `GET /devices/enrolled/{token}`: what was registered, the device cookie, and the way back. */
+/**
+ * `GET /devices/enrolled/{token}`: what was registered, the device cookie, and the way back (to
+ * a portal on another host with the cookie's hand-off: core's devices/device-handoff.ts).
+ */
 async function enrolled(event: HttpEvent, token: string): Promise<HttpResult> {
   const result = await enrollmentResult(enrollDeps(), token);
   const secret = await deviceCookieSecret().bytes();
   const base = shareBase(event);
-  const cookie = `${DEVICE_COOKIE}=${signDeviceCookie(secret, result.device)}; Path=/; Max-Age=${DEVICE_COOKIE_MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${isHttps(base) ? "; Secure" : ""}`;
+  const cookie = deviceCookieHeader(secret, result.device, isHttps(base));
+  const back = enrollmentReturnUrl(secret, { challengeHash: enrollmentHash(token), returnTo: result.returnTo }, linkBases(event, getRuntime().settings), getRuntime().clock.now());
   const { device } = result;
   const described = [device.name ?? "This device", result.model ?? device.product, `iOS ${device.version}`].join(", ");
   const body = frame({
     title: "Device registered",
     body: html`<section class="card" aria-labelledby="enrolled-title"><h1 id="enrolled-title">Registered: ${described}</h1>
 <p class="sub">The team can now see this device and add it to their test builds. You can delete the profile in Settings → General → VPN &amp; Device Management; iOS usually removes it by itself.</p>
-<p><a class="button primary" href="${result.returnTo}">Back to the build</a></p>
+<p><a class="button primary" href="${back}">Back to the build</a></p>
 <p class="sub">Going back in a few seconds…</p></section>`,
   });
-  return htmlResult(200, body, [], { cookies: [cookie], headers: { Refresh: `${BACK_AFTER_SECONDS}; url=${result.returnTo}` } });
+  return htmlResult(200, body, [], { cookies: [cookie], headers: { Refresh: `${BACK_AFTER_SECONDS}; url=${back}` } });
 }
 
 /** The enroll page's and the result page's errors as pages (Safari shows them); the callback's stay JSON (iOS reads the status). */

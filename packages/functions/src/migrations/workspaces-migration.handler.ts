@@ -1,6 +1,6 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { migrateToWorkspaces, type MigrationReport } from "@hangar/core/migrations";
+import { migrateStorageCounts, migrateToWorkspaces, type MigrationReport, type StorageMigrationReport } from "@hangar/core/migrations";
 import { loadSettings } from "../composition/settings.schema";
 import { logger } from "../observability/logger";
 
@@ -11,10 +11,13 @@ import { logger } from "../observability/logger";
  * migrated already stops at the marker after one read. The local stack runs the same function
  * of core before it serves (packages/local/src/local-stack.ts).
  *
+ * Then, on the workspaces' layout, every project's storage counted once (issue 24's counter;
+ * docs/release-safety.md "Storage"), so no project answers `storageBytes: null` after the deploy.
+ *
  * Only the table: its own DynamoDB client, without the runtime every HTTP function builds (rate
  * limiter, signer, metrics).
  */
-export async function handler(): Promise<MigrationReport> {
+export async function handler(): Promise<MigrationReport & { storage: StorageMigrationReport }> {
   const settings = loadSettings();
   const client = new DynamoDBClient({
     region: settings.AWS_REGION,
@@ -22,9 +25,12 @@ export async function handler(): Promise<MigrationReport> {
   });
   const tableName = settings.HANGAR_TABLE_NAME;
   try {
-    const report = await migrateToWorkspaces(DynamoDBDocumentClient.from(client), tableName);
+    const db = DynamoDBDocumentClient.from(client);
+    const report = await migrateToWorkspaces(db, tableName);
     logger.info("workspaces migration", { ...report });
-    return report;
+    const storage = await migrateStorageCounts(db, tableName);
+    logger.info("storage migration", { ...storage });
+    return { ...report, storage };
   } finally {
     client.destroy();
   }

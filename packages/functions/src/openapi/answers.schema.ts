@@ -140,7 +140,9 @@ export const Project = named(
     createdAt: time(),
     // Issue 24 (retention): the project's policy (null when none) and the bytes of its builds.
     retention: nullable(Retention),
-    // null until a project stored before counting is first counted (docs/release-safety.md).
+    // Counted by the deploy's storage migration; still null for a project it could not count (being
+    // deleted, or its count lost three races with uploads), until its first read counts it
+    // (docs/release-safety.md "Storage").
     storageBytes: nullable(z.number()),
   }),
 );

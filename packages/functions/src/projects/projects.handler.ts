@@ -39,7 +39,7 @@ const http = dashboardFunction("projects", {
       json(200, await listProjectFiles(dashboardDeps(), actorOf(c), { ...c.params, ...c.query }, linkBases(e, getRuntime().settings))),
   },
   // Exactly what tonight's run would remove, at this moment (docs/release-safety.md "Retention").
-  "GET /api/projects/{projectId}/retention/preview": { handler: async (_e, c) => json(200, await previewRetention(dashboardDeps(), actorOf(c), c.params)) },
+  "GET /api/projects/{projectId}/retention/preview": { handler: async (_e, c) => json(200, await previewRetention(dashboardDeps(), actorOf(c), { ...c.params, ...c.query })) },
   "DELETE /api/account": deleteAccountEndpoint,
   // Here, not in the workspaces function: deleting a workspace purges its projects (S3 deletes,
   // the background self-invocation), this function's rights. 200 with the status either way.

@@ -3,6 +3,7 @@ import { deviceOfUserAgent } from "@hangar/core/links";
 import { buildVerdictDeps } from "../composition/device-verdicts";
 import { header, type HttpEvent } from "../middleware/http-context";
 import { logger } from "../observability";
+import { readTesterCookie } from "../tester/tester-cookie";
 import { isHead } from "./share-access";
 
 /**
@@ -24,7 +25,8 @@ export function deviceCookies(event: HttpEvent): string[] {
 export async function pageVerdicts(event: HttpEvent, builds: VerdictRequest["builds"], email: string | null): Promise<Map<string, PageVerdict>> {
   if (isHead(event) || deviceOfUserAgent(header(event, "user-agent")) !== "ios") return new Map();
   try {
-    return await buildVerdicts(buildVerdictDeps(), { builds, cookies: deviceCookies(event), email });
+    // `email` null (share and app pages): a device recorded is the signed-in tester's, if any.
+    return await buildVerdicts(buildVerdictDeps(), { builds, cookies: deviceCookies(event), email, testerCookie: readTesterCookie(event) });
   } catch (error) {
     logger.warn("device verdict failed", { error });
     return new Map();

@@ -11,12 +11,14 @@ import {
   runTesterMailTask,
   type TesterMailAnswer,
 } from "@hangar/core/tester-access";
+import { deviceCookieHeader, redeemDeviceHandoff } from "@hangar/core/devices";
 import { clientInfo } from "../accounts/client-info";
+import { isHttps } from "../accounts/session-cookie";
 import { backgroundTaskOf } from "../composition/background";
 import { dashboardMiddlewares } from "../composition/dashboard-http";
 import { linkBases } from "../composition/link-bases";
 import { getRuntime } from "../composition/root";
-import { TESTER_MAIL_KEY, testerAccessDeps } from "../composition/tester";
+import { deviceHandoffDeps, TESTER_MAIL_KEY, testerAccessDeps } from "../composition/tester";
 import type { HttpEvent, HttpResult } from "../middleware/http-context";
 import { hangarContext, httpFunction, json } from "../middleware/http-function";
 import { testerAuth } from "../middleware/tester-auth";
@@ -71,6 +73,14 @@ const http = httpFunction(
     },
     "GET /api/tester/apps/{projectId}": {
       handler: async (event, c) => json(200, await getTesterApp(testerAccessDeps(), c.tester, c.params, bases(event), deviceCookies(event))),
+    },
+    // The share host's enroll result page sent the tester back with a hand-off: the device cookie, set on this host.
+    "POST /api/tester/device": {
+      handler: async (event, c): Promise<HttpResult> => {
+        const device = await redeemDeviceHandoff(deviceHandoffDeps(), c.tester, c.body);
+        const secret = await deviceHandoffDeps().deviceCookieSecret.bytes();
+        return { statusCode: 204, cookies: [deviceCookieHeader(secret, device, isHttps(bases(event).publicBaseUrl))] };
+      },
     },
     "POST /api/join/preview": {
       handler: async (event, c) => json(200, await previewJoin(testerAccessDeps(), c.body, client(event))),

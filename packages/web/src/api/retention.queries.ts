@@ -1,6 +1,6 @@
 import type { FileDetail, ProjectAnswer as Project, RetentionPreviewAnswer } from "@hangar/core/dashboard-answers";
 import type { RetentionInput } from "@hangar/core/dashboard-schema";
-import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "./api-client";
 import { queryKeys } from "./query-keys";
 
@@ -16,16 +16,35 @@ const id = (value: string) => encodeURIComponent(value);
 
 export const retentionApi = {
   setPolicy: (projectId: string, retention: RetentionInput | null) => apiRequest<Project>("PATCH", `/api/projects/${id(projectId)}`, { retention }),
-  preview: (projectId: string) => apiRequest<RetentionPreviewAnswer>("GET", `/api/projects/${id(projectId)}/retention/preview`),
+  preview: (projectId: string, candidate?: CandidatePolicy) =>
+    apiRequest<RetentionPreviewAnswer>(
+      "GET",
+      `/api/projects/${id(projectId)}/retention/preview${candidate ? `?keepLatest=${candidate.keepLatest ?? ""}&maxAgeDays=${candidate.maxAgeDays ?? ""}` : ""}`,
+    ),
   pin: (fileId: string, pinned: boolean) => apiRequest<FileDetail>("PATCH", `/api/files/${id(fileId)}`, { pinned }),
 };
 
 /** Under the project's key: a change to the project or its files refreshes it too. */
 const previewKey = (projectId: string) => [...queryKeys.projects.detail(projectId), "retention-preview"] as const;
 
-/** Only when asked for (the "Preview" button): it reads every build of the project. */
-export const retentionPreviewQuery = (projectId: string, enabled: boolean) =>
-  queryOptions({ queryKey: previewKey(projectId), queryFn: () => retentionApi.preview(projectId), enabled });
+/** Numbers typed into the policy form but not saved (null: that field is empty, it does not apply). */
+export interface CandidatePolicy {
+  keepLatest: number | null;
+  maxAgeDays: number | null;
+}
+
+/**
+ * Only when asked for (the "Preview" button): it reads every build of the project. With a
+ * candidate, what those numbers would remove (the form before it is saved); else the saved policy.
+ * The previous answer stays on screen while the next one loads, so typing does not flicker.
+ */
+export const retentionPreviewQuery = (projectId: string, enabled: boolean, candidate?: CandidatePolicy) =>
+  queryOptions({
+    queryKey: [...previewKey(projectId), candidate ?? "saved"] as const,
+    queryFn: () => retentionApi.preview(projectId, candidate),
+    enabled,
+    placeholderData: keepPreviousData,
+  });
 
 /** Saves a policy (null: off); the project's answer replaces the cached one, and lists show it. */
 export function useSetRetention(projectId: string) {

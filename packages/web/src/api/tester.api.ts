@@ -29,6 +29,8 @@ export const testerApi = {
 
   apps: () => apiRequest<TesterApps>("GET", "/api/tester/apps", undefined, tester),
   app: (projectId: string) => apiRequest<TesterAppDetail>("GET", `/api/tester/apps/${encodeURIComponent(projectId)}`, undefined, tester),
+  /** The enroll result page's hand-off (a share host apart from this one): sets the device cookie here. */
+  redeemDevice: (handoff: string) => apiRequest<void>("POST", "/api/tester/device", { handoff }, tester),
 
   joinPreview: (token: string) => apiRequest<JoinPreview>("POST", "/api/join/preview", { token }, tester),
   /** 202 always: the confirmation mail is a `tester_join` magic link. */

@@ -1,4 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
 import { ApiError } from "./api-client";
 import { queryKeys } from "./query-keys";
 import { testerApi, type TesterSession } from "./tester.api";
@@ -56,4 +57,30 @@ export function useTesterSignOut() {
       client.setQueryData(testerSessionQuery().queryKey, signedOut);
     },
   });
+}
+
+/**
+ * The device cookie handed over from a share host apart from this one (docs/devices.md): its
+ * enroll result page sends the tester back to `/apps#device=<hand-off>`. Once signed in, the
+ * hand-off is taken out of the address (history, bookmarks and screenshots never keep it) and
+ * posted same-origin, before the page asks for the apps, so their first answer already has this
+ * iPhone's verdicts. True while that is under way. A used or expired hand-off changes nothing: the
+ * page keeps offering "Check this iPhone".
+ */
+export function useDeviceHandoff(signedIn: boolean): boolean {
+  const client = useQueryClient();
+  const [handoff] = useState(() => /^#device=([A-Za-z0-9._-]{1,512})$/.exec(window.location.hash)?.[1]);
+  const [pending, setPending] = useState(handoff !== undefined);
+  const posted = useRef(false);
+  useEffect(() => {
+    if (!signedIn || !handoff || posted.current) return;
+    posted.current = true;
+    window.history.replaceState(window.history.state, "", `${window.location.pathname}${window.location.search}`);
+    void testerApi
+      .redeemDevice(handoff)
+      .catch(() => undefined)
+      .then(() => client.invalidateQueries({ queryKey: queryKeys.tester.apps }))
+      .finally(() => setPending(false));
+  }, [signedIn, handoff, client]);
+  return signedIn && pending;
 }

@@ -1,10 +1,10 @@
 import { RETENTION_BOUNDS, RetentionInput } from "@hangar/core/dashboard-schema";
 import { formatBytes } from "@hangar/core/format-bytes";
 import { useQuery } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { describeError } from "../api/api-client";
 import type { Project } from "../api/dashboard.api";
-import { retentionPreviewQuery, useSetRetention, type RetentionPreview } from "../api/retention.queries";
+import { retentionPreviewQuery, useSetRetention, type CandidatePolicy, type RetentionPreview } from "../api/retention.queries";
 import { formatDateTime } from "../app/format";
 import { paths } from "../app/paths";
 import { Link } from "../app/router";
@@ -34,6 +34,33 @@ export function policyText(policy: Project["retention"]): string {
 
 const REASONS = { over_keep_latest: "Beyond the newest to keep", older_than_max_age: "Older than the maximum age" } as const;
 
+/** How long typing pauses before the preview asks for the new numbers. */
+const PREVIEW_DEBOUNCE_MS = 400;
+
+// Empty means "not applied"; anything else must be the whole number the API takes.
+const numberOf = (text: string): number | null => (text.trim() === "" ? null : /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN);
+
+/**
+ * What the form holds, as the preview asks for it: undefined when it is the saved policy (the
+ * saved preview), "invalid" while a field is not a number the API takes, else the candidate.
+ */
+function candidateOf(keepLatest: string, maxAgeDays: string, saved: Project["retention"]): CandidatePolicy | "invalid" | undefined {
+  const candidate = { keepLatest: numberOf(keepLatest), maxAgeDays: numberOf(maxAgeDays) };
+  if (fieldProblem(candidate.keepLatest, RETENTION_BOUNDS.keepLatest) || fieldProblem(candidate.maxAgeDays, RETENTION_BOUNDS.maxAgeDays)) return "invalid";
+  const same = saved ? candidate.keepLatest === saved.keepLatest && candidate.maxAgeDays === saved.maxAgeDays : candidate.keepLatest === null && candidate.maxAgeDays === null;
+  return same ? undefined : candidate;
+}
+
+/** `value`, once it has not changed for `ms` (the preview does not ask on every keystroke). */
+function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
 /**
  * A project's retention (issue 24, docs/release-safety.md "Retention"): its storage, its policy
  * (keep the newest N builds per platform and branch, and/or none older than D days; off), and a
@@ -41,6 +68,14 @@ const REASONS = { over_keep_latest: "Beyond the newest to keep", older_than_max_
  */
 export function ProjectRetentionSettings({ project, canManage }: { project: Project; canManage: boolean }) {
   const [previewing, setPreviewing] = useState(false);
+  // The form's numbers live here: the preview shows what they would remove before they are saved.
+  const [keepLatest, setKeepLatest] = useState(project.retention?.keepLatest?.toString() ?? "");
+  const [maxAgeDays, setMaxAgeDays] = useState(project.retention?.maxAgeDays?.toString() ?? "");
+  const typed = candidateOf(keepLatest, maxAgeDays, project.retention);
+  // Compared by value: a new object per render must not restart the wait.
+  const candidate = useDebounced(JSON.stringify(typed ?? null), PREVIEW_DEBOUNCE_MS);
+  const previewed = JSON.parse(candidate) as CandidatePolicy | "invalid" | null;
+  const typedPolicy = typeof typed === "object" && (typed.keepLatest !== null || typed.maxAgeDays !== null);
   return (
     <Card
       title="Retention"
@@ -59,11 +94,18 @@ export function ProjectRetentionSettings({ project, canManage }: { project: Proj
           <dd data-testid="retention-policy">{policyText(project.retention)}</dd>
         </div>
       </dl>
-      {canManage && <RetentionForm project={project} onSaved={() => setPreviewing(true)} />}
-      {project.retention && (
+      {canManage && (
+        <RetentionForm
+          project={project}
+          values={{ keepLatest, maxAgeDays }}
+          onValues={{ keepLatest: setKeepLatest, maxAgeDays: setMaxAgeDays }}
+          onSaved={() => setPreviewing(true)}
+        />
+      )}
+      {(project.retention || typedPolicy || (previewing && previewed !== null)) && (
         <div className="retention-preview">
           {previewing ? (
-            <Preview projectId={project.projectId} />
+            <Preview projectId={project.projectId} candidate={previewed ?? undefined} />
           ) : (
             <Button variant="secondary" onClick={() => setPreviewing(true)}>
               Preview what would be removed
@@ -75,17 +117,25 @@ export function ProjectRetentionSettings({ project, canManage }: { project: Proj
   );
 }
 
-function RetentionForm({ project, onSaved }: { project: Project; onSaved: () => void }) {
+type Fields = Record<(typeof FIELDS)[number], string>;
+
+function RetentionForm({
+  project,
+  values: { keepLatest, maxAgeDays },
+  onValues: { keepLatest: setKeepLatest, maxAgeDays: setMaxAgeDays },
+  onSaved,
+}: {
+  project: Project;
+  values: Fields;
+  onValues: Record<keyof Fields, (value: string) => void>;
+  onSaved: () => void;
+}) {
   const form = useForm(FIELDS, LABELS);
   const save = useSetRetention(project.projectId);
-  const [keepLatest, setKeepLatest] = useState(project.retention?.keepLatest?.toString() ?? "");
-  const [maxAgeDays, setMaxAgeDays] = useState(project.retention?.maxAgeDays?.toString() ?? "");
   const [notice, setNotice] = useState<string>();
   const [turningOff, setTurningOff] = useState(false);
   const [offError, setOffError] = useState<string>();
 
-  // Empty means "not applied"; anything else must be the whole number the API takes.
-  const numberOf = (text: string): number | null => (text.trim() === "" ? null : /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setNotice(undefined);
@@ -165,16 +215,30 @@ function fieldProblem(value: number | null, bounds: { min: number; max: number }
   return undefined;
 }
 
-function Preview({ projectId }: { projectId: string }) {
-  const query = useQuery(retentionPreviewQuery(projectId, true));
+/** The saved policy's preview, or (with a candidate) what the numbers typed but not saved would remove. */
+function Preview({ projectId, candidate }: { projectId: string; candidate: CandidatePolicy | "invalid" | undefined }) {
+  const asked = candidate === "invalid" ? undefined : candidate;
+  const query = useQuery(retentionPreviewQuery(projectId, candidate !== "invalid", asked));
   return (
-    <section aria-labelledby="retention-preview-title" className="section" data-testid="retention-preview">
+    <section aria-labelledby="retention-preview-title" className="section" data-testid="retention-preview" aria-busy={query.isFetching}>
       <h3 id="retention-preview-title" className="section-title">
-        What the policy would remove now
+        {candidate ? "What these numbers would remove now (not saved)" : "What the policy would remove now"}
       </h3>
-      <Loaded query={query} label="the preview">
-        {(preview) => (preview.items.length === 0 ? <EmptyState title="Nothing to remove" headingLevel={3}><p>Every build is within the policy.</p></EmptyState> : <PreviewTable preview={preview} />)}
-      </Loaded>
+      {candidate === "invalid" ? (
+        <p className="muted">Enter whole numbers in the ranges above to see what they would remove.</p>
+      ) : (
+        <Loaded query={query} label="the preview">
+          {(preview) =>
+            preview.items.length === 0 ? (
+              <EmptyState title="Nothing to remove" headingLevel={3}>
+                <p>{preview.policy ? "Every build is within the policy." : "With both fields empty nothing is removed."}</p>
+              </EmptyState>
+            ) : (
+              <PreviewTable preview={preview} />
+            )
+          }
+        </Loaded>
+      )}
     </section>
   );
 }

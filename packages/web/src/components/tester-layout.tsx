@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { testerSessionQuery, useTesterSignOut } from "../api/tester.queries";
+import { testerSessionQuery, useDeviceHandoff, useTesterSignOut } from "../api/tester.queries";
 import type { TesterSession } from "../api/tester.api";
 import { Redirect, Link, useNavigate } from "../app/router";
 import { ErrorSummary } from "./alerts";
@@ -26,6 +26,7 @@ export function TesterCardLayout(props: Omit<Parameters<typeof AuthLayout>[0], "
  */
 export function TesterLayout({ title, description, back, children }: { title: string; description?: ReactNode; back?: ReactNode; children(session: TesterSession): ReactNode }) {
   const session = useQuery(testerSessionQuery());
+  const handingOff = useDeviceHandoff(session.data?.status === "signedIn");
   // Never signed in here, signed out, or the 30 days ran out: the sign-in page says what to do either way.
   if (session.data?.status === "signedOut") return <Redirect to="/tester/sign-in" />;
   if (session.isError) {
@@ -37,7 +38,7 @@ export function TesterLayout({ title, description, back, children }: { title: st
       </TesterCardLayout>
     );
   }
-  if (session.data?.status !== "signedIn") return <div className="boot" aria-busy="true" />;
+  if (session.data?.status !== "signedIn" || handingOff) return <div className="boot" aria-busy="true" />;
   return (
     <Frame title={title} description={description} back={back} email={session.data.session.email}>
       {children(session.data.session)}

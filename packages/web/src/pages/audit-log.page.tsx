@@ -14,7 +14,7 @@ import "../styles/teams.css";
 
 /** "member.role_changed" → "Member role changed". */
 const actionLabel = (action: string) => {
-  const words = action.replace(/[._]/g, " ");
+  const words = action.replace(/[._]/g, " ").replace(/\bapple\b/, "Apple");
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
