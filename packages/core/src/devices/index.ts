@@ -10,7 +10,7 @@ export * from "./enrollment";
 export * from "./device-admin";
 export * from "./device-verdict";
 export * from "./build-verdicts";
-export * from "./build-devices.dynamo";
+export * from "./build-profiles.dynamo";
 // Register with Apple (devdash): the App Store Connect adapter, the use case and its table store.
 export * from "./app-store-connect";
 export * from "./register-with-apple";
