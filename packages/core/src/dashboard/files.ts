@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from "../errors/domain-errors";
+import { BuildNotCompletedError, NotFoundError } from "../errors/domain-errors";
 import type { AuditActor, FileRecord, LinkStats, ProjectView } from "../ports";
 import { auditActor } from "../audit/audit-actor";
 import type { EventActor } from "../webhooks/webhook-events";
@@ -239,7 +239,7 @@ export async function pinFile(
   links: LinkBases,
 ): Promise<FileDetail> {
   const { file, project } = await ownFile(deps, actor, input, "builds.manage");
-  if (file.status !== "completed") throw new ConflictError("build_not_completed", "Only a completed build can be pinned");
+  if (file.status !== "completed") throw new BuildNotCompletedError("Only a completed build can be pinned");
   // The record as written (ReturnValues ALL_NEW) is what the answer shows: no second read.
   const written = await deps.files.setPinned(file.fileId, input.pinned);
   if (!written) throw fileNotFound();

@@ -3,7 +3,7 @@ import { emailProblem } from "../accounts/account-input.schema";
 import { recordChange } from "../dashboard/audit-record";
 import type { FileRef } from "../dashboard/dashboard.schema";
 import { fileNotFound } from "../dashboard/files";
-import { NotFoundError, ValidationError, type FieldIssue } from "../errors/domain-errors";
+import { BuildNotCompletedError, NotFoundError, ValidationError, type FieldIssue } from "../errors/domain-errors";
 import type { AuditLog, Clock, FileRecord, ProjectCatalog, RateLimiter, StageSecret, TesterGroupDirectory, WorkspaceCatalog } from "../ports";
 import type { EventPublisher } from "../ports/events.port";
 import { installLinkHash, installLinkToken } from "../testers/install-link";
@@ -11,7 +11,7 @@ import { buildPayload, buildRouting, userActor } from "../webhooks/event-builder
 import type { EventActor } from "../webhooks/webhook-events";
 import type { Actor } from "../workspaces/actor";
 import { projectAccess } from "../workspaces/project-access";
-import { BuildNotCompletedError, groupsNotFound } from "./distribution-errors";
+import { groupsNotFound } from "./distribution-errors";
 import type { DistributionCreator, DistributionRecord, DistributionStore, MailQueue, NewRecipient } from "./distribution.port";
 import type { DistributionAnswer, DistributeInput, RecipientStatus } from "./distribution.schema";
 
@@ -259,7 +259,7 @@ export async function distributeBuild(
     throw new ValidationError([{ field: "groups", message: "name at least one group or tester" }]);
   }
   const { file, project } = await ownBuild(deps, actor, input, "builds.distribute");
-  if (file.status !== "completed") throw new BuildNotCompletedError();
+  if (file.status !== "completed") throw new BuildNotCompletedError("Only a completed build can be sent to testers");
   const [plan, workspace] = await Promise.all([planDistribution(deps, project.workspaceId, input), deps.workspaces.get(project.workspaceId)]);
   return sendPlannedBuild(
     deps,
