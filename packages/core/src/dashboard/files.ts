@@ -11,7 +11,7 @@ import { recordChange } from "./audit-record";
 import type { Actor } from "../workspaces/actor";
 import { buildPayload, buildRouting, userActor } from "../webhooks/event-builders";
 import { workspaceAccess } from "../workspaces/access";
-import { projectAccess } from "../workspaces/project-access";
+import { projectAccess, type ProjectAccessDeps } from "../workspaces/project-access";
 import type { Action } from "../workspaces/roles";
 import { fileLinkView } from "../links/manage-link";
 import type { ShareLinks } from "../links/share-link.port";
@@ -132,7 +132,7 @@ export const fileNotFound = () => new NotFoundError("file_not_found", "No file w
  * whose role does not allow it.
  */
 export async function ownFile(
-  deps: Pick<DashboardDeps, "files" | "projects" | "workspaces">,
+  deps: ProjectAccessDeps & { files: Pick<DashboardDeps["files"], "get"> },
   actor: Actor,
   { fileId }: FileRef,
   action: Action,
