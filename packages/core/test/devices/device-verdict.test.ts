@@ -56,7 +56,8 @@ describe("buildVerdicts", () => {
   const secret = new Uint8Array(32).fill(7);
   function world(outcome: RecordOutcome = "created") {
     const reads: string[] = [];
-    const writes: { device: EnrolledDevice; max: number; options?: RecordOptions }[] = [];
+    const writes: EnrolledDevice[] = [];
+    const calls: { max: number; options?: RecordOptions }[] = [];
     const builds: BuildProfiles = {
       profileOf: async (fileId) => {
         reads.push(fileId);
@@ -65,13 +66,14 @@ describe("buildVerdicts", () => {
     };
     const devices: Pick<DeviceStore, "record"> = {
       record: async (device, max, options) => {
-        writes.push({ device, max, options });
+        writes.push(device);
+        calls.push({ max, options });
         return outcome;
       },
     };
     let secretReads = 0;
     const deps = { builds, devices, deviceCookieSecret: { bytes: async () => (secretReads++, secret) }, clock: { now: () => NOW } };
-    return { deps, reads, writes, secretReads: () => secretReads };
+    return { deps, reads, writes, calls, secretReads: () => secretReads };
   }
   const ios = (fileId: string) => ({ fileId, metadata: adHoc().metadata });
 
@@ -85,23 +87,20 @@ describe("buildVerdicts", () => {
     // The enroll callback's writer, create-only, under the workspace's limit of devices.
     expect(w.writes).toEqual([
       {
-        device: {
-          deviceId: expect.stringMatching(/^dev_[0-9A-Za-z]{16}$/),
-          workspaceId: "ws_1",
-          udid: OUT,
-          name: "Anna's iPhone",
-          product: "iPhone15,2",
-          model: "iPhone 14 Pro",
-          osVersion: "18.1",
-          serial: null,
-          email: "qa@example.com",
-          registeredAt: NOW.toISOString(),
-          updatedAt: NOW.toISOString(),
-        },
-        max: 1000,
-        options: { ifAbsent: true },
+        deviceId: expect.stringMatching(/^dev_[0-9A-Za-z]{16}$/),
+        workspaceId: "ws_1",
+        udid: OUT,
+        name: "Anna's iPhone",
+        product: "iPhone15,2",
+        model: "iPhone 14 Pro",
+        osVersion: "18.1",
+        serial: null,
+        email: "qa@example.com",
+        registeredAt: NOW.toISOString(),
+        updatedAt: NOW.toISOString(),
       },
     ]);
+    expect(w.calls).toEqual([{ max: 1000, options: { ifAbsent: true } }]);
   });
 
   it("tells the team when the workspace has the device already, names a nameless one by its model", async () => {
@@ -109,7 +108,7 @@ describe("buildVerdicts", () => {
     const { name: _, ...nameless } = claim(OUT);
     const out = await buildVerdicts(known.deps, { builds: [ios("fil_1")], cookies: [signDeviceCookie(secret, nameless)], email: null });
     expect(out.get("fil_1")).toMatchObject({ kind: "not-in-profile", told: true });
-    expect(known.writes.map((w) => w.device.name)).toEqual(["iPhone 14 Pro"]);
+    expect(known.writes.map((d) => d.name)).toEqual(["iPhone 14 Pro"]);
   });
 
   it("tells nothing when the workspace is full, writes nothing for a device in the profile, and reads nothing for other builds", async () => {
