@@ -129,10 +129,11 @@ export const access = {
   // The share page also reads its project's newest files on gsi1 (Query) for its "a newer build is available".
   // The device verdict (docs/devices.md) reads the file item and the `device-cookie` stage secret
   // (Put the first time), and records a device missing from the profile: GetItem of the device,
-  // a COUNT Query of the workspace's devices (the limit), a conditional PutItem.
+  // a COUNT Query of the workspace's devices (the limit), a PutItem in a transaction with a
+  // ConditionCheckItem of the workspace (there, not being deleted).
   download: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem"], objects: ["s3:GetObject", "s3:GetObjectVersion"], originSecret: true },
   share: {
-    table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:Query"],
+    table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"],
     index: ["dynamodb:Query"],
     objects: ["s3:GetObject", "s3:GetObjectVersion"],
     originSecret: true,
@@ -268,9 +269,10 @@ export const access = {
   // group's counters). Presigned icon GETs. The
   // magic-link mails go out after the answer, from an asynchronous invocation of itself. The builds'
   // device verdicts (docs/devices.md): the file items and the `device-cookie` secret (Get; Put the
-  // first time), a missing device recorded (Get, a COUNT Query of the workspace's devices, Put).
+  // first time), a missing device recorded (Get, a COUNT Query of the workspace's devices, Put with
+  // a ConditionCheck of the workspace).
   tester: {
-    table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
+    table: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"],
     index: ["dynamodb:Query"],
     objects: ["s3:GetObject", "s3:GetObjectVersion"],
     mail: ["ses:SendEmail"],
@@ -285,7 +287,8 @@ export const access = {
   // item, Put of the tester's last install); the dashboard's lists (session Get/Update/Delete, the
   // membership and project reads, Query of a build's partition and of a tester's installs on
   // gsi1). Signed GETs of the package and icon versions; no object writes, no mail. The device
-  // verdict (docs/devices.md) with the same actions: file item, device (Get, COUNT Query, Put).
+  // verdict (docs/devices.md) with the same actions: file item, device (Get, COUNT Query, Put with
+  // a ConditionCheck of the workspace).
   installs: {
     table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"],
     index: ["dynamodb:Query"],
@@ -299,9 +302,10 @@ export const access = {
   // project, Put of the new lookup, Delete of the old), the audit entry (Put). Update tokens: Put in
   // a transaction with the project's count (Update), listed on gsi1, revoked by Delete + Update;
   // the update check reads the token (Get), counts its limit and its last use (Update). The latest
-  // iOS build's device verdict (docs/devices.md): file item, device (Get, COUNT Query, Put).
+  // iOS build's device verdict (docs/devices.md): file item, device (Get, COUNT Query, Put with a
+  // ConditionCheck of the workspace).
   apps: {
-    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"],
     index: ["dynamodb:Query"],
     objects: ["s3:GetObject", "s3:GetObjectVersion"],
     originSecret: true,

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createHash, randomBytes } from "node:crypto";
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { DEVICE_COOKIE, DEVICE_COOKIE_SECRET, enrollmentHash, parseDeviceCookie, signDeviceCookie } from "@hangar/core/devices";
-import { DynamoStageSecret, keys } from "@hangar/core/dynamo";
+import { DynamoStageSecret, DynamoWorkspaceCatalog, keys } from "@hangar/core/dynamo";
 import { INSTALL_LINK_SECRET, installLinkHash, installLinkToken } from "@hangar/core/testers";
 import plist from "plist";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -354,6 +354,50 @@ describe("who the device belongs to", () => {
     const deleted = await dash(owner.b, "DELETE", `/api/workspaces/${team.workspaceId}`, { confirmName: team.name });
     expect(deleted.status, deleted.text).toBeLessThan(300);
     await expect.poll(() => deviceItems(team.workspaceId), { timeout: 20_000 }).toEqual([]);
+  });
+});
+
+describe("the share page's verdict records a device the profile does not list", () => {
+  const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+
+  /** The share page on an iPhone whose signed device cookie (as the enroll result page sets it) names `udid`. */
+  async function sharePage(userKey: string, udid: string) {
+    const secret = await new DynamoStageSecret(db(), stack().tableName, DEVICE_COOKIE_SECRET).bytes();
+    const cookie = signDeviceCookie(secret, { udid, product: "iPhone15,2", version: "18.1", name: "Lab phone" });
+    const reply = await visit(`/share/${userKey}`, { headers: { ...HTML, "User-Agent": IPHONE, Cookie: `${DEVICE_COOKIE}=${cookie}` } });
+    expect(reply.status, reply.text).toBe(200);
+    return reply.text;
+  }
+
+  it("once for the team, keeping a member's name, and never in a workspace being deleted", async () => {
+    const team = await newWorkspace(owner.b);
+    const project = await dash(owner.b, "POST", "/api/projects", { name: `Verdict ${Date.now()}`, color: "blue", workspaceId: team.workspaceId });
+    expect(project.status, project.text).toBe(201);
+    const teamKey = await newDashboardKey(owner.b, project.json.projectId);
+    const ipa = await upload(teamKey, "Team.ipa", readFixture(fixtures("ipa").find((f) => f.endsWith("ad-hoc-devices.ipa"))!));
+    expect(ipa.completed.status, ipa.completed.text).toBe(200);
+    const userKey = ipa.completed.json.userKey as string;
+
+    const first = freshUdid();
+    expect(await sharePage(userKey, first)).toContain("is not in this build's profile — the team has been told.");
+    const [item] = await deviceItems(team.workspaceId);
+    expect(await deviceItems(team.workspaceId)).toHaveLength(1);
+    expect(item).toMatchObject({ udid: first, name: "Lab phone", product: "iPhone15,2", model: "iPhone 14 Pro", osVersion: "18.1", serial: null, email: null });
+
+    // Seen before: the page still says so, and a member's name stays.
+    expect((await dash(owner.b, "PATCH", `/api/devices/${item!.deviceId}`, { name: "Front desk" })).status).toBe(200);
+    expect(await sharePage(userKey, first)).toContain("the team has been told.");
+    expect((await deviceItems(team.workspaceId)).map((d) => [d.udid, d.name])).toEqual([[first, "Front desk"]]);
+
+    // While the workspace is deleted (its purge ends with a Query of its partition), a device put
+    // now would outlive it: nothing is written, and the page asks the tester to send the UDID.
+    expect(await new DynamoWorkspaceCatalog(db(), stack().tableName).markDeleting(team.workspaceId)).toBe(true);
+    const late = freshUdid();
+    const page = await sharePage(userKey, late);
+    expect(page).toContain("is not in this build's profile.");
+    expect(page).not.toContain("the team has been told");
+    expect(page).toContain("Send the team this UDID.");
+    expect((await deviceItems(team.workspaceId)).map((d) => d.udid)).toEqual([first]);
   });
 });
 

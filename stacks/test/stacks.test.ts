@@ -667,8 +667,12 @@ describe("least privilege", () => {
       },
       multipart: { objects: ["s3:PutObject", "s3:AbortMultipartUpload"] },
       download: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem"], objects: ["s3:GetObject", "s3:GetObjectVersion"] },
-      // PutItem, Query: the device verdict records a device missing from a build's profile (docs/devices.md).
-      share: { table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:Query"], objects: ["s3:GetObject", "s3:GetObjectVersion"] },
+      // PutItem, Query, ConditionCheckItem: the device verdict records a device missing from a build's
+      // profile, in a transaction with a check of its workspace (docs/devices.md).
+      share: {
+        table: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"],
+        objects: ["s3:GetObject", "s3:GetObjectVersion"],
+      },
     });
   });
 

@@ -12,7 +12,6 @@
  * once; only the openapi function and the tests import it.
  */
 import * as A from "./openapi/answers.schema";
-import * as P from "./openapi/pending-answers.schema";
 import type { RouteKey } from "./routes";
 import type * as z from "zod/mini";
 
@@ -628,18 +627,18 @@ export const routeOutput = {
   },
   "GET /api/workspaces/{workspaceId}/devices": {
     summary: "A workspace's registered devices, newest first",
-    answers: [{ status: 200, description: "OK", json: P.Devices, example: { items: [device], appleRegistration: { enabled: false } } }],
+    answers: [{ status: 200, description: "OK", json: A.Devices, example: { items: [device], appleRegistration: { enabled: false } } }],
   },
   "PATCH /api/devices/{deviceId}": {
     summary: "Rename a device",
     request: { name: "QA iPhone" },
-    answers: [{ status: 200, description: "OK", json: P.Device, example: device }],
+    answers: [{ status: 200, description: "OK", json: A.Device, example: device }],
     errors: { 404: ["device_not_found"] },
   },
   "DELETE /api/devices/{deviceId}": { summary: "Remove a device", answers: [{ status: 204, description: "Removed" }], errors: { 404: ["device_not_found"] } },
   "GET /api/files/{fileId}/devices": {
     summary: "Which registered devices a build's profile includes",
-    answers: [{ status: 200, description: "OK", json: P.FileDevices, example: { known: true, profileKind: "ad-hoc", included: [device], missing: [], unregistered: ["00008030-000A1B2C3D4E5F60"] } }],
+    answers: [{ status: 200, description: "OK", json: A.FileDevices, example: { known: true, profileKind: "ad-hoc", included: [device], missing: [], unregistered: ["00008030-000A1B2C3D4E5F60"] } }],
   },
   "GET /api/workspaces/{workspaceId}/devices/export": {
     summary: "Devices in Apple's \"multiple devices\" format (`?fileId=&missing=true`: those a build's profile lacks)",
@@ -649,7 +648,7 @@ export const routeOutput = {
   "POST /api/workspaces/{workspaceId}/devices/apple": {
     summary: "Register devices with App Store Connect",
     request: { deviceIds: [device.deviceId] },
-    answers: [{ status: 200, description: "OK", json: P.AppleRegistration, example: { registered: [device.deviceId], already: [], failed: [] } }],
+    answers: [{ status: 200, description: "OK", json: A.AppleRegistration, example: { registered: [device.deviceId], already: [], failed: [] } }],
     errors: { 409: ["apple_not_configured"] },
   },
   // retention (issue 24 item 5).
@@ -659,7 +658,7 @@ export const routeOutput = {
       "Without a query, the project's saved policy. With `keepLatest` and/or `maxAgeDays`, that candidate policy instead (an empty value does not apply; both empty: off, nothing removed), as the dashboard previews a policy before it is saved; `policy` is the one previewed.",
     answers: [
       {
-        status: 200, description: "OK", json: P.RetentionPreview,
+        status: 200, description: "OK", json: A.RetentionPreview,
         example: {
           policy: { keepLatest: 10, maxAgeDays: null },
           items: [{ fileId: FILE, platform: "android", version: "1.0.0", build: "1", branch: "main", completedAt: AT, size: 5242880, reasons: ["over_keep_latest"] }],
@@ -673,7 +672,7 @@ export const routeOutput = {
     request: { pinned: true },
     answers: [
       {
-        status: 200, description: "OK", json: P.FileDetail,
+        status: 200, description: "OK", json: A.FileDetail,
         example: {
           ...ex.file, pinned: true, share: ex.link, fileType: "application/vnd.android.package-archive", projectName: "Demo app", metadata: ex.metadata,
           expiresAt: null, releaseNotes: null, branch: null, commit: null, ciUrl: null,
@@ -686,22 +685,12 @@ export const routeOutput = {
     summary: "Latest builds whose profile (30 days) or share link (1 day) expires soon",
     answers: [
       {
-        status: 200, description: "OK", json: P.Expiring,
+        status: 200, description: "OK", json: A.Expiring,
         example: { items: [{ fileId: FILE, projectId: PROJECT, projectName: "Demo app", platform: "ios", version: "1.4.0", build: "42", kind: "profile", expiresAt: LATER, daysLeft: 7 }] },
       },
     ],
   },
 } as const satisfies Record<RouteKey, OutputRow>;
-
-/**
- * Rows written for routes before they land (from a round's contract, while the routes are built
- * on other branches): kept apart so the document covers them the day they land. Folding one in is
- * moving it into `routeOutput` above (whose `satisfies` asks for it as soon as the route is in
- * routes.ts). Empty when every route has landed; packages/functions/test/openapi.test.ts fails
- * while a key here is a real route.
- */
-export const PENDING_ROUTE_OUTPUT: Record<string, RouteOutput> = {
-};
 
 export function outputOf(key: string): OutputRow | undefined {
   return (routeOutput as Record<string, OutputRow>)[key];

@@ -6,6 +6,7 @@
  */
 // zod/mini, as everywhere in core: a fifth of zod's weight in the function's cold start.
 import * as z from "zod/mini";
+import { CONTROL_OR_INVISIBLE, LONE_SURROGATE } from "../validation/unicode";
 
 export const MAX_EMAIL_LENGTH = 254;
 export const MIN_PASSWORD_LENGTH = 12;
@@ -63,7 +64,7 @@ export const NewPassword = z.pipe(
   // Twelve spaces pass the length rule but are no secret; trim() takes every Unicode space.
   z.refine((s) => s.trim().length > 0, ONLY_SPACES),
   // Hashed as UTF-8, every unpaired surrogate would become U+FFFD: distinct passwords, one hash.
-  z.refine((s) => !/[\ud800-\udfff]/u.test(s), "must be well-formed Unicode (an unpaired surrogate cannot be typed)"),
+  z.refine((s) => !LONE_SURROGATE.test(s), "must be well-formed Unicode (an unpaired surrogate cannot be typed)"),
 );
 
 /** A password being checked (sign-in, current password): any stored password fits, so only bounded. */
@@ -79,10 +80,6 @@ export const GivenPassword = z.pipe(
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 export const Token = z.string().check(z.refine((t) => TOKEN_PATTERN.test(t), "is not a valid link token"));
 
-// C0, DEL, C1 controls and invisible/bidirectional format characters: a display name is shown in
-// the dashboard and in mails, where they would hide or reorder text.
-const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/u;
-
 const profileText = (min: number, max: number) =>
   z.pipe(
     z.string().check(z.maxLength(max * 4, `must be at most ${max} characters`)),
@@ -90,7 +87,7 @@ const profileText = (min: number, max: number) =>
   ).check(
     z.refine((s) => passwordLength(s) >= min, min === 1 ? "is required" : `must be at least ${min} characters`),
     z.refine((s) => passwordLength(s) <= max, `must be at most ${max} characters`),
-    z.refine((s) => !UNSAFE_TEXT.test(s), "must not contain control or invisible characters"),
+    z.refine((s) => !CONTROL_OR_INVISIBLE.test(s), "must not contain control or invisible characters"),
   );
 
 export const TokenOnly = z.object({ token: Token });

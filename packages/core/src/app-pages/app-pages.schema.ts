@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { KeyName, PROJECT_ID } from "../dashboard/dashboard.schema";
+import { LinkPassword } from "../links/link.schema";
 
 /**
  * Issue 20 (docs/testers.md, "The app page and the update check"): the request schemas and answer
@@ -7,24 +8,11 @@ import { KeyName, PROJECT_ID } from "../dashboard/dashboard.schema";
  * web app imports them through `@hangar/core/app-pages-schema`.
  */
 
-// With the u flag a surrogate class matches only unpaired halves: a pair is one code point.
-const LONE_SURROGATE = /[\ud800-\udfff]/u;
-
-/** PUT /api/projects/{projectId}/app-page. The password follows the share links' rules (link.schema.ts). */
+/** PUT /api/projects/{projectId}/app-page. The password is a share link's (link.schema.ts). */
 export const AppPageSettings = z.strictObject({
   enabled: z.boolean({ error: "must be true or false" }),
   /** Omitted keeps the current one; null removes it. */
-  password: z.optional(
-    z.nullable(
-      z.string().check(
-        z.minLength(4, "must be at least 4 characters"),
-        z.maxLength(256, "must be at most 256 characters"),
-        z.refine((v) => !/[\u0000-\u001f\u007f]/.test(v), "must not contain control characters"),
-        z.refine((v) => v.trim().length > 0, "must contain something other than spaces"),
-        z.refine((v) => !LONE_SURROGATE.test(v), "must be well-formed Unicode (an unpaired surrogate cannot be typed)"),
-      ),
-    ),
-  ),
+  password: z.optional(z.nullable(LinkPassword)),
   /** A new address: the old one answers 404 from the next request on. */
   regenerate: z.optional(z.boolean({ error: "must be true or false" })),
 });

@@ -1,9 +1,9 @@
-import type { Clock, FileCatalog, PasswordHasher, RateLimiter, UrlSigner } from "../ports";
+import type { Clock, FileCatalog, PasswordHasher, UrlSigner } from "../ports";
 import { deviceOfUserAgent, installOffer, type InstallOffer } from "../links/install-offer";
 import { isIosInstallRequest, isPreviewBot, LINK_ACCESS_SECONDS, signLinkToken, utcDay, verifyLinkToken } from "../links/link-access";
 import { LinkPasswordLimitedError, LinkPasswordRequiredError, WrongLinkPasswordError } from "../links/link-errors";
-import { checkLinkPassword, type LinkPasswordLimits } from "../links/link-password";
-import { admit, ICON_SECONDS, iconLocation, packageLocation, type Visit } from "../links/visit-link";
+import { checkLinkPassword } from "../links/link-password";
+import { admit, ICON_SECONDS, iconLocation, packageLocation, type LinkVisitLimits, type Visit } from "../links/visit-link";
 import { AppBuildNotFoundError, AppPageNotFoundError } from "./app-page-errors";
 import { isAppSlug } from "./app-page-settings";
 import type { AppPageProject, AppPageStore } from "./app-page-store.port";
@@ -21,15 +21,8 @@ import { isExpired, isListed, type ListedBuild } from "./newer-build";
  * switch: the page is the owner's publication of the app, the cap limits how far one link travels.
  */
 
-export interface AppVisitLimits {
-  /** The page, manifests and icons per client (`sharePage`). */
-  sharePage: RateLimiter;
-  /** Downloads per client (`download`). */
-  download: RateLimiter;
-  /** Counted downloads of one build per client and day (`downloadPerLink`). */
-  downloadPerLink: RateLimiter;
-  password: LinkPasswordLimits;
-}
+/** The share links' per-client rules, under the same names (sharePage, download, downloadPerLink, password). */
+export type AppVisitLimits = LinkVisitLimits;
 
 /** Counts on a build's share item without its cap or switch (share-links.dynamo.ts). */
 export interface BuildCounters {

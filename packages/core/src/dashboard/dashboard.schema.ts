@@ -4,10 +4,7 @@ import { RETENTION_BOUNDS } from "../releases/retention";
 /** The bounds of a policy's numbers, for forms that check them before the API does. */
 export { RETENTION_BOUNDS };
 import { PROJECT_COLOR_NAMES } from "./palette";
-
-// Names are shown in lists, badges and mails: no controls, no invisible or bidi characters.
-const CONTROL_OR_INVISIBLE = /[\u0000-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/u;
-const LONE_SURROGATE = /[\ud800-\udfff]/u;
+import { CONTROL_OR_INVISIBLE, LONE_SURROGATE } from "../validation/unicode";
 
 /** A person-given name: trimmed, NFC, 1 to `max` characters, printable. */
 const displayName = (max: number) =>

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from "../errors/domain-errors";
+import { BuildNotCompletedError, NotFoundError } from "../errors/domain-errors";
 import type { AuditActor, FileRecord, LinkStats, ProjectView } from "../ports";
 import { auditActor } from "../audit/audit-actor";
 import type { EventActor } from "../webhooks/webhook-events";
@@ -11,7 +11,7 @@ import { recordChange } from "./audit-record";
 import type { Actor } from "../workspaces/actor";
 import { buildPayload, buildRouting, userActor } from "../webhooks/event-builders";
 import { workspaceAccess } from "../workspaces/access";
-import { projectAccess } from "../workspaces/project-access";
+import { projectAccess, type ProjectAccessDeps } from "../workspaces/project-access";
 import type { Action } from "../workspaces/roles";
 import { fileLinkView } from "../links/manage-link";
 import type { ShareLinks } from "../links/share-link.port";
@@ -132,7 +132,7 @@ export const fileNotFound = () => new NotFoundError("file_not_found", "No file w
  * whose role does not allow it.
  */
 export async function ownFile(
-  deps: Pick<DashboardDeps, "files" | "projects" | "workspaces">,
+  deps: ProjectAccessDeps & { files: Pick<DashboardDeps["files"], "get"> },
   actor: Actor,
   { fileId }: FileRef,
   action: Action,
@@ -239,7 +239,7 @@ export async function pinFile(
   links: LinkBases,
 ): Promise<FileDetail> {
   const { file, project } = await ownFile(deps, actor, input, "builds.manage");
-  if (file.status !== "completed") throw new ConflictError("build_not_completed", "Only a completed build can be pinned");
+  if (file.status !== "completed") throw new BuildNotCompletedError("Only a completed build can be pinned");
   // The record as written (ReturnValues ALL_NEW) is what the answer shows: no second read.
   const written = await deps.files.setPinned(file.fileId, input.pinned);
   if (!written) throw fileNotFound();

@@ -3,7 +3,11 @@ import type { StageSecret } from "../ports/stage-secret.port";
 import type { TesterSessionStore } from "../tester-access/tester-access-deps";
 import { authenticateTester } from "../tester-access/tester-sessions";
 import { parseDeviceCookie, type DeviceClaim } from "./device-cookie";
+import { modelName } from "./device-models";
+import type { DeviceStore, EnrolledDevice, RecordOutcome } from "./device-store.port";
 import { deviceVerdict, listsDevices, type DeviceVerdict, type VerdictBuild } from "./device-verdict";
+import { MAX_DEVICE_NAME_LENGTH, MAX_DEVICES_PER_WORKSPACE } from "./devices.schema";
+import { newDeviceId } from "./enrollment";
 
 /**
  * The verdicts the tester-facing pages show (share page, personal install page, app page, tester
@@ -25,29 +29,15 @@ export interface BuildProfile {
   provisionedUdids?: string[];
 }
 
-/** A device the verdict records in a workspace: the claim of the signed cookie and who it belongs to. */
-export interface UnlistedDevice {
-  workspaceId: string;
-  claim: DeviceClaim;
-  /** The tester a personal link or the portal names, or null on an anonymous share page. */
-  email: string | null;
-}
-
-/**
- * `known`: the workspace already has this UDID (nothing written: a member may have renamed it);
- * `full`: the workspace holds its limit of devices (docs/devices.md), nothing written.
- */
-export type UnlistedOutcome = "recorded" | "known" | "full";
-
-export interface BuildDevicesStore {
+export interface BuildProfiles {
   /** The build's workspace and profile UDIDs, or undefined when the file item is gone. */
   profileOf(fileId: string): Promise<BuildProfile | undefined>;
-  /** Writes the device unless the workspace has its UDID or is full (a conditional put: two visits write one item). */
-  recordUnlisted(device: UnlistedDevice, now: Date): Promise<UnlistedOutcome>;
 }
 
 export interface BuildVerdictDeps {
-  builds: BuildDevicesStore;
+  builds: BuildProfiles;
+  /** Records a device the profile does not list, create-only (`ifAbsent`): the enroll callback's writer. */
+  devices: Pick<DeviceStore, "record">;
   deviceCookieSecret: StageSecret;
   /** Who a share or app page's visitor is (their `hangar_tester` cookie), read only when a device is recorded. */
   testerSessions: TesterSessionStore;
@@ -106,6 +96,28 @@ async function testerOf(deps: Pick<BuildVerdictDeps, "testerSessions" | "clock">
   }
 }
 
+/**
+ * The device item a cookie's claim makes: named by the device, else by its model; serial unknown
+ * (only an enrollment's signed answer carries it); `email` the tester the page knows, or null.
+ */
+function unlistedDevice(workspaceId: string, claim: DeviceClaim, email: string | null, now: Date): EnrolledDevice {
+  const at = now.toISOString();
+  const model = modelName(claim.product);
+  return {
+    deviceId: newDeviceId(),
+    workspaceId,
+    udid: claim.udid,
+    name: (claim.name ?? model ?? claim.product).slice(0, MAX_DEVICE_NAME_LENGTH),
+    product: claim.product,
+    model,
+    osVersion: claim.version,
+    serial: null,
+    email,
+    registeredAt: at,
+    updatedAt: at,
+  };
+}
+
 /** The verdict of each build, by file id; a build whose profile lists no devices is `not-applicable` without a read. */
 export async function buildVerdicts(deps: BuildVerdictDeps, request: VerdictRequest): Promise<Map<string, PageVerdict>> {
   const now = deps.clock.now();
@@ -117,7 +129,7 @@ export async function buildVerdicts(deps: BuildVerdictDeps, request: VerdictRequ
   const profileOf = (b: VerdictBuildRef): Promise<BuildProfile | undefined> | BuildProfile =>
     Array.isArray(b.provisionedUdids) ? { ...(b.workspaceId ? { workspaceId: b.workspaceId } : {}), provisionedUdids: b.provisionedUdids } : deps.builds.profileOf(b.fileId);
   const [claim, profiles] = await Promise.all([deviceOfCookies(deps, request.cookies), Promise.all(candidates.map(profileOf))]);
-  const recorded = new Map<string, Promise<UnlistedOutcome>>();
+  const recorded = new Map<string, Promise<RecordOutcome>>();
   let tester: Promise<string | null> | undefined;
   const emailOf = () => (tester ??= request.email !== null ? Promise.resolve(request.email) : testerOf(deps, request.testerCookie));
   await Promise.all(
@@ -127,8 +139,12 @@ export async function buildVerdicts(deps: BuildVerdictDeps, request: VerdictRequ
       if (verdict.kind === "not-in-profile" && claim && profile?.workspaceId) {
         // One write per workspace, however many of its builds the page shows.
         const ws = profile.workspaceId;
-        if (!recorded.has(ws)) recorded.set(ws, emailOf().then((email) => deps.builds.recordUnlisted({ workspaceId: ws, claim, email }, now)));
-        verdict.told = (await recorded.get(ws)) !== "full";
+        if (!recorded.has(ws)) {
+          recorded.set(ws, emailOf().then((email) => deps.devices.record(unlistedDevice(ws, claim, email, now), MAX_DEVICES_PER_WORKSPACE, { ifAbsent: true })));
+        }
+        // Told when the workspace has the device now; not when it is full, or gone or being deleted.
+        const outcome = await recorded.get(ws);
+        verdict.told = outcome === "created" || outcome === "exists";
       }
       verdicts.set(b.fileId, verdict);
     }),

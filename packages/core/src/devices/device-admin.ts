@@ -1,10 +1,9 @@
 import { NotFoundError } from "../errors/domain-errors";
 import type { FileCatalog, ProjectCatalog, WorkspaceCatalog } from "../ports";
-import { fileNotFound } from "../dashboard/files";
+import { fileNotFound, ownFile } from "../dashboard/files";
 import type { FileRef } from "../dashboard/dashboard.schema";
 import type { Actor } from "../workspaces/actor";
 import { workspaceAccess } from "../workspaces/access";
-import { projectAccess } from "../workspaces/project-access";
 import type { WorkspaceRef } from "../workspaces/workspace.schema";
 import type { DeviceRecord, DeviceStore } from "./device-store.port";
 import type { Device, DeviceList, DeviceRef, DevicesExportQuery, FileDevices, ProfileKind, RenameDevice } from "./devices.schema";
@@ -78,12 +77,7 @@ const EMPTY = { included: [], missing: [], unregistered: [] };
 
 /** The build's profile against the workspace's devices (the file page's "Devices" section). */
 export async function fileDevices(deps: DeviceAdminDeps, actor: Actor, { fileId }: FileRef): Promise<FileDevices> {
-  const file = await deps.files.get(fileId);
-  if (!file) throw fileNotFound();
-  const { project } = await projectAccess(deps, actor.userId, file.projectId, "workspace.read", file.workspaceId).catch((error: unknown) => {
-    throw error instanceof NotFoundError ? fileNotFound() : error;
-  });
-  if (project.status !== "active") throw fileNotFound();
+  const { file, project } = await ownFile(deps, actor, { fileId }, "workspace.read");
   const provisioning = file.metadata?.provisioning as { kind?: ProfileKind } | undefined;
   const kind = provisioning?.kind ?? null;
   const udids = file.provisionedUdids;

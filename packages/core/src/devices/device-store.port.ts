@@ -35,7 +35,17 @@ export interface EnrollmentRecord {
 /** A device's fields an enrollment writes (the item is created, or updated when the UDID is known). */
 export type EnrolledDevice = Omit<DeviceRecord, "renamed" | "appleRegistration" | "registeredAt"> & { registeredAt: string };
 
-export type RecordOutcome = "created" | "updated" | "limit_reached" | "workspace_gone";
+/** `exists`: create only (`ifAbsent`), and the workspace has the UDID already: nothing written. */
+export type RecordOutcome = "created" | "updated" | "exists" | "limit_reached" | "workspace_gone";
+
+export interface RecordOptions {
+  /**
+   * Create only: a UDID the workspace has already is left as it is (`exists`). The verdict of the
+   * tester pages records a device this way (docs/devices.md "The team has been told"): the claim
+   * of a cookie is no reason to overwrite what an enrollment or a member wrote.
+   */
+  ifAbsent?: boolean;
+}
 
 export interface DeviceStore {
   /** Every device of the workspace (at most the workspace's limit, a few pages). */
@@ -46,8 +56,9 @@ export interface DeviceStore {
    * Creates the device in its workspace, or updates the one of the same UDID (its model, iOS, serial,
    * tester; its name unless a member renamed it; id and registration time stay). A new device past
    * `max` devices of the workspace, or in a workspace that is gone or being deleted, is not created.
+   * The one writer of new device items: the enroll callback and the tester pages' verdict both call it.
    */
-  record(device: EnrolledDevice, max: number): Promise<RecordOutcome>;
+  record(device: EnrolledDevice, max: number, options?: RecordOptions): Promise<RecordOutcome>;
   /** Sets a member's name; the updated record, or undefined when the device is gone. */
   rename(device: Pick<DeviceRecord, "workspaceId" | "udid" | "deviceId">, name: string, at: string): Promise<DeviceRecord | undefined>;
   /** Removes it; false when it was gone already. */

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteComma
 import { cancelledConditions, conditionalWrite, dynamoFailure, getItem, isConditionFailure, queryAll } from "../adapters/dynamo/dynamo-errors";
 import { gsi1, keys } from "../adapters/dynamo/table-keys";
 import type { DeviceClaim } from "./device-cookie";
-import type { DeviceRecord, DeviceStore, EnrolledDevice, EnrollmentRecord, EnrollmentStore, RecordOutcome, TesterWorkspaces } from "./device-store.port";
+import type { DeviceRecord, DeviceStore, EnrolledDevice, EnrollmentRecord, EnrollmentStore, RecordOptions, RecordOutcome, TesterWorkspaces } from "./device-store.port";
 
 type Item = Record<string, any>;
 
@@ -28,8 +28,8 @@ function toRecord(item: Item): DeviceRecord {
  * Devices and enrollments in the single table (docs/data-model.md). The workspace's limit is
  * checked by counting its device items before a new one is created (a COUNT query of one
  * partition, about one page at the limit): two enrollments at the very same moment may pass it by
- * one, which a limit against runaway growth tolerates; a counter on the workspace item would drift
- * from the items other writers (the share page's "team has been told") put conditionally.
+ * one, which a limit against runaway growth tolerates. `record` is the only writer of new device
+ * items (the enroll callback, and the tester pages' "the team has been told" with `ifAbsent`).
  */
 export class DynamoDevices implements DeviceStore, EnrollmentStore, TesterWorkspaces {
   constructor(
@@ -95,9 +95,11 @@ export class DynamoDevices implements DeviceStore, EnrollmentStore, TesterWorksp
     return total;
   }
 
-  async record(device: EnrolledDevice, max: number): Promise<RecordOutcome> {
+  async record(device: EnrolledDevice, max: number, { ifAbsent = false }: RecordOptions = {}): Promise<RecordOutcome> {
     const key = keys.device(device.workspaceId, device.udid);
     const existing = await getItem(this.db, this.tableName, key, "device", { consistent: true });
+    // Seen before (the verdict's usual case on a second visit): one read, no count, no write.
+    if (existing && ifAbsent) return "exists";
     if (existing) {
       await this.update(device, existing);
       return "updated";
@@ -135,7 +137,9 @@ export class DynamoDevices implements DeviceStore, EnrollmentStore, TesterWorksp
       created = false;
     }
     if (created) return "created";
-    // Enrolled at the same moment by another request (or recorded by the share page): update that one.
+    // Written at the same moment by another request (an enrollment, a tester page): create-only keeps theirs,
+    if (ifAbsent) return "exists";
+    // an enrollment updates it.
     const now = await getItem(this.db, this.tableName, key, "device", { consistent: true });
     if (now) await this.update(device, now);
     return "updated";

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { FILE_ID } from "../dashboard/dashboard.schema";
 import { WORKSPACE_ID } from "../workspaces/workspace-ids";
+import { CONTROL_OR_INVISIBLE, LONE_SURROGATE } from "../validation/unicode";
 
 /**
  * iOS devices (issue 22, docs/devices.md): the request schemas of the device routes and the shapes
@@ -22,9 +23,6 @@ export const DeviceRef = z.object({ deviceId: z.string().check(z.regex(DEVICE_ID
 export type DeviceRef = z.infer<typeof DeviceRef>;
 
 /** `PATCH /api/devices/{deviceId}`: the name the team knows it by (trimmed, 1–100 characters, one line). */
-const CONTROL_OR_INVISIBLE = /[\u0000-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/u;
-const LONE_SURROGATE = /[\ud800-\udfff]/u;
-
 /** A device's name (trimmed, NFC, 1–100 characters, one line): tabs and line breaks would break Apple's import file. */
 export const DeviceName = z
   .pipe(

@@ -11,7 +11,7 @@ export * from "./device-handoff";
 export * from "./device-admin";
 export * from "./device-verdict";
 export * from "./build-verdicts";
-export * from "./build-devices.dynamo";
+export * from "./build-profiles.dynamo";
 // Register with Apple (devdash): the App Store Connect adapter, the use case and its table store.
 export * from "./app-store-connect";
 export * from "./register-with-apple";

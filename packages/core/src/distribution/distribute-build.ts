@@ -2,16 +2,16 @@ import { normalizeEmail } from "../accounts/account.schema";
 import { emailProblem } from "../accounts/account-input.schema";
 import { recordChange } from "../dashboard/audit-record";
 import type { FileRef } from "../dashboard/dashboard.schema";
-import { fileNotFound } from "../dashboard/files";
-import { NotFoundError, ValidationError, type FieldIssue } from "../errors/domain-errors";
+import { ownFile } from "../dashboard/files";
+import { BuildNotCompletedError, ValidationError, type FieldIssue } from "../errors/domain-errors";
 import type { AuditLog, Clock, FileRecord, ProjectCatalog, RateLimiter, StageSecret, TesterGroupDirectory, WorkspaceCatalog } from "../ports";
 import type { EventPublisher } from "../ports/events.port";
 import { installLinkHash, installLinkToken } from "../testers/install-link";
 import { buildPayload, buildRouting, userActor } from "../webhooks/event-builders";
 import type { EventActor } from "../webhooks/webhook-events";
 import type { Actor } from "../workspaces/actor";
-import { projectAccess } from "../workspaces/project-access";
-import { BuildNotCompletedError, groupsNotFound } from "./distribution-errors";
+import { projectAccess, projectNotFound } from "../workspaces/project-access";
+import { groupsNotFound } from "./distribution-errors";
 import type { DistributionCreator, DistributionRecord, DistributionStore, MailQueue, NewRecipient } from "./distribution.port";
 import type { DistributionAnswer, DistributeInput, RecipientStatus } from "./distribution.schema";
 
@@ -234,21 +234,9 @@ export async function sendPlannedBuild(
 }
 
 /**
- * A completed build of an active project the actor may act on: 404 `file_not_found` for an
- * unknown id and for another workspace's build alike; 403 for a member whose role does not allow
- * `action`; 409 `build_not_completed` for a pending or rejected upload.
+ * POST /api/files/{fileId}/distribute (builds.distribute): 202 `{distributionId, recipients, queued,
+ * capped}`; 409 `build_not_completed` for a pending or rejected upload.
  */
-async function ownBuild(deps: Pick<DistributionDeps, "files" | "projects" | "workspaces">, actor: Actor, { fileId }: FileRef, action: "builds.distribute" | "workspace.read") {
-  const file = await deps.files.get(fileId);
-  if (!file) throw fileNotFound();
-  const { project } = await projectAccess(deps, actor.userId, file.projectId, action, file.workspaceId).catch((error: unknown) => {
-    throw error instanceof NotFoundError ? fileNotFound() : error;
-  });
-  if (project.status !== "active") throw fileNotFound();
-  return { file, project };
-}
-
-/** POST /api/files/{fileId}/distribute (builds.distribute): 202 `{distributionId, recipients, queued, capped}`. */
 export async function distributeBuild(
   deps: DistributionDeps,
   actor: Actor,
@@ -258,8 +246,8 @@ export async function distributeBuild(
   if (input.groups.length === 0 && input.testers.length === 0) {
     throw new ValidationError([{ field: "groups", message: "name at least one group or tester" }]);
   }
-  const { file, project } = await ownBuild(deps, actor, input, "builds.distribute");
-  if (file.status !== "completed") throw new BuildNotCompletedError();
+  const { file, project } = await ownFile(deps, actor, input, "builds.distribute");
+  if (file.status !== "completed") throw new BuildNotCompletedError("Only a completed build can be sent to testers");
   const [plan, workspace] = await Promise.all([planDistribution(deps, project.workspaceId, input), deps.workspaces.get(project.workspaceId)]);
   return sendPlannedBuild(
     deps,
@@ -280,7 +268,7 @@ export async function distributeBuild(
 
 /** GET /api/files/{fileId}/distributions (workspace.read): every distribution, newest first, and every recipient's status. */
 export async function listDistributions(deps: Pick<DistributionDeps, "files" | "projects" | "workspaces" | "distributions">, actor: Actor, input: FileRef) {
-  const { file } = await ownBuild(deps, actor, input, "workspace.read");
+  const { file } = await ownFile(deps, actor, input, "workspace.read");
   const [distributions, recipients] = await Promise.all([deps.distributions.listDistributions(file.fileId), deps.distributions.listRecipients(file.fileId)]);
   return {
     items: distributions
@@ -322,11 +310,9 @@ export async function setDefaultGroups(
   const { groups, missing } = refs.length > 0 ? await deps.groups.resolve(project.workspaceId, refs) : { groups: [], missing: [] };
   if (missing.length > 0) throw groupsNotFound(missing);
   const groupIds = [...new Set(groups.map((g) => g.groupId))];
-  if (!(await deps.distributions.setDefaultGroups(project.workspaceId, project.projectId, groupIds))) throw projectNotFoundAfterAll();
+  if (!(await deps.distributions.setDefaultGroups(project.workspaceId, project.projectId, groupIds))) throw projectNotFound();
   return { groupIds };
 }
-
-const projectNotFoundAfterAll = () => new NotFoundError("project_not_found", "No project with this id in your workspaces");
 
 /**
  * Complete's optional `distribute` (Hangar's extension of the upload spec) with the project's

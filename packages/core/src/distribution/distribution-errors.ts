@@ -1,4 +1,3 @@
-import { HangarError } from "../errors/domain-errors";
 import { GroupNotFoundError } from "../tester-groups/tester-group-errors";
 
 /**
@@ -9,11 +8,3 @@ import { GroupNotFoundError } from "../tester-groups/tester-group-errors";
  */
 export const groupsNotFound = (missing: string[]) =>
   new GroupNotFoundError(`No tester group ${missing.map((m) => `"${m}"`).join(", ")} in this workspace`, { missing });
-
-/** The build is not a completed upload (still pending, or rejected): nothing to send yet. */
-export class BuildNotCompletedError extends HangarError {
-  readonly code = "build_not_completed";
-  constructor() {
-    super("Only a completed build can be sent to testers");
-  }
-}

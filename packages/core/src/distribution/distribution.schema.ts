@@ -1,5 +1,6 @@
 // Issue 20: browser-safe schemas and answer types of distribution (imported by the web app; no node imports).
 import * as z from "zod/mini";
+import { LONE_SURROGATE } from "../validation/unicode";
 
 /** At most this many group refs, and this many addresses, in one distribution (a group holds at most 1,000). */
 export const MAX_DISTRIBUTE_GROUPS = 100;
@@ -9,7 +10,6 @@ export const MAX_DISTRIBUTE_MESSAGE = 1000;
 
 // Controls other than line breaks and tabs have no place in a message that ends up in a mail.
 const MESSAGE_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
-const LONE_SURROGATE = /[\ud800-\udfff]/u;
 
 /** A group ref: its id (`grp_…`) or its name (any case), as `--groups qa,beta` names them. */
 const GroupRef = z.string().check(z.minLength(1, "must not be empty"), z.maxLength(120, "is not a group id or name"));

@@ -2,11 +2,10 @@ import {
   BatchGetCommand,
   BatchWriteCommand,
   PutCommand,
-  QueryCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from "@aws-sdk/lib-dynamodb";
-import { conditionalWrite, dynamoFailure, getItem, isConditionFailure, untilProcessed } from "../adapters/dynamo/dynamo-errors";
+import { conditionalWrite, dynamoFailure, getItem, isConditionFailure, queryAll, untilProcessed } from "../adapters/dynamo/dynamo-errors";
 import { gsi1, keys } from "../adapters/dynamo/table-keys";
 import type { DistributionRecord, DistributionStore, NewRecipient, Recipient } from "./distribution.port";
 import type { RecipientStatus } from "./distribution.schema";
@@ -173,27 +172,17 @@ export class DynamoDistributions implements DistributionStore {
     return item ? toDistribution(item) : undefined;
   }
 
-  private async queryFile(fileId: string, prefix: string): Promise<Record<string, any>[]> {
-    const items: Record<string, any>[] = [];
-    let start: Record<string, unknown> | undefined;
-    try {
-      do {
-        const out = await this.db.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-            ExpressionAttributeValues: { ":pk": keys.file(fileId).pk, ":prefix": prefix },
-            ConsistentRead: true,
-            ExclusiveStartKey: start,
-          }),
-        );
-        items.push(...(out.Items ?? []));
-        start = out.LastEvaluatedKey;
-      } while (start);
-    } catch (error) {
-      throw dynamoFailure("Query(distributions)", error);
-    }
-    return items;
+  private queryFile(fileId: string, prefix: string): Promise<Record<string, any>[]> {
+    return queryAll(
+      this.db,
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+        ExpressionAttributeValues: { ":pk": keys.file(fileId).pk, ":prefix": prefix },
+        ConsistentRead: true,
+      },
+      "distributions",
+    );
   }
 
   async listDistributions(fileId: string): Promise<DistributionRecord[]> {

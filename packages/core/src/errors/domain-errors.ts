@@ -99,11 +99,22 @@ export class NotFoundError extends HangarError {
 /** The request is valid but conflicts with the state of the upload or of the stored object. */
 export class ConflictError extends HangarError {
   constructor(
-    readonly code: "upload_mismatch" | "object_missing" | "object_changed" | "size_mismatch" | "already_exists" | "project_deleting" | "key_revoked" | "limit_reached" | "last_owner" | "personal_workspace" | "workspace_not_empty" | "already_member" | "build_not_completed" | "webhook_disabled" | "apple_not_configured",
+    readonly code: "upload_mismatch" | "object_missing" | "object_changed" | "size_mismatch" | "already_exists" | "project_deleting" | "key_revoked" | "limit_reached" | "last_owner" | "personal_workspace" | "workspace_not_empty" | "already_member" | "webhook_disabled" | "apple_not_configured",
     message: string,
     details?: Record<string, unknown>,
   ) {
     super(message, details);
+  }
+}
+
+/**
+ * The build is not a completed upload (still pending, or rejected): it cannot be sent to testers,
+ * compared or pinned yet. One class for the one code, whichever use case refuses (a 409).
+ */
+export class BuildNotCompletedError extends HangarError {
+  readonly code = "build_not_completed";
+  constructor(message: string) {
+    super(message);
   }
 }
 

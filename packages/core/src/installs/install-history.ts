@@ -2,11 +2,10 @@ import * as z from "zod/mini";
 import { Email } from "../accounts/account.schema";
 import { NotFoundError } from "../errors/domain-errors";
 import type { FileCatalog, ProjectCatalog, WorkspaceCatalog } from "../ports";
-import { fileNotFound } from "../dashboard/files";
+import { ownFile } from "../dashboard/files";
 import type { FileRef } from "../dashboard/dashboard.schema";
 import type { Actor } from "../workspaces/actor";
 import { workspaceAccess } from "../workspaces/access";
-import { projectAccess } from "../workspaces/project-access";
 import { WORKSPACE_ID } from "../workspaces/workspace-ids";
 import type { InstallRecord, InstallRecords } from "./install-records.port";
 import type { FileInstalls, TesterInstalls } from "./installs.schema";
@@ -38,12 +37,7 @@ export interface InstallHistoryDeps {
 
 /** Every tester's record of a build, the latest used first. */
 export async function listFileInstalls(deps: InstallHistoryDeps, actor: Actor, { fileId }: FileRef): Promise<FileInstalls> {
-  const file = await deps.files.get(fileId);
-  if (!file) throw fileNotFound();
-  const { project } = await projectAccess(deps, actor.userId, file.projectId, "workspace.read", file.workspaceId).catch((error: unknown) => {
-    throw error instanceof NotFoundError ? fileNotFound() : error;
-  });
-  if (project.status !== "active") throw fileNotFound();
+  await ownFile(deps, actor, { fileId }, "workspace.read");
   const records = await deps.installs.listByFile(fileId);
   return {
     items: records.map((r) => ({

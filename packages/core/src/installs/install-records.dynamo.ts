@@ -1,7 +1,7 @@
 import { DeleteCommand, QueryCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { StageSecret } from "../ports";
 import { transact } from "../adapters/dynamo/counted-limits.dynamo";
-import { dynamoFailure, getItem, isConditionFailure } from "../adapters/dynamo/dynamo-errors";
+import { dynamoFailure, getItem, isConditionFailure, queryAll } from "../adapters/dynamo/dynamo-errors";
 import { ENDED_LINK_SECONDS } from "../adapters/dynamo/ended-link.dynamo";
 import { gsi1, keys } from "../adapters/dynamo/table-keys";
 import { batchWrite } from "../adapters/dynamo/usage.dynamo";
@@ -230,25 +230,10 @@ export async function removeTesterItems(
 
 /** Every item of a build's partition but its file record, strongly consistent. */
 async function partitionExtras(db: DynamoDBDocumentClient, tableName: string, fileId: string): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  try {
-    do {
-      const page = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: "pk = :pk",
-          ExpressionAttributeValues: { ":pk": keys.file(fileId).pk },
-          ProjectionExpression: "pk, sk, email, workspaceId",
-          ConsistentRead: true,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      items.push(...(page.Items ?? []).filter((item) => item.sk !== keys.file(fileId).sk));
-      start = page.LastEvaluatedKey;
-    } while (start);
-  } catch (error) {
-    throw dynamoFailure("Query(build partition)", error);
-  }
-  return items;
+  const items = await queryAll(
+    db,
+    { TableName: tableName, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": keys.file(fileId).pk }, ProjectionExpression: "pk, sk, email, workspaceId", ConsistentRead: true },
+    "build partition",
+  );
+  return items.filter((item) => item.sk !== keys.file(fileId).sk);
 }

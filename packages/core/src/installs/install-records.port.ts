@@ -1,4 +1,4 @@
-import type { DeviceFamily, InstallVia } from "./installs.schema";
+import type { DeviceFamily, FileInstall, InstallVia } from "./installs.schema";
 
 /** What a personal install link names: one build for one tester (the `installLink` item). */
 export interface InstallLinkTarget {
@@ -26,18 +26,11 @@ export interface InstallEvent {
   build: { platform: string | null; version: string | null; build: string | null };
 }
 
-/** One tester's record of one build (`install` item). */
-export interface InstallRecord {
-  email: string;
+/** One tester's record of one build (`install` item): the file page's row, and the build it is of. */
+export interface InstallRecord extends FileInstall {
   fileId: string;
   projectId: string;
   workspaceId: string;
-  firstAt: string;
-  lastAt: string;
-  downloads: number;
-  installStarts: number;
-  deviceFamily: DeviceFamily;
-  via: InstallVia;
   platform: string | null;
   version: string | null;
   build: string | null;

@@ -1,10 +1,9 @@
 import * as z from "zod/mini";
-import { NotFoundError } from "../errors/domain-errors";
 import type { Clock, FileRecord, FileRepository, RateLimiter, SharedFile, UrlSigner } from "../ports";
 import { deviceOfUserAgent, installOffer, type InstallOffer } from "../links/install-offer";
 import { isIosInstallRequest, isPreviewBot } from "../links/link-access";
 import { LinkGoneError, UnknownLinkError } from "../links/link-errors";
-import { admit, ICON_SECONDS, iconLocation, packageLocation } from "../links/visit-link";
+import { admit, ICON_SECONDS, iconLocation, noIcon, noManifest, packageLocation } from "../links/visit-link";
 import { parseTesterCookie } from "../tester-access/tester-sessions";
 import { INSTALL_LINK_TOKEN, installLinkHash } from "../testers/install-link";
 import { deviceFamilyOf } from "./device-family";
@@ -166,7 +165,7 @@ export async function personalManifest(
   const now = deps.clock.now();
   await admit(deps.limits.page, visit.client, "client", now);
   const opened = await open(deps, visit);
-  if (opened.file.metadata.platform !== "ios") throw new NotFoundError("file_not_found", "Only iOS builds have an install manifest");
+  if (opened.file.metadata.platform !== "ios") throw noManifest();
   const installStart = !visit.headOnly && isIosInstallRequest(visit.userAgent);
   if (installStart) await count(deps, opened, visit, "installStart", now);
   return { file: opened.file, installStart };
@@ -178,6 +177,6 @@ export async function personalIcon(deps: PersonalLinkDeps, visit: PersonalVisit)
   await admit(deps.limits.page, visit.client, "client", now);
   const { file } = await open(deps, visit);
   const location = await iconLocation(deps.signer, file, ICON_SECONDS);
-  if (!location) throw new NotFoundError("file_not_found", "This build has no icon");
+  if (!location) throw noIcon();
   return { location };
 }

@@ -1,11 +1,22 @@
 import * as z from "zod/mini";
 import { isCalendarDateTime } from "../validation/date-time";
-
-// With the u flag a surrogate class matches only unpaired halves: a pair is one code point.
-const LONE_SURROGATE = /[\ud800-\udfff]/u;
+import { LONE_SURROGATE } from "../validation/unicode";
 
 /** Far enough for any release; beyond it an expiry is almost surely a typo (year 20260). */
 const MAX_EXPIRY_MS = 5 * 366 * 86_400_000;
+
+/**
+ * A password a tester types to open a page: a share link's, a project's app page's. Set by the
+ * owner and shared with testers by other means.
+ */
+export const LinkPassword = z.string().check(
+  z.minLength(4, "must be at least 4 characters"),
+  z.maxLength(256, "must be at most 256 characters"),
+  z.refine((v) => !/[\u0000-\u001f\u007f]/.test(v), "must not contain control characters"),
+  z.refine((v) => v.trim().length > 0, "must contain something other than spaces"),
+  // No browser form can send one (it becomes U+FFFD), so testers could never type it.
+  z.refine((v) => !LONE_SURROGATE.test(v), "must be well-formed Unicode (an unpaired surrogate cannot be typed)"),
+);
 
 export const ShareSettings = z.strictObject({
   enabled: z.optional(z.boolean({ error: "must be true or false" })),
@@ -20,18 +31,7 @@ export const ShareSettings = z.strictObject({
     ),
   ),
   /** Typed by the owner and shared with testers by other means; null removes it. */
-  password: z.optional(
-    z.nullable(
-      z.string().check(
-        z.minLength(4, "must be at least 4 characters"),
-        z.maxLength(256, "must be at most 256 characters"),
-        z.refine((v) => !/[\u0000-\u001f\u007f]/.test(v), "must not contain control characters"),
-        z.refine((v) => v.trim().length > 0, "must contain something other than spaces"),
-        // No browser form can send one (it becomes U+FFFD), so testers could never type it.
-        z.refine((v) => !LONE_SURROGATE.test(v), "must be well-formed Unicode (an unpaired surrogate cannot be typed)"),
-      ),
-    ),
-  ),
+  password: z.optional(z.nullable(LinkPassword)),
   maxDownloads: z.optional(
     z.nullable(
       z.number({ error: "must be an integer" }).check(

@@ -49,6 +49,10 @@ export interface Visit {
   userAgent?: string | undefined;
 }
 
+/** A manifest asked of a build that is not iOS, an icon of a build stored without one: 404 like a build that is not there. */
+export const noManifest = () => new NotFoundError("file_not_found", "Only iOS builds have an install manifest");
+export const noIcon = () => new NotFoundError("file_not_found", "This build has no icon");
+
 /** Signed icon addresses in pages live an hour: long enough for a tab left open. */
 export const ICON_SECONDS = 3600;
 
@@ -169,7 +173,7 @@ export async function shareManifest(deps: LinkVisitDeps, visit: Visit & { headOn
   const now = deps.clock.now();
   await admit(deps.limits.sharePage, visit.client, "client", now);
   const link = await openLink(deps, visit, now, { password: true });
-  if (link.metadata.platform !== "ios") throw new NotFoundError("file_not_found", "Only iOS builds have an install manifest");
+  if (link.metadata.platform !== "ios") throw noManifest();
   const installRequest = !visit.headOnly && isIosInstallRequest(visit.userAgent);
   if (installRequest) await deps.links.countInstall(link.userKey, utcDay(now));
   const accessToken = urlToken(link, now);
@@ -190,7 +194,7 @@ export async function shareIcon(deps: LinkVisitDeps, visit: Visit): Promise<{ lo
   await admit(deps.limits.sharePage, visit.client, "client", now);
   const link = await openLink(deps, visit, now, { password: true });
   const location = await iconLocation(deps.signer, link, ICON_SECONDS);
-  if (!location) throw new NotFoundError("file_not_found", "This build has no icon");
+  if (!location) throw noIcon();
   return { location };
 }
 

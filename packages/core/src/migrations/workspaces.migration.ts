@@ -1,7 +1,7 @@
-import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { transact, type TransactItem } from "../adapters/dynamo/counted-limits.dynamo";
 import { newWorkspaceItems } from "../adapters/dynamo/workspace-catalog.dynamo";
-import { dynamoFailure, isConditionFailure } from "../adapters/dynamo/dynamo-errors";
+import { dynamoFailure, isConditionFailure, queryAll } from "../adapters/dynamo/dynamo-errors";
 import { keys } from "../adapters/dynamo/table-keys";
 import { personalWorkspaceName } from "../workspaces/personal";
 import { personalWorkspaceId } from "../workspaces/workspace-ids";
@@ -122,26 +122,13 @@ async function ensurePersonalWorkspace(db: DynamoDBDocumentClient, tableName: st
 /** Moves the user's projects (and their name items) into the personal workspace; how many moved. */
 async function moveProjects(db: DynamoDBDocumentClient, tableName: string, userId: string): Promise<number> {
   const workspaceId = personalWorkspaceId(userId);
-  const projects: Record<string, any>[] = [];
-  const names: Record<string, any>[] = [];
-  let start: Record<string, unknown> | undefined;
-  try {
-    do {
-      const page = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-          ExpressionAttributeValues: { ":pk": keys.user(userId).pk, ":prefix": "PROJECT" },
-          ConsistentRead: true,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      for (const item of page.Items ?? []) (item.type === "projectName" ? names : projects).push(item);
-      start = page.LastEvaluatedKey;
-    } while (start);
-  } catch (error) {
-    throw dynamoFailure("Query(projects to migrate)", error);
-  }
+  const items = await queryAll(
+    db,
+    { TableName: tableName, KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)", ExpressionAttributeValues: { ":pk": keys.user(userId).pk, ":prefix": "PROJECT" }, ConsistentRead: true },
+    "projects to migrate",
+  );
+  const projects = items.filter((item) => item.type !== "projectName");
+  const names = items.filter((item) => item.type === "projectName");
 
   let moved = 0;
   for (const project of projects.filter((p) => p.type === "project")) {

@@ -1,29 +1,14 @@
 import type { WebhookEvent } from "../webhooks/webhook-events";
-import type { DeliveryAttemptView, DeliveryState, DisabledReason, WebhookEventType, WebhookType } from "../webhooks/webhooks.schema";
+import type { DeliveryAttemptView, DeliveryState, WebhookEventType, WebhookView } from "../webhooks/webhooks.schema";
 
-/** A receiver of a workspace's events (docs/webhooks.md). */
-export interface WebhookEndpoint {
-  webhookId: string;
-  workspaceId: string;
-  type: WebhookType;
-  url: string;
-  description: string;
-  events: WebhookEventType[];
-  /** Empty: every project. */
-  projectIds: string[];
-  branchFilter: string | null;
-  enabled: boolean;
-  disabledReason: DisabledReason | null;
+/** A receiver of a workspace's events (docs/webhooks.md): what its answers show, and its secrets. */
+export interface WebhookEndpoint extends WebhookView {
   /** The signing secret (`whsec_…`): stored because HMAC signs with the key itself (signing.ts). */
   secret: string;
   /** The secret before the last rotation, signing too until previousSecretExpiresAt. */
   previousSecret: string | null;
-  previousSecretExpiresAt: string | null;
-  failureStreak: number;
   /** When the current run of failed attempts began; null while the last attempt succeeded. */
   failingSince: string | null;
-  createdAt: string;
-  updatedAt: string;
 }
 
 export type WebhookChanges = Partial<Pick<WebhookEndpoint, "url" | "description" | "events" | "projectIds" | "branchFilter" | "enabled" | "disabledReason">>;

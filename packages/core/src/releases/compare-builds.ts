@@ -1,4 +1,4 @@
-import { ConflictError, ValidationError } from "../errors/domain-errors";
+import { BuildNotCompletedError, ValidationError } from "../errors/domain-errors";
 import type { FileCatalog, FileRecord } from "../ports";
 import type { DashboardDeps } from "../dashboard/dashboard-deps";
 import type { FileRef } from "../dashboard/dashboard.schema";
@@ -60,7 +60,7 @@ export async function compareBuilds(
   input: CompareBuildsInput,
 ): Promise<BuildDiffAnswer> {
   const { file } = await ownFile(deps, actor, { fileId: input.fileId }, "workspace.read");
-  if (!isCompleted(file)) throw new ConflictError("build_not_completed", "This build has not completed: there is nothing to compare yet");
+  if (!isCompleted(file)) throw new BuildNotCompletedError("This build has not completed: there is nothing to compare yet");
   let previous: Completed | undefined;
   if (input.against !== undefined) {
     const other = (await ownFile(deps, actor, { fileId: input.against }, "workspace.read")).file;

@@ -7,7 +7,7 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import { DependencyError } from "../errors/domain-errors";
 import { transact, type TransactItem } from "../adapters/dynamo/counted-limits.dynamo";
-import { dynamoFailure, getItem, isConditionFailure, untilProcessed } from "../adapters/dynamo/dynamo-errors";
+import { dynamoFailure, getItem, isConditionFailure, queryAll, untilProcessed } from "../adapters/dynamo/dynamo-errors";
 import { gsi1, keys } from "../adapters/dynamo/table-keys";
 import type { TesterGroupRef } from "../ports/tester-groups.port";
 import { workspaceNotFound } from "../workspaces/access";
@@ -438,28 +438,19 @@ export class DynamoTesterGroups implements TesterGroupStore {
     return out;
   }
 
-  private async queryAll(what: string, values: { ":pk": string; ":prefix": string }, projection?: string): Promise<Record<string, any>[]> {
-    const out: Record<string, any>[] = [];
-    let start: Record<string, unknown> | undefined;
-    try {
-      do {
-        const page = await this.db.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-            ExpressionAttributeValues: values,
-            ConsistentRead: true,
-            ...(projection ? { ProjectionExpression: projection } : {}),
-            ...(start ? { ExclusiveStartKey: start } : {}),
-          }),
-        );
-        out.push(...(page.Items ?? []));
-        start = page.LastEvaluatedKey;
-      } while (start);
-      return out;
-    } catch (error) {
-      throw dynamoFailure(`Query(${what})`, error);
-    }
+  /** Every item of a partition under a sort-key prefix, strongly consistent. */
+  private queryAll(what: string, values: { ":pk": string; ":prefix": string }, projection?: string): Promise<Record<string, any>[]> {
+    return queryAll(
+      this.db,
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+        ExpressionAttributeValues: values,
+        ConsistentRead: true,
+        ...(projection ? { ProjectionExpression: projection } : {}),
+      },
+      what,
+    );
   }
 }
 

@@ -8,6 +8,7 @@
 import * as z from "zod/mini";
 import { MAX_EMAIL_LENGTH } from "../accounts/account-input.schema";
 import { WorkspaceRef } from "../workspaces/workspace.schema";
+import { CONTROL_OR_INVISIBLE, LONE_SURROGATE } from "../validation/unicode";
 
 /** `grp_` + 16 base62 (≈ 95 bits): the shape this service issues; anything else is a 404 without a read. */
 export const GROUP_ID = /^grp_[0-9A-Za-z]{16}$/;
@@ -19,10 +20,6 @@ export const MAX_GROUP_TESTERS = 1000;
 export const MAX_ADD_TESTERS = 1000;
 /** A group's name: `--groups qa,beta` names it on a command line, so short. */
 export const MAX_GROUP_NAME = 60;
-
-// Names are shown in lists, badges and mails: no controls, no invisible or bidi characters (the projects' rule).
-const CONTROL_OR_INVISIBLE = /[\u0000-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/u;
-const LONE_SURROGATE = /[\ud800-\udfff]/u;
 
 /**
  * Trimmed, NFC, 1–60 printable characters, and no comma: the CLI's `--groups qa,beta` splits on

@@ -104,6 +104,7 @@ export interface WebhookView {
   url: string;
   description: string;
   events: WebhookEventType[];
+  /** Empty: every project. */
   projectIds: string[];
   branchFilter: string | null;
   enabled: boolean;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { buildVerdicts, deviceVerdict, modelName, signDeviceCookie, type BuildDevicesStore, type UnlistedDevice } from "../../src/devices";
+import { buildVerdicts, deviceVerdict, modelName, signDeviceCookie, type BuildProfiles, type DeviceStore, type EnrolledDevice, type RecordOptions, type RecordOutcome } from "../../src/devices";
 
 const NOW = new Date("2026-11-26T12:00:00Z");
 const IN = "00008030-001A35E11A88802E";
@@ -55,16 +55,20 @@ describe("deviceVerdict", () => {
 
 describe("buildVerdicts", () => {
   const secret = new Uint8Array(32).fill(7);
-  function world(outcome: "recorded" | "known" | "full" = "recorded") {
+  function world(outcome: RecordOutcome = "created") {
     const reads: string[] = [];
-    const writes: UnlistedDevice[] = [];
-    const builds: BuildDevicesStore = {
+    const writes: EnrolledDevice[] = [];
+    const calls: { max: number; options?: RecordOptions }[] = [];
+    const builds: BuildProfiles = {
       profileOf: async (fileId) => {
         reads.push(fileId);
         return fileId === "fil_old" ? { workspaceId: "ws_1" } : { workspaceId: "ws_1", provisionedUdids: [IN] };
       },
-      recordUnlisted: async (device) => {
+    };
+    const devices: Pick<DeviceStore, "record"> = {
+      record: async (device, max, options) => {
         writes.push(device);
+        calls.push({ max, options });
         return outcome;
       },
     };
@@ -80,8 +84,8 @@ describe("buildVerdicts", () => {
       },
       delete: async () => {},
     };
-    const deps = { builds, deviceCookieSecret: { bytes: async () => (secretReads++, secret) }, testerSessions, clock: { now: () => NOW } };
-    return { deps, reads, writes, secretReads: () => secretReads, sessionReads };
+    const deps = { builds, devices, deviceCookieSecret: { bytes: async () => (secretReads++, secret) }, testerSessions, clock: { now: () => NOW } };
+    return { deps, reads, writes, calls, secretReads: () => secretReads, sessionReads };
   }
   const ios = (fileId: string) => ({ fileId, metadata: adHoc().metadata });
   const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
@@ -93,12 +97,12 @@ describe("buildVerdicts", () => {
     const signedIn = world();
     const cookie = signDeviceCookie(secret, claim(OUT));
     await buildVerdicts(signedIn.deps, { builds: [ios("fil_1")], cookies: [cookie], email: null, testerCookie: testerCookie("qa@example.com", TOKEN_LIVE) });
-    expect(signedIn.writes).toEqual([{ workspaceId: "ws_1", claim: claim(OUT), email: "qa@example.com" }]);
+    expect(signedIn.writes.map(({ workspaceId, udid, email }) => ({ workspaceId, udid, email }))).toEqual([{ workspaceId: "ws_1", udid: OUT, email: "qa@example.com" }]);
 
     for (const other of [testerCookie("qa@example.com", TOKEN_ENDED), testerCookie("qa@example.com", "X".repeat(43)), "not-a-cookie", undefined]) {
       const anonymous = world();
       await buildVerdicts(anonymous.deps, { builds: [ios("fil_1")], cookies: [cookie], email: null, testerCookie: other });
-      expect(anonymous.writes, String(other)).toEqual([{ workspaceId: "ws_1", claim: claim(OUT), email: null }]);
+      expect(anonymous.writes.map(({ workspaceId, udid, email }) => ({ workspaceId, udid, email })), String(other)).toEqual([{ workspaceId: "ws_1", udid: OUT, email: null }]);
     }
 
     // A page that names its tester keeps that address; a view that records nothing reads no session.
@@ -118,13 +122,41 @@ describe("buildVerdicts", () => {
     expect(verdicts.get("fil_1")).toMatchObject({ kind: "not-in-profile", told: true });
     expect(verdicts.get("fil_2")).toMatchObject({ kind: "not-in-profile", told: true });
     expect(verdicts.get("fil_old")).toEqual({ kind: "not-applicable" });
-    expect(w.writes).toEqual([{ workspaceId: "ws_1", claim: claim(OUT), email: "qa@example.com" }]);
+    // The enroll callback's writer, create-only, under the workspace's limit of devices.
+    expect(w.writes).toEqual([
+      {
+        deviceId: expect.stringMatching(/^dev_[0-9A-Za-z]{16}$/),
+        workspaceId: "ws_1",
+        udid: OUT,
+        name: "Anna's iPhone",
+        product: "iPhone15,2",
+        model: "iPhone 14 Pro",
+        osVersion: "18.1",
+        serial: null,
+        email: "qa@example.com",
+        registeredAt: NOW.toISOString(),
+        updatedAt: NOW.toISOString(),
+      },
+    ]);
+    expect(w.calls).toEqual([{ max: 1000, options: { ifAbsent: true } }]);
+  });
+
+  it("tells the team when the workspace has the device already, names a nameless one by its model", async () => {
+    const known = world("exists");
+    const { name: _, ...nameless } = claim(OUT);
+    const out = await buildVerdicts(known.deps, { builds: [ios("fil_1")], cookies: [signDeviceCookie(secret, nameless)], email: null });
+    expect(out.get("fil_1")).toMatchObject({ kind: "not-in-profile", told: true });
+    expect(known.writes.map((d) => d.name)).toEqual(["iPhone 14 Pro"]);
   });
 
   it("tells nothing when the workspace is full, writes nothing for a device in the profile, and reads nothing for other builds", async () => {
-    const full = world("full");
+    const full = world("limit_reached");
     const out = await buildVerdicts(full.deps, { builds: [ios("fil_1")], cookies: [signDeviceCookie(secret, claim(OUT))], email: null });
     expect(out.get("fil_1")).toMatchObject({ kind: "not-in-profile", told: false });
+    // A workspace gone or being deleted has not been told either (test/devices.test.ts: nothing is written then).
+    const gone = world("workspace_gone");
+    const late = await buildVerdicts(gone.deps, { builds: [ios("fil_1")], cookies: [signDeviceCookie(secret, claim(OUT))], email: null });
+    expect(late.get("fil_1")).toMatchObject({ kind: "not-in-profile", told: false });
 
     const w = world();
     const inside = await buildVerdicts(w.deps, { builds: [ios("fil_1")], cookies: [signDeviceCookie(secret, claim(IN))], email: null });

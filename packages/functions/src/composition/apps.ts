@@ -49,7 +49,7 @@ export const appPageSettingsDeps = once((): AppPageSettingsDeps => {
 /** `/apps/{slug}` and what it links to. */
 export const appVisitDeps = once((): AppVisitDeps => {
   const runtime = getRuntime();
-  const { links, hasher, passwordLimits } = linkRuntime();
+  const { links, hasher, visitLimits } = linkRuntime();
   return {
     pages: stores().pages,
     files: stores().files,
@@ -57,12 +57,7 @@ export const appVisitDeps = once((): AppVisitDeps => {
     signer: runtime.signer,
     hasher,
     clock: runtime.clock,
-    limits: {
-      sharePage: runtime.limits.rule("sharePage"),
-      download: runtime.limits.rule("download"),
-      downloadPerLink: runtime.limits.rule("downloadPerLink"),
-      password: passwordLimits,
-    },
+    limits: visitLimits,
     downloadExpiresSeconds: runtime.upload.downloadExpiresSeconds,
   };
 });

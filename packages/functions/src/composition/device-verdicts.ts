@@ -1,5 +1,5 @@
 import { DynamoStageSecret } from "@hangar/core/dynamo";
-import { DEVICE_COOKIE_SECRET, DynamoBuildDevices, type BuildVerdictDeps } from "@hangar/core/devices";
+import { DEVICE_COOKIE_SECRET, DynamoBuildProfiles, DynamoDevices, type BuildVerdictDeps } from "@hangar/core/devices";
 import { DynamoTesterSessions } from "@hangar/core/tester-access";
 import { once } from "./once";
 import { getRuntime } from "./root";
@@ -12,7 +12,8 @@ import { getRuntime } from "./root";
 export const buildVerdictDeps = once((): BuildVerdictDeps => {
   const { db, settings, clock } = getRuntime();
   return {
-    builds: new DynamoBuildDevices(db, settings.HANGAR_TABLE_NAME),
+    builds: new DynamoBuildProfiles(db, settings.HANGAR_TABLE_NAME),
+    devices: new DynamoDevices(db, settings.HANGAR_TABLE_NAME),
     deviceCookieSecret: new DynamoStageSecret(db, settings.HANGAR_TABLE_NAME, DEVICE_COOKIE_SECRET),
     testerSessions: new DynamoTesterSessions(db, settings.HANGAR_TABLE_NAME),
     clock,

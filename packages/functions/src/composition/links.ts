@@ -1,4 +1,4 @@
-import type { LinkDeps, LinkPasswordLimits, LinkVisitDeps } from "@hangar/core/links";
+import type { LinkDeps, LinkVisitDeps, LinkVisitLimits } from "@hangar/core/links";
 import { DynamoShareLinks } from "@hangar/core/links-dynamo";
 import { ScryptPasswordHasher } from "@hangar/core/scrypt";
 import { auditLog } from "./audit-log";
@@ -14,8 +14,8 @@ import { workspaceCatalog } from "./workspace-catalog";
 export interface LinkRuntime {
   links: DynamoShareLinks;
   hasher: ScryptPasswordHasher;
-  /** The link-password rules (core's limits/rate-rules.ts; checkLinkPassword explains them). */
-  passwordLimits: LinkPasswordLimits;
+  /** A visitor's per-client rules and the link-password rules (core's limits/rate-rules.ts), the app page's too. */
+  visitLimits: LinkVisitLimits;
 }
 
 export const linkRuntime = once((): LinkRuntime => {
@@ -24,10 +24,12 @@ export const linkRuntime = once((): LinkRuntime => {
   return {
     links: new DynamoShareLinks(db, table, () => clock.now()),
     hasher: new ScryptPasswordHasher(),
-    passwordLimits: {
-      perClient: limits.rule("linkPassword"),
-      perLinkClient: limits.rule("linkPasswordPerLink"),
-      ceiling: limits.rule("linkPasswordCeiling"),
+    visitLimits: {
+      sharePage: limits.rule("sharePage"),
+      download: limits.rule("download"),
+      downloadPerLink: limits.rule("downloadPerLink"),
+      // checkLinkPassword explains these.
+      password: { perClient: limits.rule("linkPassword"), perLinkClient: limits.rule("linkPasswordPerLink"), ceiling: limits.rule("linkPasswordCeiling") },
     },
   };
 });
@@ -52,18 +54,13 @@ export const linkDeps = once((): LinkDeps => {
 /** The visitor-side use cases' dependencies (share and download functions, core's links/visit-link.ts). */
 export const linkVisitDeps = once((): LinkVisitDeps => {
   const runtime = getRuntime();
-  const { links, hasher, passwordLimits } = linkRuntime();
+  const { links, hasher, visitLimits } = linkRuntime();
   return {
     links,
     signer: runtime.signer,
     hasher,
     clock: runtime.clock,
-    limits: {
-      sharePage: runtime.limits.rule("sharePage"),
-      download: runtime.limits.rule("download"),
-      downloadPerLink: runtime.limits.rule("downloadPerLink"),
-      password: passwordLimits,
-    },
+    limits: visitLimits,
     downloadExpiresSeconds: runtime.upload.downloadExpiresSeconds,
   };
 });

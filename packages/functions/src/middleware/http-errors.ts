@@ -1,4 +1,5 @@
 import {
+  BuildNotCompletedError,
   ConflictError,
   ForbiddenError,
   DependencyError,
@@ -23,7 +24,6 @@ import {
 } from "@hangar/core/account-errors";
 import { InvitationConflictError, InvitationGoneError, WrongAccountError } from "@hangar/core/invitation-errors";
 import { GroupConflictError, GroupNotFoundError, JoinLinkGoneError, TesterNotFoundError } from "@hangar/core/tester-group-errors";
-import { BuildNotCompletedError } from "@hangar/core/distribution-errors";
 import { LinkGoneError, LinkPasswordRequiredError, UnknownLinkError, WrongLinkPasswordError } from "@hangar/core/link-errors";
 import { AppNotFoundError } from "@hangar/core/tester-access-errors";
 import { AppBuildNotFoundError, AppPageNotFoundError, InvalidUpdateTokenError, UpdateTokenNotFoundError } from "@hangar/core/app-page-errors";
@@ -106,6 +106,7 @@ const STATUS_BY_CLASS: [abstract new (...args: never[]) => HangarError, number][
   [RouteNotFoundError, 404],
   [MethodNotAllowedError, 405],
   [ConflictError, 409],
+  [BuildNotCompletedError, 409],
   [PayloadTooLargeError, 413],
   [BodyTooLargeError, 413],
   [UnsupportedMediaTypeError, 415],
@@ -134,8 +135,6 @@ const STATUS_BY_CLASS: [abstract new (...args: never[]) => HangarError, number][
   [AppBuildNotFoundError, 404],
   [UpdateTokenNotFoundError, 404],
   [InvalidUpdateTokenError, 401],
-  // Distribution (core's distribution/distribution-errors.ts).
-  [BuildNotCompletedError, 409],
 ];
 
 export interface ErrorBody {

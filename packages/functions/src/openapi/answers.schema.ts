@@ -496,3 +496,82 @@ export const Delivery = named(
   }),
 );
 export const DeliveryPage = pageOf("DeliveryPage", Delivery);
+
+// ---- retention and expiry ------------------------------------------------------------------
+
+export const RetentionPreview = named(
+  "RetentionPreview",
+  z.object({
+    policy: nullable(Retention),
+    items: z.array(
+      z.object({
+        fileId: str(),
+        platform: nullable(str()),
+        version: nullable(str()),
+        build: nullable(str()),
+        branch: nullable(str()),
+        completedAt: time(),
+        size: z.number(),
+        reasons: z.array(z.enum(["over_keep_latest", "older_than_max_age"])),
+      }),
+    ),
+    bytes: z.number(),
+  }),
+);
+export const Expiring = named(
+  "Expiring",
+  z.object({
+    items: z.array(
+      z.object({
+        fileId: str(),
+        projectId: str(),
+        projectName: str(),
+        platform: nullable(str()),
+        version: nullable(str()),
+        build: nullable(str()),
+        kind: z.enum(["profile", "link"]),
+        expiresAt: time(),
+        daysLeft: int(),
+      }),
+    ),
+  }),
+);
+
+// ---- iOS devices ---------------------------------------------------------------------------
+
+export const Device = named(
+  "Device",
+  z.object({
+    deviceId: str(),
+    udid: str(),
+    name: str(),
+    product: str(),
+    model: nullable(str()),
+    osVersion: str(),
+    serial: nullable(str()),
+    email: nullable(str()),
+    registeredAt: time(),
+    appleRegistration: nullable(z.object({ at: time(), appleDeviceId: str() })),
+  }),
+  "An iOS device registered in a workspace (docs/devices.md).",
+);
+export const Devices = named("Devices", z.object({ items: z.array(Device), appleRegistration: z.object({ enabled: z.boolean() }) }));
+export const FileDevices = named(
+  "FileDevices",
+  z.object({
+    known: z.boolean(),
+    profileKind: nullable(str()),
+    included: z.array(Device),
+    missing: z.array(Device),
+    unregistered: z.array(str()),
+  }),
+  "`known` is false for Android, App Store and builds stored without the profile's UDIDs (the lists are empty then).",
+);
+export const AppleRegistration = named(
+  "AppleRegistration",
+  z.object({
+    registered: z.array(str()),
+    already: z.array(str()),
+    failed: z.array(z.object({ deviceId: str(), message: str() })),
+  }),
+);

@@ -57,8 +57,7 @@ function refsIn(value: unknown, found: Set<string>): Set<string> {
 
 /**
  * The named answer schemas the operations reach, with the references between them, as
- * `components.schemas`. Only reachable ones: a schema named for a route not in routes.ts yet
- * (pending-answers.schema.ts) is not part of the API.
+ * `components.schemas`. Only reachable ones: a named schema no route answers is not part of the API.
  */
 function componentSchemas(paths: Json): Json {
   const { schemas: all } = z.toJSONSchema(z.globalRegistry, {
