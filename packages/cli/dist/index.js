@@ -22,7 +22,7 @@ import {
   mediaTypeFor,
   parseChangeKinds,
   uploadExitCode
-} from "./chunks/chunk-CDE7CMPJ.js";
+} from "./chunks/chunk-Z2CGI6VN.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import {
   HangarAbortError,

@@ -12,7 +12,7 @@ import {
   run,
   uploadCommand,
   uploadExitCode
-} from "./chunk-CDE7CMPJ.js";
+} from "./chunk-Z2CGI6VN.js";
 import "./chunk-3WA5LAVB.js";
 import "./chunk-RWAKC5CX.js";
 import "./chunk-OA5U4LFR.js";
