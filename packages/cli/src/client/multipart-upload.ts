@@ -416,6 +416,7 @@ async function sendParts(
           size: lengthOf(n),
           signal,
           stallTimeoutMs: job.stallTimeoutMs,
+          expectContinue: false,
           onProgress: (sent) => {
             inFlight.set(n, sent);
             report();

@@ -3,7 +3,7 @@ import {
   anySignal,
   putFile,
   storageRefusal
-} from "./chunk-RWAKC5CX.js";
+} from "./chunk-3VOYXSK4.js";
 import {
   crc32,
   zlib_compat_exports
@@ -270,6 +270,7 @@ async function sendParts(job, state, handle, partCount, lengthOf, save, timed) {
         size: lengthOf(n),
         signal,
         stallTimeoutMs: job.stallTimeoutMs,
+        expectContinue: false,
         onProgress: (sent) => {
           inFlight.set(n, sent);
           report();
