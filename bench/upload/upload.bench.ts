@@ -291,11 +291,19 @@ async function hangarUpload(bench: BenchStack, file: string, args: string[] = []
   };
 }
 
-/** Runs each tool `times` times, alternating; per tool the fastest round, with the largest peak RSS of all rounds. */
+/**
+ * Runs each tool `times` times, alternating; per tool the fastest round, with the largest peak RSS
+ * of all rounds. Each round starts one tool later (curl, hangar, … then hangar, …, curl): runs
+ * drift (one stack process that kept 2 GiB uploads on disk spent 5.0, 8.1 then 10.1 s of CPU on
+ * the same curl PUT, a third of the way apart), and a fixed order gave the first tool every
+ * round's freshest slot.
+ */
 async function alternate(times: number, tools: Record<string, () => Promise<Transfer>>): Promise<Record<string, Transfer>> {
   const best: Record<string, Transfer> = {};
+  const entries = Object.entries(tools);
   for (let round = 0; round < times; round++) {
-    for (const [name, run] of Object.entries(tools)) {
+    const shift = round % entries.length;
+    for (const [name, run] of [...entries.slice(shift), ...entries.slice(0, shift)]) {
       const t = await run();
       const previous = best[name];
       const fastest = previous && previous.seconds <= t.seconds ? previous : t;

@@ -22,7 +22,7 @@ import {
   mediaTypeFor,
   parseChangeKinds,
   uploadExitCode
-} from "./chunks/chunk-CDE7CMPJ.js";
+} from "./chunks/chunk-XWDO247K.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import {
   HangarAbortError,
@@ -46,7 +46,7 @@ import {
   retryDelayMs,
   serverWaitMs,
   systemRetryClock
-} from "./chunks/chunk-RWAKC5CX.js";
+} from "./chunks/chunk-3VOYXSK4.js";
 import "./chunks/chunk-OA5U4LFR.js";
 import "./chunks/chunk-LM7JBYQ3.js";
 export {

@@ -12,9 +12,9 @@ import {
   run,
   uploadCommand,
   uploadExitCode
-} from "./chunk-CDE7CMPJ.js";
+} from "./chunk-XWDO247K.js";
 import "./chunk-3WA5LAVB.js";
-import "./chunk-RWAKC5CX.js";
+import "./chunk-3VOYXSK4.js";
 import "./chunk-OA5U4LFR.js";
 import "./chunk-LM7JBYQ3.js";
 export {

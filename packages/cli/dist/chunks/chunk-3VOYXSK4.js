@@ -170,6 +170,7 @@ function putFile(options) {
   return new Promise((resolve, reject) => {
     if (options.signal.aborted) return reject(options.signal.reason);
     const target = new URL(options.url);
+    const expectContinue = options.expectContinue !== false;
     const send = target.protocol === "https:" ? https.request : http.request;
     let settled = false;
     let bodyStarted = false;
@@ -184,7 +185,7 @@ function putFile(options) {
       headers: {
         "Content-Type": "application/octet-stream",
         "Content-Length": String(options.size),
-        Expect: "100-continue"
+        ...expectContinue ? { Expect: "100-continue" } : {}
       },
       signal: options.signal
     });
@@ -254,7 +255,7 @@ function putFile(options) {
         if (error instanceof HangarFileError || !request.destroyed) failFile(error);
       });
     };
-    const continueTimer = setTimeout(startBody, options.continueTimeoutMs ?? DEFAULT_CONTINUE_TIMEOUT_MS);
+    const continueTimer = setTimeout(startBody, expectContinue ? options.continueTimeoutMs ?? DEFAULT_CONTINUE_TIMEOUT_MS : 0);
     request.on("continue", startBody);
     file.catch(failFile);
     request.setTimeout(options.stallTimeoutMs, () => {

@@ -3,7 +3,7 @@ import {
   anySignal,
   putFile,
   storageRefusal
-} from "./chunk-RWAKC5CX.js";
+} from "./chunk-3VOYXSK4.js";
 import {
   crc32,
   zlib_compat_exports
@@ -74,12 +74,19 @@ async function uploadInParts(job) {
   const stateFile = job.cacheDir ? await stateFileFor(job) : void 0;
   let saving = Promise.resolve();
   let unwritable = false;
+  let queued;
+  let directoryMade = false;
   const save = (state) => {
     if (!stateFile || unwritable) return saving;
-    const text = JSON.stringify(state);
+    const alreadyQueued = queued !== void 0;
+    queued = state;
+    if (alreadyQueued) return saving;
     saving = saving.then(async () => {
+      const text = JSON.stringify(queued);
+      queued = void 0;
       if (unwritable) return;
-      await mkdir(join(job.cacheDir, "uploads"), { recursive: true, mode: 448 });
+      if (!directoryMade) await mkdir(join(job.cacheDir, "uploads"), { recursive: true, mode: 448 });
+      directoryMade = true;
       await writeFile(`${stateFile}.tmp`, text, { mode: 384 });
       await rename(`${stateFile}.tmp`, stateFile);
     }).catch(() => {
@@ -102,6 +109,7 @@ async function uploadInParts(job) {
       return await finish(state, resumed);
     } catch (error) {
       if (!(resumed && round === 0 && isGone(error))) throw error;
+      await saving.catch(() => void 0);
       if (stateFile) await rm(stateFile, { force: true });
     } finally {
       await saving.catch(() => void 0);
@@ -181,6 +189,7 @@ async function sendParts(job, state, handle, partCount, lengthOf, save, timed) {
   let partsSent = 0;
   let prefetching = false;
   const sendingSince = job.now();
+  const waiting = /* @__PURE__ */ new Set();
   const needsUrl = (m) => {
     const url = urls.get(m);
     return !url || job.now() >= url.usableUntil;
@@ -189,6 +198,7 @@ async function sendParts(job, state, handle, partCount, lengthOf, save, timed) {
     const next = urlLock.then(async () => {
       if (first !== void 0 && !needsUrl(first)) return;
       const batch = first !== void 0 ? [first] : [];
+      for (const m of waiting) if (batch.length < batchSize && m !== first && needsUrl(m)) batch.push(m);
       for (let i = cursor; i < queue.length && batch.length < batchSize; i++) {
         const m = queue[i];
         if (m !== first && needsUrl(m)) batch.push(m);
@@ -231,7 +241,14 @@ async function sendParts(job, state, handle, partCount, lengthOf, save, timed) {
     void fetchBatch().catch(() => void 0).finally(() => prefetching = false);
   };
   const urlFor = async (n) => {
-    if (needsUrl(n)) await fetchBatch(n);
+    if (needsUrl(n)) {
+      waiting.add(n);
+      try {
+        await fetchBatch(n);
+      } finally {
+        waiting.delete(n);
+      }
+    }
     const url = urls.get(n);
     if (!url) throw invalidAnswer("presign", `the parts answer has no URL for part ${n}`);
     prefetch();
@@ -253,6 +270,7 @@ async function sendParts(job, state, handle, partCount, lengthOf, save, timed) {
         size: lengthOf(n),
         signal,
         stallTimeoutMs: job.stallTimeoutMs,
+        expectContinue: false,
         onProgress: (sent) => {
           inFlight.set(n, sent);
           report();
@@ -273,7 +291,7 @@ async function sendParts(job, state, handle, partCount, lengthOf, save, timed) {
     partsSent += 1;
     urls.delete(n);
     report();
-    await save(state);
+    void save(state);
   });
   const worker = async () => {
     while (!failure && cursor < queue.length) {

@@ -22,7 +22,7 @@ import {
   serverWaitMs,
   storageRefusal,
   systemRetryClock
-} from "./chunk-RWAKC5CX.js";
+} from "./chunk-3VOYXSK4.js";
 import {
   EXIT_FAILURE,
   EXIT_OK,
@@ -295,7 +295,7 @@ var HangarClient = class {
   }
   /** Loaded on first use: small uploads and `hangar --version` never parse the multipart code. */
   async uploadInParts(path, declared, run2) {
-    const { uploadInParts } = await import("./multipart-upload-QBT2XREU.js");
+    const { uploadInParts } = await import("./multipart-upload-PDT4PJVP.js");
     const options = run2.options;
     const onProgress = options.onProgress;
     return uploadInParts({
