@@ -1,8 +1,8 @@
-import { GetCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { dynamoFailure } from "../adapters/dynamo/dynamo-errors";
+import { type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { DynamoFileCatalog } from "../adapters/dynamo/file-catalog.dynamo";
 import { DynamoProjectCatalog } from "../adapters/dynamo/project-catalog.dynamo";
 import { sumStorage } from "../releases/project-storage";
+import { isMigrated, markMigrated, scanPages, type MigrationMarker } from "./migration-marker";
 
 /**
  * Counts the storage of every project stored before the counter existed (docs/release-safety.md
@@ -32,7 +32,7 @@ export interface StorageMigrationReport {
   projectsLeft: number;
 }
 
-export const STORAGE_MIGRATION = { pk: "MIGRATION#storage", sk: "MIGRATION" } as const;
+export const STORAGE_MIGRATION: MigrationMarker = { pk: "MIGRATION#storage", sk: "MIGRATION" } as const;
 
 export async function migrateStorageCounts(
   db: DynamoDBDocumentClient,
@@ -41,37 +41,23 @@ export async function migrateStorageCounts(
 ): Promise<StorageMigrationReport> {
   const now = options.now ?? (() => new Date());
   const report: StorageMigrationReport = { skipped: false, projectsCounted: 0, projectsLeft: 0 };
-  if (!options.force) {
-    try {
-      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: STORAGE_MIGRATION, ConsistentRead: true }));
-      if (Item) return { ...report, skipped: true };
-    } catch (error) {
-      throw dynamoFailure("GetItem(migration marker)", error);
-    }
-  }
+  if (!options.force && (await isMigrated(db, tableName, STORAGE_MIGRATION))) return { ...report, skipped: true };
 
   const projects = new DynamoProjectCatalog(db, tableName);
   const files = new DynamoFileCatalog(db, tableName, now);
-  let start: Record<string, unknown> | undefined;
-  do {
-    let page;
-    try {
-      page = await db.send(
-        new ScanCommand({
-          TableName: tableName,
-          // Only projects never counted; the rest are read (a Scan reads all) but not returned.
-          FilterExpression: "#type = :project AND attribute_not_exists(storageCounted)",
-          ProjectionExpression: "workspaceId, projectId, #status",
-          ExpressionAttributeNames: { "#type": "type", "#status": "status" },
-          ExpressionAttributeValues: { ":project": "project" },
-          ConsistentRead: true,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-    } catch (error) {
-      throw dynamoFailure("Scan(storage migration)", error);
-    }
-    for (const item of page.Items ?? []) {
+  for await (const items of scanPages(
+    db,
+    {
+      TableName: tableName,
+      // Only projects never counted; the rest are read (a Scan reads all) but not returned.
+      FilterExpression: "#type = :project AND attribute_not_exists(storageCounted)",
+      ProjectionExpression: "workspaceId, projectId, #status",
+      ExpressionAttributeNames: { "#type": "type", "#status": "status" },
+      ExpressionAttributeValues: { ":project": "project" },
+    },
+    "storage migration",
+  )) {
+    for (const item of items) {
       const { workspaceId, projectId } = item as { workspaceId?: unknown; projectId?: unknown };
       // A project not yet moved onto a workspace (the workspaces migration runs first) or being deleted.
       if (typeof workspaceId !== "string" || typeof projectId !== "string" || item.status === "deleting") {
@@ -82,13 +68,8 @@ export async function migrateStorageCounts(
       if (bytes === undefined) report.projectsLeft++;
       else report.projectsCounted++;
     }
-    start = page.LastEvaluatedKey;
-  } while (start);
-
-  try {
-    await db.send(new PutCommand({ TableName: tableName, Item: { ...STORAGE_MIGRATION, type: "migration", doneAt: now().toISOString() } }));
-  } catch (error) {
-    throw dynamoFailure("PutItem(migration marker)", error);
   }
+
+  await markMigrated(db, tableName, STORAGE_MIGRATION, now());
   return report;
 }

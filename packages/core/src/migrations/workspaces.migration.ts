@@ -1,10 +1,11 @@
-import { GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { transact, type TransactItem } from "../adapters/dynamo/counted-limits.dynamo";
 import { newWorkspaceItems } from "../adapters/dynamo/workspace-catalog.dynamo";
 import { dynamoFailure, isConditionFailure, queryAll } from "../adapters/dynamo/dynamo-errors";
 import { keys } from "../adapters/dynamo/table-keys";
 import { personalWorkspaceName } from "../workspaces/personal";
 import { personalWorkspaceId } from "../workspaces/workspace-ids";
+import { isMigrated, markMigrated, scanPages, type MigrationMarker } from "./migration-marker";
 
 /**
  * Moves a table written before workspaces (issue 19) onto them (docs/teams.md "Migration"):
@@ -34,7 +35,7 @@ export interface MigrationReport {
   pendingDeletesUpdated: number;
 }
 
-export const WORKSPACES_MIGRATION = { pk: "MIGRATION#workspaces", sk: "MIGRATION" } as const;
+export const WORKSPACES_MIGRATION: MigrationMarker = { pk: "MIGRATION#workspaces", sk: "MIGRATION" } as const;
 
 export async function migrateToWorkspaces(
   db: DynamoDBDocumentClient,
@@ -43,34 +44,20 @@ export async function migrateToWorkspaces(
 ): Promise<MigrationReport> {
   const now = options.now ?? (() => new Date());
   const report: MigrationReport = { skipped: false, workspacesCreated: 0, projectsMoved: 0, keysUpdated: 0, pendingDeletesUpdated: 0 };
-  if (!options.force) {
-    try {
-      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: WORKSPACES_MIGRATION, ConsistentRead: true }));
-      if (Item) return { ...report, skipped: true };
-    } catch (error) {
-      throw dynamoFailure("GetItem(migration marker)", error);
-    }
-  }
+  if (!options.force && (await isMigrated(db, tableName, WORKSPACES_MIGRATION))) return { ...report, skipped: true };
 
-  let start: Record<string, unknown> | undefined;
-  do {
-    let page;
-    try {
-      page = await db.send(
-        new ScanCommand({
-          TableName: tableName,
-          // Only the items this migration changes; the rest are read (a Scan reads all) but not returned.
-          FilterExpression: "#type = :user OR ((#type = :apiKey OR #type = :pending) AND attribute_not_exists(workspaceId))",
-          ExpressionAttributeNames: { "#type": "type" },
-          ExpressionAttributeValues: { ":user": "user", ":apiKey": "apiKey", ":pending": "pendingDelete" },
-          ConsistentRead: true,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-    } catch (error) {
-      throw dynamoFailure("Scan(migration)", error);
-    }
-    for (const item of page.Items ?? []) {
+  for await (const items of scanPages(
+    db,
+    {
+      TableName: tableName,
+      // Only the items this migration changes; the rest are read (a Scan reads all) but not returned.
+      FilterExpression: "#type = :user OR ((#type = :apiKey OR #type = :pending) AND attribute_not_exists(workspaceId))",
+      ExpressionAttributeNames: { "#type": "type" },
+      ExpressionAttributeValues: { ":user": "user", ":apiKey": "apiKey", ":pending": "pendingDelete" },
+    },
+    "migration",
+  )) {
+    for (const item of items) {
       if (item.type === "user") {
         if (await ensurePersonalWorkspace(db, tableName, item, now)) report.workspacesCreated++;
         report.projectsMoved += await moveProjects(db, tableName, item.userId);
@@ -82,14 +69,9 @@ export async function migrateToWorkspaces(
         }
       }
     }
-    start = page.LastEvaluatedKey;
-  } while (start);
-
-  try {
-    await db.send(new PutCommand({ TableName: tableName, Item: { ...WORKSPACES_MIGRATION, type: "migration", doneAt: now().toISOString() } }));
-  } catch (error) {
-    throw dynamoFailure("PutItem(migration marker)", error);
   }
+
+  await markMigrated(db, tableName, WORKSPACES_MIGRATION, now());
   return report;
 }
 

@@ -1,5 +1,6 @@
 import { personalWorkspaceId, WORKSPACE_ID, type BackgroundTasks, type PurgeTask } from "@hangar/core";
 import { logger } from "../observability/logger";
+import { loadSettings } from "./settings.schema";
 
 /**
  * One mechanism for work that runs after the answer, used by the projects function (the rest of
@@ -23,7 +24,8 @@ export function backgroundTasks<Task>(
     return {
       schedule: async (task) => {
         // Loaded on the first background task only: no other request pays for the Lambda SDK at cold start.
-        await (await import("./self-invoke")).invokeAsync(functionName, { [payloadKey]: task });
+        // The region as every setting: from loadSettings(), the one reader of the environment.
+        await (await import("./self-invoke")).invokeAsync(functionName, { [payloadKey]: task }, { region: loadSettings().AWS_REGION });
       },
     };
   }

@@ -7,8 +7,8 @@ import { awsRequest } from "@hangar/core/aws-json";
  * for this one call). Lambda answers 202 once it has queued the event; its own retries and the
  * on-failure destination take it from there. Imported dynamically on the first background task.
  */
-export async function invokeAsync(functionName: string, payload: unknown, options: { region?: string; endpoint?: string } = {}): Promise<void> {
-  const region = options.region ?? process.env.AWS_REGION ?? "";
+export async function invokeAsync(functionName: string, payload: unknown, options: { region: string; endpoint?: string }): Promise<void> {
+  const { region } = options;
   await awsRequest({
     service: "lambda",
     region,

@@ -84,8 +84,9 @@ function BuildEntry({ build, latest, device, fallbackName }: { build: TesterBuil
         <h3 className="tester-label">Release notes</h3>
         {build.releaseNotes ? <p className="release-notes">{build.releaseNotes}</p> : <p className="muted">No release notes for this build.</p>}
       </div>
-      <BuildActions build={build} device={device} label={label} />
+      {/* The verdict before Install, as on the share page: the point is to know before tapping. */}
       <DeviceVerdictNote build={build} device={device} />
+      <BuildActions build={build} device={device} label={label} />
     </article>
   );
 }

@@ -97,8 +97,9 @@ function AppCard({ app, device }: { app: TesterApp; device: Device }) {
               <p className="file-name">{build.appName ?? app.projectName}</p>
               <BuildFacts build={build} />
             </div>
-            <BuildActions build={build} device={device} label={`${build.appName ?? app.projectName} ${buildVersion(build)}`} />
+            {/* The verdict before Install, as on the share page: the point is to know before tapping. */}
             <DeviceVerdictNote build={build} device={device} />
+            <BuildActions build={build} device={device} label={`${build.appName ?? app.projectName} ${buildVersion(build)}`} />
           </li>
         ))}
       </ul>
