@@ -1,4 +1,5 @@
 import { PutCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { newDeviceId, type Device } from "@hangar/core/devices";
 import { keys } from "@hangar/core/dynamo";
 import { randomBytes } from "node:crypto";
 
@@ -9,23 +10,11 @@ import { randomBytes } from "node:crypto";
  * workspace already has. The enrollment itself is the enroll tests' (test/devices*.test.ts).
  */
 
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-export const newDeviceId = () => `dev_${[...randomBytes(16)].map((b) => BASE62[b % 62]).join("")}`;
 /** A UDID of the 2018-and-later shape, random. */
 export const newUdid = () => `00008${randomBytes(2).toString("hex").slice(0, 3).toUpperCase()}-${randomBytes(8).toString("hex").toUpperCase()}`;
 
-export interface SeededDevice {
-  deviceId: string;
-  udid: string;
-  name: string;
-  product: string;
-  model: string | null;
-  osVersion: string;
-  serial: string | null;
-  email: string | null;
-  registeredAt: string;
-  appleRegistration: { at: string; appleDeviceId: string } | null;
-}
+/** A device as every device answer shows it (core's `Device`). */
+export type SeededDevice = Device;
 
 export async function seedDevice(doc: DynamoDBDocumentClient, tableName: string, workspaceId: string, given: Partial<SeededDevice> = {}): Promise<SeededDevice> {
   const device: SeededDevice = {
