@@ -171,8 +171,10 @@ describe("upload in the browser", () => {
     const { key } = (await (await started).json()) as { key: string };
     const storedParts = `JSON.parse(localStorage.getItem("hangar:multipart-upload:${projectId}") ?? "null")?.done?.length ?? 0`;
     await expect.poll(() => page.evaluate(storedParts), { timeout: 60_000 }).toBe(2);
-    await page.unrouteAll({ behavior: "ignoreErrors" });
+    // Reload while the routes still hold the parts: unrouted first, a released part could end the
+    // upload (its retry succeeds and the page completes it) before the reload lands.
     await page.reload();
+    await page.unrouteAll({ behavior: "ignoreErrors" });
 
     const offer = page.getByTestId("resume-offer");
     await offer.waitFor();
@@ -222,8 +224,9 @@ describe("upload in the browser", () => {
     await page.getByTestId("upload-input").setInputFiles(file);
     const storedParts = `JSON.parse(localStorage.getItem("hangar:multipart-upload:${projectId}") ?? "null")?.done?.length ?? 0`;
     await expect.poll(() => page.evaluate(storedParts), { timeout: 60_000 }).toBe(3);
-    await page.unrouteAll({ behavior: "ignoreErrors" });
+    // Reload before unrouting, as above: released first, part 4 could be sent and the upload completed.
     await page.reload();
+    await page.unrouteAll({ behavior: "ignoreErrors" });
     const aborted = page.waitForRequest((r) => r.method() === "DELETE" && r.url().endsWith(`/api/projects/${projectId}/uploads/multipart`));
     await page.getByTestId("resume-offer").getByRole("button", { name: "Discard" }).click();
     expect((await (await aborted).response())?.status()).toBe(204);
