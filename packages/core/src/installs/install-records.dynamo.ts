@@ -1,4 +1,4 @@
-import { DeleteCommand, QueryCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, type DynamoDBDocumentClient, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { StageSecret } from "../ports";
 import { transact } from "../adapters/dynamo/counted-limits.dynamo";
 import { dynamoFailure, getItem, isConditionFailure, queryAll } from "../adapters/dynamo/dynamo-errors";
@@ -130,7 +130,7 @@ export class DynamoInstallRecords implements InstallRecords {
   }
 
   async listByFile(fileId: string): Promise<InstallRecord[]> {
-    const items = await this.queryAll("Query(installs of build)", {
+    const items = await this.queryAll("installs of build", {
       KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
       ExpressionAttributeValues: { ":pk": keys.file(fileId).pk, ":prefix": "INSTALL#" },
       ConsistentRead: true,
@@ -140,7 +140,7 @@ export class DynamoInstallRecords implements InstallRecords {
 
   async listByTester(workspaceId: string, email: string, limit: number): Promise<InstallRecord[]> {
     const items = await this.queryAll(
-      "Query(installs of tester)",
+      "installs of tester",
       {
         IndexName: gsi1.name,
         KeyConditionExpression: "gsi1pk = :pk AND begins_with(gsi1sk, :prefix)",
@@ -152,21 +152,8 @@ export class DynamoInstallRecords implements InstallRecords {
     return items.map(toInstallRecord);
   }
 
-  private async queryAll(what: string, input: Omit<ConstructorParameters<typeof QueryCommand>[0], "TableName">, limit = Infinity) {
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    try {
-      do {
-        const page = await this.db.send(
-          new QueryCommand({ ...input, TableName: this.tableName, ...(Number.isFinite(limit) ? { Limit: limit - items.length } : {}), ...(start ? { ExclusiveStartKey: start } : {}) }),
-        );
-        items.push(...(page.Items ?? []));
-        start = page.LastEvaluatedKey;
-      } while (start && items.length < limit);
-    } catch (error) {
-      throw dynamoFailure(what, error);
-    }
-    return items;
+  private queryAll(what: string, input: Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey" | "Limit">, limit = Infinity) {
+    return queryAll(this.db, { ...input, TableName: this.tableName }, what, limit);
   }
 }
 

@@ -1,5 +1,5 @@
 import { BatchGetCommand, DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { dynamoFailure, getItem, untilProcessed } from "../adapters/dynamo/dynamo-errors";
+import { dynamoFailure, getItem, queryAll, untilProcessed } from "../adapters/dynamo/dynamo-errors";
 import { toRecord } from "../adapters/dynamo/file-repository.dynamo";
 import { DynamoFileCatalog } from "../adapters/dynamo/file-catalog.dynamo";
 import { gsi1, keys } from "../adapters/dynamo/table-keys";
@@ -107,29 +107,19 @@ export class DynamoTesterDirectory implements KnownTesters, TesterPortalReader {
   }
 
   /** The tester's recipient items, newest first, at most MAX_SENT_BUILDS. */
-  private async recipients(email: string): Promise<Item[]> {
-    const items: Item[] = [];
-    let start: Record<string, unknown> | undefined;
-    try {
-      do {
-        const out = await this.db.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            IndexName: gsi1.name,
-            KeyConditionExpression: "gsi1pk = :pk AND begins_with(gsi1sk, :prefix)",
-            ExpressionAttributeValues: { ":pk": gsi1.tester(email), ":prefix": "BUILD#" },
-            ScanIndexForward: false,
-            Limit: MAX_SENT_BUILDS - items.length,
-            ...(start ? { ExclusiveStartKey: start } : {}),
-          }),
-        );
-        items.push(...(out.Items ?? []));
-        start = out.LastEvaluatedKey;
-      } while (start && items.length < MAX_SENT_BUILDS);
-    } catch (error) {
-      throw dynamoFailure("Query(builds of tester)", error);
-    }
-    return items;
+  private recipients(email: string): Promise<Item[]> {
+    return queryAll(
+      this.db,
+      {
+        TableName: this.tableName,
+        IndexName: gsi1.name,
+        KeyConditionExpression: "gsi1pk = :pk AND begins_with(gsi1sk, :prefix)",
+        ExpressionAttributeValues: { ":pk": gsi1.tester(email), ":prefix": "BUILD#" },
+        ScanIndexForward: false,
+      },
+      "builds of tester",
+      MAX_SENT_BUILDS,
+    );
   }
 
   /**

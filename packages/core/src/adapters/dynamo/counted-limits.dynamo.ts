@@ -1,7 +1,7 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ConflictError, DependencyError, NotFoundError } from "../../errors/domain-errors";
 import { MAX_ACTIVE_KEYS, MAX_PROJECTS } from "../../dashboard/limits";
-import { dynamoFailure } from "./dynamo-errors";
+import { dynamoFailure, queryAll } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
 
 /**
@@ -106,26 +106,17 @@ export async function createCountedProject(
 }
 
 async function initProjectCount(db: DynamoDBDocumentClient, tableName: string, workspaceId: string): Promise<void> {
-  const projects: Record<string, string>[] = [];
-  let start: Record<string, unknown> | undefined;
-  try {
-    do {
-      const page = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-          ExpressionAttributeValues: { ":pk": keys.workspace(workspaceId).pk, ":prefix": "PROJECT#" },
-          ProjectionExpression: "pk, sk",
-          ConsistentRead: true,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      for (const item of page.Items ?? []) projects.push({ pk: item.pk, sk: item.sk });
-      start = page.LastEvaluatedKey;
-    } while (start);
-  } catch (error) {
-    throw dynamoFailure("Query(projects to count)", error);
-  }
+  const projects = await queryAll(
+    db,
+    {
+      TableName: tableName,
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+      ExpressionAttributeValues: { ":pk": keys.workspace(workspaceId).pk, ":prefix": "PROJECT#" },
+      ProjectionExpression: "pk, sk",
+      ConsistentRead: true,
+    },
+    "projects to count",
+  );
   // At the limit (or past it, from before counting) there is no place to give: the count waits
   // for removals, which also keeps the transaction within DynamoDB's 100 items.
   if (projects.length >= MAX_PROJECTS) throw limitReached();
@@ -217,27 +208,19 @@ export async function createCountedKey(
 }
 
 async function initActiveKeys(db: DynamoDBDocumentClient, tableName: string, workspaceId: string, projectId: string): Promise<void> {
-  const active: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  try {
-    do {
-      // gsi1 cannot be read strongly consistent; keys written before counting are long indexed,
-      // and every key written since needs this counter, so none can be missing from the index.
-      const page = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: gsi1.name,
-          KeyConditionExpression: "gsi1pk = :pk AND begins_with(gsi1sk, :prefix)",
-          ExpressionAttributeValues: { ":pk": gsi1.project(projectId), ":prefix": "APIKEY#" },
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      for (const item of page.Items ?? []) if (item.status === "active") active.push(item.clientId);
-      start = page.LastEvaluatedKey;
-    } while (start);
-  } catch (error) {
-    throw dynamoFailure("Query(keys to count)", error);
-  }
+  // gsi1 cannot be read strongly consistent; keys written before counting are long indexed,
+  // and every key written since needs this counter, so none can be missing from the index.
+  const keyItems = await queryAll(
+    db,
+    {
+      TableName: tableName,
+      IndexName: gsi1.name,
+      KeyConditionExpression: "gsi1pk = :pk AND begins_with(gsi1sk, :prefix)",
+      ExpressionAttributeValues: { ":pk": gsi1.project(projectId), ":prefix": "APIKEY#" },
+    },
+    "keys to count",
+  );
+  const active = keyItems.filter((item) => item.status === "active").map((item) => item.clientId as string);
   if (active.length >= MAX_ACTIVE_KEYS) throw limitReached();
   await transact(db, "count keys", [
     {

@@ -107,17 +107,30 @@ export async function getItem(
 /**
  * Every item a Query matches, page after page, SDK failures translated: for partitions bounded by
  * a limit of the service (a workspace's members, projects, invitations; a user's sessions), where
- * the caller needs them all. Paged lists the dashboard shows use their own cursor instead.
+ * the caller needs them all. With `limit`, at most that many, first in the Query's order (each page
+ * asks only for what is still missing): for lists the service caps, such as a tester's newest
+ * installs. Paged lists the dashboard shows use their own cursor instead.
  */
-export async function queryAll(db: DynamoDBDocumentClient, input: Omit<QueryCommandInput, "ExclusiveStartKey">, what: string): Promise<Record<string, any>[]> {
+export async function queryAll(
+  db: DynamoDBDocumentClient,
+  input: Omit<QueryCommandInput, "ExclusiveStartKey" | "Limit">,
+  what: string,
+  limit = Infinity,
+): Promise<Record<string, any>[]> {
   const items: Record<string, any>[] = [];
   let start: Record<string, any> | undefined;
   try {
     do {
-      const page = await db.send(new QueryCommand({ ...input, ...(start ? { ExclusiveStartKey: start } : {}) }));
+      const page = await db.send(
+        new QueryCommand({
+          ...input,
+          ...(Number.isFinite(limit) ? { Limit: limit - items.length } : {}),
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
       items.push(...(page.Items ?? []));
       start = page.LastEvaluatedKey;
-    } while (start);
+    } while (start && items.length < limit);
   } catch (error) {
     throw dynamoFailure(`Query(${what})`, error);
   }
