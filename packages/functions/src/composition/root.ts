@@ -1,7 +1,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { defaultUploadSettings, randomIds, systemClock, type RateLimiter, type UploadSettings } from "@hangar/core";
-import { DynamoFileRepository, DynamoKeyCatalog, DynamoProjectCatalog, DynamoRateLimiter, DynamoUsage } from "@hangar/core/dynamo";
+import { DynamoApiKeyGate, DynamoFileRepository, DynamoKeyCatalog, DynamoProjectCatalog, DynamoRateLimiter, DynamoUsage } from "@hangar/core/dynamo";
 import { defaultRateRules, parseRateRuleOverrides, type RateRuleName, type RateRules } from "@hangar/core/rate-rules";
 // The signer alone (no S3 client): every function signs URLs, few touch objects.
 import { S3UrlSigner } from "@hangar/core/s3-signer";
@@ -31,6 +31,8 @@ export interface Runtime {
   upload: UploadSettings;
   /** Strongly consistent reads: a regenerated or revoked secret fails on the very next request. */
   apiKeys: DynamoKeyCatalog;
+  /** The API-key request path: secret check, rate window and usage in one write (authenticate). */
+  keyGate: DynamoApiKeyGate;
   /** Per-key daily usage counters; undefined when HANGAR_USAGE_COUNTING=off. */
   usage: DynamoUsage | undefined;
   /** Project counters (file count, last upload) that complete keeps up to date. */
@@ -60,6 +62,7 @@ export const getRuntime = once((): Runtime => {
   const db = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
   const table = settings.HANGAR_TABLE_NAME;
   const limits = new DynamoRateLimiter(db, table, rateRulesOf(settings));
+  const usage = settings.HANGAR_USAGE_COUNTING === "off" ? undefined : new DynamoUsage(db, table);
   return {
     settings,
     upload: {
@@ -70,7 +73,8 @@ export const getRuntime = once((): Runtime => {
       partUrlExpiresSeconds: settings.HANGAR_PART_URL_EXPIRES_SECONDS,
     },
     apiKeys: new DynamoKeyCatalog(db, table),
-    usage: settings.HANGAR_USAGE_COUNTING === "off" ? undefined : new DynamoUsage(db, table),
+    keyGate: new DynamoApiKeyGate(db, table, limits, usage),
+    usage,
     projects: new DynamoProjectCatalog(db, table),
     db,
     limits,
