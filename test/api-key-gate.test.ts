@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { hashSecret } from "@hangar/core";
-import { DynamoApiKeyGate, DynamoRateLimiter, DynamoUsage, keys } from "@hangar/core/dynamo";
+import { DynamoApiKeyGate, DynamoKeyCatalog, DynamoRateLimiter, DynamoUsage, keys } from "@hangar/core/dynamo";
 import { describe, expect, it } from "vitest";
 import { db, newKey, stack } from "./support/api";
 
@@ -35,6 +35,16 @@ describe("API-key gate", () => {
     expect(answers[0]!.apiKey).toMatchObject({ clientId: key.clientId, projectId: key.projectId, status: "active", secretHash: hash });
     const next = await gate.admit(key.clientId, hash, at("2031-05-01T10:01:05Z"));
     expect(next.decision).toEqual({ allowed: true, state: { limit: 3, remaining: 2, resetAt: Date.parse("2031-05-01T10:02:00Z") / 1000 } });
+  });
+
+  it("starts a fresh window for a regenerated secret, as for a new key", async () => {
+    const key = await newKey();
+    const { gate } = gateOf();
+    for (let i = 0; i < 3; i++) await gate.admit(key.clientId, hashSecret(key.clientSecret), at("2031-05-01T10:00:10Z"));
+    const newHash = hashSecret(`${key.clientSecret}-regenerated`);
+    expect(await new DynamoKeyCatalog(db(), stack().tableName).replaceSecret(key, newHash)).toBe(true);
+    expect((await gate.admit(key.clientId, newHash, at("2031-05-01T10:00:20Z"))).decision).toMatchObject({ allowed: true, state: { remaining: 2 } });
+    expect((await gate.admit(key.clientId, hashSecret(key.clientSecret), at("2031-05-01T10:00:30Z"))).decision).toBeUndefined();
   });
 
   it("admits exactly the limit of 20 requests sent together at a new window's start", async () => {

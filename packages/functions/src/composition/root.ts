@@ -1,6 +1,6 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { defaultUploadSettings, randomIds, systemClock, type RateLimiter, type UploadSettings } from "@hangar/core";
+import { defaultUploadSettings, randomIds, systemClock, type UploadSettings } from "@hangar/core";
 import { DynamoApiKeyGate, DynamoFileRepository, DynamoKeyCatalog, DynamoProjectCatalog, DynamoRateLimiter, DynamoUsage } from "@hangar/core/dynamo";
 import { defaultRateRules, parseRateRuleOverrides, type RateRuleName, type RateRules } from "@hangar/core/rate-rules";
 // The signer alone (no S3 client): every function signs URLs, few touch objects.
@@ -41,8 +41,6 @@ export interface Runtime {
   db: DynamoDBDocumentClient;
   /** Every rate rule of the service (core's limits/rate-rules.ts with this stage's changes), one limiter. */
   limits: DynamoRateLimiter<RateRuleName>;
-  /** The API keys' rule of `limits`. */
-  rateLimiter: RateLimiter;
   files: DynamoFileRepository;
   /** Presigns S3 URLs without an S3 client (see S3UrlSigner). */
   signer: S3UrlSigner;
@@ -78,7 +76,6 @@ export const getRuntime = once((): Runtime => {
     projects: new DynamoProjectCatalog(db, table),
     db,
     limits,
-    rateLimiter: limits.rule("apiKey"),
     files: new DynamoFileRepository(db, table),
     signer: new S3UrlSigner({
       bucket: settings.HANGAR_BUCKET_NAME,
