@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { InvalidCredentialsError, MissingCredentialsError, RateLimitedError, authenticate, rateSubject } from "../src";
-import { CountingRateLimiter, MemoryApiKeys, SECRET, apiKey, fixedClock } from "./support/fakes";
+import { InvalidCredentialsError, MissingCredentialsError, RateLimitedError, authenticate } from "../src";
+import { CountingRateLimiter, MemoryApiKeyGate, MemoryApiKeys, SECRET, apiKey, fixedClock } from "./support/fakes";
 
 function setup(limit = 3) {
   const apiKeys = new MemoryApiKeys();
   apiKeys.keys.set("hgr_client1", apiKey());
   apiKeys.keys.set("hgr_revoked", apiKey({ clientId: "hgr_revoked", status: "revoked" }));
   const rateLimiter = new CountingRateLimiter(limit);
-  return { apiKeys, rateLimiter, deps: { apiKeys, rateLimiter, clock: fixedClock("2026-11-21T23:00:30.000Z") } };
+  const keyGate = new MemoryApiKeyGate(apiKeys, rateLimiter);
+  return { apiKeys, rateLimiter, keyGate, deps: { keyGate, clock: fixedClock("2026-11-21T23:00:30.000Z") } };
 }
 
 describe("authenticate", () => {
@@ -31,20 +32,23 @@ describe("authenticate", () => {
     [{ clientId: "hgr_client1", authorization: "Basic abc" }],
     [{ clientId: "has space", authorization: `Bearer ${SECRET}` }],
   ])("answers missing_credentials for %j without touching storage", async (credentials) => {
-    const { deps, rateLimiter } = setup();
+    const { deps, rateLimiter, keyGate } = setup();
     await expect(authenticate(deps, credentials)).rejects.toBeInstanceOf(MissingCredentialsError);
     expect(rateLimiter.counts.size).toBe(0);
+    expect(keyGate.admissions).toBe(0);
   });
 
   it.each(["hgr_client1", "hgr_unknown", "hgr_revoked"])(
-    "answers the same invalid_credentials for %s with a wrong or revoked secret, never on the right secret's counter",
+    "answers the same invalid_credentials for %s with a wrong or revoked secret, counting nothing",
     async (clientId) => {
-      const { deps, rateLimiter } = setup();
+      const { deps, rateLimiter, keyGate } = setup();
       const secret = clientId === "hgr_revoked" ? SECRET : `${SECRET}x`;
       const error = await authenticate(deps, { clientId, authorization: `Bearer ${secret}` }).catch((e) => e);
       expect(error).toBeInstanceOf(InvalidCredentialsError);
       expect(error.message).toBe(new InvalidCredentialsError().message);
-      expect(rateLimiter.counts.has(rateSubject(clientId, SECRET))).toBe(clientId === "hgr_revoked");
+      // One storage call, as for a right secret, and no counter touched (so nothing to give back).
+      expect(keyGate.admissions).toBe(1);
+      expect(rateLimiter.counts.size).toBe(0);
       expect(rateLimiter.refunds).toBe(0);
     },
   );

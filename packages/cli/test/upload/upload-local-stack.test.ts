@@ -1,6 +1,6 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
-import { randomIds, rateSubject, rateWindow, type CreatedApiKey } from "@hangar/core";
+import { DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { randomIds, rateWindow, type CreatedApiKey } from "@hangar/core";
 import { keys } from "@hangar/core/dynamo";
 import { mintLocalApiKey } from "@hangar/local";
 import { randomBytes } from "node:crypto";
@@ -125,22 +125,25 @@ describe("hangar upload against the local stack", () => {
 
   it("waits out a 429 and then succeeds", async () => {
     const key = await newKey();
-    // The key's counter is spent for this window and the next two (4–6 s), written straight into
-    // the limiter's items: the CLI's first request is refused whatever the machine's load, where a
-    // burner racing the CLI for the window's two slots could lose the race and prove nothing.
+    // The key's counter is spent up to two windows ahead (4–6 s), written straight into its rate
+    // window on the key item (a window ahead of the clock counts as the current one): the CLI's
+    // first request is refused whatever the machine's load, where a burner racing the CLI for the
+    // window's two slots could lose the race and prove nothing.
     const rule = { limit: 2, windowSeconds: 2 };
-    const subject = `apiKey#${rateSubject(key.clientId, key.clientSecret)}`;
     const now = new Date();
     const doc = DynamoDBDocumentClient.from(
       new DynamoDBClient({ endpoint: stack.info.dynamoEndpoint, region: stack.info.region, credentials: stack.info.credentials }),
     );
     try {
-      for (let i = 0; i < 3; i++) {
-        const window = rateWindow(rule, new Date(now.getTime() + i * rule.windowSeconds * 1000));
-        await doc.send(
-          new PutCommand({ TableName: stack.info.tableName, Item: { ...keys.rateWindow(subject, window.start), type: "rate", count: rule.limit, ttl: window.expiresAt } }),
-        );
-      }
+      const window = rateWindow(rule, new Date(now.getTime() + 2 * rule.windowSeconds * 1000));
+      await doc.send(
+        new UpdateCommand({
+          TableName: stack.info.tableName,
+          Key: keys.apiKey(key.clientId),
+          UpdateExpression: "SET rateWindow = :start, rateCount = :count",
+          ExpressionAttributeValues: { ":start": window.start, ":count": rule.limit },
+        }),
+      );
     } finally {
       doc.destroy();
     }

@@ -5,13 +5,13 @@ import {
   type RateLimitState,
 } from "../errors/domain-errors";
 import { hashSecret, secretMatches } from "../ids/random-ids";
-import type { ApiKey, ApiKeyRepository, Clock, RateLimiter, UsageCounter } from "../ports";
+import type { ApiKey, ApiKeyGate, Clock, UsageCounter } from "../ports";
 
 export interface AuthenticateDeps {
-  apiKeys: ApiKeyRepository;
-  rateLimiter: RateLimiter;
+  /** Checks the secret, counts the request (rate window and usage) and returns the key: one write. */
+  keyGate: ApiKeyGate;
   clock: Clock;
-  /** Per-key daily usage; absent when counting is turned off (HANGAR_USAGE_COUNTING=off). */
+  /** Per-key daily usage, for refused requests; absent when counting is turned off (HANGAR_USAGE_COUNTING=off). */
   usage?: UsageCounter | undefined;
 }
 
@@ -32,20 +32,11 @@ const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]{16,512})$/i;
 const DUMMY_HASH = hashSecret("hangar-dummy-secret");
 
 /**
- * The rate-limit subject of a request: the client id and a tag of the secret it presented. Only
- * holders of the right secret count on the key's own counter; a wrong secret counts on a counter
- * of its own, so it never takes one of the key's slots, not even for the moment a refund would
- * take to land, and the key lookup can still run beside the counter update. 64 bits of a
- * domain-separated SHA-256: not the stored hash, and no wrong secret shares the key's counter in
- * practice. A regenerated secret starts a new counter, as a new key would.
- */
-export const rateSubject = (clientId: string, secret: string) => `${clientId}#${hashSecret(`rate-limit:${secret}`).slice(0, 16)}`;
-
-/**
- * Authenticates an API key and counts the request against its rate limit. The key lookup and the
- * counter update run together (one storage round trip instead of two); the counter is the one of
- * the presented secret (rateSubject), so a stranger who knows a client id cannot spend that key's
- * quota. Usage counted for a wrong secret is given back.
+ * Authenticates an API key and counts the request against its rate limit and its day's usage, in
+ * one storage write (ApiKeyGate): the write is conditioned on the presented secret's hash, so a
+ * stranger who knows a client id spends neither the key's quota nor its usage. The decision is
+ * still made here, by a constant-time compare against the stored hash (a dummy one for unknown
+ * ids), so unknown and known ids answer the same 401 at the same cost.
  */
 export async function authenticate(deps: AuthenticateDeps, credentials: Credentials): Promise<Authenticated> {
   const clientId = credentials.clientId?.trim();
@@ -54,20 +45,11 @@ export async function authenticate(deps: AuthenticateDeps, credentials: Credenti
   const secret = match[1]!;
 
   const now = deps.clock.now();
-  // The usage counter is written beside the rate-limit update, so counting adds no round trip.
-  const [apiKey, decision, mark] = await Promise.all([
-    deps.apiKeys.get(clientId),
-    deps.rateLimiter.hit(rateSubject(clientId, secret), now),
-    deps.usage?.request(clientId, now),
-  ]);
+  const { apiKey, decision } = await deps.keyGate.admit(clientId, hashSecret(secret), now);
 
   // Hash and compare even for unknown ids, so both failures cost the same.
   const valid = secretMatches(secret, apiKey?.secretHash ?? DUMMY_HASH) && apiKey?.status === "active";
-  if (!apiKey || !valid) {
-    // The usage of a key may not be spent by someone without its secret (its quota never was).
-    if (mark) await deps.usage?.refund(clientId, now, mark);
-    throw new InvalidCredentialsError();
-  }
+  if (!apiKey || !valid || !decision) throw new InvalidCredentialsError();
   if (!decision.allowed) {
     await deps.usage?.rateLimited(clientId, now);
     const retryAfter = Math.max(1, decision.state.resetAt - Math.floor(now.getTime() / 1000));

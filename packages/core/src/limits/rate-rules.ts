@@ -11,7 +11,10 @@ import type { RateRule } from "../ports";
  * could use up the route's rate for everybody else.
  */
 export const defaultRateRules = {
-  /** Presign and complete per API key (HANGAR_RATE_LIMIT per HANGAR_RATE_WINDOW_SECONDS). */
+  /**
+   * Presign and complete per API key (HANGAR_RATE_LIMIT per HANGAR_RATE_WINDOW_SECONDS), counted on
+   * the key's own item by the write that checks its secret (DynamoRateLimiter.onItem, api-key-gate.dynamo.ts).
+   */
   apiKey: { limit: 100, windowSeconds: 60 },
 
   /** Sign-in attempts per client, whatever the account (offices share an address, so high). */

@@ -9,19 +9,12 @@ export interface UsageDay {
   lastUsedAt?: string;
 }
 
-/** What a counted request changed, so a request that turns out unauthenticated can be given back. */
-export interface UsageMark {
-  previousLastUsedAt?: string;
-}
-
 /**
- * Per-key-per-day counters, written on the request path (presign, complete). Each call is one
- * storage write that runs beside the rate-limit update, never after it.
+ * Per-key-per-day counters written on the request path (presign, complete). An accepted request
+ * is counted by the write that admits it (ApiKeyGate), not here.
  */
 export interface UsageCounter {
-  request(clientId: string, at: Date): Promise<UsageMark>;
-  /** Gives back a request counted for credentials that turned out wrong. */
-  refund(clientId: string, at: Date, mark: UsageMark): Promise<void>;
+  /** A request refused by the rate limit: counts as a request and as rate-limited. */
   rateLimited(clientId: string, at: Date): Promise<void>;
   uploadCompleted(clientId: string, at: Date, bytes: number): Promise<void>;
 }

@@ -88,8 +88,8 @@ describe("API keys", () => {
     const { clientId } = await createKey(deps, alice, { name: "CI", projectId: project.projectId });
     const today = deps.clock.now();
     const daysAgo = (n: number) => new Date(today.getTime() - n * 86_400_000);
-    for (let i = 0; i < 5; i++) await deps.usage.request(clientId, today);
-    await deps.usage.rateLimited(clientId, today);
+    for (let i = 0; i < 4; i++) await deps.usage.request(clientId, today);
+    await deps.usage.rateLimited(clientId, today); // a refused request is a request too
     await deps.usage.uploadCompleted(clientId, today, 1234);
     await deps.usage.request(clientId, daysAgo(3));
     await deps.usage.request(clientId, daysAgo(30)); // outside the window

@@ -25,7 +25,6 @@ import {
   type UrlSigner,
   type UsageCounter,
   type UsageDay,
-  type UsageMark,
   type UsageReader,
   type AuditEntryInput,
   type AuditLog,
@@ -313,21 +312,17 @@ export class MemoryUsage implements UsageCounter, UsageReader {
     if (!d) this.days_.set(id, (d = { day, requests: 0, rateLimited: 0, uploads: 0, bytes: 0 }));
     return d;
   }
-  async request(clientId: string, at: Date): Promise<UsageMark> {
+  /** An accepted request (counted by the key gate's write in DynamoDB: MemoryKeyGate calls this). */
+  async request(clientId: string, at: Date) {
     const d = this.day(clientId, at);
-    const previous = d.lastUsedAt;
     d.requests++;
     d.lastUsedAt = at.toISOString();
-    return previous ? { previousLastUsedAt: previous } : {};
-  }
-  async refund(clientId: string, at: Date, mark: UsageMark) {
-    const d = this.day(clientId, at);
-    d.requests--;
-    if (mark.previousLastUsedAt) d.lastUsedAt = mark.previousLastUsedAt;
-    else delete d.lastUsedAt;
   }
   async rateLimited(clientId: string, at: Date) {
-    this.day(clientId, at).rateLimited++;
+    const d = this.day(clientId, at);
+    d.requests++;
+    d.rateLimited++;
+    d.lastUsedAt = at.toISOString();
   }
   async uploadCompleted(clientId: string, at: Date, bytes: number) {
     const d = this.day(clientId, at);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { InvalidCredentialsError, RateLimitedError, authenticate, type UsageCounter, type UsageMark } from "../../src";
-import { CountingRateLimiter, MemoryApiKeys, SECRET, apiKey, fixedClock } from "../support/fakes";
+import { InvalidCredentialsError, RateLimitedError, authenticate, type UsageCounter } from "../../src";
+import { CountingRateLimiter, MemoryApiKeyGate, MemoryApiKeys, SECRET, apiKey, fixedClock } from "../support/fakes";
 import { MemoryUsage } from "./memory-dashboard";
 
 const DAY = "2026-11-21";
@@ -10,7 +10,9 @@ function setup(limit = 2) {
   apiKeys.keys.set("hgr_client1", apiKey());
   const usage = new MemoryUsage();
   const rateLimiter = new CountingRateLimiter(limit);
-  return { usage, deps: { apiKeys, rateLimiter, usage, clock: fixedClock("2026-11-21T23:00:30.000Z") } };
+  const clock = fixedClock("2026-11-21T23:00:30.000Z");
+  const keyGate = new MemoryApiKeyGate(apiKeys, rateLimiter, usage);
+  return { usage, apiKeys, rateLimiter, deps: { keyGate, usage, clock }, off: { keyGate: new MemoryApiKeyGate(apiKeys, rateLimiter), clock } };
 }
 
 const today = async (usage: MemoryUsage) => (await usage.days("hgr_client1", DAY, DAY))[0];
@@ -25,7 +27,7 @@ describe("usage counting on the API-key path", () => {
     expect(await today(usage)).toMatchObject({ requests: 3, rateLimited: 1, lastUsedAt: "2026-11-21T23:00:30.000Z" });
   });
 
-  it("gives back what a wrong secret counted, restoring the previous last use", async () => {
+  it("counts nothing for a wrong secret, keeping the previous last use", async () => {
     const { deps, usage } = setup(10);
     await usage.request("hgr_client1", new Date("2026-11-21T08:00:00.000Z"));
     await expect(authenticate(deps, { clientId: "hgr_client1", authorization: "Bearer hgs_wrong-secret-of-enough-length" })).rejects.toBeInstanceOf(
@@ -34,33 +36,24 @@ describe("usage counting on the API-key path", () => {
     expect(await today(usage)).toMatchObject({ requests: 1, rateLimited: 0, lastUsedAt: "2026-11-21T08:00:00.000Z" });
   });
 
-  it("sends the usage write together with the key lookup and the rate-limit update, not after them", async () => {
+  it("counts an accepted request in the one write that admits it, with no usage write of its own", async () => {
     const { deps } = setup();
-    const started: string[] = [];
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const slowUsage: UsageCounter = {
-      request: async (): Promise<UsageMark> => {
-        started.push("usage");
-        await gate;
-        return {};
-      },
-      refund: async () => undefined,
-      rateLimited: async () => undefined,
-      uploadCompleted: async () => undefined,
+    const calls: string[] = [];
+    const spyUsage: UsageCounter = {
+      rateLimited: async () => void calls.push("rateLimited"),
+      uploadCompleted: async () => void calls.push("uploadCompleted"),
     };
-    const apiKeys = { get: async (id: string) => (started.push("key"), deps.apiKeys.get(id)), create: async () => undefined };
-    const pending = authenticate({ ...deps, apiKeys, usage: slowUsage }, { clientId: "hgr_client1", authorization: `Bearer ${SECRET}` });
-    await new Promise((r) => setTimeout(r, 10));
-    expect(started.sort()).toEqual(["key", "usage"]);
-    release();
-    await expect(pending).resolves.toMatchObject({ apiKey: { clientId: "hgr_client1" } });
+    const keyGate = deps.keyGate as MemoryApiKeyGate;
+    await expect(authenticate({ ...deps, usage: spyUsage }, { clientId: "hgr_client1", authorization: `Bearer ${SECRET}` })).resolves.toMatchObject({
+      apiKey: { clientId: "hgr_client1" },
+    });
+    expect(keyGate.admissions).toBe(1);
+    expect(calls).toEqual([]);
   });
 
   it("counts nothing when counting is off (no usage port)", async () => {
-    const { deps, usage } = setup();
-    const { usage: _off, ...withoutUsage } = deps;
-    await authenticate(withoutUsage, { clientId: "hgr_client1", authorization: `Bearer ${SECRET}` });
+    const { off, usage } = setup();
+    await authenticate(off, { clientId: "hgr_client1", authorization: `Bearer ${SECRET}` });
     expect(usage.days_.size).toBe(0);
   });
 });

@@ -5,7 +5,9 @@ import {
   rateWindow,
   type RateLimitSettings,
   type ApiKey,
+  type ApiKeyGate,
   type ApiKeyRepository,
+  type KeyAdmission,
   type CompletedFile,
   type FileRecord,
   type FileRepository,
@@ -114,6 +116,28 @@ export class MemoryApiKeys implements ApiKeyRepository {
   }
   async create(key: ApiKey) {
     this.keys.set(key.clientId, key);
+  }
+}
+
+/**
+ * The DynamoDB gate's contract with Maps for a table: nothing is counted unless the secret's hash
+ * is an active key's; then the key's rate window (CountingRateLimiter, per client id) and, when
+ * admitted, its usage are counted in the same step, as the one conditional UpdateItem does.
+ */
+export class MemoryApiKeyGate implements ApiKeyGate {
+  admissions = 0;
+  constructor(
+    readonly apiKeys: MemoryApiKeys,
+    readonly rateLimiter: CountingRateLimiter,
+    readonly usage?: { request(clientId: string, at: Date): Promise<unknown> },
+  ) {}
+  async admit(clientId: string, secretHash: string, now: Date): Promise<KeyAdmission> {
+    this.admissions++;
+    const apiKey = this.apiKeys.keys.get(clientId);
+    if (!apiKey || apiKey.secretHash !== secretHash || apiKey.status !== "active") return { apiKey };
+    const decision = await this.rateLimiter.hit(clientId, now);
+    if (decision.allowed) await this.usage?.request(clientId, now);
+    return { apiKey, decision };
   }
 }
 

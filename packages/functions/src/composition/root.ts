@@ -1,7 +1,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { defaultUploadSettings, randomIds, systemClock, type RateLimiter, type UploadSettings } from "@hangar/core";
-import { DynamoFileRepository, DynamoKeyCatalog, DynamoProjectCatalog, DynamoRateLimiter, DynamoUsage } from "@hangar/core/dynamo";
+import { defaultUploadSettings, randomIds, systemClock, type UploadSettings } from "@hangar/core";
+import { DynamoApiKeyGate, DynamoFileRepository, DynamoKeyCatalog, DynamoProjectCatalog, DynamoRateLimiter, DynamoUsage } from "@hangar/core/dynamo";
 import { defaultRateRules, parseRateRuleOverrides, type RateRuleName, type RateRules } from "@hangar/core/rate-rules";
 // The signer alone (no S3 client): every function signs URLs, few touch objects.
 import { S3UrlSigner } from "@hangar/core/s3-signer";
@@ -31,6 +31,8 @@ export interface Runtime {
   upload: UploadSettings;
   /** Strongly consistent reads: a regenerated or revoked secret fails on the very next request. */
   apiKeys: DynamoKeyCatalog;
+  /** The API-key request path: secret check, rate window and usage in one write (authenticate). */
+  keyGate: DynamoApiKeyGate;
   /** Per-key daily usage counters; undefined when HANGAR_USAGE_COUNTING=off. */
   usage: DynamoUsage | undefined;
   /** Project counters (file count, last upload) that complete keeps up to date. */
@@ -39,8 +41,6 @@ export interface Runtime {
   db: DynamoDBDocumentClient;
   /** Every rate rule of the service (core's limits/rate-rules.ts with this stage's changes), one limiter. */
   limits: DynamoRateLimiter<RateRuleName>;
-  /** The API keys' rule of `limits`. */
-  rateLimiter: RateLimiter;
   files: DynamoFileRepository;
   /** Presigns S3 URLs without an S3 client (see S3UrlSigner). */
   signer: S3UrlSigner;
@@ -60,6 +60,7 @@ export const getRuntime = once((): Runtime => {
   const db = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
   const table = settings.HANGAR_TABLE_NAME;
   const limits = new DynamoRateLimiter(db, table, rateRulesOf(settings));
+  const usage = settings.HANGAR_USAGE_COUNTING === "off" ? undefined : new DynamoUsage(db, table);
   return {
     settings,
     upload: {
@@ -70,11 +71,11 @@ export const getRuntime = once((): Runtime => {
       partUrlExpiresSeconds: settings.HANGAR_PART_URL_EXPIRES_SECONDS,
     },
     apiKeys: new DynamoKeyCatalog(db, table),
-    usage: settings.HANGAR_USAGE_COUNTING === "off" ? undefined : new DynamoUsage(db, table),
+    keyGate: new DynamoApiKeyGate(db, table, limits, usage),
+    usage,
     projects: new DynamoProjectCatalog(db, table),
     db,
     limits,
-    rateLimiter: limits.rule("apiKey"),
     files: new DynamoFileRepository(db, table),
     signer: new S3UrlSigner({
       bucket: settings.HANGAR_BUCKET_NAME,

@@ -18,3 +18,4 @@ export * from "./audit-log.dynamo";
 export * from "./workspace-catalog.dynamo";
 export * from "./invitation-repository.dynamo";
 export * from "./expiry-warnings.dynamo";
+export * from "./api-key-gate.dynamo";

@@ -50,7 +50,8 @@ export class DynamoKeyCatalog extends DynamoApiKeyRepository implements KeyCatal
   async replaceSecret(key: Pick<ApiKey, "clientId" | "projectId">, secretHash: string): Promise<boolean> {
     return this.conditionalUpdate("regenerate", {
       Key: keys.apiKey(key.clientId),
-      UpdateExpression: "SET secretHash = :hash",
+      // A new secret starts a fresh rate window, as a new key would (api-key-gate.dynamo.ts).
+      UpdateExpression: "SET secretHash = :hash REMOVE rateWindow, rateCount",
       ConditionExpression: "projectId = :projectId AND #status = :active",
       ExpressionAttributeNames: { "#status": "status" },
       ExpressionAttributeValues: { ":hash": secretHash, ":active": "active", ":projectId": key.projectId },

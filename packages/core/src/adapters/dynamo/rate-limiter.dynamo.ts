@@ -1,6 +1,6 @@
 import { DeleteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { RateLimitDecision, RateLimiter, RateRule } from "../../ports";
-import { rateDecision, rateWindow } from "../../rate-limit/fixed-window";
+import { admits, rateDecision, rateWindow, type RateWindow } from "../../rate-limit/fixed-window";
 import { dynamoFailure, isConditionFailure } from "./dynamo-errors";
 import { keys } from "./table-keys";
 
@@ -12,6 +12,8 @@ import { keys } from "./table-keys";
  * is part of the key (`RATE#<rule>#<subject>`), so two rules never share a counter.
  *
  * `rule(name)` hands out the RateLimiter port bound to one rule; the use cases see only that.
+ * `onItem(name, now)` keeps a rule's counter on an item the caller updates anyway (the API key's
+ * own item, api-key-gate.dynamo.ts), so counting costs no write of its own.
  */
 export class DynamoRateLimiter<Rule extends string = string> {
   constructor(
@@ -31,6 +33,39 @@ export class DynamoRateLimiter<Rule extends string = string> {
 
   settingsOf(name: Rule): RateRule {
     return this.rules[name];
+  }
+
+  /**
+   * The rule's fixed window kept as two attributes of another item (`rateWindow`, the window's
+   * start, and `rateCount`), for a caller that folds the count into its own conditional update.
+   * An update expression cannot branch, so there are two forms: `same` counts in the item's
+   * current window (admitted below the limit, as `hit`'s condition), `fresh` starts this window
+   * at one when the item's window is an older one (or absent). The caller sends `same` and, when
+   * its condition fails, looks at the item to tell a full window (refused) from an old one.
+   */
+  onItem(name: Rule, now: Date): ItemCounter {
+    const settings = this.rules[name];
+    const window = rateWindow(settings, now);
+    // DynamoDB refuses values an expression does not use: each form carries its own.
+    const values = { ":rateWindow": window.start, ":rateOne": 1 };
+    // A window the item holds that is later than ours (another container's clock a little ahead)
+    // is taken as ours: the request counts there, never in an older window of its own.
+    const itemWindow = (item: Record<string, unknown> | undefined) => Number(item?.rateWindow ?? Number.NaN);
+    const isCurrent = (item: Record<string, unknown> | undefined) => itemWindow(item) >= window.start;
+    return {
+      window,
+      same: { update: "ADD rateCount :rateOne", condition: "rateWindow >= :rateWindow AND rateCount < :rateLimit", values: { ...values, ":rateLimit": settings.limit } },
+      fresh: { update: "SET rateWindow = :rateWindow, rateCount = :rateOne", condition: "(attribute_not_exists(rateWindow) OR rateWindow < :rateWindow)", values },
+      isCurrent,
+      decide: (item) => {
+        // `item` is the one before this update: its count of this window, or none (a fresh window).
+        if (!isCurrent(item)) return rateDecision(settings, window, 1);
+        const start = itemWindow(item);
+        const its = start === window.start ? window : { ...window, start, resetAt: start + settings.windowSeconds };
+        const before = Number(item?.rateCount ?? 0);
+        return rateDecision(settings, its, admits(settings, before) ? before + 1 : undefined);
+      },
+    };
   }
 
   private key(name: Rule, subject: string, now: Date) {
@@ -85,4 +120,24 @@ export class DynamoRateLimiter<Rule extends string = string> {
       throw dynamoFailure("DeleteItem(rate clear)", error);
     }
   }
+}
+
+/** Parts of an UpdateItem: an expression clause, its condition (parenthesized if it has an OR: DynamoDB refuses redundant parentheses) and their values. */
+export interface UpdateParts {
+  update: string;
+  condition: string;
+  values: Record<string, unknown>;
+}
+
+/** One rule's counter kept on another item (DynamoRateLimiter.onItem). */
+export interface ItemCounter {
+  window: RateWindow;
+  /** Counts one more in the item's current window, below the limit. */
+  same: UpdateParts;
+  /** Starts this window at one when the item's window is an older one. */
+  fresh: UpdateParts;
+  /** Whether the item (as read) already counts this window (or a later one). */
+  isCurrent(item: Record<string, unknown> | undefined): boolean;
+  /** The decision for one more hit on `item` as it was before it: refused when its window is full. */
+  decide(item: Record<string, unknown> | undefined): RateLimitDecision;
 }

@@ -1,6 +1,6 @@
 import { BatchWriteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import type { UsageCounter, UsageDay, UsageMark, UsageReader } from "../../ports";
-import { dynamoFailure, untilProcessed } from "./dynamo-errors";
+import type { UsageCounter, UsageDay, UsageReader } from "../../ports";
+import { dynamoFailure, getItem, untilProcessed } from "./dynamo-errors";
 import { keys } from "./table-keys";
 
 /** Day items outlive the 30 days the dashboard shows by a few days, then TTL removes them. */
@@ -11,8 +11,9 @@ const ttlOf = (at: Date) => Math.floor(Date.UTC(at.getUTCFullYear(), at.getUTCMo
 
 /**
  * One item per key and UTC day (`USAGE#<clientId>` / `DAY#<day>`), updated with ADD so
- * concurrent requests never lose a count. Each request costs one UpdateItem, sent in parallel
- * with the rate-limit update (see core/auth/authenticate.ts).
+ * concurrent requests never lose a count, plus the current day's accepted requests on the key's
+ * own item (onItem), counted by the write that admits the request: an API-key request costs one
+ * write in all (api-key-gate.dynamo.ts). Refused requests and completed uploads go to day items.
  */
 export class DynamoUsage implements UsageCounter, UsageReader {
   constructor(
@@ -37,52 +38,67 @@ export class DynamoUsage implements UsageCounter, UsageReader {
     }
   }
 
-  async request(clientId: string, at: Date): Promise<UsageMark> {
-    const out = await this.add(at, clientId, "ADD requests :one SET lastUsedAt = :at", { ":one": 1, ":at": at.toISOString() });
-    const previous = out.Attributes?.lastUsedAt;
-    return typeof previous === "string" ? { previousLastUsedAt: previous } : {};
+  /**
+   * Today's accepted requests kept on the key's own item (`usageDay`, `usageRequests`,
+   * `lastUsedAt`), counted by the same conditional update that admits the request
+   * (api-key-gate.dynamo.ts): counting costs no write of its own. As DynamoRateLimiter.onItem:
+   * `same` counts on the item's day, `fresh` starts today at one when the item holds an older day,
+   * whose numbers `carryOver` then adds to that day's item. Readers add the key item's day to the
+   * day items (days, lastUsedAt), so the dashboard reads the same numbers as before.
+   */
+  onItem(at: Date) {
+    const values = { ":usageDay": dayOf(at), ":usageOne": 1, ":usageAt": at.toISOString() };
+    return {
+      same: { update: "ADD usageRequests :usageOne SET lastUsedAt = :usageAt", condition: "usageDay = :usageDay", values },
+      fresh: {
+        update: "SET usageDay = :usageDay, usageRequests = :usageOne, lastUsedAt = :usageAt",
+        condition: "(attribute_not_exists(usageDay) OR usageDay <> :usageDay)",
+        values,
+      },
+      isCurrent: (item: Record<string, unknown> | undefined) => item?.usageDay === values[":usageDay"],
+    };
   }
 
-  async refund(clientId: string, at: Date, mark: UsageMark): Promise<void> {
-    if (mark.previousLastUsedAt) {
-      await this.add(at, clientId, "ADD requests :minusOne SET lastUsedAt = :previous", {
-        ":minusOne": -1,
-        ":previous": mark.previousLastUsedAt,
-      });
-      return;
-    }
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.usageDay(clientId, dayOf(at)),
-          UpdateExpression: "ADD requests :minusOne REMOVE lastUsedAt",
-          ExpressionAttributeValues: { ":minusOne": -1 },
-        }),
-      );
-    } catch (error) {
-      throw dynamoFailure("UpdateItem(usage refund)", error);
-    }
+  /** Moves an older day's count off the key item (as the fresh update returned it) onto that day's item. */
+  async carryOver(clientId: string, keyItem: Record<string, unknown> | undefined): Promise<void> {
+    const day = keyItem?.usageDay;
+    const requests = Number(keyItem?.usageRequests ?? 0);
+    if (typeof day !== "string" || requests <= 0) return;
+    const lastUsedAt = typeof keyItem?.lastUsedAt === "string" ? keyItem.lastUsedAt : undefined;
+    const at = new Date(`${day}T00:00:00.000Z`);
+    // The day item's own lastUsedAt (a completed upload, a refused request) may be the later one.
+    await this.add(at, clientId, "ADD requests :n SET keyLastUsedAt = :last", { ":n": requests, ":last": lastUsedAt ?? `${day}T00:00:00.000Z` });
   }
 
+  /** A refused request still counts as a request of its day. */
   async rateLimited(clientId: string, at: Date): Promise<void> {
-    await this.add(at, clientId, "ADD rateLimited :one SET lastUsedAt = :at", { ":one": 1, ":at": at.toISOString() });
+    await this.add(at, clientId, "ADD requests :one, rateLimited :one SET lastUsedAt = :at", { ":one": 1, ":at": at.toISOString() });
   }
 
   async uploadCompleted(clientId: string, at: Date, bytes: number): Promise<void> {
     await this.add(at, clientId, "ADD uploads :one, #bytes :bytes SET lastUsedAt = :at", { ":one": 1, ":bytes": bytes, ":at": at.toISOString() }, { "#bytes": "bytes" });
   }
 
+  /** The key item's day (onItem): its count and last use, read beside the day items. */
+  private async keyDay(clientId: string): Promise<{ day: string; requests: number; lastUsedAt?: string } | undefined> {
+    const item = await getItem(this.db, this.tableName, keys.apiKey(clientId), "api key usage");
+    if (typeof item?.usageDay !== "string") return undefined;
+    return { day: item.usageDay, requests: Number(item.usageRequests ?? 0), ...(typeof item.lastUsedAt === "string" ? { lastUsedAt: item.lastUsedAt } : {}) };
+  }
+
   async days(clientId: string, fromDay: string, toDay: string): Promise<UsageDay[]> {
     try {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
-          ExpressionAttributeValues: { ":pk": `USAGE#${clientId}`, ":from": `DAY#${fromDay}`, ":to": `DAY#${toDay}` },
-        }),
-      );
-      return (out.Items ?? []).map((item) => {
+      const [out, onKey] = await Promise.all([
+        this.db.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
+            ExpressionAttributeValues: { ":pk": `USAGE#${clientId}`, ":from": `DAY#${fromDay}`, ":to": `DAY#${toDay}` },
+          }),
+        ),
+        this.keyDay(clientId),
+      ]);
+      const days = (out.Items ?? []).map((item) => {
         const day: UsageDay = {
           day: String(item.sk).slice(4),
           requests: Math.max(0, Number(item.requests ?? 0)),
@@ -90,9 +106,22 @@ export class DynamoUsage implements UsageCounter, UsageReader {
           uploads: Number(item.uploads ?? 0),
           bytes: Number(item.bytes ?? 0),
         };
-        if (typeof item.lastUsedAt === "string") day.lastUsedAt = item.lastUsedAt;
+        const last = latest(item.lastUsedAt, item.keyLastUsedAt);
+        if (last) day.lastUsedAt = last;
         return day;
       });
+      if (onKey && onKey.day >= fromDay && onKey.day <= toDay) {
+        let day = days.find((d) => d.day === onKey.day);
+        if (!day) {
+          day = { day: onKey.day, requests: 0, rateLimited: 0, uploads: 0, bytes: 0 };
+          days.push(day);
+          days.sort((a, b) => a.day.localeCompare(b.day));
+        }
+        day.requests += onKey.requests;
+        const last = latest(day.lastUsedAt, onKey.lastUsedAt);
+        if (last) day.lastUsedAt = last;
+      }
+      return days;
     } catch (error) {
       throw dynamoFailure("Query(usage)", error);
     }
@@ -100,18 +129,21 @@ export class DynamoUsage implements UsageCounter, UsageReader {
 
   async lastUsedAt(clientId: string): Promise<string | undefined> {
     try {
-      const out = await this.db.send(
+      const [out, onKey] = await Promise.all([
+        this.db.send(
         new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: "pk = :pk",
           ExpressionAttributeValues: { ":pk": `USAGE#${clientId}` },
           ScanIndexForward: false,
-          // A day that only saw refunded requests has no lastUsedAt: look a few days back.
+          // A day item that holds no request (an old one's uploads only) has none: look a few days back.
           Limit: 5,
         }),
-      );
-      const found = (out.Items ?? []).find((item) => typeof item.lastUsedAt === "string");
-      return found?.lastUsedAt as string | undefined;
+        ),
+        this.keyDay(clientId),
+      ]);
+      const found = (out.Items ?? []).find((item) => latest(item.lastUsedAt, item.keyLastUsedAt));
+      return latest(onKey?.lastUsedAt, found?.lastUsedAt, found?.keyLastUsedAt);
     } catch (error) {
       throw dynamoFailure("Query(last used)", error);
     }
@@ -137,6 +169,13 @@ export class DynamoUsage implements UsageCounter, UsageReader {
       throw dynamoFailure("BatchWriteItem(usage)", error);
     }
   }
+}
+
+/** The latest of some ISO timestamps (ISO strings of one format sort as they read). */
+function latest(...values: unknown[]): string | undefined {
+  let best: string | undefined;
+  for (const v of values) if (typeof v === "string" && (!best || v > best)) best = v;
+  return best;
 }
 
 /** Deletes up to any number of items, 25 per BatchWriteItem, retrying what DynamoDB hands back. */
