@@ -36,15 +36,20 @@ export function forgetEndpointCheck(workspaceId: string): void {
   endpointChecks.delete(workspaceId);
 }
 
+/** Where the check reads (the table's webhook items, on AWS as locally). */
+const endpointStore = once((): DynamoWebhookStore => {
+  const { db, settings } = getRuntime();
+  return new DynamoWebhookStore(db, settings.HANGAR_TABLE_NAME);
+});
+
 /** Whether to queue an event of this workspace: the cached answer, or one Query of at most one key. */
 async function hasEndpoints(workspaceId: string): Promise<boolean> {
   const now = Date.now();
   const known = endpointChecks.get(workspaceId);
   if (known && known.until > now) return known.any;
-  const { db, settings } = getRuntime();
   let any: boolean;
   try {
-    any = await new DynamoWebhookStore(db, settings.HANGAR_TABLE_NAME).any(workspaceId);
+    any = await endpointStore().any(workspaceId);
   } catch (error) {
     // Unknown: queue the event (the worker finds no endpoint and drops it) rather than lose it.
     logger.warn("could not check a workspace's webhooks; queuing the event", { error: error as Error, workspaceId });
