@@ -51,7 +51,8 @@ export interface FunctionAccess {
   readonly buildMailQueue?: true;
   /**
    * sqs:SendMessage on the webhook queue (docs/webhooks.md): the functions whose use cases publish
-   * events (one send each), and the webhooks function (test events, redeliveries).
+   * events (one send each, for a workspace with webhooks: the check is a table Query), and the
+   * webhooks function (test events, redeliveries).
    */
   readonly webhookQueue?: true;
   /**
@@ -205,9 +206,10 @@ export const access = {
   // Update the share item beside ConditionChecks of the project and the caller's membership, and
   // Put of the audit entry), regenerate (a transaction of Put new share, Put the old one's trace,
   // Update file; then Put of its audit entry). A file from before workspaces names no workspace:
-  // its project is located on gsi1 (Query).
+  // its project is located on gsi1 (Query). The event publisher's check whether the workspace has
+  // webhooks (Query of WORKSPACE#<id>, composition/events.ts).
   links: {
-    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
+    table: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem", "dynamodb:Query"],
     index: ["dynamodb:Query"],
     originSecret: true,
     // link.settings_changed.

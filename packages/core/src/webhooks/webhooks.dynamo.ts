@@ -96,6 +96,27 @@ export class DynamoWebhookStore implements WebhookStore {
     return this.endpoint(await getItem(this.db, this.tableName, keys.webhook(workspaceId, webhookId), "webhook", { consistent: true }));
   }
 
+  /**
+   * Whether the workspace has any webhook endpoint (enabled or not): one Query of at most one key,
+   * eventually consistent. The event publisher's check before it queues an event (composition/events.ts).
+   */
+  async any(workspaceId: string): Promise<boolean> {
+    try {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: "pk = :pk AND begins_with(sk, :sk)",
+          ExpressionAttributeValues: { ":pk": `WORKSPACE#${workspaceId}`, ":sk": "WEBHOOK#" },
+          ProjectionExpression: "pk",
+          Limit: 1,
+        }),
+      );
+      return (page.Items?.length ?? 0) > 0;
+    } catch (error) {
+      throw dynamoFailure("Query(anyWebhook)", error);
+    }
+  }
+
   async list(workspaceId: string): Promise<WebhookEndpoint[]> {
     const items = await queryAll(
       this.db,
@@ -328,24 +349,6 @@ export class DynamoWebhookQueue implements WebhookQueue {
       await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...keys.webhookTask(randomUUID()), type: "webhookTask", dueAt: due, task, ttl: Math.floor(due / 1000) + 2 * 86_400 } }));
     } catch (error) {
       throw dynamoFailure("PutItem(webhookTask)", error);
-    }
-  }
-
-  /** Whether the workspace has any webhook: one Query of at most one key (the local publisher's check: a workspace without webhooks queues nothing). */
-  async any(workspaceId: string): Promise<boolean> {
-    try {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: "pk = :pk AND begins_with(sk, :sk)",
-          ExpressionAttributeValues: { ":pk": `WORKSPACE#${workspaceId}`, ":sk": "WEBHOOK#" },
-          ProjectionExpression: "pk",
-          Limit: 1,
-        }),
-      );
-      return (page.Items?.length ?? 0) > 0;
-    } catch (error) {
-      throw dynamoFailure("Query(anyWebhook)", error);
     }
   }
 

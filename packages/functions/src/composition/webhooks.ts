@@ -4,7 +4,7 @@ import { DynamoWebhookStore } from "@hangar/core/webhooks-dynamo";
 import { DynamoStageSecret, DynamoUserRepository } from "@hangar/core/dynamo";
 import { logger } from "../observability/logger";
 import { auditLog } from "./audit-log";
-import { webhookQueue } from "./events";
+import { forgetEndpointCheck, webhookQueue } from "./events";
 import { lazyMailer } from "./accounts";
 import { once } from "./once";
 import { getRuntime } from "./root";
@@ -27,9 +27,18 @@ export function webhookSettings(settings: Settings): WebhookSettings {
   };
 }
 
+/** The store, telling this container's event publisher when a workspace gains an endpoint (events.ts). */
+class AnnouncingWebhookStore extends DynamoWebhookStore {
+  override async create(...args: Parameters<DynamoWebhookStore["create"]>): Promise<boolean> {
+    const created = await super.create(...args);
+    forgetEndpointCheck(args[0].workspaceId);
+    return created;
+  }
+}
+
 export const webhookStore = once((): DynamoWebhookStore => {
   const { db, settings } = getRuntime();
-  return new DynamoWebhookStore(db, settings.HANGAR_TABLE_NAME);
+  return new AnnouncingWebhookStore(db, settings.HANGAR_TABLE_NAME);
 });
 
 /**

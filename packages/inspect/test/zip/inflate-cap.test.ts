@@ -59,4 +59,14 @@ describe("the inflate output cap", () => {
     expect(inflated.bytes).toBeGreaterThan(1000);
     expect(inflated.bytes).toBeLessThanOrEqual(1000 + 64 * 1024);
   });
+
+  it("refuses a small lying entry inflated on the calling thread (declared 1,000 bytes, a 40-byte stream of 32 KiB)", async () => {
+    const data = Buffer.alloc(32 * 1024);
+    const bytes = await zipToBuffer([{ name: "small-liar", data }]);
+    const cd = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    expect(bytes.readUInt32LE(cd + 20)).toBeLessThan(1000); // the stream is shorter than the declared size
+    bytes.writeUInt32LE(1000, cd + 24);
+    const zip = await openZip(new BufferRangeReader(bytes), createInspectContext());
+    expect(await errorCode(zip.read("small-liar"))).toBe("zip_corrupt");
+  });
 });

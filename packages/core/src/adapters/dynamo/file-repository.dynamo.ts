@@ -113,6 +113,8 @@ export class DynamoFileRepository implements FileRepository {
       ...(file.diffSeverity ? { diffSeverity: file.diffSeverity } : {}),
     };
     const optionalNames = Object.keys(optional);
+    // One JSON string for both items (the same metadata, stringified once).
+    const metadata = encodeMetadata(file.metadata);
     try {
       await this.db.send(
         new TransactWriteCommand({
@@ -132,7 +134,7 @@ export class DynamoFileRepository implements FileRepository {
                   ":completed": "completed",
                   ":pending": "pending",
                   ":userKey": file.userKey,
-                  ":metadata": encodeMetadata(file.metadata),
+                  ":metadata": metadata,
                   ":at": file.completedAt,
                   ...Object.fromEntries(Object.entries(optional).map(([name, value]) => [`:${name}`, value])),
                 },
@@ -141,7 +143,7 @@ export class DynamoFileRepository implements FileRepository {
             {
               Put: {
                 TableName: this.tableName,
-                Item: { ...keys.share(file.userKey), type: "share", ...shared, metadata: encodeMetadata(file.metadata) },
+                Item: { ...keys.share(file.userKey), type: "share", ...shared, metadata },
                 ConditionExpression: "attribute_not_exists(pk)",
               },
             },
