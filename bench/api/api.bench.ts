@@ -25,6 +25,7 @@ import { DynamoAuditLog, DynamoFileRepository, DynamoProjectCatalog, DynamoSessi
 import { ShareSettings, updateShareSettings } from "@hangar/core/links";
 import { DynamoShareLinks } from "@hangar/core/links-dynamo";
 import { mintApiKey } from "@hangar/local";
+import { setMaxListeners } from "node:events";
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,7 +37,9 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 const PER_LEVEL = Number(process.env.BENCH_REQUESTS ?? 400);
 const LEVELS = [1, 8, 32];
 
+/** The transport's signal, shared by every request: as many in flight as the level's clients (0: no listener limit). */
 const neverAborted = new AbortController().signal;
+setMaxListeners(0, neverAborted);
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 /**
