@@ -1,4 +1,4 @@
-import { RateLimitedError, type RateLimitState } from "@hangar/core";
+import { RateLimitedError } from "@hangar/core";
 import { randomUUID } from "node:crypto";
 import type { HttpRequest, HttpResult, Middleware } from "./http-context";
 import { errorResponse, type ErrorPage } from "./http-errors";
@@ -12,42 +12,45 @@ export interface EnvelopeOptions {
   onError?: (error: unknown) => void;
 }
 
-function rateLimitHeaders(state: RateLimitState): Record<string, string> {
-  return {
-    "X-RateLimit-Limit": String(state.limit),
-    "X-RateLimit-Remaining": String(state.remaining),
-    // Unix epoch seconds at which the window ends (documented in the README).
-    "X-RateLimit-Reset": String(state.resetAt),
-  };
-}
-
 /**
  * On every answer of every function, errors included: browsers must never sniff a type (a JSON
  * error echoing a file name is not HTML), and a document that set no policy of its own (pages
  * set theirs) may load and frame nothing. CloudFront adds the same in production; the functions
  * do not rely on it (the API's own URL, the local stack).
  */
-const NOSNIFF = { "X-Content-Type-Options": "nosniff" } as const;
+const NOSNIFF = "nosniff";
 const DEFAULT_CSP = "default-src 'none'; frame-ancestors 'none'";
 
-const hasHeader = (headers: HttpResult["headers"], name: string) =>
-  Object.keys(headers ?? {}).some((key) => key.toLowerCase() === name.toLowerCase());
+const hasHeader = (headers: HttpResult["headers"], name: string) => {
+  for (const key in headers) if (key.toLowerCase() === name) return true;
+  return false;
+};
 
+/**
+ * The answer with the envelope's headers: the default policy first (when the result set none),
+ * the result's own, then nosniff, the request id and the rate-limit headers, which win over a
+ * result's. Assigned one by one rather than spread: the same keys in the same order, without
+ * the temporary objects conditional spreads build on every request.
+ */
 function finish(request: HttpRequest, result: HttpResult): void {
   const ctx = request.context;
   const rate = request.error instanceof RateLimitedError ? request.error.rateLimit : ctx.rateLimit;
-  request.response = {
-    ...result,
-    // HEAD answers exactly like GET, without the body (RFC 9110 §9.3.2).
-    ...(request.event.requestContext?.http?.method === "HEAD" ? { body: "" } : {}),
-    headers: {
-      ...(hasHeader(result.headers, "Content-Security-Policy") ? {} : { "Content-Security-Policy": DEFAULT_CSP }),
-      ...result.headers,
-      ...NOSNIFF,
-      "X-Request-Id": ctx.requestId,
-      ...(rate ? rateLimitHeaders(rate) : {}),
-    },
-  };
+  const headers: NonNullable<HttpResult["headers"]> = {};
+  if (!hasHeader(result.headers, "content-security-policy")) headers["Content-Security-Policy"] = DEFAULT_CSP;
+  for (const name in result.headers) headers[name] = result.headers[name]!;
+  headers["X-Content-Type-Options"] = NOSNIFF;
+  headers["X-Request-Id"] = ctx.requestId;
+  if (rate) {
+    headers["X-RateLimit-Limit"] = String(rate.limit);
+    headers["X-RateLimit-Remaining"] = String(rate.remaining);
+    // Unix epoch seconds at which the window ends (documented in the README).
+    headers["X-RateLimit-Reset"] = String(rate.resetAt);
+  }
+  const response: HttpResult = { ...result };
+  // HEAD answers exactly like GET, without the body (RFC 9110 §9.3.2).
+  if (request.event.requestContext?.http?.method === "HEAD") response.body = "";
+  response.headers = headers;
+  request.response = response;
 }
 
 /**

@@ -82,18 +82,33 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
-  const headers: Record<string, string | number | boolean | string[]> = { ...(result.headers ?? {}) };
-  if (result.cookies?.length) headers["set-cookie"] = result.cookies;
-  const body = result.body ? Buffer.from(result.body, result.isBase64Encoded ? "base64" : "utf8") : Buffer.alloc(0);
-  const declared = Object.keys(headers).find((name) => name.toLowerCase() === "content-length");
-  // An empty answer may describe a body it does not send (HEAD /download): its length stands.
-  if (!(declared && body.length === 0)) {
-    if (declared) delete headers[declared];
-    headers["content-length"] = body.length;
+  const body = result.body ? Buffer.from(result.body, result.isBase64Encoded ? "base64" : "utf8") : EMPTY;
+  // One pass over the handler's headers: its Content-Length (replaced by the real one, except that
+  // an empty answer may describe a body it does not send: HEAD /download) and which baseline
+  // headers it sets itself (names compared case-insensitively).
+  const headers: Record<string, string | number | boolean | string[]> = {};
+  let declared = false;
+  let hasNosniff = false;
+  let hasCsp = false;
+  const given = result.headers ?? {};
+  for (const name in given) {
+    const lower = name.toLowerCase();
+    if (lower === "content-length") {
+      declared = true;
+      if (body.length !== 0) continue;
+    } else if (lower === "x-content-type-options") hasNosniff = true;
+    else if (lower === "content-security-policy") hasCsp = true;
+    headers[name] = given[name]!;
   }
-  res.writeHead(result.statusCode ?? 200, withBaseline(headers) as Record<string, string>);
+  if (result.cookies?.length) headers["set-cookie"] = result.cookies;
+  if (!(declared && body.length === 0)) headers["content-length"] = body.length;
+  if (!hasNosniff) headers["x-content-type-options"] = BASELINE_HEADERS["x-content-type-options"]!;
+  if (!hasCsp) headers["content-security-policy"] = BASELINE_HEADERS["content-security-policy"]!;
+  res.writeHead(result.statusCode ?? 200, headers as Record<string, string>);
   res.end(body);
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /** HTTP parser errors (`clientError`) as statuses and envelope codes; the rest are 400. */
 const PARSER_ERRORS: Record<string, [status: number, code: string, message: string]> = {
@@ -117,6 +132,12 @@ export function loopbackAliasRedirect(
   /** HANGAR_SHARE_BASE_URL: a share host on another loopback name is served, not redirected (its cookies are its own). */
   shareUrl?: string,
 ): string | undefined {
+  const origin = loopbackAliasOrigin(hostHeader, publicUrl, shareUrl);
+  return origin === undefined ? undefined : withPath(origin, url);
+}
+
+/** The redirect's target origin for a Host header (loopbackAliasRedirect without the path). */
+function loopbackAliasOrigin(hostHeader: string | undefined, publicUrl: string | undefined, shareUrl?: string): string | undefined {
   if (!hostHeader || !publicUrl || hostHeader.length > 300) return undefined;
   if (shareUrl && URL.canParse(shareUrl) && new URL(shareUrl).host === hostHeader.toLowerCase()) return undefined;
   let given: URL;
@@ -129,8 +150,26 @@ export function loopbackAliasRedirect(
   }
   if (!LOOPBACK_NAMES.has(canonical.hostname) || !LOOPBACK_NAMES.has(given.hostname)) return undefined;
   if (given.hostname === canonical.hostname || given.port !== canonical.port || given.username || given.password) return undefined;
-  const path = url && url.startsWith("/") && !url.startsWith("//") ? url : "/";
-  return `${canonical.origin}${path}`;
+  return canonical.origin;
+}
+
+const withPath = (origin: string, url: string | undefined) => `${origin}${url && url.startsWith("/") && !url.startsWith("//") ? url : "/"}`;
+
+/**
+ * loopbackAliasOrigin per Host header, remembered: it parses two or three URLs, and every request
+ * of a client names the same host. Bounded, since a client chooses the header: past the bound
+ * the memory starts again (an answer is recomputed, never wrong).
+ */
+function memoizedAliasOrigin(publicUrl: string | undefined, shareUrl: string | undefined): (hostHeader: string | undefined) => string | undefined {
+  const known = new Map<string, string | undefined>();
+  return (hostHeader) => {
+    if (hostHeader === undefined) return undefined;
+    if (known.has(hostHeader)) return known.get(hostHeader);
+    if (known.size >= 64) known.clear();
+    const origin = loopbackAliasOrigin(hostHeader, publicUrl, shareUrl);
+    known.set(hostHeader, origin);
+    return origin;
+  };
 }
 
 /**
@@ -142,6 +181,38 @@ export function loopbackAliasRedirect(
 export function accessLogLine(method: string, path: string, status: number, ms: number, requestId: string): string {
   const shownPath = path.length > 200 ? `${path.slice(0, 200)}…` : path;
   return `${method} ${shownPath} ${status} ${Math.round(ms)}ms ${requestId}`;
+}
+
+/** How long the default access log holds lines before writing them out together. */
+const ACCESS_LOG_FLUSH_MS = 20;
+
+/**
+ * The default access log: stdout, the lines of ACCESS_LOG_FLUSH_MS written together rather than
+ * one write per request. Under `npm start`'s parent (and the benches, the tests) stdout is a pipe,
+ * which Linux writes synchronously: a write per request cost this process a system call and woke
+ * the reader for each line, a bench's client in the middle of its next request. The lines are
+ * the same bytes console.log would write, in order, and written out when the server closes and
+ * when the process exits.
+ */
+function stdoutAccessLog(): { log: (line: string) => void; flush: () => void } {
+  let pending = "";
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (pending === "") return;
+    const lines = pending;
+    pending = "";
+    process.stdout.write(lines);
+  };
+  return {
+    log: (line) => {
+      pending += `${line}\n`;
+      // Unref'd: a pending line never keeps the process alive (the exit hook writes it).
+      timer ??= setTimeout(flush, ACCESS_LOG_FLUSH_MS).unref();
+    },
+    flush,
+  };
 }
 
 export interface LocalApiServerOptions {
@@ -179,13 +250,6 @@ const BASELINE_HEADERS: Readonly<Record<string, string>> = {
   "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
 };
 
-/** The baseline headers a result does not set itself (names compared case-insensitively). */
-function withBaseline(headers: Record<string, string | number | boolean | string[]>) {
-  const present = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
-  const missing = Object.entries(BASELINE_HEADERS).filter(([name]) => !present.has(name));
-  return { ...headers, ...Object.fromEntries(missing) };
-}
-
 export interface LocalApiServer {
   server: Server;
   url: string;
@@ -210,7 +274,10 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
   // Load every handler up front: a broken import should fail `npm start`, not the first request.
   await Promise.all((Object.keys(functions) as FunctionName[]).map((fn) => handlerFor(fn)));
   const site = createStaticSite({ root: options.dashboardDir, ...(options.imageOrigin ? { imageOrigin: options.imageOrigin } : {}) });
-  const accessLog = options.accessLog ?? ((line: string) => console.log(line));
+  const stdoutLog = options.accessLog ? undefined : stdoutAccessLog();
+  const accessLog = options.accessLog ?? stdoutLog!.log;
+  if (stdoutLog) process.once("exit", stdoutLog.flush);
+  const aliasOriginOf = memoizedAliasOrigin(options.publicUrl, options.shareUrl);
 
   const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const server = createServer(
@@ -222,15 +289,18 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
     async (req, res) => {
     const started = performance.now();
     const requestId = newRequestId();
-    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    // Parsed once: the access log, the route match and the event all read it.
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const path = url.pathname;
     res.once("close", () => {
       // The id the client saw: the handlers' envelope sets it from the event's request id.
       const shown = res.getHeader("x-request-id");
       accessLog(accessLogLine(req.method ?? "-", path, res.statusCode, performance.now() - started, typeof shown === "string" ? shown : requestId));
     });
     try {
-      const canonical = loopbackAliasRedirect(req.headers.host, req.url, options.publicUrl, options.shareUrl);
-      if (canonical) {
+      const aliasOrigin = aliasOriginOf(req.headers.host);
+      if (aliasOrigin !== undefined) {
+        const canonical = withPath(aliasOrigin, req.url);
         res.writeHead(308, { ...BASELINE_HEADERS, location: canonical, "cache-control": "no-store", "content-length": 0, "x-request-id": requestId });
         res.end();
         return;
@@ -252,6 +322,7 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
       const route = match.kind === "route" ? match.route : undefined;
       const event = toApiGatewayEvent({
         req,
+        url,
         body,
         requestId,
         routeKey: route ? routeKey(route) : "$default",
@@ -303,7 +374,13 @@ export async function startLocalApiServer(options: LocalApiServerOptions): Promi
     close: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();
-        server.close(() => ok());
+        server.close(() => {
+          if (stdoutLog) {
+            stdoutLog.flush();
+            process.off("exit", stdoutLog.flush);
+          }
+          ok();
+        });
       }),
   };
 }
