@@ -207,7 +207,7 @@ describe("share link controls on the file page", () => {
       await page.goto(`/files/${encodeURIComponent(file.fileId)}`);
       await page.getByRole("heading", { name: "Sharing" }).waitFor();
       const disclosure = (summary: string | RegExp) => page.locator("details").filter({ has: page.locator("summary", { hasText: summary }) });
-      const isOpen = (summary: string | RegExp) => disclosure(summary).evaluate((d) => (d as HTMLDetailsElement).open);
+      const isOpen = (summary: string | RegExp) => disclosure(summary).evaluate((d) => d.hasAttribute("open"));
       // On a phone each starts closed: only its summary shows, nothing of what it holds.
       for (const summary of ["Per day, last 30 days (UTC)", "Link settings", "Installs", /^\d+ fields$/]) {
         expect(await isOpen(summary), String(summary)).toBe(false);
