@@ -6,12 +6,12 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { noiseBlock, writeBigAssetApk } from "../../packages/inspect/fixtures/large-fixtures";
-import { dash, signedIn, type Browser as Person } from "../support/accounts";
+import type { Browser as Person } from "../support/accounts";
 import type { Readable } from "node:stream";
 import { stack, storeClient } from "../support/api";
-import { newProject } from "../support/dashboard";
+import { dashboardUser, newProject } from "../support/dashboard";
 import { fixtures } from "../support/fixtures";
-import { auditBothSchemes, openSession, type BrowserSession } from "./support/browser";
+import { auditBothSchemes, sessionOf, type BrowserSession } from "./support/browser";
 
 /**
  * Uploading a build from the project page (issue 23 item 5), in Chromium against the local stack:
@@ -37,12 +37,9 @@ async function audited(page: Page, name: string) {
 }
 
 beforeAll(async () => {
-  ({ b: owner } = await signedIn());
-  expect((await dash(owner, "PUT", "/api/account/profile", { displayName: "Uma Loader" })).status).toBe(200);
+  ({ b: owner } = await dashboardUser("Uma Loader"));
   ({ projectId } = await newProject(owner, "Browser uploads"));
-  session = await openSession(stack().baseUrl);
-  const [name, ...value] = owner.cookie!.split("=");
-  await session.context.addCookies([{ name: name!, value: value.join("="), url: stack().baseUrl }]);
+  session = await sessionOf(stack().baseUrl, owner);
   tmp = mkdtempSync(join(tmpdir(), "hangar-browser-upload-"));
 }, 120_000);
 

@@ -1,10 +1,9 @@
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dash, signedIn, type Browser as Person } from "../support/accounts";
-import { readFixture, stack, upload, type Key } from "../support/api";
-import { newDashboardKey, newProject } from "../support/dashboard";
-import { auditBothSchemes, openSession, SCREENSHOT_DIR, type BrowserSession } from "./support/browser";
+import { stack } from "../support/api";
+import { dashboardUser, newDashboardKey, newProject, uploadFile } from "../support/dashboard";
+import { auditBothSchemes, SCREENSHOT_DIR, sessionOf, type BrowserSession } from "./support/browser";
 
 /**
  * What changed between builds on the dashboard (issue 24 item 3), in Chromium against the local
@@ -17,9 +16,7 @@ import { auditBothSchemes, openSession, SCREENSHOT_DIR, type BrowserSession } fr
 const SHOTS = "release-safety";
 const FIXTURES = join(import.meta.dirname, "../../packages/inspect/fixtures/apk/release");
 
-let owner: Person;
 let projectId: string;
-let key: Key;
 let session: BrowserSession;
 const builds: Record<string, { fileId: string }> = {};
 const violations: string[] = [];
@@ -29,18 +26,12 @@ const listed = (page: Page) =>
   page.getByTestId("changes").locator("li").evaluateAll((items) => items.map((li) => `${li.getAttribute("data-kind")}:${li.querySelector(".badge")?.textContent}`));
 
 beforeAll(async () => {
-  ({ b: owner } = await signedIn());
-  expect((await dash(owner, "PUT", "/api/account/profile", { displayName: "Release Manager" })).status).toBe(200);
+  const { b: owner } = await dashboardUser("Release Manager");
   ({ projectId } = await newProject(owner, "Shop"));
-  key = await newDashboardKey(owner, projectId);
-  for (const name of ["base", "permission-added", "min-sdk-lowered"]) {
-    const { completed } = await upload(key, `${name}.apk`, readFixture(join(FIXTURES, `${name}.apk`)));
-    expect(completed.status, completed.text).toBe(200);
-    builds[name] = completed.json;
-  }
-  session = await openSession(stack().baseUrl);
-  const [name, ...value] = owner.cookie!.split("=");
-  await session.context.addCookies([{ name: name!, value: value.join("="), url: stack().baseUrl }]);
+  const key = await newDashboardKey(owner, projectId);
+  // One after the other: each build is compared with the one uploaded before it.
+  for (const name of ["base", "permission-added", "min-sdk-lowered"]) builds[name] = await uploadFile(key, join(FIXTURES, `${name}.apk`), `${name}.apk`);
+  session = await sessionOf(stack().baseUrl, owner);
 }, 120_000);
 
 afterAll(async () => {

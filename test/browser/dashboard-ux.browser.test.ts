@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dash, PASSWORD, signedIn, type Browser as Person } from "../support/accounts";
+import { dash, PASSWORD, type Browser as Person } from "../support/accounts";
 import { call, readFixture, stack, upload, type Key } from "../support/api";
-import { IOS_INSTALLER, newDashboardKey, newProject } from "../support/dashboard";
+import { dashboardUser, IOS_INSTALLER, newDashboardKey, newProject, uploadFile } from "../support/dashboard";
 import { fixtures } from "../support/fixtures";
-import { auditBothSchemes, openSession, type BrowserSession } from "./support/browser";
+import { auditBothSchemes, sessionOf, type BrowserSession } from "./support/browser";
 
 /**
  * The dashboard's finishing touches (issue 17 items 9 and 10), in Chromium against the local
@@ -34,19 +34,14 @@ let appStore: { fileId: string; userKey: string; shareUrl: string };
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
 const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000, interval: 100 });
 
-async function uploaded(kind: "apk" | "ipa", fixture: string, name: string) {
-  const { completed } = await upload(key, name, readFixture(fixtures(kind).find((f) => f.endsWith(fixture))!));
-  expect(completed.status, completed.text).toBe(200);
-  return completed.json as { fileId: string; userKey: string; shareUrl: string };
-}
+const uploaded = (kind: "apk" | "ipa", fixture: string, name: string) => uploadFile(key, fixtures(kind).find((f) => f.endsWith(fixture))!, name);
 
 async function audited(page: Page, name: string) {
   violations.push(...(await auditBothSchemes(page, "dashboard-ux", name)));
 }
 
 beforeAll(async () => {
-  ({ b: owner, email } = await signedIn());
-  expect((await dash(owner, "PUT", "/api/account/profile", { displayName: "Dana Night" })).status).toBe(200);
+  ({ b: owner, email } = await dashboardUser("Dana Night"));
   ({ projectId } = await newProject(owner, "Night Shift"));
   key = await newDashboardKey(owner, projectId);
   // xml-plist.ipa is signed for development with devices until 2036-03; unicode-names.ipa for the App Store.
@@ -58,9 +53,7 @@ beforeAll(async () => {
   const rejected = await upload(key, "not-a-package.apk", new Uint8Array(randomBytes(2048)));
   expect(rejected.completed.status).toBe(422);
 
-  session = await openSession(stack().baseUrl);
-  const [name, ...value] = owner.cookie!.split("=");
-  await session.context.addCookies([{ name: name!, value: value.join("="), url: stack().baseUrl }]);
+  session = await sessionOf(stack().baseUrl, owner);
 }, 120_000);
 
 afterAll(async () => {

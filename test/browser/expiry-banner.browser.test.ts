@@ -4,12 +4,12 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dash, type Browser as Person } from "../support/accounts";
-import { readFixture, stack, upload } from "../support/api";
-import { newDashboardKey, uploadIpa } from "../support/dashboard";
+import { stack } from "../support/api";
+import { newDashboardKey, newProject, setDisplayName, uploadFile, uploadIpa } from "../support/dashboard";
 import { expiryMails, expiryRunDeps, setProfileExpiry } from "../support/expiry";
 import { fixtures } from "../support/fixtures";
 import { addMember, member, newWorkspace } from "../support/workspaces";
-import { auditBothSchemes, openSession, SCHEME_WIDTHS, SCREENSHOT_DIR, type BrowserSession } from "./support/browser";
+import { auditBothSchemes, sessionOf, SCHEME_WIDTHS, SCREENSHOT_DIR, type BrowserSession } from "./support/browser";
 
 /**
  * Issue 24 item 4 in Chromium against the local stack: a team whose iOS build's profile expires in
@@ -34,10 +34,8 @@ const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeou
 const banner = (page: Page) => page.getByTestId("expiry-banner");
 
 async function browserOf(person: Person): Promise<BrowserSession> {
-  const session = await openSession(stack().baseUrl);
+  const session = await sessionOf(stack().baseUrl, person);
   sessions.push(session);
-  const [name, ...value] = person.cookie!.split("=");
-  await session.context.addCookies([{ name: name!, value: value.join("="), url: stack().baseUrl }]);
   return session;
 }
 
@@ -50,21 +48,16 @@ beforeAll(async () => {
   developer = d;
   await addMember(workspaceId, d.userId, "developer");
   // Past the first sign-in's profile step, as people who use the dashboard are.
-  for (const [who, name] of [[o.b, "Olga Owner"], [d.b, "Dev Eloper"]] as const) {
-    const profile = await dash(who, "PUT", "/api/account/profile", { displayName: name });
-    expect(profile.status, profile.text).toBe(200);
-  }
+  await Promise.all([setDisplayName(o.b, "Olga Owner"), setDisplayName(d.b, "Dev Eloper")]);
 
-  const ios = await dash(o.b, "POST", "/api/projects", { name: "Rocket iOS", description: "", color: "blue", workspaceId });
-  const iosKey = await newDashboardKey(o.b, ios.json.projectId as string);
+  const ios = await newProject(o.b, "Rocket iOS", "blue", { workspaceId, description: "" });
+  const iosKey = await newDashboardKey(o.b, ios.projectId);
   iosFile = (await uploadIpa(iosKey, "Rocket.ipa")).fileId;
   await setProfileExpiry(iosFile, new Date(Date.now() + 12 * DAY - 60_000).toISOString());
 
-  const android = await dash(o.b, "POST", "/api/projects", { name: "Rocket Android", description: "", color: "green", workspaceId });
-  const apkKey = await newDashboardKey(o.b, android.json.projectId as string);
-  const { completed } = await upload(apkKey, "Rocket.apk", readFixture(fixtures("apk").find((f) => f.endsWith("aapt2-string-refs.apk"))!));
-  expect(completed.status, completed.text).toBe(200);
-  apkFile = completed.json.fileId as string;
+  const android = await newProject(o.b, "Rocket Android", "green", { workspaceId, description: "" });
+  const apkKey = await newDashboardKey(o.b, android.projectId);
+  apkFile = (await uploadFile(apkKey, fixtures("apk").find((f) => f.endsWith("aapt2-string-refs.apk"))!, "Rocket.apk")).fileId;
   const link = await dash(o.b, "PATCH", `/api/files/${apkFile}/share`, { expiresAt: new Date(Date.now() + 20 * 60 * 60 * 1000).toISOString() });
   expect(link.status, link.text).toBe(200);
 }, 120_000);

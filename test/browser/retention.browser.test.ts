@@ -1,11 +1,11 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dash, type Browser as Person } from "../support/accounts";
-import { readFixture, stack, upload } from "../support/api";
-import { newDashboardKey, uploadIpa } from "../support/dashboard";
+import { stack } from "../support/api";
+import { newDashboardKey, newProject, setDisplayName, uploadFile, uploadIpa } from "../support/dashboard";
 import { fixtures } from "../support/fixtures";
 import { addMember, member, newWorkspace } from "../support/workspaces";
-import { auditBothSchemes, openSession, type BrowserSession } from "./support/browser";
+import { auditBothSchemes, sessionOf, type BrowserSession } from "./support/browser";
 
 /**
  * Issue 24 item 5 in Chromium against the local stack: an owner sets a project's retention policy
@@ -28,29 +28,24 @@ const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeou
 const previewRows = (page: Page) => page.getByTestId("retention-preview").locator("tbody tr");
 
 async function browserOf(person: Person): Promise<BrowserSession> {
-  const session = await openSession(stack().baseUrl);
+  const session = await sessionOf(stack().baseUrl, person);
   sessions.push(session);
-  const [name, ...value] = person.cookie!.split("=");
-  await session.context.addCookies([{ name: name!, value: value.join("="), url: stack().baseUrl }]);
   return session;
 }
 
 beforeAll(async () => {
   const o = await member();
   owner = o.b;
-  expect((await dash(owner, "PUT", "/api/account/profile", { displayName: "Rae Release" })).status).toBe(200);
+  await setDisplayName(owner, "Rae Release");
   ({ workspaceId } = await newWorkspace(owner, "Release team"));
   const v = await member();
   viewer = v.b;
-  expect((await dash(viewer, "PUT", "/api/account/profile", { displayName: "Vic Viewer" })).status).toBe(200);
+  await setDisplayName(viewer, "Vic Viewer");
   await addMember(workspaceId, v.userId, "viewer");
-  const created = await dash(owner, "POST", "/api/projects", { name: "Field Notes", description: "The field app", color: "green", workspaceId });
-  expect(created.status, created.text).toBe(201);
-  projectId = created.json.projectId;
+  ({ projectId } = await newProject(owner, "Field Notes", "green", { workspaceId, description: "The field app" }));
   const key = await newDashboardKey(owner, projectId);
   for (let i = 1; i <= 4; i++) builds.push(await uploadIpa(key, `FieldNotes-${i}.ipa`, { branch: "main" }));
-  const { completed } = await upload(key, "field-notes.apk", readFixture(fixtures("apk").find((f) => f.endsWith("aapt2-literal.apk"))!));
-  expect(completed.status, completed.text).toBe(200);
+  await uploadFile(key, fixtures("apk").find((f) => f.endsWith("aapt2-literal.apk"))!, "field-notes.apk");
 }, 180_000);
 
 afterAll(async () => {

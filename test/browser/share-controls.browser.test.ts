@@ -1,10 +1,10 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dash, signedIn, type Browser as Person } from "../support/accounts";
+import { dash, type Browser as Person } from "../support/accounts";
 import { call, stack } from "../support/api";
-import { IOS_INSTALLER, newDashboardKey, newProject, uploadIpa } from "../support/dashboard";
+import { dashboardUser, IOS_INSTALLER, newDashboardKey, newProject, uploadIpa } from "../support/dashboard";
 import type { Key } from "../support/api";
-import { auditAndCapture, openSession, type BrowserSession } from "./support/browser";
+import { auditAndCapture, sessionOf, type BrowserSession } from "./support/browser";
 
 /**
  * The share link's owner controls on the dashboard's file page (issue 11 items 5 and 6), in
@@ -35,17 +35,12 @@ async function save(page: Page) {
 }
 
 beforeAll(async () => {
-  ({ b: owner } = await signedIn());
   // The dashboard asks for a display name first (the profile step); this test is about the file page.
-  expect((await dash(owner, "PUT", "/api/account/profile", { displayName: "Share Owner" })).status).toBe(200);
-  const project = await newProject(owner);
-  projectId = project.projectId;
-  key = await newDashboardKey(owner, project.projectId);
+  ({ b: owner } = await dashboardUser("Share Owner"));
+  ({ projectId } = await newProject(owner));
+  key = await newDashboardKey(owner, projectId);
   file = await uploadIpa(key, "Controls.ipa");
-  session = await openSession(stack().baseUrl);
-  // The account was made through the API; the browser holds the same session cookie a sign-in sets.
-  const [name, ...value] = owner.cookie!.split("=");
-  await session.context.addCookies([{ name: name!, value: value.join("="), url: stack().baseUrl }]);
+  session = await sessionOf(stack().baseUrl, owner);
 }, 120_000);
 
 afterAll(async () => {
@@ -203,5 +198,44 @@ describe("share link controls on the file page", () => {
     expect(await page.getByRole("heading", { name: "Release notes" }).count()).toBe(0);
     expect(violations).toEqual([]);
     expect(problems).toEqual([]);
+  }, 180_000);
+
+  it("keeps a phone's file page short: the chart, the link settings, the install history and all metadata open on request, by keyboard", async () => {
+    const phone = await sessionOf(stack().baseUrl, owner, { viewport: { width: 390, height: 844 } });
+    try {
+      const { page, problems } = phone;
+      await page.goto(`/files/${encodeURIComponent(file.fileId)}`);
+      await page.getByRole("heading", { name: "Sharing" }).waitFor();
+      const disclosure = (summary: string | RegExp) => page.locator("details").filter({ has: page.locator("summary", { hasText: summary }) });
+      const isOpen = (summary: string | RegExp) => disclosure(summary).evaluate((d) => d.hasAttribute("open"));
+      // On a phone each starts closed: only its summary shows, nothing of what it holds.
+      for (const summary of ["Per day, last 30 days (UTC)", "Link settings", "Installs", /^\d+ fields$/]) {
+        expect(await isOpen(summary), String(summary)).toBe(false);
+      }
+      expect(await page.getByTestId("share-chart").isVisible()).toBe(false);
+      expect(await field(page, "Password (optional)").isVisible()).toBe(false);
+      expect(await page.getByTestId("metadata").isVisible()).toBe(false);
+      expect(await page.getByRole("heading", { name: "All metadata" }).isVisible()).toBe(true);
+      violations.push(...(await auditAndCapture(page, SHOTS, "file-phone-closed", ["phone"])));
+
+      // Enter on the focused summary opens the link settings; Space opens all metadata.
+      await disclosure("Link settings").locator("summary").focus();
+      await page.keyboard.press("Enter");
+      await eventually(() => field(page, "Password (optional)").isVisible()).toBe(true);
+      expect(await page.getByRole("button", { name: "Save link settings" }).isVisible()).toBe(true);
+      await disclosure(/^\d+ fields$/).locator("summary").focus();
+      await page.keyboard.press("Space");
+      await eventually(() => page.getByTestId("metadata").isVisible()).toBe(true);
+      expect(await page.getByTestId("metadata").textContent()).toContain("Minimum OS");
+      // Focus stays on the control.
+      expect(await page.evaluate("document.activeElement?.tagName")).toBe("SUMMARY");
+      await page.getByText("Per day, last 30 days (UTC)").click();
+      await eventually(() => page.getByTestId("share-chart").isVisible()).toBe(true);
+      violations.push(...(await auditAndCapture(page, SHOTS, "file-phone-opened", ["phone"])));
+      expect(violations).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await phone.context.close();
+    }
   }, 180_000);
 });

@@ -3,9 +3,9 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browser, dash, type Browser as Person } from "../support/accounts";
 import { call, stack, type Key } from "../support/api";
-import { IOS_INSTALLER, newDashboardKey, uploadIpa } from "../support/dashboard";
+import { IOS_INSTALLER, newDashboardKey, newProject, setDisplayName, uploadIpa } from "../support/dashboard";
 import { addMember, member, newWorkspace } from "../support/workspaces";
-import { auditBothSchemes, openSession, type BrowserSession } from "./support/browser";
+import { auditBothSchemes, sessionOf, type BrowserSession } from "./support/browser";
 import { listMail, waitForLink } from "./support/maildev";
 
 /**
@@ -57,10 +57,8 @@ async function expectPath(page: Page, pathname: string | RegExp) {
 
 /** A browser holding `person`'s dashboard session (the account was made through the API). */
 async function browserOf(person: Person): Promise<BrowserSession> {
-  const session = await openSession(stack().baseUrl);
+  const session = await sessionOf(stack().baseUrl, person);
   sessions.push(session);
-  const [name, ...value] = person.cookie!.split("=");
-  await session.context.addCookies([{ name: name!, value: value.join("="), url: stack().baseUrl }]);
   return session;
 }
 
@@ -81,17 +79,15 @@ async function installLinkMailedTo(address: string): Promise<string> {
 beforeAll(async () => {
   const o = await member();
   owner = o.b;
-  expect((await dash(owner, "PUT", "/api/account/profile", { displayName: "Quinn Owner" })).status).toBe(200);
+  await setDisplayName(owner, "Quinn Owner");
   workspaceId = (await newWorkspace(owner, `Rocket ${tag}`)).workspaceId;
-  const project = await dash(owner, "POST", "/api/projects", { name: `Rocket iOS ${tag}`, description: "", color: "indigo", workspaceId });
-  expect(project.status, project.text).toBe(201);
-  projectId = project.json.projectId as string;
+  ({ projectId } = await newProject(owner, `Rocket iOS ${tag}`, "indigo", { workspaceId, description: "" }));
   key = await newDashboardKey(owner, projectId);
   fileId = (await uploadIpa(key, "Rocket.ipa")).fileId;
 
   const v = await member();
   viewer = v.b;
-  expect((await dash(viewer, "PUT", "/api/account/profile", { displayName: "Vic Viewer" })).status).toBe(200);
+  await setDisplayName(viewer, "Vic Viewer");
   await addMember(workspaceId, v.userId, "viewer");
 }, 180_000);
 

@@ -2,12 +2,30 @@ import { ListObjectVersionsCommand } from "@aws-sdk/client-s3";
 import { ScanCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { expect } from "vitest";
 import { db, stack, storeClient, upload, readFixture, type Key } from "./api";
-import { dash, type Browser } from "./accounts";
+import { dash, signedIn, type Browser } from "./accounts";
 import { fixtures } from "./fixtures";
 
-/** A project made through the dashboard API. */
-export async function newProject(b: Browser, name = `Project ${Math.random().toString(36).slice(2, 8)}`, color = "blue") {
-  const reply = await dash(b, "POST", "/api/projects", { name, description: "made by a test", color });
+/** Past the dashboard's first sign-in step (the name people see), as people who use the dashboard are. */
+export async function setDisplayName(b: Browser, displayName: string): Promise<void> {
+  const reply = await dash(b, "PUT", "/api/account/profile", { displayName });
+  expect(reply.status, reply.text).toBe(200);
+}
+
+/** A verified, signed-in account past the profile step: a dashboard test's owner. */
+export async function dashboardUser(displayName: string): Promise<{ b: Browser; email: string }> {
+  const person = await signedIn();
+  await setDisplayName(person.b, displayName);
+  return person;
+}
+
+/** A project made through the dashboard API (in the account's personal workspace unless `workspaceId` names another). */
+export async function newProject(
+  b: Browser,
+  name = `Project ${Math.random().toString(36).slice(2, 8)}`,
+  color = "blue",
+  { workspaceId, description = "made by a test" }: { workspaceId?: string; description?: string } = {},
+) {
+  const reply = await dash(b, "POST", "/api/projects", { name, description, color, ...(workspaceId ? { workspaceId } : {}) });
   expect(reply.status, reply.text).toBe(201);
   return reply.json as { projectId: string; name: string };
 }
@@ -21,13 +39,16 @@ export async function newDashboardKey(b: Browser, projectId: string, name = "CI"
 
 export const ipaPath = () => fixtures("ipa").find((f) => f.endsWith("xml-plist.ipa"))!;
 
-/** presign → PUT → complete with a real IPA fixture; returns the complete answer. */
-export async function uploadIpa(key: Key, name = "App.ipa", extra: Record<string, unknown> = {}) {
-  const bytes = readFixture(ipaPath());
+/** presign → PUT → complete with a package file (a fixture's path); returns the complete answer. */
+export async function uploadFile(key: Key, path: string, name: string, extra: Record<string, unknown> = {}) {
+  const bytes = readFixture(path);
   const { completed } = await upload(key, name, bytes, extra);
   expect(completed.status, completed.text).toBe(200);
   return { ...(completed.json as { fileId: string; userKey: string; shareUrl: string; downloadUrl: string }), size: bytes.length };
 }
+
+/** presign → PUT → complete with a real IPA fixture; returns the complete answer. */
+export const uploadIpa = (key: Key, name = "App.ipa", extra: Record<string, unknown> = {}) => uploadFile(key, ipaPath(), name, extra);
 
 /** Every item of the table whose attributes mention `needle` (an id): what a delete must leave none of. */
 export async function itemsMentioning(...needles: string[]): Promise<Record<string, unknown>[]> {

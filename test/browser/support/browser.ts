@@ -73,6 +73,17 @@ export async function openSession(baseUrl: string, device: { viewport: { width: 
   return { context, page, problems };
 }
 
+/**
+ * A fresh browser holding `person`'s dashboard session: the account was made through the API, and
+ * the browser gets the same cookie its sign-in set.
+ */
+export async function sessionOf(baseUrl: string, person: { cookie?: string }, device?: Parameters<typeof openSession>[1]): Promise<BrowserSession> {
+  const session = await openSession(baseUrl, device);
+  const [name, ...value] = person.cookie!.split("=");
+  await session.context.addCookies([{ name: name!, value: value.join("="), url: baseUrl }]);
+  return session;
+}
+
 /** axe-core's serious and critical findings on the page as it is now, one line each. */
 export async function seriousViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();

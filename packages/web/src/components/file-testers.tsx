@@ -11,6 +11,7 @@ import { Notice } from "./alerts";
 import { Button } from "./button";
 import { Loaded } from "./data";
 import { Dialog } from "./dialog";
+import { Disclosure } from "./disclosure";
 import { InstallTable } from "./install-table";
 import { fieldId } from "./field";
 import { FormScaffold } from "./form-scaffold";
@@ -49,10 +50,11 @@ export function FileTesters({ file, workspaceId, canDistribute }: { file: FileDe
         <Loaded query={distributions} label="who this build was sent to">
           {(answer) => <Recipients answer={answer} workspaceId={workspaceId} canDistribute={canDistribute && sendable} />}
         </Loaded>
-        <h3 className="subheading">Installs</h3>
-        <Loaded query={installs} label="the installs">
-          {(items) => <Installs items={items} workspaceId={workspaceId} />}
-        </Loaded>
+        <Disclosure summary={<h3 className="subheading">Installs</h3>}>
+          <Loaded query={installs} label="the installs">
+            {(items) => <Installs items={items} workspaceId={workspaceId} />}
+          </Loaded>
+        </Disclosure>
       </div>
     </Card>
   );

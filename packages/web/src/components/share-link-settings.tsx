@@ -8,6 +8,7 @@ import { ErrorSummary, Notice } from "./alerts";
 import { Button, DangerActions } from "./button";
 import { CopyField } from "./data";
 import { DailyBarChart } from "./daily-chart";
+import { Disclosure } from "./disclosure";
 import { fieldId, PasswordField, TextField } from "./field";
 import { FormScaffold } from "./form-scaffold";
 import { Card } from "./layouts";
@@ -76,10 +77,7 @@ export function ShareLinkSettings({ file, share, canManage }: { file: FileDetail
           <dd className="stat-text">{share.expiresAt ? formatDateTime(share.expiresAt) : "Never"}</dd>
         </div>
       </dl>
-      <section className="share-daily" aria-labelledby="share-daily-title">
-        <h3 className="subheading" id="share-daily-title">
-          Per day, last 30 days (UTC)
-        </h3>
+      <Disclosure summary={<h3 className="subheading">Per day, last 30 days (UTC)</h3>}>
         <DailyBarChart
           days={share.daily}
           stacked={false}
@@ -94,12 +92,12 @@ export function ShareLinkSettings({ file, share, canManage }: { file: FileDetail
             { label: "iOS install requests", cell: (d) => d.installs },
           ]}
         />
-      </section>
+      </Disclosure>
       <CopyField id="share-url" label="Share link" value={share.shareUrl} />
       {/* Keyed by the link: after a save or a regenerate the form starts again from the server's values. */}
       {saved && <Notice title="Link settings saved." />}
       {canManage && (
-        <>
+        <Disclosure summary={<h3 className="subheading">Link settings</h3>}>
           <SettingsForm
             key={`${share.userKey}:${share.enabled}:${share.expiresAt}:${share.hasPassword}:${share.maxDownloads}`}
             file={file}
@@ -108,7 +106,7 @@ export function ShareLinkSettings({ file, share, canManage }: { file: FileDetail
             onSaved={() => setSaved(true)}
           />
           <Regenerate file={file} />
-        </>
+        </Disclosure>
       )}
     </Card>
   );

@@ -13,6 +13,7 @@ import { ErrorSummary } from "../components/alerts";
 import { BuildChanges } from "../components/build-changes";
 import { Button, DangerActions } from "../components/button";
 import { CopyField, Loaded } from "../components/data";
+import { Disclosure } from "../components/disclosure";
 import { AppIcon, FileStatus, platformLabel, versionOf } from "../components/file-list";
 import { FileTesters } from "../components/file-testers";
 import { PinBuild } from "../components/pin-build";
@@ -162,7 +163,7 @@ function FileDetails({ file, workspaceId, canManageLinks, canDelete, canDistribu
   const share = file.share ?? null;
   const extra = Object.entries(file.metadata ?? {}).filter(([k]) => !SHOWN.has(k));
   return (
-    <div className="stack">
+    <div className="stack file-details">
       {file.installBlocker && (
         <div className="alert alert-warning" role="note" data-testid="install-warning">
           <p className="alert-title">Testers cannot install this build from its link.</p>
@@ -232,16 +233,18 @@ function FileDetails({ file, workspaceId, canManageLinks, canDelete, canDistribu
         {extra.length === 0 ? (
           <p className="muted">No further metadata was extracted from this package.</p>
         ) : (
-          <dl className="meta-grid" data-testid="metadata">
-            {extra.map(([k, v]) => (
-              <div key={k}>
-                <dt>{label(k)}</dt>
-                <dd>
-                  <Value value={v} />
-                </dd>
-              </div>
-            ))}
-          </dl>
+          <Disclosure summary={`${extra.length} ${extra.length === 1 ? "field" : "fields"}`}>
+            <dl className="meta-grid" data-testid="metadata">
+              {extra.map(([k, v]) => (
+                <div key={k}>
+                  <dt>{label(k)}</dt>
+                  <dd>
+                    <Value value={v} />
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          </Disclosure>
         )}
       </Card>
       {canDelete && <DeleteFile file={file} />}
