@@ -7,9 +7,10 @@ import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from "@smit
 /**
  * One call of an AWS service that speaks the JSON protocol (`X-Amz-Target`, a JSON body), or one
  * signed POST of a REST service (Lambda's asynchronous Invoke), signed with SigV4 by hand, as
- * S3UrlSigner signs URLs and SqsWebhookQueue sends events. The functions make three such calls,
- * each with one request shape: Secrets Manager's GetSecretValue (the origin secret, once per
- * container), SQS's SendMessageBatch (the build mails) and Lambda's Invoke (background tasks). A
+ * S3UrlSigner signs URLs. The functions make four such calls, each with one request shape:
+ * Secrets Manager's GetSecretValue (the origin secret, once per container), SQS's
+ * SendMessageBatch (the build mails) and SendMessage (webhook events, SqsWebhookQueue), and
+ * Lambda's Invoke (background tasks). A
  * whole SDK client for each put 35 KB (Secrets Manager, in every HTTP function's bundle), 35 KB
  * (SQS, in complete's and distribution's) and 100 KB (Lambda, in accounts' and projects') into
  * cold starts; the signer is already in those bundles.
@@ -34,6 +35,8 @@ export interface AwsJsonCall {
   credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
   /** Per attempt; 5 s by default. */
   timeoutMs?: number;
+  /** 3 by default; 1 where the caller retries the whole task itself (a webhook send). */
+  attempts?: number;
 }
 
 /** The service's answer to a refused call, named as the SDK names its exceptions. */
@@ -81,6 +84,8 @@ export interface AwsRequest {
   credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
   /** Per attempt; 5 s by default. */
   timeoutMs?: number;
+  /** 3 by default (throttling, 5xx and network errors are retried). */
+  attempts?: number;
 }
 
 async function attempt(call: AwsRequest, signer: SignatureV4): Promise<{ status: number; text: string }> {
@@ -118,7 +123,7 @@ export async function awsRequest(call: AwsRequest): Promise<{ status: number; te
     try {
       return await attempt(call, signer);
     } catch (error) {
-      if (tries >= MAX_ATTEMPTS || !retryable(error)) throw error;
+      if (tries >= (call.attempts ?? MAX_ATTEMPTS) || !retryable(error)) throw error;
       await pause(tries);
     }
   }
