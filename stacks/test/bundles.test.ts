@@ -108,6 +108,9 @@ describe("function bundles", () => {
     const complete = await carriedInputs(functions.complete.handler);
     for (const needed of ["packages/inspect/src/inspect-package.ts", "releases/build-diff.ts", "composition/events.ts"]) expect(complete.some((i) => i.endsWith(needed)), needed).toBe(true);
     expect(complete.filter((i) => /node_modules\/(nodemailer|@xmldom|xmlbuilder|plist|@aws-sdk\/client-(sesv2|lambda))\//.test(i) || i.includes("adapters/mail/"))).toEqual([]);
+    // Its object and multipart calls are signed fetches (core's adapters/s3/s3-request.ts): no S3 client.
+    expect(complete.some((i) => i.endsWith("adapters/s3/s3-request.ts"))).toBe(true);
+    expect(complete.filter((i) => /node_modules\/@aws-sdk\/(client-s3|middleware-sdk-s3|xml-builder)\//.test(i))).toEqual([]);
   });
 
   it("devices reads and writes the enroll plists without the plist package's XML DOM and builder", async () => {

@@ -116,17 +116,27 @@ async function attempt(call: AwsRequest, signer: SignatureV4): Promise<{ status:
   return { status: response.status, text };
 }
 
-/** Sends the request (up to three attempts); the answer's status and text, or throws (an AwsServiceError when the service refused). */
-export async function awsRequest(call: AwsRequest): Promise<{ status: number; text: string }> {
-  const signer = signerFor(call);
+/**
+ * Runs one attempt of a call up to `attempts` times (three by default), as the SDK's standard retry
+ * strategy does: again after throttling, a 5xx or a network error (anything but an AwsServiceError
+ * below 500), with jittered backoff; a refusal is thrown at once. Every signed call retries this way
+ * (the JSON calls here, S3's object calls in adapters/s3/s3-request.ts).
+ */
+export async function withRetries<T>(run: () => Promise<T>, attempts = MAX_ATTEMPTS): Promise<T> {
   for (let tries = 1; ; tries++) {
     try {
-      return await attempt(call, signer);
+      return await run();
     } catch (error) {
-      if (tries >= (call.attempts ?? MAX_ATTEMPTS) || !retryable(error)) throw error;
+      if (tries >= attempts || !retryable(error)) throw error;
       await pause(tries);
     }
   }
+}
+
+/** Sends the request (up to three attempts); the answer's status and text, or throws (an AwsServiceError when the service refused). */
+export async function awsRequest(call: AwsRequest): Promise<{ status: number; text: string }> {
+  const signer = signerFor(call);
+  return withRetries(() => attempt(call, signer), call.attempts);
 }
 
 /** Calls the service; the answer's JSON, or throws (an AwsServiceError when the service refused). */
