@@ -11,13 +11,14 @@ import {
 } from "@hangar/core";
 import { buildPayload, buildRouting, uploaderActor } from "@hangar/core/events";
 import { DynamoFileCatalog } from "@hangar/core/dynamo";
-import { RangedPackageInspector, S3RestMultipartStore, S3RestObjectStore, S3RestRangeReader, S3Requester } from "@hangar/core/s3-rest";
+import { RangedPackageInspector, S3RestMultipartStore, S3RestObjectStore, S3RestRangeReader } from "@hangar/core/s3-rest";
 import { logger } from "../observability/logger";
 import { record } from "../observability/metrics";
 import { auditLog } from "./audit-log";
 import { eventPublisher } from "./events";
 import { once } from "./once";
 import { getRuntime } from "./root";
+import { s3Requester } from "./s3-requester";
 
 /**
  * Keeps the key's usage and the project's file count current (the project in the key's
@@ -84,11 +85,7 @@ async function publishRejected(file: FileRecord, caller: Uploader): Promise<void
  */
 export const completeDeps = once((): CompleteDeps & { multipart: MultipartStore } => {
   const { settings, files, clock, ids, upload, db } = getRuntime();
-  const s3 = new S3Requester({
-    bucket: settings.HANGAR_BUCKET_NAME,
-    region: settings.AWS_REGION,
-    ...(settings.HANGAR_S3_ENDPOINT ? { endpoint: settings.HANGAR_S3_ENDPOINT } : {}),
-  });
+  const s3 = s3Requester(settings);
   return {
     files,
     storage: new S3RestObjectStore(s3),

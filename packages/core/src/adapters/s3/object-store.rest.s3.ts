@@ -5,11 +5,11 @@ import type { MultipartStore, ObjectHead, ObjectStore, PartChecksumAlgorithm, St
 import { s3ErrorOf, S3Requester, xmlRecords, xmlText, type S3Answer } from "./s3-request";
 
 /**
- * The complete function's S3 adapters on signed fetches (s3-request.ts says why): the object
- * store, the ranged reads of a large package and the multipart calls, with the behaviour of the
- * SDK-based adapters (object-store.s3.ts, @hangar/inspect/s3's S3RangeReader, multipart-store.s3.ts)
- * they stand in for: a missing key is absent, every other failure a DependencyError (503), reads
- * pinned to the version or ETag the caller saw.
+ * The upload functions' S3 adapters on signed fetches (s3-request.ts says why): the object store
+ * and the ranged reads of a large package (complete), and the multipart calls (complete and
+ * multipart), with the behaviour of the SDK-based adapters the other functions keep
+ * (object-store.s3.ts, @hangar/inspect/s3's S3RangeReader): a missing key is absent, every other
+ * failure a DependencyError (503), reads pinned to the version or ETag the caller saw.
  */
 function s3Failure(operation: string, error: unknown): DependencyError {
   const name = error instanceof Error ? error.name : "UnknownError";

@@ -61,10 +61,10 @@ export const xmlRecords = (xml: string, name: string): string[] => [...xml.match
 const HEAD_ERRORS: Record<number, string> = { 304: "NotModified", 400: "BadRequest", 403: "Forbidden", 404: "NotFound", 412: "PreconditionFailed" };
 
 /**
- * S3's REST calls for the few object operations the complete function makes, as SigV4-signed
+ * S3's REST calls for the few object operations the upload functions make, as SigV4-signed
  * fetches, the way aws-json-call.ts makes the JSON-protocol calls: @aws-sdk/client-s3 (with its
  * XML codec, checksum and endpoint-ruleset code, ~170 KB minified) would otherwise be parsed on
- * every cold start of complete, which runs on every CI upload's path. What the SDK client does and
+ * every cold start of complete and multipart, which run on every CI upload's path. What the SDK client does and
  * matters here is kept: path-style addressing on the local store, the body's SHA-256 signed
  * (x-amz-content-sha256), three attempts on throttling, 5xx and network errors, and a refusal named
  * by S3's error code (`NoSuchKey`, `PreconditionFailed`…) with its status, as the SDK's exceptions
