@@ -5,7 +5,7 @@ import tseslint from "typescript-eslint";
 const intoPackage = (...names) => names.map((name) => `**/${name}/src/**`);
 const ours = (...names) => names.flatMap((name) => [`@hangar/${name}`, `@hangar/${name}/*`]);
 // Core's entry points that carry the AWS SDK, nodemailer, zxcvbn or node: modules: server only.
-const coreServerOnly = ["@hangar/core", ...["dynamo", "s3", "s3-signer", "s3-purger", "s3-inspector", "accounts", "mail-ses", "mail-smtp", "links", "links-dynamo", "scrypt", "aws-json", "aws-secrets"].map((s) => `@hangar/core/${s}`)];
+const coreServerOnly = ["@hangar/core", ...["dynamo", "s3", "s3-signer", "s3-purger", "s3-inspector", "s3-rest", "accounts", "mail-ses", "mail-smtp", "links", "links-dynamo", "scrypt", "aws-json", "aws-secrets"].map((s) => `@hangar/core/${s}`)];
 const restrict = (files, message, paths, patterns = []) => ({
   files,
   rules: {

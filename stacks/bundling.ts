@@ -1,4 +1,6 @@
+import path from "node:path";
 import type { NodeJSProps } from "sst/constructs";
+import { functions, type RouteFunctionName } from "@hangar/functions";
 
 /** esbuild's Plugin type as SST's own (pinned) esbuild declares it. */
 type Plugin = NonNullable<NonNullable<NodeJSProps["esbuild"]>["plugins"]>[number];
@@ -75,6 +77,46 @@ export const noEventStreams: Plugin = {
   },
 };
 
+/** The route function whose handler file a bundle's entry point is (SST gives one entry per function). */
+function routeFunctionOf(entryPoints: unknown): RouteFunctionName | undefined {
+  const entries = Array.isArray(entryPoints) ? entryPoints : [];
+  const entry = typeof entries[0] === "string" ? entries[0].split(path.sep).join("/") : undefined;
+  if (!entry || entries.length !== 1) return undefined;
+  const found = Object.entries(functions).find(([, fn]) => entry.endsWith(`${path.posix.parse(fn.handler).dir}/${path.posix.parse(fn.handler).name}.ts`));
+  return found && found[0] !== "fallback" ? (found[0] as RouteFunctionName) : undefined;
+}
+
+/**
+ * Each route's input schemas (route-input/index.ts) are declared in one file per function; the
+ * index joins them for what reads every route (the OpenAPI document, the tests). The middleware
+ * (middleware/http-function.ts) looks its function's rows up in the index, which would put every
+ * route's zod schemas, and the rules of every use case they import, into every function's bundle
+ * (~20 KB minified, parsed on each cold start) although a function only ever reads its own rows:
+ * httpFunction asks only for them, and fails at import when one is missing. This gives the
+ * middleware of a function's bundle the `inputOf` of that function's own file instead: the same
+ * answer for every route of the function. The local stack, which runs the sources, reads the index.
+ */
+export const ownRouteInput: Plugin = {
+  name: "hangar-own-route-input",
+  setup(build) {
+    const fn = routeFunctionOf(build.initialOptions.entryPoints);
+    if (!fn) return;
+    build.onResolve({ filter: /^\.\.\/route-input$/ }, (args) =>
+      /[\\/]middleware[\\/]http-function\.ts$/.test(args.importer)
+        ? { path: path.join(args.resolveDir, "..", "route-input", `${fn}.ts`), namespace: "hangar-own-route-input" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "hangar-own-route-input" }, (args) => ({
+      contents: [
+        `import { input } from ${JSON.stringify(args.path)};`,
+        "export const inputOf = (key) => input[key];",
+      ].join("\n"),
+      resolveDir: path.dirname(args.path),
+      loader: "js",
+    }));
+  },
+};
+
 /**
  * How every function is bundled: SST's esbuild step with these options on top of its own
  * defaults (bundle, keepNames, ESM `module` main fields, createRequire banner). The cold-start
@@ -90,5 +132,5 @@ export const lambdaNodejs = {
   // No source maps: SST would upload them through its bootstrap bucket (an AWS lookup at
   // synth); keepNames (SST's default) keeps function names readable in stack traces.
   sourcemap: false,
-  esbuild: { target: "node24", plugins: [envCredentialsOnly, sesMailOnly, noEventStreams] },
+  esbuild: { target: "node24", plugins: [envCredentialsOnly, sesMailOnly, noEventStreams, ownRouteInput] },
 } as const satisfies NodeJSProps;

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:coldstart [-- --runs 9] [-- --top 8]`
+ * `npm run bench:coldstart [-- --runs 9] [-- --top 8] [-- --only presign,complete]`
  *
  * Bundles every function of the stacks exactly as SST does at deploy (SST's own esbuild, its
  * default options plus ours from stacks/bundling.ts), beside a baseline bundle that imports
@@ -40,6 +40,8 @@ const flag = (name: string, fallback: number) => {
 const RUNS = flag("runs", 9);
 const TOP = flag("top", 0);
 const STRICT = args.includes("--strict");
+// `--only presign,complete`: those functions (and the baseline) only, to measure a change quickly.
+const ONLY = args.includes("--only") ? new Set(args[args.indexOf("--only") + 1]?.split(",")) : undefined;
 
 const KB = 1000;
 const TARGETS: Record<string, number> = { presign: 400 * KB, complete: 600 * KB };
@@ -172,11 +174,11 @@ for (const from of CLI_PACKAGE_FILES) await cp(path.join(ROOT, from), path.join(
 
 const BASELINE = "baseline (whole S3 + DynamoDB clients)";
 // The baseline first: every function's import is also given as a ratio to it.
-const entries: [string, string, string][] = [
+const entries = ([
   [BASELINE, baselineEntry, OUT],
   ...Object.entries(functions).map(([name, fn]): [string, string, string] => [name, entryOf(fn.handler), outDirOf(fn.handler)]),
   ["reaper", entryOf(REAPER_HANDLER), outDirOf(REAPER_HANDLER)],
-];
+] satisfies [string, string, string][]).filter(([name]) => !ONLY || name === BASELINE || ONLY.has(name));
 
 console.log(`Bundling ${entries.length} entries with SST's esbuild ${esbuild.version}; ${RUNS} fresh node ${process.version} imports each.\n`);
 const rows: string[] = [];

@@ -97,10 +97,20 @@ describe("function bundles", () => {
     ).toEqual([]);
   });
 
+  it("a function carries its own routes' input schemas only (stacks/bundling.ts, ownRouteInput); the openapi function, every route's", async () => {
+    const rowFiles = (inputs: string[]) => [...new Set(inputs.filter((i) => i.includes("packages/functions/src/route-input/")).map((i) => i.slice(i.lastIndexOf("/") + 1)))].sort();
+    expect(rowFiles(await carriedInputs(functions.presign.handler))).toEqual(["presign.ts", "rows.ts"]);
+    expect(rowFiles(await carriedInputs(functions.links.handler))).toEqual(["links.ts", "rows.ts"]);
+    expect(rowFiles(await carriedInputs(functions.openapi.handler))).toEqual(expect.arrayContaining(["index.ts", "presign.ts", "links.ts", "openapi.ts"]));
+  });
+
   it("complete carries the extractor, the build diff and event publishing, but no mail sender, Lambda client or XML DOM", async () => {
     const complete = await carriedInputs(functions.complete.handler);
     for (const needed of ["packages/inspect/src/inspect-package.ts", "releases/build-diff.ts", "composition/events.ts"]) expect(complete.some((i) => i.endsWith(needed)), needed).toBe(true);
     expect(complete.filter((i) => /node_modules\/(nodemailer|@xmldom|xmlbuilder|plist|@aws-sdk\/client-(sesv2|lambda))\//.test(i) || i.includes("adapters/mail/"))).toEqual([]);
+    // Its object and multipart calls are signed fetches (core's adapters/s3/s3-request.ts): no S3 client.
+    expect(complete.some((i) => i.endsWith("adapters/s3/s3-request.ts"))).toBe(true);
+    expect(complete.filter((i) => /node_modules\/@aws-sdk\/(client-s3|middleware-sdk-s3|xml-builder)\//.test(i))).toEqual([]);
   });
 
   it("devices reads and writes the enroll plists without the plist package's XML DOM and builder", async () => {

@@ -8,7 +8,7 @@
  * that this file stays free of zod and of core (see route-input.ts for why), and type-checked to
  * cover every route here.
  *
- * Adding an endpoint is one row in `routes`, its row in route-input.ts, and its handler in the
+ * Adding an endpoint is one row in `routes`, its row in route-input/<function>.ts, and its handler in the
  * function's handler file.
  * Adding a function (a group of related routes with its own IAM policy) is one entry in
  * `functions` plus its IAM actions in stacks/access.ts.

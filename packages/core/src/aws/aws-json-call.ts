@@ -7,9 +7,10 @@ import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from "@smit
 /**
  * One call of an AWS service that speaks the JSON protocol (`X-Amz-Target`, a JSON body), or one
  * signed POST of a REST service (Lambda's asynchronous Invoke), signed with SigV4 by hand, as
- * S3UrlSigner signs URLs and SqsWebhookQueue sends events. The functions make three such calls,
- * each with one request shape: Secrets Manager's GetSecretValue (the origin secret, once per
- * container), SQS's SendMessageBatch (the build mails) and Lambda's Invoke (background tasks). A
+ * S3UrlSigner signs URLs. The functions make four such calls, each with one request shape:
+ * Secrets Manager's GetSecretValue (the origin secret, once per container), SQS's
+ * SendMessageBatch (the build mails) and SendMessage (webhook events, SqsWebhookQueue), and
+ * Lambda's Invoke (background tasks). A
  * whole SDK client for each put 35 KB (Secrets Manager, in every HTTP function's bundle), 35 KB
  * (SQS, in complete's and distribution's) and 100 KB (Lambda, in accounts' and projects') into
  * cold starts; the signer is already in those bundles.
@@ -34,6 +35,8 @@ export interface AwsJsonCall {
   credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
   /** Per attempt; 5 s by default. */
   timeoutMs?: number;
+  /** 3 by default; 1 where the caller retries the whole task itself (a webhook send). */
+  attempts?: number;
 }
 
 /** The service's answer to a refused call, named as the SDK names its exceptions. */
@@ -81,6 +84,8 @@ export interface AwsRequest {
   credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
   /** Per attempt; 5 s by default. */
   timeoutMs?: number;
+  /** 3 by default (throttling, 5xx and network errors are retried). */
+  attempts?: number;
 }
 
 async function attempt(call: AwsRequest, signer: SignatureV4): Promise<{ status: number; text: string }> {
@@ -111,17 +116,27 @@ async function attempt(call: AwsRequest, signer: SignatureV4): Promise<{ status:
   return { status: response.status, text };
 }
 
-/** Sends the request (up to three attempts); the answer's status and text, or throws (an AwsServiceError when the service refused). */
-export async function awsRequest(call: AwsRequest): Promise<{ status: number; text: string }> {
-  const signer = signerFor(call);
+/**
+ * Runs one attempt of a call up to `attempts` times (three by default), as the SDK's standard retry
+ * strategy does: again after throttling, a 5xx or a network error (anything but an AwsServiceError
+ * below 500), with jittered backoff; a refusal is thrown at once. Every signed call retries this way
+ * (the JSON calls here, S3's object calls in adapters/s3/s3-request.ts).
+ */
+export async function withRetries<T>(run: () => Promise<T>, attempts = MAX_ATTEMPTS): Promise<T> {
   for (let tries = 1; ; tries++) {
     try {
-      return await attempt(call, signer);
+      return await run();
     } catch (error) {
-      if (tries >= MAX_ATTEMPTS || !retryable(error)) throw error;
+      if (tries >= attempts || !retryable(error)) throw error;
       await pause(tries);
     }
   }
+}
+
+/** Sends the request (up to three attempts); the answer's status and text, or throws (an AwsServiceError when the service refused). */
+export async function awsRequest(call: AwsRequest): Promise<{ status: number; text: string }> {
+  const signer = signerFor(call);
+  return withRetries(() => attempt(call, signer), call.attempts);
 }
 
 /** Calls the service; the answer's JSON, or throws (an AwsServiceError when the service refused). */

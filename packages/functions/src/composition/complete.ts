@@ -11,15 +11,14 @@ import {
 } from "@hangar/core";
 import { buildPayload, buildRouting, uploaderActor } from "@hangar/core/events";
 import { DynamoFileCatalog } from "@hangar/core/dynamo";
-import { S3MultipartStore, S3ObjectStore } from "@hangar/core/s3";
-import { S3PackageInspector } from "@hangar/core/s3-inspector";
+import { RangedPackageInspector, S3RestMultipartStore, S3RestObjectStore, S3RestRangeReader } from "@hangar/core/s3-rest";
 import { logger } from "../observability/logger";
 import { record } from "../observability/metrics";
 import { auditLog } from "./audit-log";
 import { eventPublisher } from "./events";
 import { once } from "./once";
 import { getRuntime } from "./root";
-import { s3Client } from "./s3-client";
+import { s3Requester } from "./s3-requester";
 
 /**
  * Keeps the key's usage and the project's file count current (the project in the key's
@@ -77,23 +76,27 @@ async function publishRejected(file: FileRecord, caller: Uploader): Promise<void
 }
 
 /**
- * The complete function's ports: an S3 client (HEAD, ranged GETs, the icon PUT) with the
- * extractor, whose timings go to the metrics, and the multipart store (complete assembles
- * multipart uploads; the multipart function starts and aborts them). Kept out of the shared
- * root so the other functions' bundles carry neither.
+ * The complete function's ports: S3's object calls (HEAD, the GET of a small package, ranged GETs
+ * of a large one, the icon PUT) with the extractor, whose timings go to the metrics, and the
+ * multipart store (complete assembles multipart uploads; the multipart function starts and aborts
+ * them). Signed fetches, not the S3 client: complete makes a few object calls only, and its cold
+ * start is on every CI upload's path (core's adapters/s3/s3-request.ts). Kept out of the shared
+ * root so the other functions' bundles carry none of it.
  */
 export const completeDeps = once((): CompleteDeps & { multipart: MultipartStore } => {
   const { settings, files, clock, ids, upload, db } = getRuntime();
-  const s3 = s3Client(settings);
-  const bucket = settings.HANGAR_BUCKET_NAME;
+  const s3 = s3Requester(settings);
   return {
     files,
-    storage: new S3ObjectStore(s3, bucket),
-    inspector: new S3PackageInspector(s3, bucket, (stats) => {
-      record.extractionTime(stats.durationMs);
-      record.bytesRead(stats.bytesRead);
-    }),
-    multipart: new S3MultipartStore(s3, bucket),
+    storage: new S3RestObjectStore(s3),
+    inspector: new RangedPackageInspector(
+      (pkg) => new S3RestRangeReader(s3, pkg),
+      (stats) => {
+        record.extractionTime(stats.durationMs);
+        record.bytesRead(stats.bytesRead);
+      },
+    ),
+    multipart: new S3RestMultipartStore(s3),
     clock,
     ids,
     settings: upload,

@@ -2,4 +2,3 @@ export * from "./object-store.s3";
 export * from "./url-signer.s3";
 export * from "./content-disposition";
 export * from "./object-purger.s3";
-export * from "./multipart-store.s3";

@@ -16,9 +16,9 @@ export interface S3UrlSignerOptions {
 }
 
 /** SigV4's URI encoding (RFC 3986 unreserved characters only), used for path and query alike. */
-const rfc3986 = (s: string) =>
+export const rfc3986 = (s: string) =>
   encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-const encodeKey = (key: string) => key.split("/").map(rfc3986).join("/");
+export const encodeKey = (key: string) => key.split("/").map(rfc3986).join("/");
 
 /**
  * Presigns S3 URLs with SigV4 alone. Presigning is pure computation, so the functions that only

@@ -1,0 +1,142 @@
+import { fromEnv } from "@aws-sdk/credential-provider-env";
+import { Hash } from "@smithy/hash-node";
+import { HttpRequest } from "@smithy/protocol-http";
+import { SignatureV4 } from "@smithy/signature-v4";
+import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from "@smithy/types";
+import { AwsServiceError, withRetries } from "../../aws/aws-json-call";
+import { encodeKey, rfc3986 } from "./url-signer.s3";
+
+/**
+ * Where a bucket is and how to sign for it: the same options S3UrlSigner takes.
+ */
+export interface S3Connection {
+  bucket: string;
+  region: string;
+  /** Path-style endpoint (local store); unset = the bucket's virtual-hosted AWS endpoint. */
+  endpoint?: string;
+  /** Defaults to the environment (on Lambda: the function role's session credentials). */
+  credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
+}
+
+export interface S3Call {
+  method: "GET" | "HEAD" | "PUT" | "POST" | "DELETE";
+  key: string;
+  /** Sub-resources and parameters (`versionId`, `uploadId`, `uploads: ""`); signed as sent. */
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: Uint8Array | string;
+  /**
+   * Read the answer's body only when its Content-Length is at most this many bytes (a larger one is
+   * left unread and the connection's stream cancelled); unset reads every body.
+   */
+  maxBodyBytes?: number;
+}
+
+export interface S3Answer {
+  status: number;
+  headers: Headers;
+  /** Absent after a HEAD, or when the body was larger than `maxBodyBytes`. */
+  body?: Uint8Array;
+}
+
+/** An answer S3 gave 200 with an error inside (CompleteMultipartUpload can), or an XML error body: its code and message. */
+export function s3ErrorOf(xml: string): { code: string; message: string } | undefined {
+  const error = /<Error>([\s\S]*?)<\/Error>/.exec(xml)?.[1];
+  if (error === undefined) return undefined;
+  return { code: xmlText(error, "Code") ?? "UnknownError", message: xmlText(error, "Message") ?? "" };
+}
+
+const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'" };
+
+/** The text of the first `<name>` element directly in `xml` (S3's answers are flat records), entities decoded. */
+export function xmlText(xml: string, name: string): string | undefined {
+  const m = new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(xml);
+  return m ? m[1]!.replace(/&(?:amp|lt|gt|quot|apos|#x[0-9a-fA-F]+|#\d+);/g, (e) => ENTITIES[e] ?? String.fromCodePoint(Number(e.startsWith("&#x") ? `0x${e.slice(3, -1)}` : e.slice(2, -1)))) : undefined;
+}
+
+/** Every `<name>…</name>` record of a list answer (`Part`, `Version`, `DeleteMarker`), as XML. */
+export const xmlRecords = (xml: string, name: string): string[] => [...xml.matchAll(new RegExp(`<${name}>([\\s\\S]*?)</${name}>`, "g"))].map((m) => m[1]!);
+
+/** HEAD answers carry no body: S3's error is named by its status, as the SDK names it. */
+const HEAD_ERRORS: Record<number, string> = { 304: "NotModified", 400: "BadRequest", 403: "Forbidden", 404: "NotFound", 412: "PreconditionFailed" };
+
+/**
+ * S3's REST calls for the few object operations the upload functions make, as SigV4-signed
+ * fetches, the way aws-json-call.ts makes the JSON-protocol calls: @aws-sdk/client-s3 (with its
+ * XML codec, checksum and endpoint-ruleset code, ~170 KB minified) would otherwise be parsed on
+ * every cold start of complete and multipart, which run on every CI upload's path. What the SDK client does and
+ * matters here is kept: path-style addressing on the local store, the body's SHA-256 signed
+ * (x-amz-content-sha256), three attempts on throttling, 5xx and network errors, and a refusal named
+ * by S3's error code (`NoSuchKey`, `PreconditionFailed`…) with its status, as the SDK's exceptions
+ * are (AwsServiceError: `name`, `status`).
+ */
+export class S3Requester {
+  private readonly signer: SignatureV4;
+  private readonly base: URL;
+  private readonly pathPrefix: string;
+
+  constructor(readonly connection: S3Connection) {
+    this.signer = new SignatureV4({
+      service: "s3",
+      region: connection.region,
+      credentials: connection.credentials ?? fromEnv(),
+      sha256: Hash.bind(null, "sha256"),
+      // S3 signs the path as sent: encoded once, never twice.
+      uriEscapePath: false,
+      applyChecksum: true,
+    });
+    if (connection.endpoint) {
+      this.base = new URL(connection.endpoint);
+      this.pathPrefix = `${this.base.pathname.replace(/\/$/, "")}/${connection.bucket}`;
+    } else {
+      this.base = new URL(`https://${connection.bucket}.s3.${connection.region}.amazonaws.com`);
+      this.pathPrefix = "";
+    }
+  }
+
+  /** The answer of a 2xx, or throws: an AwsServiceError when S3 refused, after three attempts where retrying can help. */
+  send(call: S3Call, timeoutMs = 25_000): Promise<S3Answer> {
+    return withRetries(() => this.attempt(call, timeoutMs));
+  }
+
+  private async attempt(call: S3Call, timeoutMs: number): Promise<S3Answer> {
+    const path = `${this.pathPrefix}/${encodeKey(call.key)}`;
+    const query = call.query ?? {};
+    const request = new HttpRequest({
+      method: call.method,
+      protocol: this.base.protocol,
+      hostname: this.base.hostname,
+      ...(this.base.port ? { port: Number(this.base.port) } : {}),
+      path,
+      query,
+      headers: { host: this.base.host, ...(call.body !== undefined ? { "content-length": String(byteLength(call.body)) } : {}), ...call.headers },
+      ...(call.body !== undefined ? { body: call.body } : {}),
+    });
+    const signed = await this.signer.sign(request);
+    // Encoded exactly as signed (URLSearchParams would write spaces as "+").
+    const queryString = Object.entries(query)
+      .map(([name, value]) => (value === "" ? rfc3986(name) : `${rfc3986(name)}=${rfc3986(value)}`))
+      .join("&");
+    const { host: _host, "content-length": _length, ...headers } = signed.headers;
+    const response = await fetch(`${this.base.protocol}//${this.base.host}${path}${queryString ? `?${queryString}` : ""}`, {
+      method: call.method,
+      headers,
+      ...(call.body !== undefined ? { body: call.body } : {}),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (response.status >= 300) {
+      const text = call.method === "HEAD" ? "" : await response.text();
+      const error = s3ErrorOf(text);
+      throw new AwsServiceError(error?.code ?? HEAD_ERRORS[response.status] ?? "UnknownError", error?.message || `S3 answered ${response.status}`, response.status);
+    }
+    const length = Number(response.headers.get("content-length") ?? NaN);
+    if (call.method === "HEAD" || (call.maxBodyBytes !== undefined && !(length <= call.maxBodyBytes))) {
+      // Only the headers were wanted: close the connection's stream instead of downloading it.
+      await response.body?.cancel();
+      return { status: response.status, headers: response.headers };
+    }
+    return { status: response.status, headers: response.headers, body: new Uint8Array(await response.arrayBuffer()) };
+  }
+}
+
+const byteLength = (body: Uint8Array | string) => (typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
