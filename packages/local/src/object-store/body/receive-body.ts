@@ -89,7 +89,7 @@ export async function receiveBody(options: ReceiveBodyOptions): Promise<Received
   if (options.wireLength !== undefined && wireBytes !== options.wireLength) {
     throw new S3Error(400, "IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header");
   }
-  const checksums = new Map(sums.map(([algorithm, sum]) => [algorithm, sum.digestBase64()]));
+  const checksums = new Map<ChecksumAlgorithm, string>(sums.map(([algorithm, sum]) => [algorithm, sum.digestBase64()]));
   const fromFile = await fileChecksums(options.destination, native);
   native.forEach((algorithm, i) => checksums.set(algorithm, fromFile[i]!));
   return {
