@@ -22,8 +22,9 @@ export function isNativeChecksum(algorithm: ChecksumAlgorithm): algorithm is Nat
  * after its last byte, its hash no longer overlapping the transfer). CRC32C stays in the stream:
  * its one implementation is Hangar's TypeScript, which a worker evaluated from source cannot load.
  *
- * The worker is started on first use, unref'd (it never keeps the process alive) and started
- * again after a crash; it reads with one 1 MiB buffer, so memory stays flat at any body size.
+ * The worker is started on first use and started again after a crash; it keeps the process alive
+ * only while it has work (ref'd then, unref'd when idle: listeners on a Worker ref it again, so
+ * the state is set per request). It reads with one 1 MiB buffer: memory is flat at any size.
  */
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
@@ -71,11 +72,11 @@ let nextId = 0;
 function checksumWorker(): Worker {
   if (worker) return worker;
   const started = new Worker(WORKER_SOURCE, { eval: true });
-  started.unref();
   started.on("message", (message: { id: number; digests?: string[]; error?: string }) => {
     const request = pending.get(message.id);
     if (!request) return;
     pending.delete(message.id);
+    if (pending.size === 0) started.unref();
     if (message.digests) request.resolve(message.digests);
     else request.reject(new Error(`checksum worker: ${message.error ?? "no answer"}`));
   });
@@ -96,6 +97,8 @@ export function fileChecksums(path: string, algorithms: readonly NativeChecksum[
   return new Promise((resolve, reject) => {
     const id = nextId++;
     pending.set(id, { resolve, reject });
-    checksumWorker().postMessage({ id, path, algorithms });
+    const running = checksumWorker();
+    running.ref();
+    running.postMessage({ id, path, algorithms });
   });
 }
