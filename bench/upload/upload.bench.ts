@@ -2,8 +2,8 @@
  * `npm run bench:upload`: `hangar upload` (the built CLI, packages/cli/dist) against `curl -T` of
  * the same file to a presigned URL, on the same local stack, in the same run (issue 23, item 6).
  *
- * 1. Loopback: a 2 GiB APK. The CLI as a user runs it (past the multipart threshold: 8 MiB parts,
- *    4 at once, each CRC32-checked) against curl's single PUT. Target: ≥ 0.9× curl's throughput.
+ * 1. Loopback: a 2 GiB APK. The CLI as a user runs it (past the multipart threshold: 32 parts of
+ *    64 MiB, 4 at once, each CRC32-checked) against curl's single PUT. Target: ≥ 0.9× curl's throughput.
  * 2. Capped link: a second stack whose object store is reached through throttle-proxy.ts, which
  *    caps every connection at 8 MB/s each way (as one TCP flow over a long path is capped; this
  *    kernel cannot shape one flow). curl's one connection against `hangar upload --parallel 4`,

@@ -22,7 +22,7 @@ import {
   mediaTypeFor,
   parseChangeKinds,
   uploadExitCode
-} from "./chunks/chunk-XWDO247K.js";
+} from "./chunks/chunk-VIZJJMD5.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import {
   HangarAbortError,

@@ -33,6 +33,12 @@ const PARTS_PATH = "/api/upload/api-key/multipart/parts";
 const COMPLETE_PATH = "/api/upload/api-key/complete";
 /** The parts route takes at most this many checksums per request. */
 const MAX_BATCH = 1000;
+/**
+ * The first batch of URLs is at most this many bytes of parts (but one part per worker): nothing
+ * goes out before its parts are hashed, and large files come in 64 MiB parts (8 of them, the
+ * usual first batch, were 512 MiB to read and hash before the first byte).
+ */
+const FIRST_BATCH_BYTES = 64 << 20;
 /** Read size of the CRC pass and of the fast hash: one reused buffer. */
 const READ_BYTES = 1 << 20;
 /** 2: uploads started with CRC32 parts (a version-1 state names a CRC32C upload, which starts over). */
@@ -307,7 +313,7 @@ async function sendParts(
 
   // One URL request at a time (the others wait for it and usually find their URL in its answer).
   let urlLock: Promise<unknown> = Promise.resolve();
-  let batchSize = Math.min(MAX_BATCH, job.parallel * 2);
+  let batchSize = Math.max(job.parallel, Math.min(MAX_BATCH, job.parallel * 2, Math.floor(FIRST_BATCH_BYTES / state.partSize)));
   let cursor = 0;
   let partsSent = 0;
   let prefetching = false;

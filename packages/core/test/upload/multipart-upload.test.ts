@@ -17,12 +17,18 @@ const MiB = 1024 ** 2;
 const GiB = 1024 ** 3;
 
 describe("part size", () => {
-  it("is 8 MiB up to 80,000 MiB, then the whole number of MiB that keeps 10,000 parts", () => {
+  it("is 8 MiB up to 256 MiB, then about 32 parts of at most 64 MiB, then the whole number of MiB that keeps 10,000 parts", () => {
     expect(partSizeFor(1)).toBe(8 * MiB);
-    expect(partSizeFor(30 * GiB)).toBe(8 * MiB);
-    expect(partSizeFor(10_000 * 8 * MiB)).toBe(8 * MiB);
-    expect(partSizeFor(10_000 * 8 * MiB + 1)).toBe(9 * MiB);
-    for (const size of [80_001 * MiB, 1024 * GiB, 5 * 1024 * GiB]) {
+    expect(partSizeFor(25 * MiB)).toBe(8 * MiB);
+    expect(partSizeFor(256 * MiB)).toBe(8 * MiB);
+    expect(partSizeFor(256 * MiB + 1)).toBe(9 * MiB);
+    expect(partSizeFor(300 * MiB)).toBe(10 * MiB);
+    expect(partSizeFor(GiB)).toBe(32 * MiB);
+    expect(partSizeFor(2 * GiB)).toBe(64 * MiB);
+    expect(partSizeFor(30 * GiB)).toBe(64 * MiB);
+    expect(partSizeFor(10_000 * 64 * MiB)).toBe(64 * MiB);
+    expect(partSizeFor(10_000 * 64 * MiB + 1)).toBe(65 * MiB);
+    for (const size of [300 * MiB, 700_001 * MiB, 1024 * GiB, 5 * 1024 * GiB]) {
       const part = partSizeFor(size);
       expect(part % MiB).toBe(0);
       expect(Math.ceil(size / part)).toBeLessThanOrEqual(MAX_PARTS);

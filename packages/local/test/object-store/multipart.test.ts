@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { readdir } from "node:fs/promises";
+import { request } from "node:http";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { crc32 } from "node:zlib";
@@ -231,6 +232,33 @@ describe("multipart upload", () => {
     expect(errorCode(await res.text())).toBe("NoSuchUpload");
     const head = await f.client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
     expect([head.VersionId, head.ETag]).toEqual([result.VersionId, multipartEtag([body])]);
+  });
+
+  it("refuses a part whose body was still arriving when the upload was aborted, keeping none of its bytes", async () => {
+    const key = "builds/aborted-midway.apk";
+    const uploadId = await create(key);
+    const body = randomBytes(3 * MiB);
+    const url = await getSignedUrl(f.client, new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: 1 }), {
+      expiresIn: 900,
+    });
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(url, { method: "PUT", headers: { "Content-Length": body.length } }, (res) => {
+        let text = "";
+        res.on("data", (d: Buffer) => (text += d.toString("utf8")));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on("error", reject);
+      req.write(body.subarray(0, MiB), () => {
+        // The first MiB is on its way: the store found the upload and is streaming the part to disk.
+        void f.client
+          .send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }))
+          .then(() => req.end(body.subarray(MiB)), reject);
+      });
+    });
+    const { status, text } = await answer;
+    expect([status, errorCode(text)]).toEqual([404, "NoSuchUpload"]);
+    expect(await readdir(join(f.dataDir, bucket, ".uploads"))).not.toContain(uploadId);
+    expect(await readdir(join(f.dataDir, ".tmp"))).toEqual([]);
   });
 
   it("lists uploads in progress by key, a page at a time", async () => {

@@ -5,6 +5,7 @@ import { finished, pipeline } from "node:stream/promises";
 import { S3Error } from "../s3-error";
 import { AwsChunkedDecoder } from "./aws-chunked-decoder";
 import { createChecksum, type ChecksumAlgorithm } from "./checksums";
+import { fileChecksums, isNativeChecksum } from "./file-checksums";
 
 export interface ReceiveBodyOptions {
   source: Readable;
@@ -33,8 +34,10 @@ export interface ReceivedBody {
 
 /**
  * Streams a request body to `destination` while hashing it, never holding more than a stream buffer in
- * memory (packages reach gigabytes). Rejects if the body ends early, the connection drops, or the chunked
- * framing is broken; the caller owns deleting `destination` then.
+ * memory (packages reach gigabytes); the checksums Node computes natively are then taken of the written
+ * file by a worker thread (file-checksums.ts), off the thread the transfer waits for. Rejects if the
+ * body ends early, the connection drops, or the chunked framing is broken; the caller owns deleting
+ * `destination` then.
  */
 export async function receiveBody(options: ReceiveBodyOptions): Promise<ReceivedBody> {
   let wireBytes = 0;
@@ -42,7 +45,8 @@ export async function receiveBody(options: ReceiveBodyOptions): Promise<Received
   const md5 = createHash("md5");
   // Hashing is most of the CPU an upload costs here; skip the SHA-256 nothing will compare.
   const sha256 = options.sha256 === false ? undefined : createHash("sha256");
-  const sums = options.checksums.map((algorithm) => [algorithm, createChecksum(algorithm)] as const);
+  const sums = options.checksums.filter((a) => !isNativeChecksum(a)).map((algorithm) => [algorithm, createChecksum(algorithm)] as const);
+  const native = options.checksums.filter(isNativeChecksum);
 
   const countWire = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
@@ -85,11 +89,14 @@ export async function receiveBody(options: ReceiveBodyOptions): Promise<Received
   if (options.wireLength !== undefined && wireBytes !== options.wireLength) {
     throw new S3Error(400, "IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header");
   }
+  const checksums = new Map<ChecksumAlgorithm, string>(sums.map(([algorithm, sum]) => [algorithm, sum.digestBase64()]));
+  const fromFile = await fileChecksums(options.destination, native);
+  native.forEach((algorithm, i) => checksums.set(algorithm, fromFile[i]!));
   return {
     size,
     md5: md5.digest(),
     sha256Hex: sha256?.digest("hex"),
-    checksums: new Map(sums.map(([algorithm, sum]) => [algorithm, sum.digestBase64()])),
+    checksums,
     trailers: decoder?.trailers ?? new Map(),
   };
 }

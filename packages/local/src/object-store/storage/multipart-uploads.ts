@@ -128,7 +128,10 @@ export class MultipartUploads {
 
   /**
    * Stores a verified part from `tempFile` (moved, never copied), replacing any earlier part with that number.
-   * The temp file is deleted when the upload no longer exists.
+   * The temp file is deleted when the upload no longer exists. The caller found the upload (`get`) before
+   * the body came; whether it still exists is the move itself: completion and abort delete the upload's
+   * folder under the same lock, so the rename into it fails then (reading upload.json again cost every
+   * part one more file read).
    */
   async putPart(
     bucket: string,
@@ -138,17 +141,17 @@ export class MultipartUploads {
     fields: Omit<PartRecord, "blob" | "lastModified">,
   ): Promise<PartRecord> {
     return this.locks.run(uploadId, async () => {
-      try {
-        await this.get(bucket, key, uploadId);
-      } catch (error) {
-        await unlinkIfPresent(tempFile);
-        throw error;
-      }
       const dir = this.uploadDir(bucket, uploadId);
       const name = partName(fields.partNumber);
       const previous = await this.readPart(dir, fields.partNumber);
       const part: PartRecord = { ...fields, blob: `${name}.${randomUUID()}.bin`, lastModified: new Date().toISOString() };
-      await rename(tempFile, join(dir, part.blob));
+      try {
+        await rename(tempFile, join(dir, part.blob));
+      } catch (error) {
+        if (errorCode(error) !== "ENOENT") throw error;
+        await unlinkIfPresent(tempFile);
+        throw noSuchUpload(uploadId);
+      }
       await this.writeJson(join(dir, `${name}.json`), part);
       if (previous) await unlinkIfPresent(join(dir, previous.blob));
       return part;

@@ -295,7 +295,7 @@ var HangarClient = class {
   }
   /** Loaded on first use: small uploads and `hangar --version` never parse the multipart code. */
   async uploadInParts(path, declared, run2) {
-    const { uploadInParts } = await import("./multipart-upload-PDT4PJVP.js");
+    const { uploadInParts } = await import("./multipart-upload-33LUD6FV.js");
     const options = run2.options;
     const onProgress = options.onProgress;
     return uploadInParts({

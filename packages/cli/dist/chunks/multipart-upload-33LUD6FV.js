@@ -18,6 +18,7 @@ var START_PATH = "/api/upload/api-key/multipart";
 var PARTS_PATH = "/api/upload/api-key/multipart/parts";
 var COMPLETE_PATH = "/api/upload/api-key/complete";
 var MAX_BATCH = 1e3;
+var FIRST_BATCH_BYTES = 64 << 20;
 var READ_BYTES = 1 << 20;
 var STATE_VERSION = 2;
 var base64Crc = (crc) => {
@@ -184,7 +185,7 @@ async function sendParts(job, state, handle, partCount, lengthOf, save, timed) {
     return value;
   };
   let urlLock = Promise.resolve();
-  let batchSize = Math.min(MAX_BATCH, job.parallel * 2);
+  let batchSize = Math.max(job.parallel, Math.min(MAX_BATCH, job.parallel * 2, Math.floor(FIRST_BATCH_BYTES / state.partSize)));
   let cursor = 0;
   let partsSent = 0;
   let prefetching = false;
