@@ -22,7 +22,7 @@ import {
   mediaTypeFor,
   parseChangeKinds,
   uploadExitCode
-} from "./chunks/chunk-VIZJJMD5.js";
+} from "./chunks/chunk-HYEZN3TO.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import {
   HangarAbortError,

@@ -3177,21 +3177,26 @@ function decodeName(bytes) {
 }
 
 // ../inspect/src/zip/inflate-entry.ts
+var SYNC_INFLATE_MAX_BYTES = 64 * 1024;
+var DEFLATE_OVERHEAD_BYTES = 64;
 function inflateBounded(compressed, declaredSize, name) {
+  const options = { maxOutputLength: Math.max(declaredSize, 1) };
+  if (declaredSize <= SYNC_INFLATE_MAX_BYTES && compressed.length <= declaredSize + DEFLATE_OVERHEAD_BYTES) {
+    try {
+      return Promise.resolve((0, zlib_compat_exports.inflateRawSync)(compressed, options));
+    } catch (error) {
+      return Promise.reject(inflateError(error, declaredSize, name));
+    }
+  }
   return new Promise((resolve, reject) => {
-    (0, zlib_compat_exports.inflateRaw)(compressed, { maxOutputLength: Math.max(declaredSize, 1) }, (error, result) => {
-      if (error) {
-        const code = error.code;
-        if (code === "ERR_BUFFER_TOO_LARGE") {
-          reject(corrupt(`Entry ${name} inflates past its declared size of ${declaredSize} bytes`));
-        } else {
-          reject(new InspectError("zip_corrupt", `Entry ${name} is not valid deflate data: ${error.message}`, { cause: error }));
-        }
-        return;
-      }
-      resolve(result);
-    });
+    (0, zlib_compat_exports.inflateRaw)(compressed, options, (error, result) => error ? reject(inflateError(error, declaredSize, name)) : resolve(result));
   });
+}
+function inflateError(error, declaredSize, name) {
+  if (error.code === "ERR_BUFFER_TOO_LARGE") {
+    return corrupt(`Entry ${name} inflates past its declared size of ${declaredSize} bytes`);
+  }
+  return new InspectError("zip_corrupt", `Entry ${name} is not valid deflate data: ${error.message}`, { cause: error });
 }
 function checkCrc(data, expected, name) {
   const actual = crc32(data);

@@ -2,7 +2,7 @@ import {
   FileRangeReader,
   InspectError,
   inspectPackage
-} from "./chunk-IM7D7S74.js";
+} from "./chunk-VAN74TNP.js";
 import "./chunk-AEPEW2SX.js";
 import {
   EXIT_FAILURE,
