@@ -48,8 +48,9 @@ export function inflateRaw(data: Uint8Array, options: { maxOutputLength?: number
   );
 }
 
+/** The code zip/inflate-entry.ts (SYNC_INFLATE_UNAVAILABLE) reads to inflate small entries asynchronously here. */
 const unavailable = (name: string) => () => {
-  throw new Error(`zlib.${name} is not available in the browser`);
+  throw Object.assign(new Error(`zlib.${name} is not available in the browser`), { code: "ERR_ZLIB_SYNC_UNAVAILABLE" });
 };
 export const inflateSync = unavailable("inflateSync");
 export const inflateRawSync = unavailable("inflateRawSync");

@@ -15,6 +15,11 @@ export const SYNC_INFLATE_MAX_BYTES = 64 * 1024;
  * like a large entry: inline work stays bounded on its input as well as its output.
  */
 const DEFLATE_OVERHEAD_BYTES = 64;
+/**
+ * What the web app's node:zlib (browser/zlib-browser.ts) throws for its synchronous calls:
+ * DecompressionStream has no synchronous form, so in a browser small entries take inflateRaw too.
+ */
+export const SYNC_INFLATE_UNAVAILABLE = "ERR_ZLIB_SYNC_UNAVAILABLE";
 
 /**
  * Inflates one entry's deflate stream. The output cap is the central directory's declared size,
@@ -31,7 +36,7 @@ export function inflateBounded(compressed: Buffer, declaredSize: number, name: s
     try {
       return Promise.resolve(inflateRawSync(compressed, options));
     } catch (error) {
-      return Promise.reject(inflateError(error as Error, declaredSize, name));
+      if ((error as NodeJS.ErrnoException).code !== SYNC_INFLATE_UNAVAILABLE) return Promise.reject(inflateError(error as Error, declaredSize, name));
     }
   }
   return new Promise((resolve, reject) => {
