@@ -63,6 +63,24 @@ describe("dashboard build on npm start", () => {
     expect(existsSync(join(web, ".build", `out-${process.pid}`))).toBe(false);
   });
 
+  it("builds again when a workspace package the app bundles changes (core's schemas, the extractor)", async () => {
+    // packages/<name> beside packages/web, as in the repository.
+    const web = webPackage("workspace/web");
+    const extractor = join(root, "workspace", "inspect", "src", "zip.ts");
+    mkdirSync(join(root, "workspace", "inspect", "src"), { recursive: true });
+    writeFileSync(extractor, "export {};\n");
+    touch(extractor, -60);
+    const log = () => undefined;
+    await ensureDashboardBuilt({ webDir: web, log });
+    for (const f of ["src/main.tsx", "index.html", "package.json", "build.cjs"]) touch(join(web, f), -60);
+    expect(dashboardBuildReason(web)).toBeUndefined();
+
+    touch(extractor, 60);
+    expect(dashboardBuildReason(web)).toBe("sources changed since the last build");
+    await ensureDashboardBuilt({ webDir: web, log });
+    expect(readFileSync(join(web, "dist", "index.html"), "utf8")).toBe("build 2");
+  });
+
   it("fails with the build's own error when a build fails, and leaves the previous build as it was", async () => {
     const web = webPackage("failing");
     const log = () => undefined;

@@ -22,8 +22,13 @@ export interface DashboardBuildOptions {
   log: (line: string) => void;
 }
 
-/** The build's inputs: what vite reads. */
-const INPUTS = ["src", "public", "index.html", "vite.config.ts", "tsconfig.json", "package.json"];
+/**
+ * The build's inputs: what vite reads, including the workspace packages the app bundles (core's
+ * shared schemas and formatters, the extractor the upload panel runs). Without these, a change to
+ * an imported schema or to the extractor left the previous build in place: the local stack and
+ * the browser tests ran the app against sources that had moved on.
+ */
+const INPUTS = ["src", "public", "index.html", "vite.config.ts", "tsconfig.json", "package.json", "../core/src", "../inspect/src"];
 
 function newestMtime(path: string): number {
   let stats;
