@@ -119,9 +119,10 @@ describe("function bundles", () => {
     expect(devices.filter((i) => /node_modules\/(plist|@xmldom|xmlbuilder)\//.test(i))).toEqual([]);
   });
 
-  it("the reaper carries the S3 client only: no DynamoDB client and no HTTP composition root", async () => {
+  it("the reaper carries its object store only, as signed fetches: no S3 or DynamoDB client and no HTTP composition root", async () => {
     const inputs = await bundleInputs(REAPER_HANDLER);
-    expect(inputs.some((i) => i.includes("@aws-sdk/client-s3/"))).toBe(true);
+    expect(inputs.some((i) => i.endsWith("adapters/s3/s3-request.ts"))).toBe(true);
+    expect(inputs.filter((i) => /node_modules\/@aws-sdk\/(client-s3|middleware-sdk-s3|xml-builder)\//.test(i))).toEqual([]);
     expect(inputs.filter((i) => i.includes("@aws-sdk/client-dynamodb/") || i.includes("@aws-sdk/lib-dynamodb/"))).toEqual([]);
     expect(inputs.filter((i) => i.endsWith("composition/root.ts"))).toEqual([]);
   });

@@ -5,11 +5,10 @@ import type { MultipartStore, ObjectHead, ObjectStore, PartChecksumAlgorithm, St
 import { s3ErrorOf, S3Requester, xmlRecords, xmlText, type S3Answer } from "./s3-request";
 
 /**
- * The upload functions' S3 adapters on signed fetches (s3-request.ts says why): the object store
- * and the ranged reads of a large package (complete), and the multipart calls (complete and
- * multipart), with the behaviour of the SDK-based adapters the other functions keep
- * (object-store.s3.ts, @hangar/inspect/s3's S3RangeReader): a missing key is absent, every other
- * failure a DependencyError (503), reads pinned to the version or ETag the caller saw.
+ * The functions' S3 adapters on signed fetches (s3-request.ts says why), the only ones the service
+ * has: the object store (complete, and the reaper's deletes and seals), the ranged reads of a large
+ * package (complete), and the multipart calls (complete and multipart). A missing key is absent,
+ * every other failure a DependencyError (503), reads pinned to the version or ETag the caller saw.
  */
 function s3Failure(operation: string, error: unknown): DependencyError {
   const name = error instanceof Error ? error.name : "UnknownError";
@@ -99,7 +98,8 @@ export class S3RestObjectStore implements ObjectStore {
 
 /**
  * Reads a package in place with ranged GETs pinned to the version (or ETag) its HEAD saw, as
- * S3RangeReader does through the SDK: a gigabyte IPA costs a few requests, not a download.
+ * @hangar/inspect/s3's S3RangeReader does through the SDK for the library's users: a gigabyte IPA
+ * costs a few requests, not a download.
  */
 export class S3RestRangeReader implements RandomAccessReader {
   readonly stats: ReadStats = { bytesRead: 0, reads: 0 };

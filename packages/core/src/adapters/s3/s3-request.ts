@@ -16,6 +16,11 @@ export interface S3Connection {
   endpoint?: string;
   /** Defaults to the environment (on Lambda: the function role's session credentials). */
   credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
+  /**
+   * The transport; the global fetch unless given. A unit test passes its own to answer as S3 would
+   * (an outage, a missing version) where no store can be made to fail that way on demand.
+   */
+  fetch?: typeof fetch;
 }
 
 export interface S3Call {
@@ -74,6 +79,7 @@ export class S3Requester {
   private readonly signer: SignatureV4;
   private readonly base: URL;
   private readonly pathPrefix: string;
+  private readonly fetch: typeof fetch;
 
   constructor(readonly connection: S3Connection) {
     this.signer = new SignatureV4({
@@ -85,6 +91,7 @@ export class S3Requester {
       uriEscapePath: false,
       applyChecksum: true,
     });
+    this.fetch = connection.fetch ?? ((input, init) => fetch(input, init));
     if (connection.endpoint) {
       this.base = new URL(connection.endpoint);
       this.pathPrefix = `${this.base.pathname.replace(/\/$/, "")}/${connection.bucket}`;
@@ -118,7 +125,7 @@ export class S3Requester {
       .map(([name, value]) => (value === "" ? rfc3986(name) : `${rfc3986(name)}=${rfc3986(value)}`))
       .join("&");
     const { host: _host, "content-length": _length, ...headers } = signed.headers;
-    const response = await fetch(`${this.base.protocol}//${this.base.host}${path}${queryString ? `?${queryString}` : ""}`, {
+    const response = await this.fetch(`${this.base.protocol}//${this.base.host}${path}${queryString ? `?${queryString}` : ""}`, {
       method: call.method,
       headers,
       ...(call.body !== undefined ? { body: call.body } : {}),
