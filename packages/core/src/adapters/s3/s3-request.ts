@@ -62,6 +62,12 @@ export function xmlText(xml: string, name: string): string | undefined {
 /** Every `<name>…</name>` record of a list answer (`Part`, `Version`, `DeleteMarker`), as XML. */
 export const xmlRecords = (xml: string, name: string): string[] => [...xml.matchAll(new RegExp(`<${name}>([\\s\\S]*?)</${name}>`, "g"))].map((m) => m[1]!);
 
+/** Text for an element of a request document (a part list, a DeleteObjects list). */
+export const xmlEscape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** An answer's body as text (an XML document). */
+export const answerText = (answer: S3Answer) => new TextDecoder().decode(answer.body ?? new Uint8Array());
+
 /** HEAD answers carry no body: S3's error is named by its status, as the SDK names it. */
 const HEAD_ERRORS: Record<number, string> = { 304: "NotModified", 400: "BadRequest", 403: "Forbidden", 404: "NotFound", 412: "PreconditionFailed" };
 
