@@ -17,8 +17,8 @@ export interface S3Connection {
   /** Defaults to the environment (on Lambda: the function role's session credentials). */
   credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
   /**
-   * The transport; the global fetch unless given. A unit test passes its own to answer as S3 would
-   * (an outage, a missing version) where no store can be made to fail that way on demand.
+   * The transport; the global fetch unless given. A test passes its own to answer as S3 would (an
+   * outage, a missing version, a refused key) where no store can be made to fail that way on demand.
    */
   fetch?: typeof fetch;
 }
@@ -72,11 +72,11 @@ export const answerText = (answer: S3Answer) => new TextDecoder().decode(answer.
 const HEAD_ERRORS: Record<number, string> = { 304: "NotModified", 400: "BadRequest", 403: "Forbidden", 404: "NotFound", 412: "PreconditionFailed" };
 
 /**
- * S3's REST calls for the few object operations the upload functions make, as SigV4-signed
- * fetches, the way aws-json-call.ts makes the JSON-protocol calls: @aws-sdk/client-s3 (with its
- * XML codec, checksum and endpoint-ruleset code, ~170 KB minified) would otherwise be parsed on
- * every cold start of complete and multipart, which run on every CI upload's path. What the SDK client does and
- * matters here is kept: path-style addressing on the local store, the body's SHA-256 signed
+ * S3's REST calls for the few object operations the functions make (complete, multipart, the
+ * reaper, the purger of deletes), as SigV4-signed fetches, the way aws-json-call.ts makes the
+ * JSON-protocol calls: @aws-sdk/client-s3 (with its XML codec, checksum and endpoint-ruleset code,
+ * ~170 KB minified) would otherwise be parsed on every cold start of those functions, complete and
+ * multipart on every CI upload's path. What the SDK client does and matters here is kept: path-style addressing on the local store, the body's SHA-256 signed
  * (x-amz-content-sha256), three attempts on throttling, 5xx and network errors, and a refusal named
  * by S3's error code (`NoSuchKey`, `PreconditionFailed`…) with its status, as the SDK's exceptions
  * are (AwsServiceError: `name`, `status`).
