@@ -12,8 +12,9 @@ import {
   DynamoWorkspaceCatalog,
 } from "@hangar/core/dynamo";
 import { S3ObjectPurger } from "@hangar/core/s3-purger";
+import { S3Requester } from "@hangar/core/s3-rest";
 import { describe, expect, it } from "vitest";
-import { call, db, stack, storeClient } from "./support/api";
+import { call, db, stack } from "./support/api";
 import { dash, signedIn } from "./support/accounts";
 import { eventually, itemsMentioning, newDashboardKey, newProject, uploadIpa, versionsUnder, withoutLinkTraces } from "./support/dashboard";
 import { addMember, member, newWorkspace } from "./support/workspaces";
@@ -28,7 +29,7 @@ import { addMember, member, newWorkspace } from "./support/workspaces";
 function serviceDeps(dieAfterPages: number): DeleteWorkspaceDeps {
   const s = stack();
   const table = s.tableName;
-  const purger = new S3ObjectPurger(storeClient(), s.bucketName);
+  const purger = new S3ObjectPurger(new S3Requester({ bucket: s.bucketName, region: s.region, endpoint: s.s3Endpoint, credentials: s.credentials }));
   let pages = 0;
   const unused = () => Promise.reject(new Error("not used by a purge"));
   return {

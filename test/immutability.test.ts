@@ -12,8 +12,7 @@ import {
   type ObjectStore,
 } from "@hangar/core";
 import { DynamoApiKeyRepository, DynamoFileRepository } from "@hangar/core/dynamo";
-import { S3ObjectStore } from "@hangar/core/s3";
-import { S3PackageInspector } from "@hangar/core/s3-inspector";
+import { RangedPackageInspector, S3Requester, S3RestObjectStore, S3RestRangeReader } from "@hangar/core/s3-rest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, complete, db, mediaType, newKey, presign, put, readFixture, stack, storeClient, upload, type Key } from "./support/api";
 import { fixtures, inspectFile } from "./support/fixtures";
@@ -44,6 +43,12 @@ async function followDownload(userKey: string): Promise<{ location: string; byte
   expect(res.status).toBe(200);
   return { location, bytes: new Uint8Array(await res.arrayBuffer()) };
 }
+
+/** The functions' S3 calls (signed fetches) as the bucket owner, against the local store. */
+const requester = () => {
+  const s = stack();
+  return new S3Requester({ bucket: s.bucketName, region: s.region, endpoint: s.s3Endpoint, credentials: s.credentials });
+};
 
 const item = async (pk: string, sk: string) =>
   (await db().send(new GetCommand({ TableName: stack().tableName, Key: { pk, sk } }))).Item;
@@ -97,7 +102,7 @@ describe("a completed build cannot be swapped through its upload URL", () => {
     expect(seal!.ttl).toBe(signedAt + defaultUploadSettings.presignExpiresSeconds + SEAL_MARGIN_SECONDS);
 
     // What the reaper does when that TTL fires, against the real store: the two overwrites go.
-    const store = new S3ObjectStore(storeClient(), stack().bucketName);
+    const store = new S3RestObjectStore(requester());
     expect((await store.listVersions(presigned.json.key)).length).toBe(3);
     expect(await sealUpload({ storage: store }, { key: presigned.json.key, versionId: file!.versionId as string })).toEqual({ removed: 2 });
     expect(await store.listVersions(presigned.json.key)).toEqual([{ versionId: file!.versionId }]);
@@ -133,9 +138,8 @@ describe("the object changing between complete's HEAD and its ranged reads", () 
     expect(presigned.status).toBe(200);
     expect((await put(presigned.json.uploadUrl, original)).status).toBe(200);
 
-    const s3 = storeClient();
-    const bucket = stack().bucketName;
-    const real = new S3ObjectStore(s3, bucket);
+    const s3 = requester();
+    const real = new S3RestObjectStore(s3);
     const racingStore: ObjectStore = {
       async head(objectKey) {
         const head = await real.head(objectKey);
@@ -154,7 +158,7 @@ describe("the object changing between complete's HEAD and its ranged reads", () 
     const deps: CompleteDeps = {
       files: new DynamoFileRepository(db(), stack().tableName),
       storage: racingStore,
-      inspector: new S3PackageInspector(s3, bucket),
+      inspector: new RangedPackageInspector((pkg) => new S3RestRangeReader(s3, pkg)),
       clock: { now: () => new Date() },
       ids: randomIds,
       settings: defaultUploadSettings,

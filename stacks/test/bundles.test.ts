@@ -3,6 +3,7 @@ import { build, type Metafile, type Plugin } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { fallbackHandler, functions } from "@hangar/functions";
 import { lambdaNodejs } from "../bundling";
+import * as stackHandlers from "../handlers";
 import { REAPER_HANDLER } from "../storage-stack";
 import { REPO_ROOT } from "../synthesize";
 
@@ -119,9 +120,22 @@ describe("function bundles", () => {
     expect(devices.filter((i) => /node_modules\/(plist|@xmldom|xmlbuilder)\//.test(i))).toEqual([]);
   });
 
-  it("the reaper carries the S3 client only: no DynamoDB client and no HTTP composition root", async () => {
+  it("no function carries the S3 client: object, range, multipart, reaper and purge calls are signed fetches", async () => {
+    const handlers = [...Object.values(functions).map((fn) => fn.handler), ...Object.values(stackHandlers)];
+    const builds = await Promise.all(handlers.map(async (handler) => [handler, await bundleInputs(handler)] as const));
+    for (const [handler, inputs] of builds) {
+      expect(inputs.filter((i) => /node_modules\/@aws-sdk\/(client-s3|middleware-sdk-s3)\//.test(i)), handler).toEqual([]);
+    }
+    // The functions that delete builds and projects purge through the signed DeleteObjects.
+    for (const fn of ["files", "projects"] as const) {
+      expect((await bundleInputs(functions[fn].handler)).some((i) => i.endsWith("adapters/s3/object-purger.s3.ts")), fn).toBe(true);
+    }
+  });
+
+  it("the reaper carries its object store only, as signed fetches: no S3 or DynamoDB client and no HTTP composition root", async () => {
     const inputs = await bundleInputs(REAPER_HANDLER);
-    expect(inputs.some((i) => i.includes("@aws-sdk/client-s3/"))).toBe(true);
+    expect(inputs.some((i) => i.endsWith("adapters/s3/s3-request.ts"))).toBe(true);
+    expect(inputs.filter((i) => /node_modules\/@aws-sdk\/(client-s3|middleware-sdk-s3|xml-builder)\//.test(i))).toEqual([]);
     expect(inputs.filter((i) => i.includes("@aws-sdk/client-dynamodb/") || i.includes("@aws-sdk/lib-dynamodb/"))).toEqual([]);
     expect(inputs.filter((i) => i.endsWith("composition/root.ts"))).toEqual([]);
   });

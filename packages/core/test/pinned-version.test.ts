@@ -1,4 +1,3 @@
-import { GetObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   ConflictError,
@@ -12,9 +11,9 @@ import {
   presignUpload,
   type PresignGetInput,
 } from "../src";
-import { S3ObjectStore, S3UrlSigner } from "../src/adapters/s3";
+import { S3UrlSigner } from "../src/adapters/s3";
+import { RangedPackageInspector, S3Requester, S3RestObjectStore, S3RestRangeReader } from "../src/adapters/s3/object-store.rest.s3";
 import { downloadShared, ICON_SECONDS, shareIcon, type LinkVisitDeps } from "../src/links";
-import { S3PackageInspector } from "../src/adapters/s3/package-inspector.s3";
 import { CountingRateLimiter, FakeInspector, MemoryFiles, MemoryShareLinks, MemoryStorage, PlainHasher, apiKey, fixedClock, sequentialIds } from "./support/fakes";
 
 const links = { publicBaseUrl: "https://api.test", shareBaseUrl: "https://share.test" };
@@ -177,35 +176,44 @@ describe("S3 adapters and version ids", () => {
     expect(unpinned.searchParams.has("versionId")).toBe(false);
   });
 
-  /** An S3 client whose GetObject answers with `answer`, recording what it was asked. */
-  function fakeClient(answer: () => Error | Uint8Array) {
-    const inputs: GetObjectCommand["input"][] = [];
-    const client = {
-      async send(command: GetObjectCommand) {
-        inputs.push(command.input);
-        const result = answer();
-        if (result instanceof Error) throw result;
-        return { Body: { transformToByteArray: async () => result } };
-      },
-    } as unknown as S3Client;
-    return { client, inputs };
+  /**
+   * S3 as the requester's transport: every request answered by `answer` (an S3 error, or bytes with
+   * the headers S3 sends), each request's method, URL and headers recorded.
+   */
+  type Answer = { error: string; status: number } | { body: Uint8Array | ReadableStream<Uint8Array>; headers?: Record<string, string> };
+  function fakeS3(answer: () => Answer) {
+    const requests: { method: string; url: URL; headers: Headers }[] = [];
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      requests.push({ method: init?.method ?? "GET", url: new URL(String(input)), headers: new Headers(init?.headers) });
+      const result = answer();
+      if ("error" in result) {
+        const xml = `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${result.error}</Code><Message>refused</Message></Error>`;
+        return new Response(xml, { status: result.status, headers: { "content-type": "application/xml" } });
+      }
+      return new Response(result.body, { status: 200, headers: result.headers ?? {} });
+    };
+    return { s3: new S3Requester({ bucket: "b", region: "eu-west-1", endpoint: "http://127.0.0.1:4569", credentials, fetch }), requests };
   }
-  const s3Error = (name: string, status: number) =>
-    new S3ServiceException({ name, $fault: status < 500 ? "client" : "server", $metadata: { httpStatusCode: status } });
+  const s3Error = (error: string, status: number) => () => ({ error, status });
+  /** The complete function's inspector: ranges read by signed GETs (composition/complete.ts). */
+  const inspector = (s3: S3Requester) => new RangedPackageInspector((p) => new S3RestRangeReader(s3, p));
   const pkg = { key: "uploads/p/f/a.apk", size: 100_000, fileName: "a.apk" };
 
   it("reads every range from the pinned version", async () => {
-    const { client, inputs } = fakeClient(() => s3Error("InternalError", 500));
-    await new S3PackageInspector(client, "b").inspect({ ...pkg, versionId: "v1", etag: '"e"' }).catch(() => undefined);
-    expect(inputs.length).toBeGreaterThan(0);
-    for (const input of inputs) expect(input).toMatchObject({ Bucket: "b", Key: pkg.key, VersionId: "v1" });
+    const { s3, requests } = fakeS3(s3Error("InternalError", 500));
+    await inspector(s3).inspect({ ...pkg, versionId: "v1", etag: '"e"' }).catch(() => undefined);
+    expect(requests.length).toBeGreaterThan(0);
+    for (const r of requests) {
+      expect(r.url.pathname).toBe(`/b/${pkg.key}`);
+      expect(r.url.searchParams.get("versionId")).toBe("v1");
+    }
   });
 
   it("guards reads with the ETag when the bucket gave no version id", async () => {
-    const { client, inputs } = fakeClient(() => s3Error("InternalError", 500));
-    await new S3PackageInspector(client, "b").inspect({ ...pkg, etag: '"e"' }).catch(() => undefined);
-    expect(inputs[0]).toMatchObject({ IfMatch: '"e"' });
-    expect(inputs[0]).not.toHaveProperty("VersionId");
+    const { s3, requests } = fakeS3(s3Error("InternalError", 500));
+    await inspector(s3).inspect({ ...pkg, etag: '"e"' }).catch(() => undefined);
+    expect(requests[0]!.headers.get("if-match")).toBe('"e"');
+    expect(requests[0]!.url.searchParams.has("versionId")).toBe(false);
   });
 
   it.each([
@@ -213,41 +221,33 @@ describe("S3 adapters and version ids", () => {
     ["NoSuchKey", 404],
     ["PreconditionFailed", 412],
   ])("turns %s into 409 object_changed, not a retryable outage", async (name, status) => {
-    const { client } = fakeClient(() => s3Error(name, status));
-    const error = await new S3PackageInspector(client, "b").inspect({ ...pkg, versionId: "v1" }).catch((e: unknown) => e);
+    const { s3 } = fakeS3(s3Error(name, status));
+    const error = await inspector(s3).inspect({ ...pkg, versionId: "v1" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConflictError);
     expect((error as ConflictError).code).toBe("object_changed");
   });
 
   it("parses a package it was handed whole without a request, and reads an object whole in one GET", async () => {
-    const { client, inputs } = fakeClient(() => s3Error("InternalError", 500));
-    const error = await new S3PackageInspector(client, "b").inspect({ ...pkg, size: 4, versionId: "v1", bytes: new Uint8Array(4) }).catch((e: unknown) => e);
+    const { s3, requests } = fakeS3(s3Error("InternalError", 500));
+    const error = await inspector(s3).inspect({ ...pkg, size: 4, versionId: "v1", bytes: new Uint8Array(4) }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidPackageError);
-    expect(inputs).toEqual([]);
+    expect(requests).toEqual([]);
 
     const body = new Uint8Array([1, 2, 3]);
-    const sent: unknown[] = [];
-    const gets = {
-      async send(command: GetObjectCommand) {
-        sent.push(command.input);
-        return { ContentLength: 3, VersionId: "v7", ETag: '"e7"', Body: { transformToByteArray: async () => body } };
-      },
-    } as unknown as S3Client;
-    expect(await new S3ObjectStore(gets, "b").read("k", 3)).toEqual({ size: 3, versionId: "v7", etag: '"e7"', body });
+    const gets = fakeS3(() => ({ body, headers: { "content-length": "3", "x-amz-version-id": "v7", etag: '"e7"' } }));
+    expect(await new S3RestObjectStore(gets.s3).read("k", 3)).toEqual({ size: 3, versionId: "v7", etag: '"e7"', body });
     let destroyed = false;
-    const larger = {
-      async send() {
-        return { ContentLength: 4, VersionId: "v8", Body: { destroy: () => (destroyed = true), transformToByteArray: async () => new Uint8Array(4) } };
-      },
-    } as unknown as S3Client;
-    expect(await new S3ObjectStore(larger, "b").read("k", 3)).toEqual({ size: 4, versionId: "v8" });
+    // Pulled only when read (highWaterMark 0): a body left unread is cancelled, never downloaded.
+    const unread = new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(new Uint8Array(4)), cancel: () => void (destroyed = true) }, { highWaterMark: 0 });
+    const larger = fakeS3(() => ({ body: unread, headers: { "content-length": "4", "x-amz-version-id": "v8" } }));
+    expect(await new S3RestObjectStore(larger.s3).read("k", 3)).toEqual({ size: 4, versionId: "v8" });
     expect(destroyed).toBe(true);
-    expect(sent).toEqual([{ Bucket: "b", Key: "k" }]);
+    expect(gets.requests.map((r) => [r.method, r.url.pathname, r.url.search, r.headers.has("range")])).toEqual([["GET", "/b/k", "", false]]);
   });
 
   it("keeps a storage outage a DependencyError (503, upload stays pending)", async () => {
-    const { client } = fakeClient(() => s3Error("InternalError", 500));
-    const error = await new S3PackageInspector(client, "b").inspect({ ...pkg, versionId: "v1" }).catch((e: unknown) => e);
+    const { s3 } = fakeS3(s3Error("InternalError", 500));
+    const error = await inspector(s3).inspect({ ...pkg, versionId: "v1" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DependencyError);
   });
 });

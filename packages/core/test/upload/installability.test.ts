@@ -3,7 +3,7 @@ import { BufferRangeReader, inspectPackage } from "@hangar/inspect";
 import { describe, expect, it } from "vitest";
 import { ipaFixtures, mobileprovision } from "../../../inspect/fixtures/ipa-fixtures";
 import { zipToBuffer } from "../../../inspect/fixtures/zip-writer";
-import { toMetadata } from "../../src/adapters/s3/package-inspector.s3";
+import { toMetadata } from "../../src/adapters/s3/ranged-package-inspector";
 import {
   Presign,
   completeUpload,

@@ -3,9 +3,8 @@ import { once } from "./once";
 import { getRuntime } from "./root";
 
 /**
- * The purger of deletes (files and projects functions). The S3 client is only for deletes
- * (presigned GETs need none), so it and the purger are imported on the first delete (object-purger.ts):
- * listing builds, keys and usage never evaluate the S3 SDK at cold start.
+ * The purger of deletes (files and projects functions), imported on the first delete
+ * (object-purger.ts): listing builds, keys and usage never evaluate the purge code at cold start.
  */
 export function lazyPurger(): ObjectPurger {
   const purger = once(async () => (await import("./object-purger")).s3ObjectPurger(getRuntime().settings));

@@ -1,4 +1,16 @@
-import { DeleteObjectCommand, ListObjectVersionsCommand, S3Client } from "@aws-sdk/client-s3";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  HeadObjectCommand,
+  ListObjectVersionsCommand,
+  PutBucketVersioningCommand,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
+import { startObjectStore } from "@hangar/local";
 import type { DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { logger } from "../../src/observability/logger";
@@ -72,13 +84,37 @@ describe("sealTarget", () => {
 });
 
 describe("handler", () => {
-  let send: ReturnType<typeof vi.spyOn>;
+  /**
+   * The reaper as deployed (settings from the environment, its composition, signed S3 calls)
+   * against the local store, which verifies the signatures and keeps S3's versioning semantics.
+   */
+  const BUCKET = "uploads-bucket";
+  const CREDENTIALS = { accessKeyId: "LOCALTESTKEY00000001", secretAccessKey: "local-test-secret-key/0123456789abcdef" };
+  let dataDir: string;
+  let store: Awaited<ReturnType<typeof startObjectStore>>;
+  let admin: S3Client;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "hangar-reaper-"));
+    store = await startObjectStore({ dataDir, region: "eu-west-1", credentials: CREDENTIALS, port: 0 });
+    admin = new S3Client({ region: "eu-west-1", endpoint: store.url, forcePathStyle: true, credentials: CREDENTIALS });
+    await admin.send(new CreateBucketCommand({ Bucket: BUCKET }));
+    await admin.send(new PutBucketVersioningCommand({ Bucket: BUCKET, VersioningConfiguration: { Status: "Enabled" } }));
+  });
+  afterAll(async () => {
+    admin.destroy();
+    await store.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
   beforeEach(() => {
     // The reaper's settings go through the same schema as every function's (settings.schema.ts).
     vi.stubEnv("HANGAR_TABLE_NAME", "table");
-    vi.stubEnv("HANGAR_BUCKET_NAME", "uploads-bucket");
+    vi.stubEnv("HANGAR_BUCKET_NAME", BUCKET);
     vi.stubEnv("AWS_REGION", "eu-west-1");
-    send = vi.spyOn(S3Client.prototype, "send");
+    vi.stubEnv("HANGAR_S3_ENDPOINT", store.url);
+    vi.stubEnv("AWS_ACCESS_KEY_ID", CREDENTIALS.accessKeyId);
+    vi.stubEnv("AWS_SECRET_ACCESS_KEY", CREDENTIALS.secretAccessKey);
+    vi.stubEnv("AWS_SESSION_TOKEN", "");
   });
   afterEach(() => {
     vi.restoreAllMocks();
@@ -86,47 +122,68 @@ describe("handler", () => {
   });
 
   const event = (...records: DynamoDBRecord[]): DynamoDBStreamEvent => ({ Records: records });
+  const pending = (key: string) => ({ type: { S: "file" }, status: { S: "pending" }, key: { S: key } });
+  const put = async (key: string, body: string) => (await admin.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body }))).VersionId!;
+  /** Every version and delete marker of exactly `key`, as the bucket owner sees them. */
+  async function versionsOf(key: string) {
+    const out = await admin.send(new ListObjectVersionsCommand({ Bucket: BUCKET, Prefix: key }));
+    return {
+      versions: (out.Versions ?? []).filter((v) => v.Key === key).map((v) => v.VersionId),
+      markers: (out.DeleteMarkers ?? []).filter((m) => m.Key === key).map((m) => m.VersionId),
+    };
+  }
 
   it("deletes the objects of expired uploads and nothing else, through the S3 object store", async () => {
-    send.mockResolvedValue({} as never);
-    const result = await handler(event(record({ sequence: "1" }), record({ sequence: "2", userIdentity: undefined })));
+    const key = "uploads/proj_1/file_1/app-release.apk";
+    const uploaded = await put(key, "package");
+    const result = await handler(event(record({ sequence: "1", image: pending(key) }), record({ sequence: "2", userIdentity: undefined, image: pending(key) })));
     expect(result).toEqual({ batchItemFailures: [] });
-    expect(send).toHaveBeenCalledTimes(1);
-    const command = send.mock.calls[0]![0] as DeleteObjectCommand;
-    expect(command).toBeInstanceOf(DeleteObjectCommand);
-    expect(command.input).toEqual({ Bucket: "uploads-bucket", Key: KEY });
+    // One delete of the key, not of a version: one delete marker, the bytes kept as a noncurrent
+    // version for the bucket's lifecycle rule (a second delete would have added a second marker).
+    const after = await versionsOf(key);
+    expect(after.markers).toHaveLength(1);
+    expect(after.versions).toEqual([uploaded]);
   });
 
   it("reports the records whose delete failed so Lambda retries them", async () => {
-    send.mockRejectedValueOnce(new Error("SlowDown") as never).mockResolvedValue({} as never);
-    const result = await handler(event(record({ sequence: "10" }), record({ sequence: "11" })));
+    const failing = "uploads/proj_1/file_10/app-release.apk";
+    const fine = "uploads/proj_1/file_11/app-release.apk";
+    await put(failing, "package");
+    await put(fine, "package");
+    // S3 slowing down for one key only: every attempt on it is refused, the other key's delete goes through.
+    const realFetch = globalThis.fetch;
+    const attempts: string[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = new URL(String(input));
+      attempts.push(decodeURIComponent(url.pathname));
+      if (url.pathname.endsWith("file_10/app-release.apk")) {
+        return new Response("<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>", { status: 503 });
+      }
+      return realFetch(input, init);
+    });
+    const result = await handler(event(record({ sequence: "10", image: pending(failing) }), record({ sequence: "11", image: pending(fine) })));
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: "10" }] });
-    expect(send).toHaveBeenCalledTimes(2);
+    // The refused delete was retried before the record was given back; the other was made once.
+    expect(attempts).toEqual([...Array(3).fill(`/${BUCKET}/${failing}`), `/${BUCKET}/${fine}`]);
+    expect((await versionsOf(failing)).markers).toEqual([]);
+    expect((await versionsOf(fine)).markers).toHaveLength(1);
   });
 
   it("seals a completed upload: every other version of its key is destroyed, the pinned one kept", async () => {
-    send.mockImplementation(async (command: unknown) => {
-      if (command instanceof ListObjectVersionsCommand) {
-        return {
-          Versions: [
-            { Key: KEY, VersionId: "v-overwrite" },
-            { Key: KEY, VersionId: "v-pinned" },
-            { Key: `${KEY}.longer`, VersionId: "v-other-key" },
-          ],
-          DeleteMarkers: [{ Key: KEY, VersionId: "v-marker" }],
-          IsTruncated: false,
-        };
-      }
-      return {};
-    });
-    const seal = { type: { S: "seal" }, key: { S: KEY }, versionId: { S: "v-pinned" } };
+    const key = "uploads/proj_1/file_20/app-release.apk";
+    const pinned = await put(key, "inspected bytes");
+    await put(key, "an overwrite through a leaked upload URL");
+    await admin.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: key }));
+    const longer = await put(`${key}.longer`, "another key sharing the prefix");
+    expect((await versionsOf(key)).versions).toHaveLength(2);
+
+    const seal = { type: { S: "seal" }, key: { S: key }, versionId: { S: pinned } };
     const result = await handler(event(record({ image: seal })));
     expect(result).toEqual({ batchItemFailures: [] });
-    const commands: unknown[] = send.mock.calls.map((call: unknown[]) => call[0]);
-    const deletes = commands.filter((c): c is DeleteObjectCommand => c instanceof DeleteObjectCommand);
-    expect(deletes.map((c) => c.input)).toEqual([
-      { Bucket: "uploads-bucket", Key: KEY, VersionId: "v-overwrite" },
-      { Bucket: "uploads-bucket", Key: KEY, VersionId: "v-marker" },
-    ]);
+    // The overwrite and the delete marker are gone; the pinned version is the current one again.
+    expect(await versionsOf(key)).toEqual({ versions: [pinned], markers: [] });
+    expect((await admin.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }))).VersionId).toBe(pinned);
+    // A longer key that merely starts with it is not touched.
+    expect(await versionsOf(`${key}.longer`)).toEqual({ versions: [longer], markers: [] });
   });
 });

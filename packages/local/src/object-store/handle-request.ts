@@ -13,6 +13,7 @@ import {
   listParts,
   uploadPart,
 } from "./multipart-operations";
+import { deleteObjects } from "./delete-objects";
 import { deleteObject, getObject, putObject } from "./object-operations";
 import { S3Error, noSuchBucket, notImplemented } from "./s3-error";
 import { parseQuery } from "./sigv4/canonical";
@@ -27,16 +28,16 @@ const OWNER_ID = "hangar-local";
 
 /** S3 sub-resources (`?acl`, `?tagging`, …) this store does not implement; answering them as plain operations would mislead. */
 const UNSUPPORTED_SUBRESOURCES = new Set([
-  "accelerate", "acl", "analytics", "attributes", "cors", "delete", "encryption", "intelligent-tiering", "inventory",
+  "accelerate", "acl", "analytics", "attributes", "cors", "encryption", "intelligent-tiering", "inventory",
   "legal-hold", "lifecycle", "logging", "metrics", "notification", "object-lock", "ownershipControls",
   "policy", "policyStatus", "publicAccessBlock", "replication", "requestPayment", "restore", "retention", "select",
   "tagging", "torrent", "website",
 ]);
 /**
- * Sub-resources implemented only on one level: `?versioning`, `?versions` and `?uploads` (ListMultipartUploads)
- * on buckets; `?versionId`, `?uploadId` and `?partNumber` on objects.
+ * Sub-resources implemented only on one level: `?versioning`, `?versions`, `?delete` (DeleteObjects) and
+ * `?uploads` (ListMultipartUploads) on buckets; `?versionId`, `?uploadId` and `?partNumber` on objects.
  */
-const BUCKET_ONLY = new Set(["versioning", "versions"]);
+const BUCKET_ONLY = new Set(["versioning", "versions", "delete"]);
 const OBJECT_ONLY = new Set(["versionId", "uploadId", "partNumber"]);
 
 export interface RequestHandlerOptions {
@@ -125,6 +126,10 @@ async function route(x: Exchange, options: RequestHandlerOptions): Promise<void>
   if (key === "") {
     if (has("uploads")) {
       if (x.method === "GET") return listMultipartUploads(ax, bucket);
+      throw methodNotAllowed(x.method, "BUCKET");
+    }
+    if (has("delete")) {
+      if (x.method === "POST") return deleteObjects(ax, bucket);
       throw methodNotAllowed(x.method, "BUCKET");
     }
     if (x.query.some((p) => p.name === "versioning") && x.method !== "GET" && x.method !== "PUT") {

@@ -14,7 +14,7 @@ import { S3Error, invalidArgument, notImplemented } from "./s3-error";
 import { encodeKey } from "./list-objects";
 import { unlinkIfPresent } from "./storage/file-object-storage";
 import { MAX_PART_NUMBER, type RequestedPart, type UploadRecord } from "./storage/multipart-uploads";
-import { S3_XML_NAMESPACE, XML_DECLARATION, xmlElement } from "./xml";
+import { S3_XML_NAMESPACE, XML_DECLARATION, unescapeXml, xmlElement } from "./xml";
 
 /** A CompleteMultipartUpload list of 10,000 parts with checksums is about 2 MB. */
 const MAX_COMPLETE_BODY_BYTES = 8 * 1024 * 1024;
@@ -282,14 +282,6 @@ function parseCompleteRequest(xml: string, upload: UploadRecord): RequestedPart[
   }
   if (parts.length === 0) throw malformedXml();
   return parts;
-}
-
-function unescapeXml(text: string): string {
-  return text.replace(/&(quot|amp|lt|gt|apos|#(\d+)|#x([0-9a-fA-F]+));/g, (_, name: string, dec?: string, hex?: string) => {
-    if (dec) return String.fromCodePoint(Number(dec));
-    if (hex) return String.fromCodePoint(Number.parseInt(hex, 16));
-    return { quot: '"', amp: "&", lt: "<", gt: ">", apos: "'" }[name] ?? "";
-  });
 }
 
 /** `ChecksumCRC32C` and friends, as S3 names the elements. */

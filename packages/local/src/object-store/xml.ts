@@ -18,3 +18,12 @@ export function xmlElement(name: string, value: string | number | boolean | unde
   if (value === undefined) return "";
   return `<${name}>${escapeXml(String(value))}</${name}>`;
 }
+
+/** The text of an element in a request document (a part list, a DeleteObjects list), entities decoded. */
+export function unescapeXml(text: string): string {
+  return text.replace(/&(quot|amp|lt|gt|apos|#(\d+)|#x([0-9a-fA-F]+));/g, (_, name: string, dec?: string, hex?: string) => {
+    if (dec) return String.fromCodePoint(Number(dec));
+    if (hex) return String.fromCodePoint(Number.parseInt(hex, 16));
+    return { quot: '"', amp: "&", lt: "<", gt: ">", apos: "'" }[name] ?? "";
+  });
+}

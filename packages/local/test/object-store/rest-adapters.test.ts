@@ -1,13 +1,14 @@
-import { CreateBucketCommand, PutBucketVersioningCommand, PutObjectCommand, UploadPartCommand } from "@aws-sdk/client-s3";
+import { CreateBucketCommand, ListObjectVersionsCommand, PutBucketVersioningCommand, PutObjectCommand, UploadPartCommand } from "@aws-sdk/client-s3";
 import { DependencyError } from "@hangar/core";
 import { RangedPackageInspector, S3Requester, S3RestMultipartStore, S3RestObjectStore, S3RestRangeReader } from "@hangar/core/s3-rest";
+import { S3ObjectPurger } from "@hangar/core/s3-purger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CREDENTIALS, REGION, startStoreFixture, type StoreFixture } from "./object-store-fixture";
 
 /**
- * The complete function's S3 adapters on signed fetches (core's adapters/s3/object-store.rest.s3.ts)
- * against the local store, which verifies SigV4 and keeps S3's semantics (versions, ranges,
- * conditional reads, multipart): the same answers the SDK-based adapters give.
+ * The functions' S3 adapters on signed fetches (core's adapters/s3/object-store.rest.s3.ts and
+ * object-purger.s3.ts) against the local store, which verifies SigV4 and keeps S3's semantics
+ * (versions, ranges, conditional reads, multipart, DeleteObjects).
  */
 let f: StoreFixture;
 const bucket = "hangar-packages";
@@ -118,5 +119,78 @@ describe("S3RestMultipartStore", () => {
     expect(await multipart.listParts("uploads/aborted.apk", uploadId)).toEqual([]);
     await multipart.abort("uploads/aborted.apk", uploadId);
     expect(await multipart.listParts("uploads/aborted.apk", uploadId)).toBeUndefined();
+  });
+});
+
+describe("S3ObjectPurger", () => {
+  const listAll = async (prefix: string) => {
+    const out = await f.client.send(new ListObjectVersionsCommand({ Bucket: bucket, Prefix: prefix }));
+    return [...(out.Versions ?? []), ...(out.DeleteMarkers ?? [])].map((v) => v.Key);
+  };
+
+  it("deletes every version and delete marker under the prefix for good, and nothing beside it", async () => {
+    const store = new S3RestObjectStore(s3);
+    await store.put("uploads/purge-p/f1/a.apk", bytes("1"), "application/octet-stream");
+    await store.put("uploads/purge-p/f1/a.apk", bytes("2"), "application/octet-stream");
+    await store.put("uploads/purge-p/f2/b & <c>.ipa", bytes("3"), "application/octet-stream");
+    await store.delete("uploads/purge-p/f2/b & <c>.ipa");
+    await store.put("uploads/purge-px/f1/kept.apk", bytes("4"), "application/octet-stream");
+    const purger = new S3ObjectPurger(s3);
+    expect(await purger.purgePrefix("uploads/purge-p/")).toEqual({ deleted: 4, more: false });
+    expect(await listAll("uploads/purge-p/")).toEqual([]);
+    expect(await listAll("uploads/purge-px/")).toEqual(["uploads/purge-px/f1/kept.apk"]);
+    expect(await purger.purgePrefix("uploads/purge-p/")).toEqual({ deleted: 0, more: false });
+  });
+
+  it("deletes a page of 1000 versions in one DeleteObjects and says when more remain", async () => {
+    const prefix = "uploads/purge-many/";
+    for (let i = 0; i < 1001; i += 100) {
+      await Promise.all(
+        Array.from({ length: Math.min(100, 1001 - i) }, (_, j) => f.client.send(new PutObjectCommand({ Bucket: bucket, Key: `${prefix}${i + j}.apk`, Body: "x" }))),
+      );
+    }
+    const requests: string[] = [];
+    const counting = new S3Requester({
+      bucket,
+      region: REGION,
+      endpoint: f.store.url,
+      credentials: CREDENTIALS,
+      fetch: (input, init) => (requests.push(`${init?.method} ${new URL(String(input)).search.split("&")[0]}`), fetch(input, init)),
+    });
+    const purger = new S3ObjectPurger(counting);
+    expect(await purger.purgePrefix(prefix)).toEqual({ deleted: 1000, more: true });
+    expect(requests).toEqual(["GET ?versions", "POST ?delete"]);
+    expect(await purger.purgePrefix(prefix)).toEqual({ deleted: 1, more: false });
+    expect(await listAll(prefix)).toEqual([]);
+  });
+
+  it("fails the page with a DependencyError when S3 could not delete a version, so the delete is resumed", async () => {
+    const store = new S3RestObjectStore(s3);
+    await store.put("uploads/purge-denied/f/a.apk", bytes("1"), "application/octet-stream");
+    // S3 answers DeleteObjects 200 and names each version it refused (a bucket policy, an object lock).
+    const denying = new S3Requester({
+      bucket,
+      region: REGION,
+      endpoint: f.store.url,
+      credentials: CREDENTIALS,
+      fetch: async (input, init) =>
+        init?.method === "POST"
+          ? new Response(
+              '<DeleteResult><Error><Key>uploads/purge-denied/f/a.apk</Key><VersionId>v</VersionId><Code>AccessDenied</Code><Message>Access Denied</Message></Error></DeleteResult>',
+              { status: 200 },
+            )
+          : fetch(input, init),
+    });
+    const error = await new S3ObjectPurger(denying).purgePrefix("uploads/purge-denied/").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DependencyError);
+    expect((error as Error).message).toBe("S3 DeleteObject failed (AccessDenied)");
+    expect(await listAll("uploads/purge-denied/")).toHaveLength(1);
+  });
+
+  it("answers a refused listing as a DependencyError (503)", async () => {
+    const wrongKey = new S3Requester({ bucket, region: REGION, endpoint: f.store.url, credentials: { ...CREDENTIALS, secretAccessKey: "not-the-secret" } });
+    const error = await new S3ObjectPurger(wrongKey).purgePrefix("uploads/").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DependencyError);
+    expect((error as Error).message).toBe("S3 ListObjectVersions failed (SignatureDoesNotMatch)");
   });
 });

@@ -1,4 +1,3 @@
-export * from "./object-store.s3";
 export * from "./url-signer.s3";
 export * from "./content-disposition";
 export * from "./object-purger.s3";

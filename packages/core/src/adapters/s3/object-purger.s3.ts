@@ -1,49 +1,60 @@
-import { DeleteObjectCommand, ListObjectVersionsCommand, type S3Client } from "@aws-sdk/client-s3";
-import { DependencyError } from "../../errors/domain-errors";
+import { createHash } from "node:crypto";
+import { AwsServiceError } from "../../aws/aws-json-call";
 import type { ObjectPurger } from "../../ports";
+import { s3Failure } from "./object-store.rest.s3";
+import { answerText, xmlEscape, xmlRecords, xmlText, type S3Requester } from "./s3-request";
 
-/** Deletes run this many at a time: enough to be quick, few enough not to trip S3's per-prefix limits. */
-const PARALLEL_DELETES = 16;
-
-function s3Failure(operation: string, error: unknown): DependencyError {
-  const name = error instanceof Error ? error.name : "UnknownError";
-  return new DependencyError("s3", `S3 ${operation} failed (${name})`, { cause: error });
-}
+/** S3 lists at most 1000 versions per page and deletes at most 1000 per DeleteObjects: one request each per page. */
+const PAGE = 1000;
 
 /**
- * The bucket is versioned, so a plain DeleteObject would only add a delete marker and keep every
- * byte. This lists versions and delete markers under a prefix and deletes each by version id,
- * which removes it for good. One DeleteObject per version (not DeleteObjects) so the same code
- * runs against the local object store.
+ * The bucket is versioned, so a plain delete would only add a delete marker and keep every byte.
+ * This lists versions and delete markers under a prefix, a page at a time, and deletes each by
+ * version id, which removes it for good: one DeleteObjects per page (the local store implements it
+ * as S3 does), not one DeleteObject per version, so a project of thousands of builds costs a few
+ * requests. On signed fetches (s3-request.ts), so the functions that delete carry no S3 client.
  */
 export class S3ObjectPurger implements ObjectPurger {
-  constructor(
-    private readonly client: S3Client,
-    private readonly bucket: string,
-  ) {}
+  constructor(private readonly s3: S3Requester) {}
 
   async purgePrefix(prefix: string): Promise<{ deleted: number; more: boolean }> {
-    let listed;
+    let page: string;
     try {
-      listed = await this.client.send(new ListObjectVersionsCommand({ Bucket: this.bucket, Prefix: prefix, MaxKeys: 1000 }));
+      page = answerText(await this.s3.send({ method: "GET", key: "", query: { versions: "", prefix, "max-keys": String(PAGE) } }));
     } catch (error) {
       throw s3Failure("ListObjectVersions", error);
     }
-    const targets = [...(listed.Versions ?? []), ...(listed.DeleteMarkers ?? [])]
-      .filter((v) => v.Key?.startsWith(prefix))
-      .map((v) => ({ Key: v.Key!, VersionId: v.VersionId ?? "null" }));
-    let next = 0;
-    const worker = async () => {
-      while (next < targets.length) {
-        const target = targets[next++]!;
-        try {
-          await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, ...target }));
-        } catch (error) {
-          throw s3Failure("DeleteObject", error);
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(PARALLEL_DELETES, targets.length) }, worker));
-    return { deleted: targets.length, more: listed.IsTruncated === true };
+    const targets = [...xmlRecords(page, "Version"), ...xmlRecords(page, "DeleteMarker")]
+      .map((v) => ({ key: xmlText(v, "Key") ?? "", versionId: xmlText(v, "VersionId") ?? "null" }))
+      .filter((v) => v.key.startsWith(prefix));
+    if (targets.length > 0) await this.deleteVersions(targets);
+    return { deleted: targets.length, more: xmlText(page, "IsTruncated") === "true" };
+  }
+
+  /** One DeleteObjects; a version S3 could not delete fails the page, as a failed DeleteObject did, so the caller resumes it. */
+  private async deleteVersions(targets: { key: string; versionId: string }[]): Promise<void> {
+    // Quiet: the answer lists only the versions that were not deleted.
+    const body =
+      '<Delete xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Quiet>true</Quiet>' +
+      targets.map((t) => `<Object><Key>${xmlEscape(t.key)}</Key><VersionId>${xmlEscape(t.versionId)}</VersionId></Object>`).join("") +
+      "</Delete>";
+    let answer: string;
+    try {
+      // S3 refuses a DeleteObjects without an integrity check of its body (Content-MD5 or a checksum header).
+      const md5 = createHash("md5").update(body).digest("base64");
+      answer = answerText(await this.s3.send({ method: "POST", key: "", query: { delete: "" }, body, headers: { "content-type": "application/xml", "content-md5": md5 } }));
+    } catch (error) {
+      throw s3Failure("DeleteObjects", error);
+    }
+    const failed = xmlRecords(answer, "Error");
+    if (failed.length > 0) {
+      const first = failed[0]!;
+      const cause = new AwsServiceError(
+        xmlText(first, "Code") ?? "UnknownError",
+        `${failed.length} of ${targets.length} versions not deleted; ${xmlText(first, "Key")}: ${xmlText(first, "Message") ?? ""}`,
+        200,
+      );
+      throw s3Failure("DeleteObject", cause);
+    }
   }
 }

@@ -2,16 +2,15 @@ import { InspectError, type RandomAccessReader, type ReadStats } from "@hangar/i
 import { AwsServiceError } from "../../aws/aws-json-call";
 import { DependencyError } from "../../errors/domain-errors";
 import type { MultipartStore, ObjectHead, ObjectStore, PartChecksumAlgorithm, StoredPackage, StoredPart } from "../../ports";
-import { s3ErrorOf, S3Requester, xmlRecords, xmlText, type S3Answer } from "./s3-request";
+import { answerText as text, s3ErrorOf, S3Requester, xmlEscape, xmlRecords, xmlText, type S3Answer } from "./s3-request";
 
 /**
- * The upload functions' S3 adapters on signed fetches (s3-request.ts says why): the object store
- * and the ranged reads of a large package (complete), and the multipart calls (complete and
- * multipart), with the behaviour of the SDK-based adapters the other functions keep
- * (object-store.s3.ts, @hangar/inspect/s3's S3RangeReader): a missing key is absent, every other
- * failure a DependencyError (503), reads pinned to the version or ETag the caller saw.
+ * The functions' S3 adapters on signed fetches (s3-request.ts says why), the only ones the service
+ * has: the object store (complete, and the reaper's deletes and seals), the ranged reads of a large
+ * package (complete), and the multipart calls (complete and multipart). A missing key is absent,
+ * every other failure a DependencyError (503), reads pinned to the version or ETag the caller saw.
  */
-function s3Failure(operation: string, error: unknown): DependencyError {
+export function s3Failure(operation: string, error: unknown): DependencyError {
   const name = error instanceof Error ? error.name : "UnknownError";
   return new DependencyError("s3", `S3 ${operation} failed (${name})`, { cause: error });
 }
@@ -29,8 +28,6 @@ function headOf(answer: S3Answer): ObjectHead {
     ...(etag ? { etag } : {}),
   };
 }
-
-const text = (answer: S3Answer) => new TextDecoder().decode(answer.body ?? new Uint8Array());
 
 /** HEAD, GET, PUT and DELETE of objects, and their versions' list. */
 export class S3RestObjectStore implements ObjectStore {
@@ -99,7 +96,8 @@ export class S3RestObjectStore implements ObjectStore {
 
 /**
  * Reads a package in place with ranged GETs pinned to the version (or ETag) its HEAD saw, as
- * S3RangeReader does through the SDK: a gigabyte IPA costs a few requests, not a download.
+ * @hangar/inspect/s3's S3RangeReader does through the SDK for the library's users: a gigabyte IPA
+ * costs a few requests, not a download.
  */
 export class S3RestRangeReader implements RandomAccessReader {
   readonly stats: ReadStats = { bytesRead: 0, reads: 0 };
@@ -143,8 +141,6 @@ export class S3RestRangeReader implements RandomAccessReader {
 
   async close(): Promise<void> {}
 }
-
-const xmlEscape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** S3's multipart calls; uploads are created with CRC32C or CRC32 (COMPOSITE) checksums. */
 export class S3RestMultipartStore implements MultipartStore {

@@ -19,8 +19,8 @@ export function toMetadata(result: InspectResult): PackageMetadata {
  * Reads packages in place with ranged GETs (see docs/extraction.md): only the zip's tail, its
  * central directory and the few entries needed ever leave S3, whatever the package's size. A
  * small package complete has already read whole (StoredPackage.bytes) is parsed from memory.
- * The ranges come from `openRanges`: S3RangeReader through the SDK (S3PackageInspector), or
- * signed fetches (object-store.rest.s3.ts, the complete function's).
+ * The ranges come from `openRanges`: in the service, S3RestRangeReader's signed GETs
+ * (object-store.rest.s3.ts, composed in the complete function's composition).
  */
 export class RangedPackageInspector implements PackageInspector {
   constructor(

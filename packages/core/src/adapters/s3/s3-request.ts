@@ -16,6 +16,11 @@ export interface S3Connection {
   endpoint?: string;
   /** Defaults to the environment (on Lambda: the function role's session credentials). */
   credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
+  /**
+   * The transport; the global fetch unless given. A test passes its own to answer as S3 would (an
+   * outage, a missing version, a refused key) where no store can be made to fail that way on demand.
+   */
+  fetch?: typeof fetch;
 }
 
 export interface S3Call {
@@ -57,15 +62,21 @@ export function xmlText(xml: string, name: string): string | undefined {
 /** Every `<name>…</name>` record of a list answer (`Part`, `Version`, `DeleteMarker`), as XML. */
 export const xmlRecords = (xml: string, name: string): string[] => [...xml.matchAll(new RegExp(`<${name}>([\\s\\S]*?)</${name}>`, "g"))].map((m) => m[1]!);
 
+/** Text for an element of a request document (a part list, a DeleteObjects list). */
+export const xmlEscape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** An answer's body as text (an XML document). */
+export const answerText = (answer: S3Answer) => new TextDecoder().decode(answer.body ?? new Uint8Array());
+
 /** HEAD answers carry no body: S3's error is named by its status, as the SDK names it. */
 const HEAD_ERRORS: Record<number, string> = { 304: "NotModified", 400: "BadRequest", 403: "Forbidden", 404: "NotFound", 412: "PreconditionFailed" };
 
 /**
- * S3's REST calls for the few object operations the upload functions make, as SigV4-signed
- * fetches, the way aws-json-call.ts makes the JSON-protocol calls: @aws-sdk/client-s3 (with its
- * XML codec, checksum and endpoint-ruleset code, ~170 KB minified) would otherwise be parsed on
- * every cold start of complete and multipart, which run on every CI upload's path. What the SDK client does and
- * matters here is kept: path-style addressing on the local store, the body's SHA-256 signed
+ * S3's REST calls for the few object operations the functions make (complete, multipart, the
+ * reaper, the purger of deletes), as SigV4-signed fetches, the way aws-json-call.ts makes the
+ * JSON-protocol calls: @aws-sdk/client-s3 (with its XML codec, checksum and endpoint-ruleset code,
+ * ~170 KB minified) would otherwise be parsed on every cold start of those functions, complete and
+ * multipart on every CI upload's path. What the SDK client does and matters here is kept: path-style addressing on the local store, the body's SHA-256 signed
  * (x-amz-content-sha256), three attempts on throttling, 5xx and network errors, and a refusal named
  * by S3's error code (`NoSuchKey`, `PreconditionFailed`…) with its status, as the SDK's exceptions
  * are (AwsServiceError: `name`, `status`).
@@ -74,6 +85,7 @@ export class S3Requester {
   private readonly signer: SignatureV4;
   private readonly base: URL;
   private readonly pathPrefix: string;
+  private readonly fetch: typeof fetch;
 
   constructor(readonly connection: S3Connection) {
     this.signer = new SignatureV4({
@@ -85,6 +97,7 @@ export class S3Requester {
       uriEscapePath: false,
       applyChecksum: true,
     });
+    this.fetch = connection.fetch ?? ((input, init) => fetch(input, init));
     if (connection.endpoint) {
       this.base = new URL(connection.endpoint);
       this.pathPrefix = `${this.base.pathname.replace(/\/$/, "")}/${connection.bucket}`;
@@ -118,7 +131,7 @@ export class S3Requester {
       .map(([name, value]) => (value === "" ? rfc3986(name) : `${rfc3986(name)}=${rfc3986(value)}`))
       .join("&");
     const { host: _host, "content-length": _length, ...headers } = signed.headers;
-    const response = await fetch(`${this.base.protocol}//${this.base.host}${path}${queryString ? `?${queryString}` : ""}`, {
+    const response = await this.fetch(`${this.base.protocol}//${this.base.host}${path}${queryString ? `?${queryString}` : ""}`, {
       method: call.method,
       headers,
       ...(call.body !== undefined ? { body: call.body } : {}),
