@@ -13,8 +13,8 @@ function lazy(name, summary, load) {
   return { name, summary, run: async (args, io) => (await load()).run(args, io) };
 }
 var commands = [
-  lazy("upload", "Upload an APK or IPA to Hangar and print its share and download links", async () => (await import("./chunks/upload-TEEACDBD.js")).uploadCommand),
-  lazy("inspect", "Print the metadata of an APK or IPA (name, bundle id, version, icon, ...)", async () => (await import("./chunks/inspect-WEVLU2DT.js")).inspectCommand)
+  lazy("upload", "Upload an APK or IPA to Hangar and print its share and download links", async () => (await import("./chunks/upload-A6VWSVLW.js")).uploadCommand),
+  lazy("inspect", "Print the metadata of an APK or IPA (name, bundle id, version, icon, ...)", async () => (await import("./chunks/inspect-EX7KH2DO.js")).inspectCommand)
 ];
 
 // src/main.ts

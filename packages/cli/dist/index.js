@@ -22,7 +22,7 @@ import {
   mediaTypeFor,
   parseChangeKinds,
   uploadExitCode
-} from "./chunks/chunk-HYEZN3TO.js";
+} from "./chunks/chunk-S7BQQWCH.js";
 import "./chunks/chunk-3WA5LAVB.js";
 import {
   HangarAbortError,

@@ -2,7 +2,7 @@ import {
   FileRangeReader,
   InspectError,
   inspectPackage
-} from "./chunk-VAN74TNP.js";
+} from "./chunk-3R4D53VR.js";
 import "./chunk-AEPEW2SX.js";
 import {
   EXIT_FAILURE,

@@ -1121,7 +1121,7 @@ async function run(args, io) {
   try {
     if (opts.verify) {
       if (opts.verbose) err("hangar: checking the package locally\n");
-      const { checkPackage } = await import("./check-package-BCTXDXEB.js");
+      const { checkPackage } = await import("./check-package-QXWNTBHA.js");
       await checkPackage(opts.file, fileName);
     }
     const client = new HangarClient({ url: opts.url, clientId: opts.clientId, clientSecret: opts.clientSecret, retry: opts.retry });

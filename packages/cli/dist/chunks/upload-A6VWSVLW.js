@@ -12,7 +12,7 @@ import {
   run,
   uploadCommand,
   uploadExitCode
-} from "./chunk-HYEZN3TO.js";
+} from "./chunk-S7BQQWCH.js";
 import "./chunk-3WA5LAVB.js";
 import "./chunk-3VOYXSK4.js";
 import "./chunk-OA5U4LFR.js";

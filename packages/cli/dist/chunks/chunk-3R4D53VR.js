@@ -3179,13 +3179,14 @@ function decodeName(bytes) {
 // ../inspect/src/zip/inflate-entry.ts
 var SYNC_INFLATE_MAX_BYTES = 64 * 1024;
 var DEFLATE_OVERHEAD_BYTES = 64;
+var SYNC_INFLATE_UNAVAILABLE = "ERR_ZLIB_SYNC_UNAVAILABLE";
 function inflateBounded(compressed, declaredSize, name) {
   const options = { maxOutputLength: Math.max(declaredSize, 1) };
   if (declaredSize <= SYNC_INFLATE_MAX_BYTES && compressed.length <= declaredSize + DEFLATE_OVERHEAD_BYTES) {
     try {
       return Promise.resolve((0, zlib_compat_exports.inflateRawSync)(compressed, options));
     } catch (error) {
-      return Promise.reject(inflateError(error, declaredSize, name));
+      if (error.code !== SYNC_INFLATE_UNAVAILABLE) return Promise.reject(inflateError(error, declaredSize, name));
     }
   }
   return new Promise((resolve, reject) => {
