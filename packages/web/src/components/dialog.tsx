@@ -1,4 +1,5 @@
 import { useEffect, useRef, type ReactNode } from "react";
+import { flushSync } from "react-dom";
 import "../styles/dialog.css";
 
 /**
@@ -28,9 +29,12 @@ export function Dialog({ open, title, description, onClose, children, id }: { op
       className="dialog"
       aria-labelledby={`${id}-title`}
       aria-describedby={description ? `${id}-description` : undefined}
-      // Escape (the `cancel` event) and close() both end here: the parent's state follows the element.
+      // Escape (the `cancel` event) and close() both end here: the parent's state follows the element,
+      // at once. React gives `close` no urgent priority, so its update could wait while the opener,
+      // focused again, is pressed: open → closed → open then renders as "still open" and nothing
+      // calls showModal() (a quick Escape then Enter left the dialog shut).
       onClose={() => {
-        onClose();
+        flushSync(onClose);
         opener.current?.focus();
       }}
     >
