@@ -1,21 +1,9 @@
-import { fromEnv } from "@aws-sdk/credential-provider-env";
-import { Hash } from "@smithy/hash-node";
 import { HttpRequest } from "@smithy/protocol-http";
-import { SignatureV4 } from "@smithy/signature-v4";
-import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from "@smithy/types";
 import { AwsServiceError, withRetries } from "../../aws/aws-json-call";
-import { encodeKey, rfc3986 } from "./url-signer.s3";
+import { rfc3986, s3Endpoint, type S3Endpoint, type S3Location } from "./s3-endpoint";
 
-/**
- * Where a bucket is and how to sign for it: the same options S3UrlSigner takes.
- */
-export interface S3Connection {
-  bucket: string;
-  region: string;
-  /** Path-style endpoint (local store); unset = the bucket's virtual-hosted AWS endpoint. */
-  endpoint?: string;
-  /** Defaults to the environment (on Lambda: the function role's session credentials). */
-  credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
+/** Where a bucket is and how to sign for it (as S3UrlSigner), and the transport. */
+export interface S3Connection extends S3Location {
   /**
    * The transport; the global fetch unless given. A test passes its own to answer as S3 would (an
    * outage, a missing version, a refused key) where no store can be made to fail that way on demand.
@@ -82,29 +70,12 @@ const HEAD_ERRORS: Record<number, string> = { 304: "NotModified", 400: "BadReque
  * are (AwsServiceError: `name`, `status`).
  */
 export class S3Requester {
-  private readonly signer: SignatureV4;
-  private readonly base: URL;
-  private readonly pathPrefix: string;
+  private readonly endpoint: S3Endpoint;
   private readonly fetch: typeof fetch;
 
   constructor(readonly connection: S3Connection) {
-    this.signer = new SignatureV4({
-      service: "s3",
-      region: connection.region,
-      credentials: connection.credentials ?? fromEnv(),
-      sha256: Hash.bind(null, "sha256"),
-      // S3 signs the path as sent: encoded once, never twice.
-      uriEscapePath: false,
-      applyChecksum: true,
-    });
+    this.endpoint = s3Endpoint(connection, true);
     this.fetch = connection.fetch ?? ((input, init) => fetch(input, init));
-    if (connection.endpoint) {
-      this.base = new URL(connection.endpoint);
-      this.pathPrefix = `${this.base.pathname.replace(/\/$/, "")}/${connection.bucket}`;
-    } else {
-      this.base = new URL(`https://${connection.bucket}.s3.${connection.region}.amazonaws.com`);
-      this.pathPrefix = "";
-    }
   }
 
   /** The answer of a 2xx, or throws: an AwsServiceError when S3 refused, after three attempts where retrying can help. */
@@ -113,25 +84,26 @@ export class S3Requester {
   }
 
   private async attempt(call: S3Call, timeoutMs: number): Promise<S3Answer> {
-    const path = `${this.pathPrefix}/${encodeKey(call.key)}`;
+    const { base, signer } = this.endpoint;
+    const path = this.endpoint.objectPath(call.key);
     const query = call.query ?? {};
     const request = new HttpRequest({
       method: call.method,
-      protocol: this.base.protocol,
-      hostname: this.base.hostname,
-      ...(this.base.port ? { port: Number(this.base.port) } : {}),
+      protocol: base.protocol,
+      hostname: base.hostname,
+      ...(base.port ? { port: Number(base.port) } : {}),
       path,
       query,
-      headers: { host: this.base.host, ...(call.body !== undefined ? { "content-length": String(byteLength(call.body)) } : {}), ...call.headers },
+      headers: { host: base.host, ...(call.body !== undefined ? { "content-length": String(byteLength(call.body)) } : {}), ...call.headers },
       ...(call.body !== undefined ? { body: call.body } : {}),
     });
-    const signed = await this.signer.sign(request);
+    const signed = await signer.sign(request);
     // Encoded exactly as signed (URLSearchParams would write spaces as "+").
     const queryString = Object.entries(query)
       .map(([name, value]) => (value === "" ? rfc3986(name) : `${rfc3986(name)}=${rfc3986(value)}`))
       .join("&");
     const { host: _host, "content-length": _length, ...headers } = signed.headers;
-    const response = await this.fetch(`${this.base.protocol}//${this.base.host}${path}${queryString ? `?${queryString}` : ""}`, {
+    const response = await this.fetch(`${base.protocol}//${base.host}${path}${queryString ? `?${queryString}` : ""}`, {
       method: call.method,
       headers,
       ...(call.body !== undefined ? { body: call.body } : {}),

@@ -1,24 +1,9 @@
-import { fromEnv } from "@aws-sdk/credential-provider-env";
-import { Hash } from "@smithy/hash-node";
 import { HttpRequest } from "@smithy/protocol-http";
-import { SignatureV4 } from "@smithy/signature-v4";
-import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from "@smithy/types";
 import type { PartSigner, PresignGetInput, PresignPartInput, PresignPutInput, UrlSigner } from "../../ports";
 import { contentDisposition } from "./content-disposition";
+import { rfc3986, s3Endpoint, type S3Endpoint, type S3Location } from "./s3-endpoint";
 
-export interface S3UrlSignerOptions {
-  bucket: string;
-  region: string;
-  /** Path-style endpoint (local store); unset = the bucket's virtual-hosted AWS endpoint. */
-  endpoint?: string;
-  /** Defaults to the environment (on Lambda: the function role's session credentials). */
-  credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
-}
-
-/** SigV4's URI encoding (RFC 3986 unreserved characters only), used for path and query alike. */
-export const rfc3986 = (s: string) =>
-  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-export const encodeKey = (key: string) => key.split("/").map(rfc3986).join("/");
+export type S3UrlSignerOptions = S3Location;
 
 /**
  * Presigns S3 URLs with SigV4 alone. Presigning is pure computation, so the functions that only
@@ -27,27 +12,10 @@ export const encodeKey = (key: string) => key.split("/").map(rfc3986).join("/");
  * signatures exactly as S3 does, and the tests compare them with the SDK presigner's.
  */
 export class S3UrlSigner implements UrlSigner, PartSigner {
-  private readonly signer: SignatureV4;
-  private readonly base: URL;
-  private readonly pathPrefix: string;
+  private readonly endpoint: S3Endpoint;
 
-  constructor(private readonly options: S3UrlSignerOptions) {
-    this.signer = new SignatureV4({
-      service: "s3",
-      region: options.region,
-      credentials: options.credentials ?? fromEnv(),
-      sha256: Hash.bind(null, "sha256"),
-      // S3 signs the path as sent: encoded once, never twice.
-      uriEscapePath: false,
-      applyChecksum: false,
-    });
-    if (options.endpoint) {
-      this.base = new URL(options.endpoint);
-      this.pathPrefix = `/${options.bucket}`;
-    } else {
-      this.base = new URL(`https://${options.bucket}.s3.${options.region}.amazonaws.com`);
-      this.pathPrefix = "";
-    }
+  constructor(options: S3UrlSignerOptions) {
+    this.endpoint = s3Endpoint(options, false);
   }
 
   private async presign(
@@ -57,19 +25,20 @@ export class S3UrlSigner implements UrlSigner, PartSigner {
     headers: Record<string, string>,
     query: Record<string, string>,
   ): Promise<string> {
-    const host = this.base.host;
+    const { base, signer } = this.endpoint;
+    const host = base.host;
     const request = new HttpRequest({
       method,
-      protocol: this.base.protocol,
-      hostname: this.base.hostname,
-      ...(this.base.port ? { port: Number(this.base.port) } : {}),
-      path: `${this.base.pathname.replace(/\/$/, "")}${this.pathPrefix}/${encodeKey(key)}`,
+      protocol: base.protocol,
+      hostname: base.hostname,
+      ...(base.port ? { port: Number(base.port) } : {}),
+      path: this.endpoint.objectPath(key),
       // UNSIGNED-PAYLOAD is hoisted into the query, as S3's own presigner does: the body is
       // not known when the URL is made.
       headers: { host, "X-Amz-Content-Sha256": "UNSIGNED-PAYLOAD", ...headers },
       query,
     });
-    const signed = await this.signer.presign(request, {
+    const signed = await signer.presign(request, {
       expiresIn,
       signableHeaders: new Set(Object.keys(headers)),
     });
@@ -78,7 +47,7 @@ export class S3UrlSigner implements UrlSigner, PartSigner {
     const queryString = Object.entries(signed.query ?? {})
       .map(([name, value]) => `${rfc3986(name)}=${rfc3986(Array.isArray(value) ? value.join(",") : (value ?? ""))}`)
       .join("&");
-    return `${this.base.protocol}//${host}${signed.path}?${queryString}`;
+    return `${base.protocol}//${host}${signed.path}?${queryString}`;
   }
 
   presignPut({ key, size, contentType, expiresInSeconds }: PresignPutInput): Promise<string> {
