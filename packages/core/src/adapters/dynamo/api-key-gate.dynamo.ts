@@ -1,6 +1,7 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { ApiKey, ApiKeyGate, KeyAdmission } from "../../ports";
-import type { DynamoRateLimiter, UpdateParts } from "./rate-limiter.dynamo";
+import { updateExpression, type DynamoRateLimiter } from "./rate-limiter.dynamo";
 import type { DynamoUsage } from "./usage.dynamo";
 import { dynamoFailure, isConditionFailure } from "./dynamo-errors";
 import { keys } from "./table-keys";
@@ -56,7 +57,7 @@ export class DynamoApiKeyGate implements ApiKeyGate {
           new UpdateCommand({
             TableName: this.tableName,
             Key: keys.apiKey(clientId),
-            UpdateExpression: joinUpdates(parts),
+            UpdateExpression: updateExpression(parts),
             ConditionExpression: ["secretHash = :secretHash AND #status = :active", ...parts.map((p) => p.condition)].join(" AND "),
             ExpressionAttributeNames: { "#status": "status" },
             ExpressionAttributeValues: Object.assign({ ":secretHash": secretHash, ":active": "active" }, ...parts.map((p) => p.values)),
@@ -69,7 +70,9 @@ export class DynamoApiKeyGate implements ApiKeyGate {
         return { apiKey: toKey(Attributes!), decision: rate.decide(Attributes) };
       } catch (error) {
         if (!isConditionFailure(error)) throw dynamoFailure("UpdateItem(api key admission)", error);
-        const item = flatItem((error as { Item?: Record<string, { S?: string; N?: string }> }).Item);
+        // The item a failed condition hands back comes with the error, not converted by the document client.
+        const raw = (error as { Item?: Parameters<typeof unmarshall>[0] }).Item;
+        const item = raw ? unmarshall(raw) : undefined;
         if (!item) return { apiKey: undefined };
         if (item.secretHash !== secretHash || item.status !== "active") return { apiKey: toKey(item) };
         // The right secret: a full current window refuses it; anything else is a rollover to make.
@@ -79,26 +82,4 @@ export class DynamoApiKeyGate implements ApiKeyGate {
     }
     throw dynamoFailure("UpdateItem(api key admission)", new Error(`no admission after ${ATTEMPTS} attempts`));
   }
-}
-
-/**
- * The item a failed condition hands back is not converted by the document client (it comes with
- * the error): its string and number attributes are all this reads.
- */
-function flatItem(raw: Record<string, { S?: string; N?: string }> | undefined): Record<string, any> | undefined {
-  if (!raw) return undefined;
-  return Object.fromEntries(Object.entries(raw).map(([name, v]) => [name, v.S ?? (v.N === undefined ? undefined : Number(v.N))]));
-}
-
-/** `ADD a :x SET b = :y` + `ADD c :z SET d = :w` → `ADD a :x, c :z SET b = :y, d = :w`: one clause of each kind. */
-function joinUpdates(parts: UpdateParts[]): string {
-  const clauses = new Map<string, string[]>();
-  for (const { update } of parts) {
-    for (const m of update.matchAll(/(ADD|SET|REMOVE)\s+(.*?)(?=\s+(?:ADD|SET|REMOVE)\s|$)/g)) {
-      const list = clauses.get(m[1]!) ?? [];
-      list.push(m[2]!.trim());
-      clauses.set(m[1]!, list);
-    }
-  }
-  return [...clauses].map(([kind, list]) => `${kind} ${list.join(", ")}`).join(" ");
 }

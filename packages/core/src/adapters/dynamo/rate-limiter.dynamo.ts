@@ -54,8 +54,8 @@ export class DynamoRateLimiter<Rule extends string = string> {
     const isCurrent = (item: Record<string, unknown> | undefined) => itemWindow(item) >= window.start;
     return {
       window,
-      same: { update: "ADD rateCount :rateOne", condition: "rateWindow >= :rateWindow AND rateCount < :rateLimit", values: { ...values, ":rateLimit": settings.limit } },
-      fresh: { update: "SET rateWindow = :rateWindow, rateCount = :rateOne", condition: "(attribute_not_exists(rateWindow) OR rateWindow < :rateWindow)", values },
+      same: { add: ["rateCount :rateOne"], condition: "rateWindow >= :rateWindow AND rateCount < :rateLimit", values: { ...values, ":rateLimit": settings.limit } },
+      fresh: { set: ["rateWindow = :rateWindow", "rateCount = :rateOne"], condition: "(attribute_not_exists(rateWindow) OR rateWindow < :rateWindow)", values },
       isCurrent,
       decide: (item) => {
         // `item` is the one before this update: its count of this window, or none (a fresh window).
@@ -122,11 +122,22 @@ export class DynamoRateLimiter<Rule extends string = string> {
   }
 }
 
-/** Parts of an UpdateItem: an expression clause, its condition (parenthesized if it has an OR: DynamoDB refuses redundant parentheses) and their values. */
+/**
+ * Parts of an UpdateItem that several counters share: their ADD and SET actions, their condition
+ * (parenthesized if it has an OR: DynamoDB refuses redundant parentheses) and their values.
+ */
 export interface UpdateParts {
-  update: string;
+  add?: string[];
+  set?: string[];
   condition: string;
   values: Record<string, unknown>;
+}
+
+/** The update expression of several parts: one ADD clause and one SET clause. */
+export function updateExpression(parts: readonly UpdateParts[]): string {
+  const add = parts.flatMap((p) => p.add ?? []);
+  const set = parts.flatMap((p) => p.set ?? []);
+  return [add.length > 0 ? `ADD ${add.join(", ")}` : "", set.length > 0 ? `SET ${set.join(", ")}` : ""].filter(Boolean).join(" ");
 }
 
 /** One rule's counter kept on another item (DynamoRateLimiter.onItem). */

@@ -1,6 +1,7 @@
 import { BatchWriteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { UsageCounter, UsageDay, UsageReader } from "../../ports";
 import { dynamoFailure, getItem, untilProcessed } from "./dynamo-errors";
+import type { UpdateParts } from "./rate-limiter.dynamo";
 import { keys } from "./table-keys";
 
 /** Day items outlive the 30 days the dashboard shows by a few days, then TTL removes them. */
@@ -46,12 +47,12 @@ export class DynamoUsage implements UsageCounter, UsageReader {
    * whose numbers `carryOver` then adds to that day's item. Readers add the key item's day to the
    * day items (days, lastUsedAt), so the dashboard reads the same numbers as before.
    */
-  onItem(at: Date) {
+  onItem(at: Date): { same: UpdateParts; fresh: UpdateParts; isCurrent(item: Record<string, unknown> | undefined): boolean } {
     const values = { ":usageDay": dayOf(at), ":usageOne": 1, ":usageAt": at.toISOString() };
     return {
-      same: { update: "ADD usageRequests :usageOne SET lastUsedAt = :usageAt", condition: "usageDay = :usageDay", values },
+      same: { add: ["usageRequests :usageOne"], set: ["lastUsedAt = :usageAt"], condition: "usageDay = :usageDay", values },
       fresh: {
-        update: "SET usageDay = :usageDay, usageRequests = :usageOne, lastUsedAt = :usageAt",
+        set: ["usageDay = :usageDay", "usageRequests = :usageOne", "lastUsedAt = :usageAt"],
         condition: "(attribute_not_exists(usageDay) OR usageDay <> :usageDay)",
         values,
       },
