@@ -1,13 +1,13 @@
 /**
- * What each route of routes.ts answers, beside what it takes in (route-input.ts): its success
+ * What each route of routes.ts answers, beside what it takes in (route-input/): its success
  * statuses with their bodies (the zod schemas of openapi/answers.schema.ts, or a media type for
  * pages, manifests, images and tarballs), the headers it sets, the errors of its own (codes by
  * status) and one example request and answer. openapi/openapi-document.ts builds the OpenAPI 3.1
- * document from routes.ts, route-input.ts and this table; the errors every route of a kind
- * answers (auth, body, path ids, 5xx) are derived there from routes.ts and route-input.ts, so a
+ * document from routes.ts, route-input/ and this table; the errors every route of a kind
+ * answers (auth, body, path ids, 5xx) are derived there from routes.ts and route-input/, so a
  * row names only what its use case adds.
  *
- * A table of its own, like route-input.ts and for the same reason: the stack, the local server
+ * A table of its own, like route-input/ and for the same reason: the stack, the local server
  * and the fallback read routes.ts without loading zod. Type-checked to name every route exactly
  * once; only the openapi function and the tests import it.
  */
@@ -43,7 +43,7 @@ export interface RouteOutput {
   answers: readonly Answer[];
   /** Errors of the route's own use case, by status (the derived ones are openapi-document.ts's). */
   errors?: Readonly<Partial<Record<number, readonly string[]>>>;
-  /** An example request body (routes with a JSON body); it must parse with the route-input.ts schema. */
+  /** An example request body (routes with a JSON body); it must parse with the route-input/ schema. */
   request?: unknown;
 }
 

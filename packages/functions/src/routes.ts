@@ -4,8 +4,8 @@
  * and the middleware reads each route's auth kind from it, so the runtimes cannot drift apart.
  *
  * What each route takes in (its body, query and path-parameter schemas) and how it faces its
- * clients (its kind) is declared beside it, per route key, in route-input.ts: a table apart so
- * that this file stays free of zod and of core (see route-input.ts for why), and type-checked to
+ * clients (its kind) is declared beside it, per route key, in route-input/: a table apart so
+ * that this file stays free of zod and of core (see route-input/ for why), and type-checked to
  * cover every route here.
  *
  * Adding an endpoint is one row in `routes`, its row in route-input/<function>.ts, and its handler in the

@@ -62,7 +62,7 @@ describe("the OpenAPI document (GET /api/openapi.json, docs/openapi.json)", () =
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it("documents each route's request as route-input.ts parses it: path and query parameters, the JSON body", () => {
+  it("documents each route's request as route-input/ parses it: path and query parameters, the JSON body", () => {
     for (const route of routes) {
       const op = operationOf(route)!;
       const input = inputOf(routeKey(route))!;

@@ -5,7 +5,7 @@ import { routeKey, routes } from "../src/routes";
 const paramsOf = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).sort();
 const input = (key: string) => (routeInput as Record<string, RouteInput>)[key]!;
 
-describe("route-input.ts declares every route's input", () => {
+describe("route-input/ declares every route's input", () => {
   it("has exactly one row per route of routes.ts", () => {
     expect(Object.keys(routeInput).sort()).toEqual(routes.map(routeKey).sort());
   });

@@ -8,7 +8,7 @@ export const AUDIT_PAGE_SIZE = 50;
 /** A user id as this service issues them (`usr_` + base62), bounded like the session cookie's. */
 const USER_ID = /^usr_[A-Za-z0-9]{1,40}$/;
 
-/** `{workspaceId}` of the audit route: another shape names no workspace (404, route-input.ts). */
+/** `{workspaceId}` of the audit route: another shape names no workspace (404, route-input/). */
 export const AuditWorkspaceRef = z.object({ workspaceId: z.string().check(z.regex(WORKSPACE_ID, "is not a workspace id")) });
 export type AuditWorkspaceRef = z.infer<typeof AuditWorkspaceRef>;
 

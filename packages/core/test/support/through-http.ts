@@ -1,6 +1,6 @@
 /**
  * The use cases as a request reaches them: each takes typed input that the HTTP layer parsed
- * with the schemas of packages/functions/src/route-input.ts (body, query, path parameters; a
+ * with the schemas of packages/functions/src/route-input/ (body, query, path parameters; a
  * malformed id answers the resource's 404). These wrappers do exactly that parsing with the same
  * core schemas, so tests written against raw requests (a body with a bad field, an id of the
  * wrong shape) keep asserting the answers clients get, while the use cases themselves take

@@ -33,7 +33,7 @@ import { clearedSessionCookie, deviceCookie, readDeviceCookie, readSessionCookie
 
 /**
  * The accounts API (docs/accounts.md): one function for sign-up, verification, sign-in and
- * sessions, profile and passwords. Its routes are of the dashboard kind (route-input.ts): the
+ * sessions, profile and passwords. Its routes are of the dashboard kind (route-input/): the
  * same-origin check and the security headers on every one; session routes then authenticate by
  * cookie. Bodies and ids arrive parsed; use cases live in core; this file only translates HTTP.
  */

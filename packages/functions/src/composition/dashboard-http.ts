@@ -18,7 +18,7 @@ export const sessionCookie: SessionCookie = {
 };
 
 /**
- * What routes of the dashboard kind (route-input.ts) run first: the same-origin guard (CSRF)
+ * What routes of the dashboard kind (route-input/) run first: the same-origin guard (CSRF)
  * before anything else, and the account API's security headers on every answer.
  */
 export function dashboardMiddlewares(): Middleware[] {

@@ -25,7 +25,7 @@ export interface HangarContext extends Context {
   tester?: TesterSession;
   /** The update token's grant (`auth: "updateToken"`): one project's latest build, nothing else. */
   updateToken?: UpdateGrant;
-  /** The JSON body, parsed with the route's body schema (route-input.ts). */
+  /** The JSON body, parsed with the route's body schema (route-input/). */
   body?: unknown;
   /** The path parameters, parsed with the route's params schema. */
   params?: unknown;
@@ -46,7 +46,7 @@ type AuthContext<A extends RouteAuth> = A extends "apiKey"
 
 /**
  * The context a handler of route K sees: typed by its row in routes.ts (the caller) and in
- * route-input.ts (body, params, query, already parsed): no `context.apiKey!`, no `unknown` body.
+ * route-input/ (body, params, query, already parsed): no `context.apiKey!`, no `unknown` body.
  */
 export type ContextFor<K extends RouteKey> = HangarContext &
   AuthContext<AuthOf<K>> & { body: BodyOf<K>; params: ParamsOf<K>; query: QueryOf<K> };

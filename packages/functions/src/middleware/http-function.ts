@@ -14,7 +14,7 @@ import { pathParams, queryInput } from "./request-params";
 
 /**
  * One endpoint of a function: its handler, typed by its route's rows in routes.ts (the caller:
- * `context.session` / `context.apiKey`) and route-input.ts (`context.body`, `context.params`,
+ * `context.session` / `context.apiKey`) and route-input/ (`context.body`, `context.params`,
  * `context.query`, already parsed). A handler only translates HTTP: it calls a use case with
  * that typed input and shapes the answer.
  */
@@ -32,7 +32,7 @@ type SomeEndpoint = { handler: (event: HttpEvent, context: never) => Promise<Htt
  * (its storage, its cookie names), handed in by the function rather than imported here, so a
  * function without authenticated routes (share, download, the fallback) does not load the
  * composition root or the SDK clients behind it. Body, query and params parsing need nothing
- * and are built here from route-input.ts.
+ * and are built here from route-input/.
  */
 export interface RouteMiddlewares {
   /** Routes with `auth: "apiKey"`. */
@@ -59,11 +59,11 @@ export interface FunctionOptions {
 const parserOf = (schema: NonNullable<RouteInput["body"]>) =>
   typeof schema === "function" ? schema : (raw: unknown) => parseInput(schema, raw);
 
-/** The route's middlewares, outermost first, from its rows in routes.ts and route-input.ts. */
+/** The route's middlewares, outermost first, from its rows in routes.ts and route-input/. */
 function chainOf(fn: RouteFunctionName, route: RouteDefinition, middlewares: RouteMiddlewares): Middleware[] {
   const key = routeKey(route);
   const input = inputOf(key);
-  if (!input) throw new Error(`${fn}: ${key} has no row in route-input.ts`);
+  if (!input) throw new Error(`${fn}: ${key} has no row in route-input/`);
   const chain: Middleware[] = [];
   if (input.kind === "dashboard") {
     if (!middlewares.dashboard) throw new Error(`${fn}: no dashboard middlewares for ${key}`);

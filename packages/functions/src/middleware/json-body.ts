@@ -5,7 +5,7 @@ import { BodyTooLargeError, InvalidJsonError, UnsupportedBodyTypeError } from ".
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
 /**
- * Parses the JSON body, then checks it with the route's schema (route-input.ts) into
+ * Parses the JSON body, then checks it with the route's schema (route-input/) into
  * context.body. Our own rather than @middy/http-json-body-parser: that one answers malformed
  * JSON with 422 and has no size cap, and our contract is 400/413/415 codes.
  */

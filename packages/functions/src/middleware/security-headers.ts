@@ -16,7 +16,7 @@ const withHeaders = (response: HttpResult | null): HttpResult | null =>
   response && { ...response, headers: { ...response.headers, ...ACCOUNT_API_HEADERS } };
 
 /**
- * The dashboard routes' headers (route-input.ts kind `dashboard`), on success and error answers
+ * The dashboard routes' headers (route-input/ kind `dashboard`), on success and error answers
  * alike: http-function.ts runs a route's after/onError hooks outside the envelope, so they see
  * the finished answer, the error envelope's included.
  *

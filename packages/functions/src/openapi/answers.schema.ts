@@ -1,7 +1,7 @@
 /**
  * What the API answers, as zod schemas: the response bodies of route-output.ts, turned into the
  * OpenAPI document's JSON Schemas by zod 4's `toJSONSchema` (openapi-document.ts), as the request
- * schemas of route-input.ts are.
+ * schemas of route-input/ are.
  *
  * The use cases build their answers as TypeScript types (core's dashboard-answers.ts,
  * workspace-answers.ts, the `*-schema` modules); these schemas describe the same shapes for

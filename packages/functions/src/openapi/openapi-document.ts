@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document of the whole API, built from the three route tables: routes.ts (paths,
- * methods, auth), route-input.ts (the zod schemas every request is parsed with) and
+ * methods, auth), route-input/ (the zod schemas every request is parsed with) and
  * route-output.ts (answers, headers, the use cases' own errors, examples). zod 4's `toJSONSchema`
  * turns both kinds of schema into JSON Schema 2020-12, the dialect OpenAPI 3.1 uses, so the
  * document describes exactly what the middleware accepts: there is no second description to
@@ -100,7 +100,7 @@ const RATE_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit
 /** Routes whose answers carry the rate-limit headers: the API key's routes and the dashboard's upload routes. */
 const rateLimited = (route: RouteDefinition) => route.auth === "apiKey" || (route.auth === "session" && ["presign", "multipart", "complete"].includes(route.fn));
 
-/** The errors every route of its kind answers, by status: codes derived from routes.ts and route-input.ts. */
+/** The errors every route of its kind answers, by status: codes derived from routes.ts and route-input/. */
 function derivedErrors(route: RouteDefinition, input: RouteInput): Map<number, Set<string>> {
   const errors = new Map<number, Set<string>>();
   const add = (status: number, ...codes: string[]) => {
@@ -199,7 +199,7 @@ function operation(route: RouteDefinition): Json {
   const key = routeKey(route);
   const input = inputOf(key);
   const own = outputOf(key);
-  if (!input || !own) throw new Error(`openapi: ${key} has no row in route-input.ts or route-output.ts`);
+  if (!input || !own) throw new Error(`openapi: ${key} has no row in route-input/ or route-output.ts`);
   const head = "sameAsGet" in own;
   const row = head ? outputOf(`GET ${route.path}`) : own;
   if (!row || "sameAsGet" in row) throw new Error(`openapi: ${key} is the same as a GET that has no row`);
@@ -260,7 +260,7 @@ const TAGS: Partial<Record<RouteFunctionName, string>> = {
 const DESCRIPTION = [
   "Hangar distributes APK and IPA builds: CI uploads with an API key, testers install from share links, the dashboard manages projects, keys, workspaces, testers and webhooks.",
   "",
-  "Generated from the service's route tables (routes.ts, route-input.ts, route-output.ts) and their zod schemas; see the README's API section for the rules behind each answer.",
+  "Generated from the service's route tables (routes.ts, route-input/, route-output.ts) and their zod schemas; see the README's API section for the rules behind each answer.",
   "Every error is JSON `{error: {code, message, requestId, …details}}` (pages answer browsers with a page of the same status); every answer carries `X-Request-Id`.",
   "Dashboard routes take the session cookie, and state-changing ones must come from the dashboard's origin with `Content-Type: application/json` (403 `cross_origin_request` otherwise).",
 ].join("\n");
