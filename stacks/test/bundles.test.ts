@@ -85,7 +85,10 @@ describe("function bundles", () => {
   it("presign carries the table client and the URL signer only: no S3 client, mail, webhook delivery, inspector or event code", async () => {
     const presign = await carriedInputs(functions.presign.handler);
     expect(presign.some((i) => i.endsWith("adapters/s3/url-signer.s3.ts"))).toBe(true);
-    expect(presign.some((i) => i.includes("node_modules/@aws-sdk/client-dynamodb/"))).toBe(true);
+    // The table is spoken to by DynamoJsonClient, with lib-dynamodb's command classes (what the
+    // repositories build; they bring client-dynamodb's commands, which nothing sends).
+    expect(presign.some((i) => i.endsWith("adapters/dynamo/document-client.ts"))).toBe(true);
+    expect(presign.some((i) => i.includes("node_modules/@aws-sdk/lib-dynamodb/"))).toBe(true);
     expect(
       presign.filter(
         (i) =>

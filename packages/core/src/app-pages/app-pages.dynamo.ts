@@ -1,8 +1,9 @@
-import { DeleteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { transact, type TransactItem } from "../adapters/dynamo/counted-limits.dynamo";
 import { conditionalWrite, dynamoFailure, getItem } from "../adapters/dynamo/dynamo-errors";
 import { gsi1, keys } from "../adapters/dynamo/table-keys";
 import type { AppPageProject, AppPageState, AppPageStore, UpdateTokenRecord, UpdateTokenStore } from "./app-page-store.port";
+import type { DocumentClient } from "../adapters/dynamo/document-client";
 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
@@ -34,7 +35,7 @@ function toProject(item: Record<string, unknown>): AppPageProject {
  */
 export class DynamoAppPages implements AppPageStore {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 
@@ -118,7 +119,7 @@ function toToken(item: Record<string, unknown>): UpdateTokenRecord {
  */
 export class DynamoUpdateTokens implements UpdateTokenStore {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 

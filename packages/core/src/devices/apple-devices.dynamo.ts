@@ -1,7 +1,8 @@
-import { UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { conditionalWrite, queryAll } from "../adapters/dynamo/dynamo-errors";
 import { keys } from "../adapters/dynamo/table-keys";
 import type { AppleDeviceStore, RegistrableDevice } from "../ports/apple-device-registry.port";
+import type { DocumentClient } from "../adapters/dynamo/document-client";
 
 /**
  * The device items (docs/data-model.md, `WORKSPACE#<ws>` / `DEVICE#<UDID>`) as "Register with
@@ -11,7 +12,7 @@ import type { AppleDeviceStore, RegistrableDevice } from "../ports/apple-device-
  */
 export class DynamoAppleDeviceStore implements AppleDeviceStore {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 

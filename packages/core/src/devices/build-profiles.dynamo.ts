@@ -1,7 +1,7 @@
-import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { getItem } from "../adapters/dynamo/dynamo-errors";
 import { keys } from "../adapters/dynamo/table-keys";
 import type { BuildProfile, BuildProfiles } from "./build-verdicts";
+import type { DocumentClient } from "../adapters/dynamo/document-client";
 
 /** The stored UDIDs as a list, whether written as a list or a string set. */
 function udidsOf(value: unknown): string[] | undefined {
@@ -17,7 +17,7 @@ function udidsOf(value: unknown): string[] | undefined {
  */
 export class DynamoBuildProfiles implements BuildProfiles {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 

@@ -1,8 +1,9 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { cancelledConditions, conditionalWrite, dynamoFailure, getItem, isConditionFailure, queryAll } from "../adapters/dynamo/dynamo-errors";
 import { gsi1, keys } from "../adapters/dynamo/table-keys";
 import type { DeviceClaim } from "./device-cookie";
 import type { DeviceRecord, DeviceStore, EnrolledDevice, EnrollmentRecord, EnrollmentStore, RecordOptions, RecordOutcome, TesterWorkspaces } from "./device-store.port";
+import type { DocumentClient } from "../adapters/dynamo/document-client";
 
 type Item = Record<string, any>;
 
@@ -33,7 +34,7 @@ function toRecord(item: Item): DeviceRecord {
  */
 export class DynamoDevices implements DeviceStore, EnrollmentStore, TesterWorkspaces {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 

@@ -3,12 +3,12 @@ import {
   BatchWriteCommand,
   PutCommand,
   UpdateCommand,
-  type DynamoDBDocumentClient,
 } from "@aws-sdk/lib-dynamodb";
 import { conditionalWrite, dynamoFailure, getItem, isConditionFailure, queryAll, untilProcessed } from "../adapters/dynamo/dynamo-errors";
 import { gsi1, keys } from "../adapters/dynamo/table-keys";
 import type { DistributionRecord, DistributionStore, NewRecipient, Recipient } from "./distribution.port";
 import type { RecipientStatus } from "./distribution.schema";
+import type { DocumentClient } from "../adapters/dynamo/document-client";
 
 /**
  * Parallel conditional puts of one distribution: 1,000 recipients are ~16 rounds of 64 (the SDK's
@@ -71,7 +71,7 @@ function toDistribution(item: Record<string, any>): DistributionRecord {
  */
 export class DynamoDistributions implements DistributionStore {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 

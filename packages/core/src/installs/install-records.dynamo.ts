@@ -1,4 +1,4 @@
-import { DeleteCommand, type DynamoDBDocumentClient, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { StageSecret } from "../ports";
 import { transact } from "../adapters/dynamo/counted-limits.dynamo";
 import { dynamoFailure, getItem, isConditionFailure, queryAll } from "../adapters/dynamo/dynamo-errors";
@@ -8,6 +8,7 @@ import { batchWrite } from "../adapters/dynamo/usage.dynamo";
 import { installLinkHash, installLinkToken } from "../testers/install-link";
 import type { FoundInstallLink, InstallEvent, InstallRecord, InstallRecords } from "./install-records.port";
 import type { DeviceFamily } from "./installs.schema";
+import type { DocumentClient } from "../adapters/dynamo/document-client";
 
 /** The trace a deleted build's personal link leaves: the key, the reason and a TTL, nothing of the tester. */
 export const ENDED_INSTALL_LINK_TYPE = "installLink-ended";
@@ -51,7 +52,7 @@ const expiryOf = (value: unknown) => (typeof value === "number" ? value * 1000 :
  */
 export class DynamoInstallRecords implements InstallRecords {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 
@@ -168,7 +169,7 @@ export class DynamoInstallRecords implements InstallRecords {
  * (a request counted between the two reads, which the record's condition refuses from then on).
  */
 export async function removeTesterItems(
-  db: DynamoDBDocumentClient,
+  db: DocumentClient,
   tableName: string,
   installLinkSecret: StageSecret,
   fileIds: readonly string[],
@@ -216,7 +217,7 @@ export async function removeTesterItems(
 }
 
 /** Every item of a build's partition but its file record, strongly consistent. */
-async function partitionExtras(db: DynamoDBDocumentClient, tableName: string, fileId: string): Promise<Record<string, unknown>[]> {
+async function partitionExtras(db: DocumentClient, tableName: string, fileId: string): Promise<Record<string, unknown>[]> {
   const items = await queryAll(
     db,
     { TableName: tableName, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": keys.file(fileId).pk }, ProjectionExpression: "pk, sk, email, workspaceId", ConsistentRead: true },

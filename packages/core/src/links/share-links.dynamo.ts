@@ -1,4 +1,4 @@
-import { TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { cancelledConditions, conditionalWrite, dynamoFailure, getItem, isConditionFailure } from "../adapters/dynamo/dynamo-errors";
 import { keys } from "../adapters/dynamo/table-keys";
 import { DynamoFileRepository } from "../adapters/dynamo/file-repository.dynamo";
@@ -6,6 +6,7 @@ import { endedLinkItem, endedOf } from "../adapters/dynamo/ended-link.dynamo";
 import { auditEntryItem } from "../adapters/dynamo/audit-log.dynamo";
 import type { AuditEntryInput } from "../ports";
 import type { DownloadCount, EndedLink, LinkOwner, ShareLink, ShareLinkChanges, ShareLinks } from "./share-link.port";
+import type { DocumentClient } from "../adapters/dynamo/document-client";
 
 /** Per-day counters are top-level attributes (`dl_2026-11-24`, `in_…`): ADD creates them, no map to initialize. */
 const DOWNLOADS_OF = "dl_";
@@ -53,7 +54,7 @@ export class DynamoShareLinks implements ShareLinks {
   private readonly files: DynamoFileRepository;
 
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
     /** When a regenerated link's trace expires is counted from this. */
     private readonly now: () => Date = () => new Date(),

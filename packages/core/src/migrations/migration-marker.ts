@@ -1,5 +1,6 @@
-import { GetCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient, type ScanCommandInput, type ScanCommandOutput } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, ScanCommand, type ScanCommandInput, type ScanCommandOutput } from "@aws-sdk/lib-dynamodb";
 import { dynamoFailure } from "../adapters/dynamo/dynamo-errors";
+import type { DocumentClient } from "../adapters/dynamo/document-client";
 
 /**
  * What every data migration shares (workspaces.migration.ts, storage.migration.ts): a marker item
@@ -9,7 +10,7 @@ import { dynamoFailure } from "../adapters/dynamo/dynamo-errors";
 export type MigrationMarker = { readonly pk: `MIGRATION#${string}`; readonly sk: "MIGRATION" };
 
 /** Whether the migration behind `marker` has run to its end on this table. */
-export async function isMigrated(db: DynamoDBDocumentClient, tableName: string, marker: MigrationMarker): Promise<boolean> {
+export async function isMigrated(db: DocumentClient, tableName: string, marker: MigrationMarker): Promise<boolean> {
   try {
     const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: marker, ConsistentRead: true }));
     return Item !== undefined;
@@ -19,7 +20,7 @@ export async function isMigrated(db: DynamoDBDocumentClient, tableName: string, 
 }
 
 /** Written last: a pass cut short (a timeout, a crash) leaves no marker and runs again whole. */
-export async function markMigrated(db: DynamoDBDocumentClient, tableName: string, marker: MigrationMarker, at: Date): Promise<void> {
+export async function markMigrated(db: DocumentClient, tableName: string, marker: MigrationMarker, at: Date): Promise<void> {
   try {
     await db.send(new PutCommand({ TableName: tableName, Item: { ...marker, type: "migration", doneAt: at.toISOString() } }));
   } catch (error) {
@@ -28,7 +29,7 @@ export async function markMigrated(db: DynamoDBDocumentClient, tableName: string
 }
 
 /** The items a consistent Scan returns, one page at a time (`label` names a failure). */
-export async function* scanPages(db: DynamoDBDocumentClient, input: Omit<ScanCommandInput, "ConsistentRead" | "ExclusiveStartKey">, label: string): AsyncGenerator<NonNullable<ScanCommandOutput["Items"]>, void> {
+export async function* scanPages(db: DocumentClient, input: Omit<ScanCommandInput, "ConsistentRead" | "ExclusiveStartKey">, label: string): AsyncGenerator<NonNullable<ScanCommandOutput["Items"]>, void> {
   let start: Record<string, unknown> | undefined;
   do {
     let page;

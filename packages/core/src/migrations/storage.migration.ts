@@ -1,8 +1,8 @@
-import { type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { DynamoFileCatalog } from "../adapters/dynamo/file-catalog.dynamo";
 import { DynamoProjectCatalog } from "../adapters/dynamo/project-catalog.dynamo";
 import { sumStorage } from "../releases/project-storage";
 import { isMigrated, markMigrated, scanPages, type MigrationMarker } from "./migration-marker";
+import type { DocumentClient } from "../adapters/dynamo/document-client";
 
 /**
  * Counts the storage of every project stored before the counter existed (docs/release-safety.md
@@ -35,7 +35,7 @@ export interface StorageMigrationReport {
 export const STORAGE_MIGRATION: MigrationMarker = { pk: "MIGRATION#storage", sk: "MIGRATION" } as const;
 
 export async function migrateStorageCounts(
-  db: DynamoDBDocumentClient,
+  db: DocumentClient,
   tableName: string,
   options: { now?: () => Date; force?: boolean } = {},
 ): Promise<StorageMigrationReport> {

@@ -1,4 +1,4 @@
-import { UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { transact, type TransactItem } from "../adapters/dynamo/counted-limits.dynamo";
 import { newWorkspaceItems } from "../adapters/dynamo/workspace-catalog.dynamo";
 import { dynamoFailure, isConditionFailure, queryAll } from "../adapters/dynamo/dynamo-errors";
@@ -6,6 +6,7 @@ import { keys } from "../adapters/dynamo/table-keys";
 import { personalWorkspaceName } from "../workspaces/personal";
 import { personalWorkspaceId } from "../workspaces/workspace-ids";
 import { isMigrated, markMigrated, scanPages, type MigrationMarker } from "./migration-marker";
+import type { DocumentClient } from "../adapters/dynamo/document-client";
 
 /**
  * Moves a table written before workspaces (issue 19) onto them (docs/teams.md "Migration"):
@@ -38,7 +39,7 @@ export interface MigrationReport {
 export const WORKSPACES_MIGRATION: MigrationMarker = { pk: "MIGRATION#workspaces", sk: "MIGRATION" } as const;
 
 export async function migrateToWorkspaces(
-  db: DynamoDBDocumentClient,
+  db: DocumentClient,
   tableName: string,
   options: { now?: () => Date; force?: boolean } = {},
 ): Promise<MigrationReport> {
@@ -76,7 +77,7 @@ export async function migrateToWorkspaces(
 }
 
 /** The personal workspace with its owner, counted on the user; false when it was there already. */
-async function ensurePersonalWorkspace(db: DynamoDBDocumentClient, tableName: string, user: Record<string, any>, now: () => Date): Promise<boolean> {
+async function ensurePersonalWorkspace(db: DocumentClient, tableName: string, user: Record<string, any>, now: () => Date): Promise<boolean> {
   const workspaceId = personalWorkspaceId(user.userId);
   const failed = await transact(db, "migrate: personal workspace", [
     ...newWorkspaceItems(tableName, {
@@ -102,7 +103,7 @@ async function ensurePersonalWorkspace(db: DynamoDBDocumentClient, tableName: st
 }
 
 /** Moves the user's projects (and their name items) into the personal workspace; how many moved. */
-async function moveProjects(db: DynamoDBDocumentClient, tableName: string, userId: string): Promise<number> {
+async function moveProjects(db: DocumentClient, tableName: string, userId: string): Promise<number> {
   const workspaceId = personalWorkspaceId(userId);
   const items = await queryAll(
     db,
@@ -174,7 +175,7 @@ async function moveProjects(db: DynamoDBDocumentClient, tableName: string, userI
 }
 
 /** SET workspaceId on an item without one; false when it had one (or went) meanwhile. */
-async function setWorkspaceId(db: DynamoDBDocumentClient, tableName: string, item: Record<string, any>, workspaceId: string): Promise<boolean> {
+async function setWorkspaceId(db: DocumentClient, tableName: string, item: Record<string, any>, workspaceId: string): Promise<boolean> {
   try {
     await db.send(
       new UpdateCommand({

@@ -1,10 +1,11 @@
-import { BatchGetCommand, DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, DeleteCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { dynamoFailure, getItem, queryAll, untilProcessed } from "../adapters/dynamo/dynamo-errors";
 import { toRecord } from "../adapters/dynamo/file-repository.dynamo";
 import { DynamoFileCatalog } from "../adapters/dynamo/file-catalog.dynamo";
 import { gsi1, keys } from "../adapters/dynamo/table-keys";
 import type { FileRecord } from "../ports";
 import type { KnownTesters, SentBuild, TesterPortalReader, TesterSessionRecord, TesterSessionStore } from "./tester-access-deps";
+import type { DocumentClient } from "../adapters/dynamo/document-client";
 
 type Item = Record<string, unknown>;
 type Key = { pk: string; sk: string };
@@ -21,7 +22,7 @@ export const MAX_SENT_BUILDS = 1000;
  */
 export class DynamoTesterSessions implements TesterSessionStore {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 
@@ -56,7 +57,7 @@ export class DynamoTesterSessions implements TesterSessionStore {
 }
 
 /** Every item of these keys that exists (BatchGetItem, 100 keys a call, unprocessed keys retried). */
-async function batchGet(db: DynamoDBDocumentClient, tableName: string, wanted: Key[], what: string): Promise<Item[]> {
+async function batchGet(db: DocumentClient, tableName: string, wanted: Key[], what: string): Promise<Item[]> {
   const unique = [...new Map(wanted.map((k) => [`${k.pk}\n${k.sk}`, k])).values()];
   const found: Item[] = [];
   try {
@@ -82,7 +83,7 @@ export class DynamoTesterDirectory implements KnownTesters, TesterPortalReader {
   private readonly files: DynamoFileCatalog;
 
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {
     this.files = new DynamoFileCatalog(db, tableName);

@@ -3,7 +3,6 @@ import {
   BatchWriteCommand,
   QueryCommand,
   UpdateCommand,
-  type DynamoDBDocumentClient,
 } from "@aws-sdk/lib-dynamodb";
 import { DependencyError } from "../errors/domain-errors";
 import { transact, type TransactItem } from "../adapters/dynamo/counted-limits.dynamo";
@@ -14,6 +13,7 @@ import { workspaceNotFound } from "../workspaces/access";
 import { GroupConflictError, GroupNotFoundError } from "./tester-group-errors";
 import type { JoinOutcome, StoredGroup, StoredInviteLink, StoredTester, TesterGroupStore } from "./tester-group-store";
 import { GROUP_ID, type LastInstall } from "./tester-groups.schema";
+import type { DocumentClient } from "../adapters/dynamo/document-client";
 
 /** gsi1 of a group item: finds a group (and so its workspace) by its id alone, as projects are found. */
 const groupIndexKey = (groupId: string) => ({ gsi1pk: `GROUP#${groupId}`, gsi1sk: "GROUP" });
@@ -41,7 +41,7 @@ const ATTEMPTS = 8;
  */
 export class DynamoTesterGroups implements TesterGroupStore {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 

@@ -1,10 +1,11 @@
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { randomUUID } from "node:crypto";
 import { transact } from "../adapters/dynamo/counted-limits.dynamo";
 import { conditionalWrite, dynamoFailure, getItem, queryAll } from "../adapters/dynamo/dynamo-errors";
 import { gsi1, keys } from "../adapters/dynamo/table-keys";
 import type { DeliveryRecord, WebhookChanges, WebhookEndpoint, WebhookQueue, WebhookStore, WebhookTask } from "../ports/webhooks.port";
 import type { DeliveryAttemptView, DeliveryState } from "./webhooks.schema";
+import type { DocumentClient } from "../adapters/dynamo/document-client";
 
 /** Deliveries (and their attempts) are kept 30 days, then DynamoDB's TTL removes them. */
 export const DELIVERY_TTL_SECONDS = 30 * 86_400;
@@ -45,7 +46,7 @@ function deliveryOf(item: Record<string, any>): DeliveryRecord {
  */
 export class DynamoWebhookStore implements WebhookStore {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 
@@ -339,7 +340,7 @@ const CLAIM_SECONDS = 60;
  */
 export class DynamoWebhookQueue implements WebhookQueue {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 

@@ -1,5 +1,4 @@
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DynamoJsonClient } from "@hangar/core/dynamo";
 import { migrateStorageCounts, migrateToWorkspaces, type MigrationReport, type StorageMigrationReport } from "@hangar/core/migrations";
 import { loadSettings } from "../composition/settings.schema";
 import { logger } from "../observability/logger";
@@ -19,19 +18,15 @@ import { logger } from "../observability/logger";
  */
 export async function handler(): Promise<MigrationReport & { storage: StorageMigrationReport }> {
   const settings = loadSettings();
-  const client = new DynamoDBClient({
-    region: settings.AWS_REGION,
-    ...(settings.HANGAR_DYNAMODB_ENDPOINT ? { endpoint: settings.HANGAR_DYNAMODB_ENDPOINT } : {}),
-  });
+  const db = new DynamoJsonClient({ region: settings.AWS_REGION, endpoint: settings.HANGAR_DYNAMODB_ENDPOINT });
   const tableName = settings.HANGAR_TABLE_NAME;
   try {
-    const db = DynamoDBDocumentClient.from(client);
     const report = await migrateToWorkspaces(db, tableName);
     logger.info("workspaces migration", { ...report });
     const storage = await migrateStorageCounts(db, tableName);
     logger.info("storage migration", { ...storage });
     return { ...report, storage };
   } finally {
-    client.destroy();
+    db.destroy();
   }
 }

@@ -1,6 +1,7 @@
-import { TransactWriteCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { cancelledConditions, dynamoFailure, getItem } from "./dynamo-errors";
 import { keys } from "./table-keys";
+import type { DocumentClient } from "./document-client";
 
 /**
  * Removes a user and its e-mail uniqueness item together, so the address can sign up again.
@@ -8,7 +9,7 @@ import { keys } from "./table-keys";
  */
 export class DynamoAccountRemoval {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 

@@ -1,10 +1,11 @@
-import { UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { ApiKey, ApiKeyGate, KeyAdmission } from "../../ports";
 import { updateExpression, type DynamoRateLimiter } from "./rate-limiter.dynamo";
 import type { DynamoUsage } from "./usage.dynamo";
 import { dynamoFailure, isConditionFailure } from "./dynamo-errors";
 import { keys } from "./table-keys";
+import type { DocumentClient } from "./document-client";
 
 const toKey = (item: Record<string, any>): ApiKey => {
   const { clientId, secretHash, name, projectId, userId, workspaceId, status, createdAt } = item;
@@ -36,7 +37,7 @@ const ATTEMPTS = 4;
  */
 export class DynamoApiKeyGate implements ApiKeyGate {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
     private readonly limits: Pick<DynamoRateLimiter<"apiKey">, "onItem">,
     /** Undefined when usage counting is off (HANGAR_USAGE_COUNTING=off). */

@@ -1,13 +1,13 @@
-import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { ApiKey, ApiKeyRepository } from "../../ports";
 import { keyWorkspaceId } from "../../ports/api-key-repository.port";
 import { createCountedKey } from "./counted-limits.dynamo";
 import { getItem } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
+import type { DocumentClient } from "./document-client";
 
 export class DynamoApiKeyRepository implements ApiKeyRepository {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 

@@ -1,8 +1,9 @@
-import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { randomBytes } from "node:crypto";
 import { AUDIT_ACTIONS, type AuditActor, type AuditEntry, type AuditEntryInput, type AuditLog, type AuditLogReader, type AuditPage, type AuditPageQuery } from "../../ports";
 import { dynamoFailure } from "./dynamo-errors";
 import { keys } from "./table-keys";
+import type { DocumentClient } from "./document-client";
 
 /** Audit entries are kept 400 days (docs/audit-log.md), then DynamoDB's TTL removes them. */
 export const AUDIT_RETENTION_DAYS = 400;
@@ -76,7 +77,7 @@ export function auditEntryItem(entry: AuditEntryInput, at: Date): Record<string,
  */
 export class DynamoAuditLog implements AuditLog, AuditLogReader {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
     private readonly now: () => Date,
   ) {}

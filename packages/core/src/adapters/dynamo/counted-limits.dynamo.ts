@@ -1,8 +1,9 @@
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { ConflictError, DependencyError, NotFoundError } from "../../errors/domain-errors";
 import { MAX_ACTIVE_KEYS, MAX_PROJECTS } from "../../dashboard/limits";
 import { dynamoFailure, queryAll } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
+import type { DocumentClient } from "./document-client";
 
 /**
  * The project and key limits, exact under any concurrency. Counting the list before writing lets
@@ -32,7 +33,7 @@ export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWrit
  * Transactions on one counter collide (DynamoDB cancels the loser with TransactionConflict rather
  * than queue it): those are retried here with a jittered wait, so only condition failures return.
  */
-export async function transact(db: DynamoDBDocumentClient, what: string, items: TransactItem[]): Promise<boolean[] | undefined> {
+export async function transact(db: DocumentClient, what: string, items: TransactItem[]): Promise<boolean[] | undefined> {
   for (let attempt = 0; ; attempt++) {
     try {
       await db.send(new TransactWriteCommand({ TransactItems: items }));
@@ -58,7 +59,7 @@ function cancellationCodes(error: unknown): string[] | undefined {
   return ((error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code ?? "None");
 }
 
-async function consistentGet(db: DynamoDBDocumentClient, tableName: string, key: Record<string, string>, what: string) {
+async function consistentGet(db: DocumentClient, tableName: string, key: Record<string, string>, what: string) {
   try {
     return (await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
   } catch (error) {
@@ -70,7 +71,7 @@ async function consistentGet(db: DynamoDBDocumentClient, tableName: string, key:
 
 /** Puts a project and its name item if the workspace has fewer than MAX_PROJECTS projects. */
 export async function createCountedProject(
-  db: DynamoDBDocumentClient,
+  db: DocumentClient,
   tableName: string,
   workspaceId: string,
   items: { project: Record<string, unknown>; name: Record<string, unknown> },
@@ -105,7 +106,7 @@ export async function createCountedProject(
   throw retriesExhausted("create project");
 }
 
-async function initProjectCount(db: DynamoDBDocumentClient, tableName: string, workspaceId: string): Promise<void> {
+async function initProjectCount(db: DocumentClient, tableName: string, workspaceId: string): Promise<void> {
   const projects = await queryAll(
     db,
     {
@@ -137,7 +138,7 @@ async function initProjectCount(db: DynamoDBDocumentClient, tableName: string, w
 }
 
 /** Deletes a project item and takes it off its workspace's count (idempotent). */
-export async function deleteCountedProject(db: DynamoDBDocumentClient, tableName: string, workspaceId: string, projectId: string): Promise<void> {
+export async function deleteCountedProject(db: DocumentClient, tableName: string, workspaceId: string, projectId: string): Promise<void> {
   const remove = { Delete: { TableName: tableName, Key: keys.project(workspaceId, projectId), ConditionExpression: "attribute_exists(pk)" } };
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const counted = await transact(db, "delete project", [
@@ -172,7 +173,7 @@ const PROJECT_ACTIVE = "(attribute_not_exists(#status) OR #status = :active)";
 
 /** Puts an API key item if its project is active and has fewer than MAX_ACTIVE_KEYS active keys. */
 export async function createCountedKey(
-  db: DynamoDBDocumentClient,
+  db: DocumentClient,
   tableName: string,
   key: { workspaceId: string; projectId: string },
   item: Record<string, unknown>,
@@ -207,7 +208,7 @@ export async function createCountedKey(
   throw retriesExhausted("create api key");
 }
 
-async function initActiveKeys(db: DynamoDBDocumentClient, tableName: string, workspaceId: string, projectId: string): Promise<void> {
+async function initActiveKeys(db: DocumentClient, tableName: string, workspaceId: string, projectId: string): Promise<void> {
   // gsi1 cannot be read strongly consistent; keys written before counting are long indexed,
   // and every key written since needs this counter, so none can be missing from the index.
   const keyItems = await queryAll(
@@ -250,7 +251,7 @@ async function initActiveKeys(db: DynamoDBDocumentClient, tableName: string, wor
  * `workspaceId`); false when it was not active. Who may revoke was decided by the policy before.
  */
 export async function revokeCountedKey(
-  db: DynamoDBDocumentClient,
+  db: DocumentClient,
   tableName: string,
   workspaceId: string,
   key: { clientId: string; projectId: string },

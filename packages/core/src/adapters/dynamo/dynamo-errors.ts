@@ -1,5 +1,6 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import { DependencyError } from "../../errors/domain-errors";
+import type { DocumentClient } from "./document-client";
 
 /**
  * Translates SDK failures into domain errors at the adapter boundary, as Powertools' DynamoDB
@@ -73,7 +74,7 @@ export async function untilProcessed<T>(batch: T[], send: (batch: T[]) => Promis
  * One conditional write (Put, Update or Delete with a ConditionExpression): true when it was
  * made, false when its condition failed; any other failure translated like every other call.
  */
-export async function conditionalWrite(db: DynamoDBDocumentClient, operation: string, command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> {
+export async function conditionalWrite(db: DocumentClient, operation: string, command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> {
   try {
     // One branch per command class: the client's send() is typed per command, not for a union.
     if (command instanceof UpdateCommand) await db.send(command);
@@ -88,7 +89,7 @@ export async function conditionalWrite(db: DynamoDBDocumentClient, operation: st
 
 /** One GetItem, SDK failures translated: every repository reads single items through this. */
 export async function getItem(
-  db: DynamoDBDocumentClient,
+  db: DocumentClient,
   tableName: string,
   key: Record<string, string>,
   what: string,
@@ -112,7 +113,7 @@ export async function getItem(
  * installs. Paged lists the dashboard shows use their own cursor instead.
  */
 export async function queryAll(
-  db: DynamoDBDocumentClient,
+  db: DocumentClient,
   input: Omit<QueryCommandInput, "ExclusiveStartKey" | "Limit">,
   what: string,
   limit = Infinity,

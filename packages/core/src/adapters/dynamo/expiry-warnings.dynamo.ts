@@ -1,8 +1,9 @@
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import type { ExpiryWarningStore, WatchedProject } from "../../ports/expiry-warning-store.port";
 import { expiryMarker, type ExpiryKind } from "../../releases/expiry-warnings";
 import { conditionalWrite, dynamoFailure, untilProcessed } from "./dynamo-errors";
 import { keys } from "./table-keys";
+import type { DocumentClient } from "./document-client";
 
 /** Markers outlive any threshold (30 days) with room to spare; the build's purge removes them earlier. */
 const MARKER_TTL_SECONDS = 400 * 24 * 60 * 60;
@@ -20,7 +21,7 @@ const SCAN_PAGE = 1000;
  */
 export class DynamoExpiryWarnings implements ExpiryWarningStore {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 

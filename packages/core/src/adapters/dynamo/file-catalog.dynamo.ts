@@ -1,4 +1,4 @@
-import { BatchGetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { FileCatalog, FilePage, FileRecord, LinkStats } from "../../ports";
 import { DynamoFileRepository, toRecord } from "./file-repository.dynamo";
 import { dynamoFailure, isConditionFailure, untilProcessed } from "./dynamo-errors";
@@ -10,6 +10,7 @@ import { removeTesterItems } from "../../installs/install-records.dynamo";
 import { INSTALL_LINK_SECRET } from "../../testers/install-link";
 import { diffSeverity } from "../../releases/build-diff";
 import { rebasedDiffs } from "../../releases/compare-builds";
+import type { DocumentClient } from "./document-client";
 
 /**
  * A project's files on gsi1 (`PROJECT#<id>` / `FILE#<createdAt>#<fileId>`), newest first. A page
@@ -21,7 +22,7 @@ export class DynamoFileCatalog implements FileCatalog {
   private readonly installLinkSecret: DynamoStageSecret;
 
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
     /** When a deleted build's link trace expires is counted from this. */
     private readonly now: () => Date = () => new Date(),

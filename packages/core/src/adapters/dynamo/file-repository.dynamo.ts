@@ -1,7 +1,8 @@
-import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { CompletedFile, FileRecord, FileRepository, PackageMetadata, SharedFile } from "../../ports";
 import { cancelledConditions, conditionalWrite, dynamoFailure, getItem } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
+import type { DocumentClient } from "./document-client";
 
 /**
  * Metadata is stored as a JSON string, not a DynamoDB map: extractor output has keys DynamoDB
@@ -48,7 +49,7 @@ export function toRecord(item: Record<string, unknown>): FileRecord {
 
 export class DynamoFileRepository implements FileRepository {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 

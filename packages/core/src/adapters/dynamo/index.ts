@@ -1,3 +1,4 @@
+export * from "./document-client";
 export * from "./table-keys";
 export * from "./api-key-repository.dynamo";
 export * from "./project-repository.dynamo";

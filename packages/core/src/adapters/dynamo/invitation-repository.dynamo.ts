@@ -1,4 +1,4 @@
-import { GetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { DependencyError } from "../../errors/domain-errors";
 import type { AcceptOutcome, Invitation, InvitationRepository, InvitationToken } from "../../ports";
 import { isRole } from "../../workspaces/roles";
@@ -6,6 +6,7 @@ import { dynamoFailure, queryAll } from "./dynamo-errors";
 import { keys } from "./table-keys";
 import { transact } from "./counted-limits.dynamo";
 import { memberAddFailure, memberAddItems } from "./workspace-catalog.dynamo";
+import type { DocumentClient } from "./document-client";
 
 /** The token items of invitations carry this purpose; the accounts' token consumer never matches it. */
 export const INVITATION_TOKEN_PURPOSE = "workspace_invitation";
@@ -23,7 +24,7 @@ export const INVITATION_TOKEN_PURPOSE = "workspace_invitation";
  */
 export class DynamoInvitationRepository implements InvitationRepository {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 

@@ -1,9 +1,10 @@
-import { DeleteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { ApiKey, KeyCatalog } from "../../ports";
 import { DynamoApiKeyRepository } from "./api-key-repository.dynamo";
 import { revokeCountedKey } from "./counted-limits.dynamo";
 import { conditionalWrite, dynamoFailure, getItem, queryAll } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
+import type { DocumentClient } from "./document-client";
 
 const toKey = (item: Record<string, any>): ApiKey => {
   const { clientId, secretHash, name, projectId, userId, workspaceId, status, createdAt } = item;
@@ -17,7 +18,7 @@ const toKey = (item: Record<string, any>): ApiKey => {
  */
 export class DynamoKeyCatalog extends DynamoApiKeyRepository implements KeyCatalog {
   constructor(
-    private readonly client: DynamoDBDocumentClient,
+    private readonly client: DocumentClient,
     private readonly table: string,
   ) {
     super(client, table);

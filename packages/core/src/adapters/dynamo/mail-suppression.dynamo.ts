@@ -1,7 +1,8 @@
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { MailSuppression, MailSuppressionRepository, SuppressionReason } from "../../ports";
 import { dynamoFailure } from "./dynamo-errors";
 import { keys } from "./table-keys";
+import type { DocumentClient } from "./document-client";
 
 /**
  * Suppressed addresses as `SUPPRESSED#<address>` items (docs/data-model.md), one GetItem before
@@ -10,7 +11,7 @@ import { keys } from "./table-keys";
  */
 export class DynamoMailSuppressions implements MailSuppressionRepository {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 

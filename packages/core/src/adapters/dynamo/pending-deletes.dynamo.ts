@@ -1,8 +1,9 @@
-import { DeleteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { PendingDelete, PendingDeletes, PurgeTask } from "../../ports";
 import { personalWorkspaceId } from "../../workspaces/workspace-ids";
 import { dynamoFailure, isConditionFailure } from "./dynamo-errors";
 import { keys } from "./table-keys";
+import type { DocumentClient } from "./document-client";
 
 /** A project's marker `DELETING` / `PROJECT#<projectId>`, a workspace's `DELETING` / `WORKSPACE#<workspaceId>`. */
 const markerKey = (task: PurgeTask) => (task.kind === "project" ? keys.pendingDelete(task.projectId) : keys.pendingWorkspaceDelete(task.workspaceId));
@@ -14,7 +15,7 @@ const markerKey = (task: PurgeTask) => (task.kind === "project" ? keys.pendingDe
  */
 export class DynamoPendingDeletes implements PendingDeletes {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 

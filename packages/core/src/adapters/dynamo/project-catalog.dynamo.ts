@@ -1,10 +1,11 @@
-import { DeleteCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { createCountedProject, deleteCountedProject } from "./counted-limits.dynamo";
 import { ConflictError } from "../../errors/domain-errors";
 import type { Project, ProjectCatalog, ProjectChanges, ProjectView } from "../../ports";
 import type { RetentionPolicy } from "../../releases/retention";
 import { cancelledConditions, conditionalWrite, dynamoFailure, getItem, isConditionFailure, queryAll } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
+import type { DocumentClient } from "./document-client";
 
 function toView(item: Record<string, any>): ProjectView {
   const view: ProjectView = {
@@ -45,7 +46,7 @@ function retentionOf(value: unknown): RetentionPolicy | undefined {
  */
 export class DynamoProjectCatalog implements ProjectCatalog {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 

@@ -1,13 +1,14 @@
-import { TransactWriteCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors/domain-errors";
 import type { Project, ProjectRepository, User } from "../../ports";
 import { createCountedProject } from "./counted-limits.dynamo";
 import { cancelledConditions, dynamoFailure, getItem } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
+import type { DocumentClient } from "./document-client";
 
 export class DynamoProjectRepository implements ProjectRepository {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 

@@ -1,8 +1,9 @@
-import { DeleteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { RateLimitDecision, RateLimiter, RateRule } from "../../ports";
 import { admits, rateDecision, rateWindow, type RateWindow } from "../../rate-limit/fixed-window";
 import { dynamoFailure, isConditionFailure } from "./dynamo-errors";
 import { keys } from "./table-keys";
+import type { DocumentClient } from "./document-client";
 
 /**
  * Fixed-window counters for every rate rule of the service, one limiter with per-rule settings:
@@ -17,7 +18,7 @@ import { keys } from "./table-keys";
  */
 export class DynamoRateLimiter<Rule extends string = string> {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
     private readonly rules: Readonly<Record<Rule, RateRule>>,
   ) {}

@@ -3,11 +3,11 @@ import {
   DeleteCommand,
   PutCommand,
   UpdateCommand,
-  type DynamoDBDocumentClient,
 } from "@aws-sdk/lib-dynamodb";
 import type { Session, SessionRepository } from "../../ports";
 import { conditionalWrite, dynamoFailure, getItem, isConditionFailure, queryAll } from "./dynamo-errors";
 import { keys } from "./table-keys";
+import type { DocumentClient } from "./document-client";
 
 const PREFIX = "SESSION#";
 
@@ -33,7 +33,7 @@ function toSession(item: Record<string, any>): Session {
  */
 export class DynamoSessionRepository implements SessionRepository {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { PutCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { StageSecret } from "../../ports";
 import { dynamoFailure, getItem, isConditionFailure } from "./dynamo-errors";
 import { keys } from "./table-keys";
+import type { DocumentClient } from "./document-client";
 
 /**
  * The stage's secret, kept in its own table (`SECRET#<name>`): every function of the stage and the
@@ -15,7 +16,7 @@ export class DynamoStageSecret implements StageSecret {
   private cached: Promise<Uint8Array> | undefined;
 
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
     private readonly name: string,
   ) {}

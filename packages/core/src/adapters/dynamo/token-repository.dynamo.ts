@@ -1,7 +1,8 @@
-import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { OneTimeToken, TokenOf, TokenPurpose, TokenRepository } from "../../ports";
 import { dynamoFailure, isConditionFailure } from "./dynamo-errors";
 import { keys } from "./table-keys";
+import type { DocumentClient } from "./document-client";
 
 /**
  * Mailed tokens as `TOKEN#<sha256>` items with `ttl` = their expiry. Consuming is one
@@ -9,7 +10,7 @@ import { keys } from "./table-keys";
  */
 export class DynamoTokenRepository implements TokenRepository {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 

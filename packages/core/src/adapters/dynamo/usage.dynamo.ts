@@ -1,8 +1,9 @@
-import { BatchWriteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { BatchWriteCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { UsageCounter, UsageDay, UsageReader } from "../../ports";
 import { dynamoFailure, getItem, untilProcessed } from "./dynamo-errors";
 import type { UpdateParts } from "./rate-limiter.dynamo";
 import { keys } from "./table-keys";
+import type { DocumentClient } from "./document-client";
 
 /** Day items outlive the 30 days the dashboard shows by a few days, then TTL removes them. */
 const KEEP_SECONDS = 35 * 24 * 3600;
@@ -18,7 +19,7 @@ const ttlOf = (at: Date) => Math.floor(Date.UTC(at.getUTCFullYear(), at.getUTCMo
  */
 export class DynamoUsage implements UsageCounter, UsageReader {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 
@@ -180,14 +181,14 @@ function latest(...values: unknown[]): string | undefined {
 }
 
 /** Deletes up to any number of items, 25 per BatchWriteItem, retrying what DynamoDB hands back. */
-export async function batchDelete(db: DynamoDBDocumentClient, tableName: string, itemKeys: { pk: string; sk: string }[]): Promise<void> {
+export async function batchDelete(db: DocumentClient, tableName: string, itemKeys: { pk: string; sk: string }[]): Promise<void> {
   await batchWrite(db, tableName, itemKeys.map((Key) => ({ DeleteRequest: { Key } })));
 }
 
 type WriteRequest = { DeleteRequest: { Key: { pk: string; sk: string } } } | { PutRequest: { Item: Record<string, unknown> } };
 
 /** Puts and deletes (never two of one item), 25 per BatchWriteItem, retrying what DynamoDB hands back. */
-export async function batchWrite(db: DynamoDBDocumentClient, tableName: string, all: WriteRequest[]): Promise<void> {
+export async function batchWrite(db: DocumentClient, tableName: string, all: WriteRequest[]): Promise<void> {
   for (let i = 0; i < all.length; i += 25) {
     await untilProcessed(all.slice(i, i + 25), async (requests) => {
       const out = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));

@@ -1,4 +1,4 @@
-import { TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors/domain-errors";
 import type { Profile, UserAccount, UserRepository } from "../../ports";
 import { personalWorkspaceName } from "../../workspaces/personal";
@@ -6,6 +6,7 @@ import { personalWorkspaceId } from "../../workspaces/workspace-ids";
 import { cancelledConditions, dynamoFailure, getItem, isConditionFailure } from "./dynamo-errors";
 import { keys } from "./table-keys";
 import { newWorkspaceItems } from "./workspace-catalog.dynamo";
+import type { DocumentClient } from "./document-client";
 
 function toUser(item: Record<string, any>): UserAccount {
   const user: UserAccount = {
@@ -30,7 +31,7 @@ function toUser(item: Record<string, any>): UserAccount {
  */
 export class DynamoUserRepository implements UserRepository {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
   ) {}
 

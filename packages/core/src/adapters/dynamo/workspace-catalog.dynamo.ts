@@ -3,7 +3,6 @@ import {
   BatchWriteCommand,
   QueryCommand,
   UpdateCommand,
-  type DynamoDBDocumentClient,
 } from "@aws-sdk/lib-dynamodb";
 import { ConflictError, DependencyError, NotFoundError, type HangarError } from "../../errors/domain-errors";
 import type { Membership, NewWorkspace, Workspace, WorkspaceCatalog } from "../../ports";
@@ -14,6 +13,7 @@ import { lastOwner } from "../../workspaces/workspace-errors";
 import { transact, type TransactItem } from "./counted-limits.dynamo";
 import { dynamoFailure, getItem, isConditionFailure, untilProcessed, queryAll } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
+import type { DocumentClient } from "./document-client";
 
 /** lastActiveAt is refreshed at most this often: one write per member and hour, not per request. */
 const TOUCH_EVERY_MS = 3_600_000;
@@ -153,7 +153,7 @@ export function memberAddFailure(failed: boolean[]): HangarError {
  */
 export class DynamoWorkspaceCatalog implements WorkspaceCatalog {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentClient,
     private readonly tableName: string,
     private readonly now: () => Date = () => new Date(),
   ) {}
