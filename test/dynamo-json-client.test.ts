@@ -215,6 +215,33 @@ describe("DynamoJsonClient answers as the SDK's document client does", () => {
     }
   });
 
+  it("retries throttling (400 ProvisionedThroughputExceededException) as the SDK does, and then answers", async () => {
+    let calls = 0;
+    const throttled = createServer((req, res) => {
+      calls++;
+      req.resume();
+      req.on("end", () => {
+        res.writeHead(calls < 3 ? 400 : 200, { "content-type": "application/x-amz-json-1.0" });
+        res.end(
+          calls < 3
+            ? JSON.stringify({ __type: "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException", message: "slow down" })
+            : JSON.stringify({ Item: { pk: { S: "x" }, sk: { S: "y" }, n: { N: "7" } } }),
+        );
+      });
+    });
+    await new Promise<void>((r) => throttled.listen(0, "127.0.0.1", r));
+    try {
+      const { port } = throttled.address() as AddressInfo;
+      const client = new DynamoJsonClient({ region: "us-east-1", endpoint: `http://127.0.0.1:${port}`, credentials: stack().credentials });
+      const answer = await client.send(new GetCommand({ TableName: table, Key: { pk: "x", sk: "y" } }));
+      expect(answer.Item).toEqual({ pk: "x", sk: "y", n: 7 });
+      expect(calls).toBe(3);
+      client.destroy();
+    } finally {
+      throttled.close();
+    }
+  });
+
   it("refuses what it would send wrong: a command it does not know, a binary attribute", async () => {
     const unknown = await failureOf(lean, new DescribeTableCommand({ TableName: table }));
     expect(unknown.message).toMatch(/cannot send DescribeTableCommand/);

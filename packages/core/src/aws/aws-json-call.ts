@@ -66,8 +66,9 @@ function signerFor(call: Pick<AwsRequest, "service" | "region" | "credentials">)
 /** `com.amazonaws.sqs#QueueDoesNotExist` or `ResourceNotFoundException` → the short name. */
 const errorName = (type: unknown): string => (typeof type === "string" && type ? type.slice(type.lastIndexOf("#") + 1).split(":")[0]! : "UnknownError");
 
+// DynamoDB throttles with 400 ProvisionedThroughputExceededException (document-client.ts), as the SDK retries it.
 const retryable = (error: unknown): boolean =>
-  !(error instanceof AwsServiceError) || error.status >= 500 || error.status === 429 || /Throttl|TooManyRequests|RequestLimitExceeded/.test(error.name);
+  !(error instanceof AwsServiceError) || error.status >= 500 || error.status === 429 || /Throttl|TooManyRequests|RequestLimitExceeded|ProvisionedThroughputExceeded/.test(error.name);
 
 const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2000, 100 * 2 ** attempt)));
 
