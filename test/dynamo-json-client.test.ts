@@ -217,8 +217,11 @@ describe("DynamoJsonClient answers as the SDK's document client does", () => {
 
   it("retries throttling (400 ProvisionedThroughputExceededException) as the SDK does, and then answers", async () => {
     let calls = 0;
+    const framing: string[] = [];
     const throttled = createServer((req, res) => {
       calls++;
+      // Sent as the SDK sends it: a signed Content-Length, not a chunked body.
+      framing.push(`${req.headers["content-length"] ?? "-"} ${req.headers["transfer-encoding"] ?? "-"} ${/content-length/.test(String(req.headers.authorization))}`);
       req.resume();
       req.on("end", () => {
         res.writeHead(calls < 3 ? 400 : 200, { "content-type": "application/x-amz-json-1.0" });
@@ -236,6 +239,7 @@ describe("DynamoJsonClient answers as the SDK's document client does", () => {
       const answer = await client.send(new GetCommand({ TableName: table, Key: { pk: "x", sk: "y" } }));
       expect(answer.Item).toEqual({ pk: "x", sk: "y", n: 7 });
       expect(calls).toBe(3);
+      expect(new Set(framing)).toEqual(new Set([`${JSON.stringify({ TableName: table, Key: { pk: { S: "x" }, sk: { S: "y" } } }).length} - true`]));
       client.destroy();
     } finally {
       throttled.close();

@@ -203,7 +203,8 @@ export class DynamoJsonClient implements DocumentClient {
         hostname,
         ...(port ? { port: Number(port) } : {}),
         path: "/",
-        headers: { host, "content-type": "application/x-amz-json-1.0", "x-amz-target": `DynamoDB_20120810.${target}` },
+        // A Content-Length, as the SDK sends (and signs): without one node:http would send the body chunked.
+        headers: { host, "content-type": "application/x-amz-json-1.0", "content-length": String(Buffer.byteLength(body)), "x-amz-target": `DynamoDB_20120810.${target}` },
         body,
       }),
     );
