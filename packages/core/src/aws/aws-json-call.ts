@@ -54,7 +54,8 @@ export class AwsServiceError extends Error {
 const MAX_ATTEMPTS = 3;
 const signers = new Map<string, SignatureV4>();
 
-function signerFor(call: Pick<AwsRequest, "service" | "region" | "credentials">): SignatureV4 {
+/** The SigV4 signer of a service in a region: the environment's credentials (shared), or the ones given. */
+export function signerFor(call: Pick<AwsRequest, "service" | "region" | "credentials">): SignatureV4 {
   // Credentials given explicitly (tests) get their own signer; the environment's is shared.
   if (call.credentials) return new SignatureV4({ service: call.service, region: call.region, credentials: call.credentials, sha256: Hash.bind(null, "sha256") });
   const key = `${call.service}/${call.region}`;
@@ -103,18 +104,26 @@ async function attempt(call: AwsRequest, signer: SignatureV4): Promise<{ status:
   const signed = await signer.sign(request);
   const response = await fetch(new URL(call.path, url), { method: "POST", headers: signed.headers, body: call.body, signal: AbortSignal.timeout(call.timeoutMs ?? 5000) });
   const text = await response.text();
-  if (!response.ok) {
-    let answer: Record<string, unknown> = {};
-    try {
-      answer = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-    } catch {
-      // Not JSON (a proxy's page): named by the status below.
-    }
-    const type = answer.__type ?? response.headers.get("x-amzn-errortype");
-    const message = typeof answer.message === "string" ? answer.message : typeof answer.Message === "string" ? answer.Message : `${call.service} answered ${response.status}`;
-    throw new AwsServiceError(errorName(type), message, response.status);
-  }
+  if (!response.ok) throw serviceErrorOf(call.service, response.status, text, response.headers.get("x-amzn-errortype"));
   return { status: response.status, text };
+}
+
+/**
+ * A JSON-protocol service's refusal as the SDK's exception would carry it: named by the body's
+ * `__type` (or the `x-amzn-errortype` header), its message, and the body's other fields
+ * (DynamoDB's `CancellationReasons`, a failed condition's `Item`). A body that is not JSON (a
+ * proxy's page) is named by the status alone.
+ */
+export function serviceErrorOf(service: string, status: number, text: string, errorType?: string | null): AwsServiceError {
+  let answer: Record<string, unknown> = {};
+  try {
+    answer = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  } catch {
+    // Not JSON: named by the status below.
+  }
+  const { __type: type, message, Message, ...fields } = answer;
+  const said = typeof message === "string" ? message : typeof Message === "string" ? Message : `${service} answered ${status}`;
+  return Object.assign(new AwsServiceError(errorName(type ?? errorType), said, status), fields);
 }
 
 /**

@@ -1,4 +1,3 @@
-import { fromEnv } from "@aws-sdk/credential-provider-env";
 import {
   BatchGetCommand,
   BatchWriteCommand,
@@ -13,13 +12,12 @@ import {
   type DynamoDBDocumentClient,
 } from "@aws-sdk/lib-dynamodb";
 import { marshall, unmarshall, type NativeAttributeValue } from "@aws-sdk/util-dynamodb";
-import { Hash } from "@smithy/hash-node";
 import { HttpRequest } from "@smithy/protocol-http";
-import { SignatureV4 } from "@smithy/signature-v4";
+import type { SignatureV4 } from "@smithy/signature-v4";
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from "@smithy/types";
 import http from "node:http";
 import https from "node:https";
-import { AwsServiceError, withRetries } from "../../aws/aws-json-call";
+import { AwsServiceError, serviceErrorOf, signerFor, withRetries } from "../../aws/aws-json-call";
 
 /**
  * What every repository needs of DynamoDB: the document client's `send`, given lib-dynamodb's
@@ -159,8 +157,9 @@ const IDLE_TIMEOUT_MS = 10_000;
  * complete makes eight calls, four of them at once on one thread, so that CPU was a third of its
  * time, and presign's two calls a third of its overhead over the storage floor (issue 18).
  *
- * Kept from the SDK: credentials from the environment, up to three attempts on throttling, 5xx and
- * network errors with jittered backoff (withRetries, as every signed call here), failures named by
+ * Kept from the SDK, through what every signed call here shares (aws-json-call.ts: signerFor,
+ * withRetries, serviceErrorOf): credentials from the environment, up to three attempts on
+ * throttling, 5xx and network errors with jittered backoff, failures named by
  * DynamoDB's exception type (`ConditionalCheckFailedException`, `TransactionCanceledException` with
  * its `CancellationReasons`, a failed condition's `Item` as DynamoDB sent it), which is all
  * dynamo-errors.ts reads.
@@ -174,7 +173,7 @@ export class DynamoJsonClient implements DocumentClient {
   constructor(options: DynamoJsonClientOptions) {
     const { region } = options;
     this.url = new URL(options.endpoint ?? `https://dynamodb.${region}.amazonaws.com${region.startsWith("cn-") ? ".cn" : ""}`);
-    this.signer = new SignatureV4({ service: "dynamodb", region, credentials: options.credentials ?? fromEnv(), sha256: Hash.bind(null, "sha256") });
+    this.signer = signerFor({ service: "dynamodb", region, ...(options.credentials ? { credentials: options.credentials } : {}) });
     const secure = this.url.protocol === "https:";
     // The SDK's node handler keeps up to 50 sockets per origin alive; so do we.
     this.agent = secure ? new https.Agent({ keepAlive: true, maxSockets: 50 }) : new http.Agent({ keepAlive: true, maxSockets: 50 });
@@ -208,30 +207,25 @@ export class DynamoJsonClient implements DocumentClient {
         body,
       }),
     );
-    const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const { status, text, errorType } = await new Promise<{ status: number; text: string; errorType?: string }>((resolve, reject) => {
       const req = this.request({ hostname, port, method: "POST", path: "/", headers: signed.headers, agent: this.agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("end", () => {
+          const errorType = res.headers["x-amzn-errortype"];
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8"), ...(typeof errorType === "string" ? { errorType } : {}) });
+        });
         res.on("error", reject);
       });
       req.setTimeout(IDLE_TIMEOUT_MS, () => req.destroy(new Error(`DynamoDB ${target}: no answer for ${IDLE_TIMEOUT_MS} ms`)));
       req.on("error", reject);
       req.end(body);
     });
-    let answer: Wire = {};
+    if (status >= 300) throw serviceErrorOf("dynamodb", status, text, errorType);
     try {
-      answer = text ? (JSON.parse(text) as Wire) : {};
+      return text ? (JSON.parse(text) as Wire) : {};
     } catch {
-      // Not JSON (a proxy's page): named by the status below.
-      if (status < 300) throw new AwsServiceError("SerializationException", `DynamoDB ${target} answered a body that is not JSON`, status);
+      throw new AwsServiceError("SerializationException", `DynamoDB ${target} answered a body that is not JSON`, status);
     }
-    if (status >= 200 && status < 300) return answer;
-    const type = typeof answer.__type === "string" ? answer.__type : "";
-    const name = type ? type.slice(type.lastIndexOf("#") + 1) : status >= 500 ? "InternalServerError" : "UnknownError";
-    const message = typeof answer.message === "string" ? answer.message : typeof answer.Message === "string" ? answer.Message : `DynamoDB answered ${status}`;
-    // The exception's own fields, as the SDK's exception classes carry them (CancellationReasons, Item).
-    const { __type: _type, message: _m, Message: _M, ...fields } = answer;
-    throw Object.assign(new AwsServiceError(name, message, status), fields, { $metadata: { httpStatusCode: status } });
   }
 }
