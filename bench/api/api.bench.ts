@@ -5,7 +5,9 @@
  *   authenticates and counts, then the pending record's PutItem; docs/data-model.md). Both (and a bare GetItem) are sampled in turns, the order rotating every round,
  *   after a warm-up, so neither the order nor the drift of a shared machine decides the ratio.
  * - complete of a small IPA p50 ≤ 6× a GetItem, sampled in turns the same way, each complete right
- *   after its own presign and PUT (untimed), as a CI sends them;
+ *   after its own presign and PUT (untimed), as a CI sends them; beside it complete's storage calls
+ *   alone, sent directly with the stack's own clients (informational: what is left of the target
+ *   for HTTP, middleware and extraction; docs/data-model.md "Complete's round trips");
  * - PATCH /api/files/{fileId}/share in ≤ 3 sequential DynamoDB round trips: its storage path
  *   (session auth and the use case) run in this process on a client that records each call's depth.
  * BENCH_TARGETS_ONLY=1 stops there. Then presign and complete on the local stack under 1, 8 and
@@ -18,12 +20,13 @@
  * alternating rounds (target: counting adds at most 10 % to presign's p50).
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { NotFoundError, randomIds, systemClock } from "@hangar/core";
 import { authenticateSession, defaultAccountSettings, ScryptPasswordHasher } from "@hangar/core/accounts";
-import { DynamoAuditLog, DynamoFileRepository, DynamoProjectCatalog, DynamoSessionRepository, DynamoWorkspaceCatalog } from "@hangar/core/dynamo";
+import { DynamoAuditLog, DynamoJsonClient, DynamoFileRepository, DynamoProjectCatalog, DynamoSessionRepository, DynamoWorkspaceCatalog } from "@hangar/core/dynamo";
 import { ShareSettings, updateShareSettings } from "@hangar/core/links";
 import { DynamoShareLinks } from "@hangar/core/links-dynamo";
+import { S3Requester } from "@hangar/core/s3-rest";
 import { mintApiKey } from "@hangar/local";
 import { setMaxListeners } from "node:events";
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
@@ -205,13 +208,78 @@ try {
     },
   };
 
+  /**
+   * complete's storage work alone, sent directly with the clients the stack itself uses
+   * (DynamoJsonClient, S3Requester), none of it skippable without giving up something complete
+   * guarantees (docs/data-model.md "Complete's round trips"): the key's gate UpdateItem → the pending record's
+   * GetItem ‖ the project's newest files (Query) ‖ the default groups (BatchGetItem) ‖ the package's
+   * GET → the completing TransactWriteItems (record, share item, seal) → the usage and project
+   * counters' UpdateItems together. Informational: how many GetItems the target leaves for HTTP,
+   * middleware and extraction.
+   */
+  const fastDb = new DynamoJsonClient({ endpoint: info.dynamoEndpoint, region: info.region, credentials: info.credentials });
+  const s3 = new S3Requester({ bucket: info.bucketName, region: info.region, endpoint: info.s3Endpoint, credentials: info.credentials });
+  const floorPut = await post("/api/upload/api-key/presign", declared);
+  await fetch(floorPut.uploadUrl, { method: "PUT", body: ipa, headers: { "Content-Type": "application/octet-stream" } });
+  const T = info.tableName;
+  const metadata = JSON.stringify({ appName: "Bench", bundleId: "com.example.bench", version: "1.0", buildNumber: "1", platform: "ios", pad: "x".repeat(600) });
+  await fastDb.send(new PutCommand({ TableName: T, Item: { pk: "BENCHPROJECT", sk: "PROJECT", fileCount: 0, storageBytes: 0 } }));
+  const completeFloorOp: Op = {
+    prepare: async () => {
+      const pk = `BENCHFILE#${n++}`;
+      await fastDb.send(new PutCommand({ TableName: T, Item: { pk, sk: "FILE", status: "pending", gsi1pk: "BENCHPROJECT", gsi1sk: `FILE#${pk}` } }));
+      return pk;
+    },
+    run: async (pk) => {
+      await fastDb.send(
+        new UpdateCommand({
+          TableName: T,
+          Key: { pk: "BENCHKEY", sk: "APIKEY" },
+          UpdateExpression: "ADD rateCount :one, usageRequests :one SET lastUsedAt = :at",
+          ConditionExpression: "secretHash = :h AND #status = :active AND rateCount < :limit",
+          ExpressionAttributeNames: { "#status": "status" },
+          ExpressionAttributeValues: { ":one": 1, ":at": new Date().toISOString(), ":h": "h", ":active": "active", ":limit": 1e9 },
+          ReturnValues: "ALL_OLD",
+        }),
+      );
+      await Promise.all([
+        fastDb.send(new GetCommand({ TableName: T, Key: { pk, sk: "FILE" } })),
+        fastDb.send(new QueryCommand({ TableName: T, IndexName: "gsi1", KeyConditionExpression: "gsi1pk = :p", ExpressionAttributeValues: { ":p": "BENCHPROJECT" }, ScanIndexForward: false, Limit: 10 })),
+        fastDb.send(new BatchGetCommand({ RequestItems: { [T]: { Keys: [{ pk: "BENCHPROJECT", sk: "PROJECT" }, { pk: "BENCHKEY", sk: "APIKEY" }] } } })),
+        s3.send({ method: "GET", key: floorPut.key, maxBodyBytes: 1024 * 1024 }),
+      ]);
+      await fastDb.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: T,
+                Key: { pk, sk: "FILE" },
+                UpdateExpression: "SET #status = :completed, metadata = :m REMOVE #ttl",
+                ConditionExpression: "#status = :pending",
+                ExpressionAttributeNames: { "#status": "status", "#ttl": "ttl" },
+                ExpressionAttributeValues: { ":completed": "completed", ":pending": "pending", ":m": metadata },
+              },
+            },
+            { Put: { TableName: T, Item: { pk: `BENCHSHARE#${pk}`, sk: "SHARE", metadata }, ConditionExpression: "attribute_not_exists(pk)" } },
+            { Put: { TableName: T, Item: { pk: `BENCHSEAL#${pk}`, sk: "SEAL", ttl: 1 } } },
+          ],
+        }),
+      );
+      await Promise.all([
+        fastDb.send(new UpdateCommand({ TableName: T, Key: { pk: "BENCHPROJECT", sk: "PROJECT" }, UpdateExpression: "ADD fileCount :one, storageBytes :b SET lastUploadAt = :at", ConditionExpression: "attribute_exists(pk)", ExpressionAttributeValues: { ":one": 1, ":b": ipa.length, ":at": new Date().toISOString() } })),
+        fastDb.send(new UpdateCommand({ TableName: T, Key: { pk: "BENCHUSAGE", sk: "DAY" }, UpdateExpression: "ADD uploads :one, #bytes :b SET lastUsedAt = :at", ExpressionAttributeNames: { "#bytes": "bytes" }, ExpressionAttributeValues: { ":one": 1, ":b": ipa.length, ":at": new Date().toISOString() } })),
+      ]);
+    },
+  };
+
   // Warm up: JIT, handler imports, SDK connections, DynamoDB Local's tables.
   const WARM = 50;
-  await inTurns(WARM, { getItem, floorOp, floorWithUsageOp, presignOp, complete: completeOp });
+  await inTurns(WARM, { getItem, floorOp, floorWithUsageOp, presignOp, complete: completeOp, completeFloor: completeFloorOp });
 
   const targets = await inTurns(PER_LEVEL, { getItem, floor: floorOp, floorWithUsage: floorWithUsageOp, presign: presignOp });
   const completes = Math.max(50, Math.floor(PER_LEVEL / 2));
-  const completeTurns = await inTurns(completes, { getItem, complete: completeOp });
+  const completeTurns = await inTurns(completes, { getItem, complete: completeOp, completeFloor: completeFloorOp });
 
   // PATCH /api/files/{fileId}/share: its storage path (the session, then the use case) on a
   // counting client, for an account, project, key and build made through the API.
@@ -274,6 +342,7 @@ try {
     ["presign", targets.presign!],
     ["DynamoDB Local GetItem (in turns with complete)", completeTurns.getItem!],
     [`complete (${ipaName}, ${ipa.length} B)`, completeTurns.complete!],
+    ["complete's own storage calls, sent directly (see above)", completeTurns.completeFloor!],
     ["PATCH /api/files/{fileId}/share (HTTP)", { p50: patchShare.p50, p99: patchShare.p99 }],
   ] as const;
   console.log(`issue 18 targets, ${PER_LEVEL} rounds in turns after ${WARM} warm-up rounds`);
@@ -284,9 +353,11 @@ try {
     `presign p50 = ${floorRatio.toFixed(2)}× its storage floor (target ≤ 1.3×): ${verdict(floorRatio <= 1.3)}`,
     `  (informational) presign p50 = ${(targets.presign!.p50 / targets.floorWithUsage!.p50).toFixed(2)}× its own storage calls (one UpdateItem that authenticates and counts, then the PutItem)`,
     `complete (${ipa.length} B IPA) p50 = ${completeRatio.toFixed(2)}× GetItem (target ≤ 6×): ${verdict(completeRatio <= 6)}`,
+    `  (informational) complete's storage calls alone, with the stack's own clients = ${(completeTurns.completeFloor!.p50 / completeTurns.getItem!.p50).toFixed(2)}× GetItem; complete = ${(completeTurns.complete!.p50 / completeTurns.completeFloor!.p50).toFixed(2)}× them`,
     `PATCH /api/files/{fileId}/share: ${shareDepth} sequential DynamoDB round trips (target ≤ 3): ${verdict(shareDepth <= 3)} [${shareCalls.join(", ")}]`,
   ];
   console.log(`\n${targetVerdicts.join("\n")}\n`);
+  fastDb.destroy();
   if (targetsOnly) {
     client.destroy();
     process.exitCode = floorRatio <= 1.3 && completeRatio <= 6 && shareDepth <= 3 ? 0 : 1;
