@@ -1,7 +1,7 @@
 import { readSmallVerifiedBody } from "./body/read-small-body";
 import type { AuthorizedExchange } from "./exchange";
 import { S3Error, notImplemented } from "./s3-error";
-import { S3_XML_NAMESPACE, XML_DECLARATION } from "./xml";
+import { S3_XML_NAMESPACE, XML_DECLARATION } from "@hangar/core/xml";
 
 /** A VersioningConfiguration document is a few hundred bytes; anything far larger is not one. */
 const MAX_CONFIGURATION_BYTES = 64 * 1024;

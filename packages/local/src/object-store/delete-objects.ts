@@ -3,7 +3,7 @@ import { readSmallVerifiedBody } from "./body/read-small-body";
 import { header, type AuthorizedExchange } from "./exchange";
 import { checkKey } from "./object-operations";
 import { S3Error } from "./s3-error";
-import { S3_XML_NAMESPACE, XML_DECLARATION, unescapeXml, xmlElement } from "./xml";
+import { S3_XML_NAMESPACE, XML_DECLARATION, unescapeXml, xmlElement } from "@hangar/core/xml";
 
 /** S3 takes at most 1000 keys per DeleteObjects; the document of 1000 keys of 1 KiB is about 1 MB. */
 const MAX_KEYS = 1000;

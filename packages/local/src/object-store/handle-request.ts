@@ -20,7 +20,7 @@ import { parseQuery } from "./sigv4/canonical";
 import { verifySigV4 } from "./sigv4/verify-sigv4";
 import type { FileObjectStorage } from "./storage/file-object-storage";
 import { MultipartUploads } from "./storage/multipart-uploads";
-import { S3_XML_NAMESPACE, XML_DECLARATION, xmlElement } from "./xml";
+import { S3_XML_NAMESPACE, XML_DECLARATION, xmlElement } from "@hangar/core/xml";
 
 /** Above this many unread body bytes a refused request's connection is closed instead of drained. */
 const MAX_DRAIN_BYTES = 8 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import { uriEncode, type QueryParam } from "./sigv4/canonical";
 import { invalidArgument } from "./s3-error";
 import type { ObjectRecord } from "./storage/object-record";
-import { S3_XML_NAMESPACE, XML_DECLARATION, xmlElement } from "./xml";
+import { S3_XML_NAMESPACE, XML_DECLARATION, xmlElement } from "@hangar/core/xml";
 
 const MAX_KEYS_LIMIT = 1000;
 

@@ -14,7 +14,7 @@ import { S3Error, invalidArgument, notImplemented } from "./s3-error";
 import { encodeKey } from "./list-objects";
 import { unlinkIfPresent } from "./storage/file-object-storage";
 import { MAX_PART_NUMBER, type RequestedPart, type UploadRecord } from "./storage/multipart-uploads";
-import { S3_XML_NAMESPACE, XML_DECLARATION, unescapeXml, xmlElement } from "./xml";
+import { S3_XML_NAMESPACE, XML_DECLARATION, unescapeXml, xmlElement } from "@hangar/core/xml";
 
 /** A CompleteMultipartUpload list of 10,000 parts with checksums is about 2 MB. */
 const MAX_COMPLETE_BODY_BYTES = 8 * 1024 * 1024;

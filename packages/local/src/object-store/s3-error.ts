@@ -1,4 +1,4 @@
-import { XML_DECLARATION, xmlElement } from "./xml";
+import { XML_DECLARATION, xmlElement } from "@hangar/core/xml";
 
 /**
  * An error answered the way S3 answers it: HTTP status plus an XML body with `Code` and `Message`

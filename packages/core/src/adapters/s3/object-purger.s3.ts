@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { AwsServiceError } from "../../aws/aws-json-call";
 import type { ObjectPurger } from "../../ports";
 import { s3Failure } from "./object-store.rest.s3";
-import { answerText, xmlEscape, xmlRecords, xmlText, type S3Requester } from "./s3-request";
+import { S3_XML_NAMESPACE, xmlElement, xmlRecords, xmlText } from "../../html/xml";
+import { answerText, type S3Requester } from "./s3-request";
 
 /** S3 lists at most 1000 versions per page and deletes at most 1000 per DeleteObjects: one request each per page. */
 const PAGE = 1000;
@@ -35,8 +36,8 @@ export class S3ObjectPurger implements ObjectPurger {
   private async deleteVersions(targets: { key: string; versionId: string }[]): Promise<void> {
     // Quiet: the answer lists only the versions that were not deleted.
     const body =
-      '<Delete xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Quiet>true</Quiet>' +
-      targets.map((t) => `<Object><Key>${xmlEscape(t.key)}</Key><VersionId>${xmlEscape(t.versionId)}</VersionId></Object>`).join("") +
+      `<Delete xmlns="${S3_XML_NAMESPACE}"><Quiet>true</Quiet>` +
+      targets.map((t) => `<Object>${xmlElement("Key", t.key)}${xmlElement("VersionId", t.versionId)}</Object>`).join("") +
       "</Delete>";
     let answer: string;
     try {

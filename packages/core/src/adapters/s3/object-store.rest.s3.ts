@@ -2,7 +2,8 @@ import { InspectError, type RandomAccessReader, type ReadStats } from "@hangar/i
 import { AwsServiceError } from "../../aws/aws-json-call";
 import { DependencyError } from "../../errors/domain-errors";
 import type { MultipartStore, ObjectHead, ObjectStore, PartChecksumAlgorithm, StoredPackage, StoredPart } from "../../ports";
-import { answerText as text, s3ErrorOf, S3Requester, xmlEscape, xmlRecords, xmlText, type S3Answer } from "./s3-request";
+import { S3_XML_NAMESPACE, xmlElement, xmlRecords, xmlText } from "../../html/xml";
+import { answerText as text, s3ErrorOf, S3Requester, type S3Answer } from "./s3-request";
 
 /**
  * The functions' S3 adapters on signed fetches (s3-request.ts says why), the only ones the service
@@ -190,13 +191,13 @@ export class S3RestMultipartStore implements MultipartStore {
     parts: { partNumber: number; etag: string; checksumCRC32C?: string; checksumCRC32?: string }[],
   ): Promise<boolean> {
     const body =
-      '<CompleteMultipartUpload xmlns="http://s3.amazonaws.com/doc/2006-03-01/">' +
+      `<CompleteMultipartUpload xmlns="${S3_XML_NAMESPACE}">` +
       parts
         .map(
           (p) =>
-            `<Part>${p.checksumCRC32 ? `<ChecksumCRC32>${xmlEscape(p.checksumCRC32)}</ChecksumCRC32>` : ""}` +
-            `${p.checksumCRC32C ? `<ChecksumCRC32C>${xmlEscape(p.checksumCRC32C)}</ChecksumCRC32C>` : ""}` +
-            `<ETag>${xmlEscape(p.etag)}</ETag><PartNumber>${p.partNumber}</PartNumber></Part>`,
+            `<Part>${xmlElement("ChecksumCRC32", p.checksumCRC32 || undefined)}` +
+            `${xmlElement("ChecksumCRC32C", p.checksumCRC32C || undefined)}` +
+            `${xmlElement("ETag", p.etag)}${xmlElement("PartNumber", p.partNumber)}</Part>`,
         )
         .join("") +
       "</CompleteMultipartUpload>";

@@ -1,6 +1,7 @@
 import { HttpRequest } from "@smithy/protocol-http";
 import { AwsServiceError, withRetries } from "../../aws/aws-json-call";
 import { rfc3986, s3Endpoint, type S3Endpoint, type S3Location } from "./s3-endpoint";
+import { xmlText } from "../../html/xml";
 
 /** Where a bucket is and how to sign for it (as S3UrlSigner), and the transport. */
 export interface S3Connection extends S3Location {
@@ -38,20 +39,6 @@ export function s3ErrorOf(xml: string): { code: string; message: string } | unde
   if (error === undefined) return undefined;
   return { code: xmlText(error, "Code") ?? "UnknownError", message: xmlText(error, "Message") ?? "" };
 }
-
-const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'" };
-
-/** The text of the first `<name>` element directly in `xml` (S3's answers are flat records), entities decoded. */
-export function xmlText(xml: string, name: string): string | undefined {
-  const m = new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(xml);
-  return m ? m[1]!.replace(/&(?:amp|lt|gt|quot|apos|#x[0-9a-fA-F]+|#\d+);/g, (e) => ENTITIES[e] ?? String.fromCodePoint(Number(e.startsWith("&#x") ? `0x${e.slice(3, -1)}` : e.slice(2, -1)))) : undefined;
-}
-
-/** Every `<name>…</name>` record of a list answer (`Part`, `Version`, `DeleteMarker`), as XML. */
-export const xmlRecords = (xml: string, name: string): string[] => [...xml.matchAll(new RegExp(`<${name}>([\\s\\S]*?)</${name}>`, "g"))].map((m) => m[1]!);
-
-/** Text for an element of a request document (a part list, a DeleteObjects list). */
-export const xmlEscape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** An answer's body as text (an XML document). */
 export const answerText = (answer: S3Answer) => new TextDecoder().decode(answer.body ?? new Uint8Array());
