@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import { randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import { recordChange } from "../dashboard/audit-record";
 import { ConflictError, RateLimitedError } from "../errors/domain-errors";
 import type { AuditLog, Clock, FileCatalog, RateLimiter } from "../ports";
@@ -11,6 +11,7 @@ import type { UpdateTokenRecord, UpdateTokenStore } from "./app-page-store.port"
 import type { CreatedUpdateToken, CreateUpdateToken, LatestUpdate, LatestUpdateQuery, UpdateTokenRef, UpdateTokenView } from "./app-pages.schema";
 import { compareBuilds } from "./compare-builds";
 import { latestOfApp } from "./newer-build";
+import { hashSecret } from "../ids/random-ids";
 
 /**
  * Update tokens (docs/testers.md, "The app page and the update check"): per project, read-only,
@@ -30,7 +31,7 @@ export const LAST_USED_RESOLUTION_MS = 3600_000;
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const tokenId = () => `utk_${Array.from({ length: 16 }, () => BASE62[randomInt(62)]).join("")}`;
 
-export const updateTokenHash = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
+export const updateTokenHash: (token: string) => string = hashSecret;
 
 export interface UpdateTokenDeps extends ProjectAccessDeps {
   tokens: UpdateTokenStore;

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import { NotFoundError, ValidationError } from "../errors/domain-errors";
 import type { Clock, FileRepository, ProjectCatalog, RateLimiter } from "../ports";
 import type { AppPageStore } from "../app-pages/app-page-store.port";
@@ -14,6 +14,7 @@ import type { DeviceStore, EnrollmentRecord, EnrollmentStore, TesterWorkspaces }
 import { ENROLL_TOKEN, MAX_DEVICES_PER_WORKSPACE } from "./devices.schema";
 import { parseDeviceAnswer } from "./enroll-profile";
 import { SignedDataError, verifiedContent } from "./signed-data";
+import { hashSecret } from "../ids/random-ids";
 
 /**
  * The one-tap enroll flow (docs/devices.md), Apple's Over-the-Air profile service:
@@ -34,7 +35,7 @@ export const MAX_ANSWER_BYTES = 64 * 1024;
 /** A tester in groups of more workspaces than this has the device recorded in the first ones only. */
 export const MAX_ENROLL_WORKSPACES = 50;
 
-export const enrollmentHash = (challenge: string) => createHash("sha256").update(challenge, "utf8").digest("hex");
+export const enrollmentHash: (challenge: string) => string = hashSecret;
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 export function newDeviceId(): string {

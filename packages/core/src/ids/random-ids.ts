@@ -31,8 +31,10 @@ export const randomIds: IdSource = {
 };
 
 /**
- * SHA-256 is right for API secrets: they are 256-bit random, so there is nothing to brute-force
- * and a slow password hash would only add latency to every request.
+ * The one hash of a random secret or token as stored (API secrets, sessions, mail tokens, install,
+ * join and update-check links, enrollment challenges: each module names it for its item). SHA-256
+ * is right for them: they are at least 128-bit random, so there is nothing to brute-force and a
+ * slow password hash would only add latency to every request.
  */
 export function hashSecret(secret: string): string {
   return createHash("sha256").update(secret, "utf8").digest("hex");

@@ -1,7 +1,8 @@
-import { createHash, createHmac, randomInt } from "node:crypto";
+import { createHmac, randomInt } from "node:crypto";
 import type { AuditLog, Clock, StageSecret, WorkspaceCatalog } from "../ports";
 import type { EventPublisher } from "../ports/events.port";
 import type { TesterGroupStore } from "./tester-group-store";
+import { hashSecret } from "../ids/random-ids";
 
 /** The random ids of the tester groups, injectable so tests can pin them. */
 export interface TesterGroupIds {
@@ -54,6 +55,6 @@ export function joinLinkToken(secret: Uint8Array, groupId: string, linkId: strin
   return createHmac("sha256", secret).update(`${groupId}\n${linkId}`, "utf8").digest("base64url");
 }
 
-export const joinLinkHash = (token: string): string => createHash("sha256").update(token, "utf8").digest("hex");
+export const joinLinkHash: (token: string) => string = hashSecret;
 
 export const joinLinkUrl = (publicBaseUrl: string, token: string): string => `${publicBaseUrl.replace(/\/+$/, "")}/join/${token}`;

@@ -1,4 +1,5 @@
-import { createHash, createHmac } from "node:crypto";
+import { createHmac } from "node:crypto";
+import { hashSecret } from "../ids/random-ids";
 
 /**
  * Personal install links (docs/testers.md): `{share}/install/<token>` names one build for one
@@ -17,9 +18,7 @@ export function installLinkToken(secret: Uint8Array, fileId: string, email: stri
 }
 
 /** Hex SHA-256 of a token: the key of its `installLink` item (the token itself is never stored). */
-export function installLinkHash(token: string): string {
-  return createHash("sha256").update(token, "utf8").digest("hex");
-}
+export const installLinkHash: (token: string) => string = hashSecret;
 
 /** A token's shape: 43 base64url characters. Anything else is a 404 without a read. */
 export const INSTALL_LINK_TOKEN = /^[A-Za-z0-9_-]{43}$/;
