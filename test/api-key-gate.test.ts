@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { hashSecret } from "@hangar/core";
-import { DynamoApiKeyGate, DynamoKeyCatalog, DynamoRateLimiter, DynamoUsage, keys } from "@hangar/core/dynamo";
+import { DynamoApiKeyGate, DynamoKeyCatalog, DynamoRateLimiter, DynamoUsage, keys, usageUploadCount } from "@hangar/core/dynamo";
 import { describe, expect, it } from "vitest";
 import { db, newKey, stack } from "./support/api";
 
@@ -90,7 +90,8 @@ describe("API-key gate", () => {
     const hash = hashSecret(key.clientSecret);
     await gate.admit(key.clientId, hash, at("2031-05-01T23:58:00Z"));
     await gate.admit(key.clientId, hash, at("2031-05-01T23:59:30Z"));
-    await usage.uploadCompleted(key.clientId, at("2031-05-01T23:59:40Z"), 100);
+    // A completed upload, counted as complete's transaction counts it.
+    await db().send(new UpdateCommand(usageUploadCount(stack().tableName, key.clientId, at("2031-05-01T23:59:40Z"), 100)));
     await gate.admit(key.clientId, hash, at("2031-05-02T00:00:10Z"));
     await usage.rateLimited(key.clientId, at("2031-05-02T00:00:20Z"));
 

@@ -1,6 +1,7 @@
 import { DescribeTimeToLiveCommand } from "@aws-sdk/client-dynamodb";
-import { GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
-import { diffBuilds, installability, type BuildFacts } from "@hangar/core";
+import { GetCommand, QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { diffBuilds, installability, randomIds, type BuildFacts, type CompletedFile } from "@hangar/core";
+import { DynamoFileRepository } from "@hangar/core/dynamo";
 import { InspectError } from "@hangar/inspect";
 import { basename } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -146,6 +147,63 @@ describe("concurrent completes", () => {
     } while (start);
     expect(shares).toHaveLength(1);
     expect(shares[0]!.userKey).toBe(replies[0]!.json.userKey);
+  });
+});
+
+describe("concurrent completes in one project", () => {
+  it("count every build once on the project and on the key's usage, however they interleave", async () => {
+    // A key of its own: its project and its usage day hold only these builds.
+    const own = await newKey();
+    const bytes = readFixture(fixtures("ipa")[0]!);
+    const declared = (i: number) => ({ fileName: `matrix-${i}.ipa`, fileSize: bytes.length, fileType: "application/octet-stream" });
+    const builds = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) => {
+        const p = await presign(own, declared(i));
+        expect((await put(p.json.uploadUrl, bytes)).status).toBe(200);
+        return { ...declared(i), key: p.json.key as string };
+      }),
+    );
+    // Six builds completed at once, the first of them four times over (a CI retry racing itself).
+    const replies = await Promise.all([...builds, builds[0]!, builds[0]!, builds[0]!].map((body) => complete(own, body)));
+    expect(replies.map((r) => r.status)).toEqual(Array(9).fill(200));
+    expect(new Set(replies.map((r) => r.json.fileId)).size).toBe(6);
+
+    const { Items: projects } = await db().send(
+      new QueryCommand({
+        TableName: stack().tableName,
+        IndexName: "gsi1",
+        KeyConditionExpression: "gsi1pk = :p AND gsi1sk = :s",
+        ExpressionAttributeValues: { ":p": `PROJECT#${own.projectId}`, ":s": "PROJECT" },
+      }),
+    );
+    expect(projects?.[0]).toMatchObject({ fileCount: 6, storageBytes: 6 * bytes.length });
+    // Every day item of the key (a run across midnight UTC counts on two days).
+    const { Items: days = [] } = await db().send(
+      new QueryCommand({ TableName: stack().tableName, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": `USAGE#${own.clientId}` }, ConsistentRead: true }),
+    );
+    const sum = (field: string) => days.reduce((total, d) => total + Number(d[field] ?? 0), 0);
+    expect({ uploads: sum("uploads"), bytes: sum("bytes") }).toEqual({ uploads: 6, bytes: 6 * bytes.length });
+  });
+});
+
+describe("a build whose project was deleted while it completed", () => {
+  it("completes with its share link, counted nowhere, and the project is not recreated", async () => {
+    const files = new DynamoFileRepository(db(), stack().tableName);
+    const fileId = `fil_${randomIds.userKey()}gone0000`;
+    const projectId = `prj_${randomIds.userKey()}gone`;
+    const pending = {
+      fileId, projectId, key: `uploads/${projectId}/${fileId}/App.ipa`, clientId: "hgr_gone", fileName: "App.ipa",
+      fileType: "application/octet-stream", fileSize: 10, status: "pending" as const, createdAt: new Date().toISOString(),
+    };
+    await files.createPending(pending);
+    const userKey = randomIds.userKey();
+    const completed = { ...pending, status: "completed" as const, userKey, completedAt: new Date().toISOString(), metadata: { platform: "ios", bundleId: "com.example.gone" } as CompletedFile["metadata"] };
+    expect(await files.complete(completed, { workspaceId: "ws_gone0000000000", clientId: "hgr_gone" })).toBe(true);
+    expect(await item(`FILE#${fileId}`, "FILE")).toMatchObject({ status: "completed", userKey });
+    expect(await item(`SHARE#${userKey}`, "SHARE")).toMatchObject({ fileId });
+    expect(await item("WORKSPACE#ws_gone0000000000", `PROJECT#${projectId}`)).toBeUndefined();
+    // A second complete of the same record is refused as no longer pending, and writes nothing.
+    expect(await files.complete({ ...completed, userKey: randomIds.userKey() }, { workspaceId: "ws_gone0000000000" })).toBe(false);
   });
 });
 

@@ -213,8 +213,8 @@ try {
    * (DynamoJsonClient, S3Requester), none of it skippable without giving up something complete
    * guarantees (docs/data-model.md "Complete's round trips"): the key's gate UpdateItem → the pending record's
    * GetItem ‖ the project's newest files (Query) ‖ the default groups (BatchGetItem) ‖ the package's
-   * GET → the completing TransactWriteItems (record, share item, seal) → the usage and project
-   * counters' UpdateItems together. Informational: how many GetItems the target leaves for HTTP,
+   * GET → the completing TransactWriteItems (record, share item, seal, the project's and the
+   * key's usage counters). Informational: how many GetItems the target leaves for HTTP,
    * middleware and extraction.
    */
   const fastDb = new DynamoJsonClient({ endpoint: info.dynamoEndpoint, region: info.region, credentials: info.credentials });
@@ -263,13 +263,11 @@ try {
             },
             { Put: { TableName: T, Item: { pk: `BENCHSHARE#${pk}`, sk: "SHARE", metadata }, ConditionExpression: "attribute_not_exists(pk)" } },
             { Put: { TableName: T, Item: { pk: `BENCHSEAL#${pk}`, sk: "SEAL", ttl: 1 } } },
+            { Update: { TableName: T, Key: { pk: "BENCHPROJECT", sk: "PROJECT" }, UpdateExpression: "ADD fileCount :one, storageBytes :b SET lastUploadAt = :at", ConditionExpression: "attribute_exists(pk)", ExpressionAttributeValues: { ":one": 1, ":b": ipa.length, ":at": new Date().toISOString() } } },
+            { Update: { TableName: T, Key: { pk: "BENCHUSAGE", sk: "DAY" }, UpdateExpression: "ADD uploads :one, #bytes :b SET lastUsedAt = :at", ExpressionAttributeNames: { "#bytes": "bytes" }, ExpressionAttributeValues: { ":one": 1, ":b": ipa.length, ":at": new Date().toISOString() } } },
           ],
         }),
       );
-      await Promise.all([
-        fastDb.send(new UpdateCommand({ TableName: T, Key: { pk: "BENCHPROJECT", sk: "PROJECT" }, UpdateExpression: "ADD fileCount :one, storageBytes :b SET lastUploadAt = :at", ConditionExpression: "attribute_exists(pk)", ExpressionAttributeValues: { ":one": 1, ":b": ipa.length, ":at": new Date().toISOString() } })),
-        fastDb.send(new UpdateCommand({ TableName: T, Key: { pk: "BENCHUSAGE", sk: "DAY" }, UpdateExpression: "ADD uploads :one, #bytes :b SET lastUsedAt = :at", ExpressionAttributeNames: { "#bytes": "bytes" }, ExpressionAttributeValues: { ":one": 1, ":b": ipa.length, ":at": new Date().toISOString() } })),
-      ]);
     },
   };
 

@@ -104,14 +104,23 @@ export interface SharedFile {
   provisionedUdids?: string[];
 }
 
+/** Where complete counts an upload: the project's workspace, and the API key whose usage it is (none for a dashboard upload, or with usage counting off). */
+export interface UploadCounts {
+  workspaceId: string;
+  clientId?: string;
+}
+
 export interface FileRepository {
   createPending(record: FileRecord): Promise<void>;
   get(fileId: string): Promise<FileRecord | undefined>;
   /**
-   * pending → completed and the share key, in one transaction. Returns false (writes nothing)
-   * if the record is no longer pending, e.g. a concurrent complete won.
+   * pending → completed, the share key and the seal, and with `counts` the upload counted on its
+   * project and (given a clientId) on that key's day of usage: one transaction, so a counter never
+   * misses nor doubles a build, and no round trip after it (docs/data-model.md "Complete's round
+   * trips"). A project deleted meanwhile is not counted. Returns false (writes nothing) if the
+   * record is no longer pending, e.g. a concurrent complete won.
    */
-  complete(file: CompletedFile): Promise<boolean>;
+  complete(file: CompletedFile, counts?: UploadCounts): Promise<boolean>;
   /** pending → rejected; returns false if the record is no longer pending. */
   reject(fileId: string, rejection: { reason: string; message: string }, at: string): Promise<boolean>;
   getShared(userKey: string): Promise<SharedFile | undefined>;

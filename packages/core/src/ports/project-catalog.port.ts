@@ -54,8 +54,6 @@ export interface ProjectCatalog {
   markDeleting(workspaceId: string, projectId: string): Promise<boolean>;
   /** Removes the project and its name item (the last step of a purge). */
   remove(workspaceId: string, projectId: string, name: string): Promise<void>;
-  /** Counts a completed upload on the project; nothing happens when the project is gone. */
-  recordUpload(workspaceId: string, projectId: string, at: string, bytes?: number): Promise<void>;
   /** Takes a deleted completed upload (and its bytes) off the project's counts. */
   forgetUpload(workspaceId: string, projectId: string, bytes?: number): Promise<void>;
   /**

@@ -16,7 +16,6 @@ export interface UsageDay {
 export interface UsageCounter {
   /** A request refused by the rate limit: counts as a request and as rate-limited. */
   rateLimited(clientId: string, at: Date): Promise<void>;
-  uploadCompleted(clientId: string, at: Date, bytes: number): Promise<void>;
 }
 
 export interface UsageReader {

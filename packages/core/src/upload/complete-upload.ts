@@ -1,6 +1,6 @@
 import { ConflictError, InvalidPackageError, NotFoundError } from "../errors/domain-errors";
 import type { IdSource } from "../ids/random-ids";
-import type { BuildContext, Clock, CompletedFile, FileCatalog, FilePage, FileRecord, FileRepository, ObjectHead, ObjectStore, PackageInspector } from "../ports";
+import { keyWorkspaceId, type BuildContext, type Clock, type CompletedFile, type FileCatalog, type FilePage, type FileRecord, type FileRepository, type ObjectHead, type ObjectStore, type PackageInspector, type UploadCounts } from "../ports";
 import { diffBuilds, diffSeverity } from "../releases/build-diff";
 import { PREVIOUS_BUILD_SCAN, previousBuildOf } from "../releases/compare-builds";
 import { installability } from "./installability";
@@ -8,7 +8,7 @@ import { iconKeyFor, parseObjectKey } from "./object-key";
 import { assertFileType } from "./presign-upload";
 import type { Complete, CompleteResult } from "./upload.schema";
 import type { LinkBases, UploadSettings } from "./upload-settings";
-import type { Uploader } from "./uploader";
+import { isDashboardUpload, type Uploader } from "./uploader";
 
 export interface CompleteDeps {
   files: FileRepository;
@@ -22,7 +22,12 @@ export interface CompleteDeps {
    * diff against (docs/release-safety.md). Without it no diff is computed (the answer's `diff` is null).
    */
   history?: Pick<FileCatalog, "page"> | undefined;
-  /** Told about each upload this call completed (usage and project counters, webhooks); never fails the complete. */
+  /**
+   * Whether a CI upload counts on its key's day of usage (HANGAR_USAGE_COUNTING; on unless false).
+   * The count, like the project's, is written by the completing transaction itself (FileRepository.complete).
+   */
+  countUsage?: boolean;
+  /** Told about each upload this call completed (audit log, webhooks); never fails the complete. */
   onCompleted?: ((file: CompletedFile, caller: Uploader, links: LinkBases) => Promise<void>) | undefined;
   /** Told about each upload this call rejected (webhooks' build.rejected); never fails the complete. */
   onRejected?: ((file: FileRecord, caller: Uploader) => Promise<void>) | undefined;
@@ -69,6 +74,12 @@ export function outcomeOf(file: FileRecord | undefined, links: LinkBases): Compl
   if (file?.status === "completed") return completeResult(file as CompletedFile, links);
   if (file?.status === "rejected") throw rejectedError(file);
   throw notFound();
+}
+
+/** Where a completed upload is counted: on its project always, on its key's usage for a CI upload. */
+function uploadCounts(deps: Pick<CompleteDeps, "countUsage">, caller: Uploader): UploadCounts {
+  const counted = deps.countUsage !== false && !isDashboardUpload(caller);
+  return { workspaceId: keyWorkspaceId(caller), ...(counted ? { clientId: caller.clientId } : {}) };
 }
 
 /** Clock skew between us and storage, and requests already in flight when the URL expires. */
@@ -226,7 +237,7 @@ export async function finishUpload(
     completed.diff = previous ? diffBuilds(previous, completed) : null;
     completed.diffSeverity = diffSeverity(completed.diff);
   }
-  if (await deps.files.complete(completed)) {
+  if (await deps.files.complete(completed, uploadCounts(deps, caller))) {
     await deps.onCompleted?.(completed, caller, links);
     return completeResult(completed, links);
   }

@@ -41,7 +41,6 @@ describe("usage counting on the API-key path", () => {
     const calls: string[] = [];
     const spyUsage: UsageCounter = {
       rateLimited: async () => void calls.push("rateLimited"),
-      uploadCompleted: async () => void calls.push("uploadCompleted"),
     };
     const keyGate = deps.keyGate as MemoryApiKeyGate;
     await expect(authenticate({ ...deps, usage: spyUsage }, { clientId: "hgr_client1", authorization: `Bearer ${SECRET}` })).resolves.toMatchObject({

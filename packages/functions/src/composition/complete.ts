@@ -1,5 +1,4 @@
 import {
-  isDashboardUpload,
   keyWorkspaceId,
   recordChange,
   type CompleteDeps,
@@ -21,18 +20,14 @@ import { getRuntime } from "./root";
 import { s3Requester } from "./s3-requester";
 
 /**
- * Keeps the key's usage and the project's file count current (the project in the key's
- * workspace), records a dashboard upload in the workspace's audit log (build.uploaded; an
- * API key's uploads are counted on its usage instead) and publishes build.completed for the
- * workspace's webhooks (one queue send). The writes run together; a failure is logged, never
- * turned into a failed complete (the upload itself is stored).
+ * Records a dashboard upload in the workspace's audit log (build.uploaded; an API key's uploads
+ * are counted on its usage instead, by the completing transaction with the project's counters)
+ * and publishes build.completed for the workspace's webhooks (one queue send). Both run together;
+ * a failure is logged, never turned into a failed complete (the upload itself is stored).
  */
-async function countCompleted(file: CompletedFile, caller: Uploader, links: LinkBases): Promise<void> {
-  const { usage, projects } = getRuntime();
+async function announceCompleted(file: CompletedFile, caller: Uploader, links: LinkBases): Promise<void> {
   const workspaceId = keyWorkspaceId(caller);
   await Promise.all([
-    isDashboardUpload(caller) ? undefined : usage?.uploadCompleted(caller.clientId, new Date(file.completedAt), file.fileSize),
-    projects.recordUpload(workspaceId, file.projectId, file.completedAt, file.fileSize),
     caller.actor
       ? recordChange({ audit: auditLog() }, caller.actor, {
           workspaceId,
@@ -55,7 +50,7 @@ async function countCompleted(file: CompletedFile, caller: Uploader, links: Link
         actor: uploaderActor(caller),
       },
     }),
-  ]).catch((error: unknown) => logger.warn("could not count a completed upload", { error: error as Error, fileId: file.fileId }));
+  ]).catch((error: unknown) => logger.warn("could not announce a completed upload", { error: error as Error, fileId: file.fileId }));
 }
 
 /** Publishes build.rejected: a package that could not be read (the CI learns it from the answer too). */
@@ -102,7 +97,8 @@ export const completeDeps = once((): CompleteDeps & { multipart: MultipartStore 
     settings: upload,
     // Only its page(): the previous build of the same app, for the diff complete stores.
     history: new DynamoFileCatalog(db, settings.HANGAR_TABLE_NAME, () => clock.now()),
-    onCompleted: countCompleted,
+    countUsage: getRuntime().usage !== undefined,
+    onCompleted: announceCompleted,
     onRejected: publishRejected,
   };
 });

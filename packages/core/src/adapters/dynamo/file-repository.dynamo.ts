@@ -1,6 +1,10 @@
-import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import type { CompletedFile, FileRecord, FileRepository, PackageMetadata, SharedFile } from "../../ports";
-import { cancelledConditions, conditionalWrite, dynamoFailure, getItem } from "./dynamo-errors";
+import { DeleteCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DependencyError } from "../../errors/domain-errors";
+import type { CompletedFile, FileRecord, FileRepository, PackageMetadata, SharedFile, UploadCounts } from "../../ports";
+import { transact, type TransactItem } from "./counted-limits.dynamo";
+import { projectUploadCount } from "./project-catalog.dynamo";
+import { usageUploadCount } from "./usage.dynamo";
+import { conditionalWrite, dynamoFailure, getItem } from "./dynamo-errors";
 import { gsi1, keys } from "./table-keys";
 import type { DocumentClient } from "./document-client";
 
@@ -81,7 +85,7 @@ export class DynamoFileRepository implements FileRepository {
     return item ? toRecord(item) : undefined;
   }
 
-  async complete(file: CompletedFile): Promise<boolean> {
+  async complete(file: CompletedFile, counts?: UploadCounts): Promise<boolean> {
     const shared: SharedFile = {
       userKey: file.userKey,
       fileId: file.fileId,
@@ -116,58 +120,64 @@ export class DynamoFileRepository implements FileRepository {
     const optionalNames = Object.keys(optional);
     // One JSON string for both items (the same metadata, stringified once).
     const metadata = encodeMetadata(file.metadata);
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: keys.file(file.fileId),
-                // Completed records are kept: removing ttl stops DynamoDB from deleting them.
-                UpdateExpression:
-                  "SET #status = :completed, userKey = :userKey, metadata = :metadata, completedAt = :at" +
-                  optionalNames.map((name) => `, ${name} = :${name}`).join("") +
-                  " REMOVE #ttl",
-                ConditionExpression: "#status = :pending",
-                ExpressionAttributeNames: { "#status": "status", "#ttl": "ttl" },
-                ExpressionAttributeValues: {
-                  ":completed": "completed",
-                  ":pending": "pending",
-                  ":userKey": file.userKey,
-                  ":metadata": metadata,
-                  ":at": file.completedAt,
-                  ...Object.fromEntries(Object.entries(optional).map(([name, value]) => [`:${name}`, value])),
-                },
-              },
-            },
+    const completing: TransactItem[] = [
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: keys.file(file.fileId),
+          // Completed records are kept: removing ttl stops DynamoDB from deleting them.
+          UpdateExpression:
+            "SET #status = :completed, userKey = :userKey, metadata = :metadata, completedAt = :at" +
+            optionalNames.map((name) => `, ${name} = :${name}`).join("") +
+            " REMOVE #ttl",
+          ConditionExpression: "#status = :pending",
+          ExpressionAttributeNames: { "#status": "status", "#ttl": "ttl" },
+          ExpressionAttributeValues: {
+            ":completed": "completed",
+            ":pending": "pending",
+            ":userKey": file.userKey,
+            ":metadata": metadata,
+            ":at": file.completedAt,
+            ...Object.fromEntries(Object.entries(optional).map(([name, value]) => [`:${name}`, value])),
+          },
+        },
+      },
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: { ...keys.share(file.userKey), type: "share", ...shared, metadata },
+          ConditionExpression: "attribute_not_exists(pk)",
+        },
+      },
+      // In the same transaction, so a completed pinned version always gets sealed.
+      ...(file.versionId && file.sealAt !== undefined
+        ? [
             {
               Put: {
                 TableName: this.tableName,
-                Item: { ...keys.share(file.userKey), type: "share", ...shared, metadata },
-                ConditionExpression: "attribute_not_exists(pk)",
+                Item: { ...keys.seal(file.fileId), type: "seal", key: file.key, versionId: file.versionId, ttl: file.sealAt },
               },
             },
-            // In the same transaction, so a completed pinned version always gets sealed.
-            ...(file.versionId && file.sealAt !== undefined
-              ? [
-                  {
-                    Put: {
-                      TableName: this.tableName,
-                      Item: { ...keys.seal(file.fileId), type: "seal", key: file.key, versionId: file.versionId, ttl: file.sealAt },
-                    },
-                  },
-                ]
-              : []),
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      const failed = cancelledConditions(error);
-      if (failed?.[0]) return false;
-      throw dynamoFailure("TransactWriteItems(complete)", error);
-    }
+          ]
+        : []),
+    ];
+    // Counted in the same transaction (docs/data-model.md "Complete's round trips"): the project
+    // item is shared by every complete of the project, so concurrent ones may conflict; `transact`
+    // retries those with a jittered wait.
+    const counting: TransactItem[] = counts
+      ? [
+          { Update: projectUploadCount(this.tableName, counts.workspaceId, file.projectId, file.completedAt, file.fileSize) },
+          ...(counts.clientId ? [{ Update: usageUploadCount(this.tableName, counts.clientId, new Date(file.completedAt), file.fileSize) }] : []),
+        ]
+      : [];
+    const failed = await transact(this.db, "complete", [...completing, ...counting]);
+    if (!failed) return true;
+    // No longer pending: another complete won, and nothing was written.
+    if (failed[0]) return false;
+    // The project is gone (deleted while this upload finished): the build is stored uncounted,
+    // as the counter update alone would have left it.
+    if (counts && failed[completing.length]) return this.complete(file);
+    throw new DependencyError("dynamodb", `TransactWriteItems(complete): ${failed[1] ? "the share key is taken" : "a condition failed"}`);
   }
 
   reject(fileId: string, rejection: { reason: string; message: string }, at: string): Promise<boolean> {

@@ -39,6 +39,20 @@ function retentionOf(value: unknown): RetentionPolicy | undefined {
 }
 
 /**
+ * A completed upload counted on its project (`fileCount`, `storageBytes`, `lastUploadAt`), never
+ * recreating a project deleted meanwhile: an item of complete's transaction (file-repository.dynamo.ts).
+ */
+export function projectUploadCount(tableName: string, workspaceId: string, projectId: string, at: string, bytes: number) {
+  return {
+    TableName: tableName,
+    Key: keys.project(workspaceId, projectId),
+    UpdateExpression: "ADD fileCount :one, storageBytes :bytes SET lastUploadAt = :at",
+    ConditionExpression: "attribute_exists(pk)",
+    ExpressionAttributeValues: { ":one": 1, ":bytes": bytes, ":at": at } as Record<string, unknown>,
+  };
+}
+
+/**
  * Projects live in their workspace (`WORKSPACE#<workspaceId>` / `PROJECT#<projectId>`), so every
  * read is scoped by the workspace's id: another workspace's project id simply is not found there.
  * A project found by its id alone (gsi1 `PROJECT#<projectId>` / `PROJECT`) names its workspace,
@@ -216,10 +230,6 @@ export class DynamoProjectCatalog implements ProjectCatalog {
     await deleteCountedProject(this.db, this.tableName, workspaceId, projectId);
   }
 
-  async recordUpload(workspaceId: string, projectId: string, at: string, bytes = 0): Promise<void> {
-    await this.counter(workspaceId, projectId, "ADD fileCount :one, storageBytes :bytes SET lastUploadAt = :at", { ":one": 1, ":bytes": bytes, ":at": at });
-  }
-
   async forgetUpload(workspaceId: string, projectId: string, bytes = 0): Promise<void> {
     await this.counter(workspaceId, projectId, "ADD fileCount :minusOne, storageBytes :bytes", { ":minusOne": -1, ":bytes": -bytes });
   }
@@ -246,8 +256,8 @@ export class DynamoProjectCatalog implements ProjectCatalog {
   }
 
   /**
-   * Why this is exact: complete writes the file record before it ADDs to the counter, and a
-   * removal removes the record before it subtracts. So the counter is read first, the files
+   * Why this is exact: complete writes the file record and ADDs to the counter in one
+   * transaction, and a removal removes the record before it subtracts. So the counter is read first, the files
    * summed next, and the sum written only while the counter is unchanged: an ADD before the read
    * belongs to a file the sum sees (or no longer sees), an ADD after it makes the write fail.
    * `storageCounted` marks the result; until then an ADD's number is not the project's storage.

@@ -11,6 +11,22 @@ const KEEP_SECONDS = 35 * 24 * 3600;
 const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 const ttlOf = (at: Date) => Math.floor(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1) / 1000) + KEEP_SECONDS;
 
+/** An update of a key's day item (`USAGE#<clientId>` / `DAY#<day>`), its type and TTL set on the way. */
+function usageDayUpdate(tableName: string, clientId: string, at: Date, expression: string, values: Record<string, unknown>, names: Record<string, string> = {}) {
+  return {
+    TableName: tableName,
+    Key: keys.usageDay(clientId, dayOf(at)),
+    UpdateExpression: `${expression}, #type = :type, #ttl = if_not_exists(#ttl, :ttl)`,
+    ExpressionAttributeNames: { "#type": "type", "#ttl": "ttl", ...names },
+    ExpressionAttributeValues: { ":type": "usage", ":ttl": ttlOf(at), ...values },
+  };
+}
+
+/** A completed upload counted on its key's day: an item of complete's transaction (file-repository.dynamo.ts). */
+export function usageUploadCount(tableName: string, clientId: string, at: Date, bytes: number) {
+  return usageDayUpdate(tableName, clientId, at, "ADD uploads :one, #bytes :bytes SET lastUsedAt = :at", { ":one": 1, ":bytes": bytes, ":at": at.toISOString() }, { "#bytes": "bytes" });
+}
+
 /**
  * One item per key and UTC day (`USAGE#<clientId>` / `DAY#<day>`), updated with ADD so
  * concurrent requests never lose a count, plus the current day's accepted requests on the key's
@@ -25,16 +41,7 @@ export class DynamoUsage implements UsageCounter, UsageReader {
 
   private async add(at: Date, clientId: string, expression: string, values: Record<string, unknown>, names: Record<string, string> = {}) {
     try {
-      return await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.usageDay(clientId, dayOf(at)),
-          UpdateExpression: `${expression}, #type = :type, #ttl = if_not_exists(#ttl, :ttl)`,
-          ExpressionAttributeNames: { "#type": "type", "#ttl": "ttl", ...names },
-          ExpressionAttributeValues: { ":type": "usage", ":ttl": ttlOf(at), ...values },
-          ReturnValues: "UPDATED_OLD",
-        }),
-      );
+      return await this.db.send(new UpdateCommand({ ...usageDayUpdate(this.tableName, clientId, at, expression, values, names), ReturnValues: "UPDATED_OLD" }));
     } catch (error) {
       throw dynamoFailure("UpdateItem(usage)", error);
     }
@@ -75,10 +82,6 @@ export class DynamoUsage implements UsageCounter, UsageReader {
   /** A refused request still counts as a request of its day. */
   async rateLimited(clientId: string, at: Date): Promise<void> {
     await this.add(at, clientId, "ADD requests :one, rateLimited :one SET lastUsedAt = :at", { ":one": 1, ":at": at.toISOString() });
-  }
-
-  async uploadCompleted(clientId: string, at: Date, bytes: number): Promise<void> {
-    await this.add(at, clientId, "ADD uploads :one, #bytes :bytes SET lastUsedAt = :at", { ":one": 1, ":bytes": bytes, ":at": at.toISOString() }, { "#bytes": "bytes" });
   }
 
   /** The key item's day (onItem): its count and last use, read beside the day items. */
