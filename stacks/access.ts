@@ -89,7 +89,8 @@ export const access = {
     objects: ["s3:PutObject"],
     originSecret: true,
   },
-  // The record is completed in a transaction with the seal item (Update/Put, ConditionCheck).
+  // The record is completed in a transaction with its share and seal items, the project's
+  // counters and the key's day of usage (Update/Put, ConditionCheck).
   // Reads the package (HEAD, then ranged GETs of the version HEAD saw) and stores the icon beside
   // it; a multipart complete's part list is checked against ListParts.
   // A dashboard upload's audit entry (PutItem); its access check as presign's (gsi1 Query).
