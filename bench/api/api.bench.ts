@@ -23,7 +23,17 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { NotFoundError, randomIds, systemClock } from "@hangar/core";
 import { authenticateSession, defaultAccountSettings, ScryptPasswordHasher } from "@hangar/core/accounts";
-import { DynamoAuditLog, DynamoJsonClient, DynamoFileRepository, DynamoProjectCatalog, DynamoSessionRepository, DynamoWorkspaceCatalog } from "@hangar/core/dynamo";
+import {
+  DynamoAuditLog,
+  DynamoFileRepository,
+  DynamoJsonClient,
+  DynamoProjectCatalog,
+  DynamoSessionRepository,
+  DynamoWorkspaceCatalog,
+  keys,
+  projectUploadCount,
+  usageUploadCount,
+} from "@hangar/core/dynamo";
 import { ShareSettings, updateShareSettings } from "@hangar/core/links";
 import { DynamoShareLinks } from "@hangar/core/links-dynamo";
 import { S3Requester } from "@hangar/core/s3-rest";
@@ -172,20 +182,20 @@ try {
   const day = () => new Date().toISOString().slice(0, 10);
   // The gate's hot update on a copy of the key item (the bench's own key keeps its counters to presign).
   await db.send(new PutCommand({ TableName: info.tableName, Item: { pk: "BENCHKEY", sk: "APIKEY", secretHash: "h", status: "active", rateWindow: window(), rateCount: 0, usageDay: day(), usageRequests: 0 } }));
+  const gateUpdate = () =>
+    new UpdateCommand({
+      TableName: info.tableName,
+      Key: { pk: "BENCHKEY", sk: "APIKEY" },
+      UpdateExpression: "ADD rateCount :one, usageRequests :one SET lastUsedAt = :at, rateWindow = :w, usageDay = :d",
+      ConditionExpression: "secretHash = :h AND #status = :active AND rateCount < :limit",
+      ExpressionAttributeNames: { "#status": "status" },
+      ExpressionAttributeValues: { ":one": 1, ":at": new Date().toISOString(), ":w": window(), ":d": day(), ":h": "h", ":active": "active", ":limit": 1e9 },
+      ReturnValues: "ALL_OLD",
+      ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+    });
   const floorWithUsageOp = async () => {
     const pk = `BENCH#${n++}`;
-    await db.send(
-      new UpdateCommand({
-        TableName: info.tableName,
-        Key: { pk: "BENCHKEY", sk: "APIKEY" },
-        UpdateExpression: "ADD rateCount :one, usageRequests :one SET lastUsedAt = :at, rateWindow = :w, usageDay = :d",
-        ConditionExpression: "secretHash = :h AND #status = :active AND rateCount < :limit",
-        ExpressionAttributeNames: { "#status": "status" },
-        ExpressionAttributeValues: { ":one": 1, ":at": new Date().toISOString(), ":w": window(), ":d": day(), ":h": "h", ":active": "active", ":limit": 1e9 },
-        ReturnValues: "ALL_OLD",
-        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-      }),
-    );
+    await db.send(gateUpdate());
     await db.send(new PutCommand({ TableName: info.tableName, Item: { pk, sk: "FILE", ttl: 1 }, ConditionExpression: "attribute_not_exists(pk)" }));
   };
   const presignOp = async () => {
@@ -223,7 +233,8 @@ try {
   await fetch(floorPut.uploadUrl, { method: "PUT", body: ipa, headers: { "Content-Type": "application/octet-stream" } });
   const T = info.tableName;
   const metadata = JSON.stringify({ appName: "Bench", bundleId: "com.example.bench", version: "1.0", buildNumber: "1", platform: "ios", pad: "x".repeat(600) });
-  await fastDb.send(new PutCommand({ TableName: T, Item: { pk: "BENCHPROJECT", sk: "PROJECT", fileCount: 0, storageBytes: 0 } }));
+  const benchProject = { workspaceId: "ws_bench", projectId: "prj_bench" };
+  await fastDb.send(new PutCommand({ TableName: T, Item: { ...keys.project(benchProject.workspaceId, benchProject.projectId), fileCount: 0, storageBytes: 0 } }));
   const completeFloorOp: Op = {
     prepare: async () => {
       const pk = `BENCHFILE#${n++}`;
@@ -231,21 +242,11 @@ try {
       return pk;
     },
     run: async (pk) => {
-      await fastDb.send(
-        new UpdateCommand({
-          TableName: T,
-          Key: { pk: "BENCHKEY", sk: "APIKEY" },
-          UpdateExpression: "ADD rateCount :one, usageRequests :one SET lastUsedAt = :at",
-          ConditionExpression: "secretHash = :h AND #status = :active AND rateCount < :limit",
-          ExpressionAttributeNames: { "#status": "status" },
-          ExpressionAttributeValues: { ":one": 1, ":at": new Date().toISOString(), ":h": "h", ":active": "active", ":limit": 1e9 },
-          ReturnValues: "ALL_OLD",
-        }),
-      );
+      await fastDb.send(gateUpdate());
       await Promise.all([
         fastDb.send(new GetCommand({ TableName: T, Key: { pk, sk: "FILE" } })),
         fastDb.send(new QueryCommand({ TableName: T, IndexName: "gsi1", KeyConditionExpression: "gsi1pk = :p", ExpressionAttributeValues: { ":p": "BENCHPROJECT" }, ScanIndexForward: false, Limit: 10 })),
-        fastDb.send(new BatchGetCommand({ RequestItems: { [T]: { Keys: [{ pk: "BENCHPROJECT", sk: "PROJECT" }, { pk: "BENCHKEY", sk: "APIKEY" }] } } })),
+        fastDb.send(new BatchGetCommand({ RequestItems: { [T]: { Keys: [keys.project(benchProject.workspaceId, benchProject.projectId), { pk: "BENCHKEY", sk: "APIKEY" }] } } })),
         s3.send({ method: "GET", key: floorPut.key, maxBodyBytes: 1024 * 1024 }),
       ]);
       await fastDb.send(
@@ -263,8 +264,9 @@ try {
             },
             { Put: { TableName: T, Item: { pk: `BENCHSHARE#${pk}`, sk: "SHARE", metadata }, ConditionExpression: "attribute_not_exists(pk)" } },
             { Put: { TableName: T, Item: { pk: `BENCHSEAL#${pk}`, sk: "SEAL", ttl: 1 } } },
-            { Update: { TableName: T, Key: { pk: "BENCHPROJECT", sk: "PROJECT" }, UpdateExpression: "ADD fileCount :one, storageBytes :b SET lastUploadAt = :at", ConditionExpression: "attribute_exists(pk)", ExpressionAttributeValues: { ":one": 1, ":b": ipa.length, ":at": new Date().toISOString() } } },
-            { Update: { TableName: T, Key: { pk: "BENCHUSAGE", sk: "DAY" }, UpdateExpression: "ADD uploads :one, #bytes :b SET lastUsedAt = :at", ExpressionAttributeNames: { "#bytes": "bytes" }, ExpressionAttributeValues: { ":one": 1, ":b": ipa.length, ":at": new Date().toISOString() } } },
+            // The counters exactly as complete writes them (file-repository.dynamo.ts).
+            { Update: projectUploadCount(T, benchProject.workspaceId, benchProject.projectId, new Date().toISOString(), ipa.length) },
+            { Update: usageUploadCount(T, "hgr_bench", new Date(), ipa.length) },
           ],
         }),
       );
