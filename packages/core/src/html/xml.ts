@@ -47,9 +47,12 @@ export function unescapeXml(text: string): string {
   });
 }
 
-/** The text of the first `<name>` element in `xml` (S3's answers are flat records), decoded; undefined when absent. */
+/**
+ * The text of the first `<name>` leaf element in `xml` (S3's documents are flat records), decoded;
+ * undefined when absent. Text only: an element holding markup is not a leaf and is not matched.
+ */
 export function xmlText(xml: string, name: string): string | undefined {
-  const m = new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(xml);
+  const m = new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml);
   return m ? unescapeXml(m[1]!) : undefined;
 }
 

@@ -22,6 +22,8 @@ describe("XML text (one helper for S3 documents, the local store and the install
     const answer = "<R><Key>a&amp;b</Key><Version><Key>k1</Key></Version><Version><Key>k2</Key></Version></R>";
     expect(xmlText(answer, "Key")).toBe("a&b");
     expect(xmlText(answer, "Missing")).toBeUndefined();
+    // A leaf's text only: an element that holds markup is not read as text.
+    expect(xmlText("<Object><Key>a<b/></Key></Object>", "Key")).toBeUndefined();
     expect(xmlRecords(answer, "Version").map((v) => xmlText(v, "Key"))).toEqual(["k1", "k2"]);
   });
 

@@ -3,7 +3,7 @@ import { readSmallVerifiedBody } from "./body/read-small-body";
 import { header, type AuthorizedExchange } from "./exchange";
 import { checkKey } from "./object-operations";
 import { S3Error } from "./s3-error";
-import { S3_XML_NAMESPACE, XML_DECLARATION, unescapeXml, xmlElement } from "@hangar/core/xml";
+import { S3_XML_NAMESPACE, XML_DECLARATION, xmlElement, xmlRecords, xmlText } from "@hangar/core/xml";
 
 /** S3 takes at most 1000 keys per DeleteObjects; the document of 1000 keys of 1 KiB is about 1 MB. */
 const MAX_KEYS = 1000;
@@ -27,13 +27,9 @@ export async function deleteObjects(x: AuthorizedExchange, bucket: string): Prom
   if (!/<Delete[\s>]/.test(xml)) throw malformedXml();
   const quiet = /<Quiet>\s*true\s*<\/Quiet>/.test(xml);
   const targets: { key: string; versionId?: string }[] = [];
-  for (const [, inner = ""] of xml.matchAll(/<Object>([\s\S]*?)<\/Object>/g)) {
-    const field = (name: string) => {
-      const value = new RegExp(`<${name}>([^<]*)</${name}>`).exec(inner)?.[1];
-      return value === undefined ? undefined : unescapeXml(value);
-    };
-    const key = field("Key");
-    const versionId = field("VersionId");
+  for (const object of xmlRecords(xml, "Object")) {
+    const key = xmlText(object, "Key");
+    const versionId = xmlText(object, "VersionId");
     if (key === undefined) throw malformedXml();
     targets.push({ key, ...(versionId !== undefined ? { versionId } : {}) });
   }

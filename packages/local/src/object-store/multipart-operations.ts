@@ -14,7 +14,7 @@ import { S3Error, invalidArgument, notImplemented } from "./s3-error";
 import { encodeKey } from "./list-objects";
 import { unlinkIfPresent } from "./storage/file-object-storage";
 import { MAX_PART_NUMBER, type RequestedPart, type UploadRecord } from "./storage/multipart-uploads";
-import { S3_XML_NAMESPACE, XML_DECLARATION, unescapeXml, xmlElement } from "@hangar/core/xml";
+import { S3_XML_NAMESPACE, XML_DECLARATION, xmlElement, xmlRecords, xmlText } from "@hangar/core/xml";
 
 /** A CompleteMultipartUpload list of 10,000 parts with checksums is about 2 MB. */
 const MAX_COMPLETE_BODY_BYTES = 8 * 1024 * 1024;
@@ -269,11 +269,8 @@ const malformedXml = () =>
 function parseCompleteRequest(xml: string, upload: UploadRecord): RequestedPart[] {
   if (!/<CompleteMultipartUpload[\s>]/.test(xml)) throw malformedXml();
   const parts: RequestedPart[] = [];
-  for (const [, inner = ""] of xml.matchAll(/<Part>([\s\S]*?)<\/Part>/g)) {
-    const field = (name: string) => {
-      const value = new RegExp(`<${name}>([^<]*)</${name}>`).exec(inner)?.[1];
-      return value === undefined ? undefined : unescapeXml(value).trim();
-    };
+  for (const part of xmlRecords(xml, "Part")) {
+    const field = (name: string) => xmlText(part, name)?.trim();
     const partNumber = field("PartNumber");
     const etag = field("ETag");
     if (partNumber === undefined || !/^\d{1,9}$/.test(partNumber) || etag === undefined) throw malformedXml();
